@@ -1,0 +1,305 @@
+/* onyx-cli info: what Netron's model panel shows, as text or JSON. */
+#include <stdio.h>
+
+#include "onyx-cli.h"
+#include "onyx-json.h"
+#include "onyx-model.h"
+#include "onyx-summary.h"
+#include "onyx-types.h"
+#include "onyx-validate.h"
+
+static void
+print_field (const char *label, const char *value)
+{
+  g_autofree char *shown = NULL;
+
+  if (value == NULL || value[0] == '\0')
+    return;
+  shown = onyx_display_escape (value);
+  printf ("  %-16s %s\n", label, shown);
+}
+
+static void
+print_values (const char *title, Onnx__ValueInfoProto **values, size_t n_values,
+              const Onnx__GraphProto *graph, gboolean skip_initializers)
+{
+  printf ("%s\n", title);
+  for (size_t i = 0; i < n_values; i++)
+    {
+      g_autofree char *name = NULL;
+      g_autofree char *type = NULL;
+
+      if (skip_initializers && onyx_graph_input_is_initializer (graph, values[i]->name))
+        continue;
+      name = onyx_display_escape (values[i]->name);
+      type = onyx_type_to_string (values[i]->type);
+      printf ("  %-16s %s\n", name, type);
+    }
+}
+
+static char *
+opset_list (const Onnx__ModelProto *model)
+{
+  GString *out = g_string_new (NULL);
+
+  for (size_t i = 0; i < model->n_opset_import; i++)
+    {
+      const Onnx__OperatorSetIdProto *opset = model->opset_import[i];
+      const char *domain = onyx_domain_is_default (opset->domain) ? "ai.onnx" : opset->domain;
+      g_string_append_printf (out, "%s%s v%" G_GINT64_FORMAT "%s", i > 0 ? ", " : "", domain,
+                              opset->version,
+                              onyx_domain_is_standard (opset->domain) ? "" : " (custom)");
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+print_text (OnyxModel *model)
+{
+  const Onnx__ModelProto *proto = onyx_model_get_proto (model);
+  const Onnx__GraphProto *graph = proto->graph;
+  g_autoptr (OnyxSummary) summary = onyx_summary_new (proto);
+  g_autofree char *opsets = opset_list (proto);
+  g_autofree char *size = g_format_size (summary->parameter_bytes);
+  char number[32];
+
+  printf ("%s\n", onyx_model_get_display_name (model));
+  if (proto->has_ir_version)
+    {
+      g_snprintf (number, sizeof number, "%" G_GINT64_FORMAT, proto->ir_version);
+      print_field ("IR version", number);
+    }
+  print_field ("Opsets", opsets);
+  print_field ("Producer", proto->producer_name);
+  print_field ("Producer version", proto->producer_version);
+  print_field ("Domain", proto->domain);
+  if (proto->has_model_version)
+    {
+      g_snprintf (number, sizeof number, "%" G_GINT64_FORMAT, proto->model_version);
+      print_field ("Model version", number);
+    }
+  print_field ("Graph", graph->name);
+  print_field ("Description", proto->doc_string);
+  for (size_t i = 0; i < proto->n_metadata_props; i++)
+    {
+      g_autofree char *key = onyx_display_escape (proto->metadata_props[i]->key);
+      g_autofree char *value = onyx_display_escape (proto->metadata_props[i]->value);
+      printf ("  %-16s %s = %s\n", i == 0 ? "Metadata" : "", key, value);
+    }
+
+  print_values ("Inputs", graph->input, graph->n_input, graph, TRUE);
+  print_values ("Outputs", graph->output, graph->n_output, graph, FALSE);
+
+  printf ("Nodes: %u", summary->n_nodes);
+  if (summary->n_nodes_all != summary->n_nodes)
+    printf (" (%u with subgraphs and functions)", summary->n_nodes_all);
+  printf ("\n");
+  for (guint i = 0; i < summary->op_counts->len; i++)
+    {
+      const OnyxOpCount *count = summary->op_counts->pdata[i];
+      g_autofree char *op = onyx_display_escape (count->op);
+      printf ("  %-24s %u\n", op, count->count);
+    }
+  printf ("Parameters: %" G_GUINT64_FORMAT " in %u initializers (%s)%s\n", summary->n_parameters,
+          summary->n_initializers, size,
+          summary->parameters_overflow ? ", some sizes could not be computed" : "");
+  if (proto->n_functions > 0)
+    {
+      printf ("Functions:\n");
+      for (size_t i = 0; i < proto->n_functions; i++)
+        {
+          g_autofree char *domain = onyx_display_escape (proto->functions[i]->domain);
+          g_autofree char *name = onyx_display_escape (proto->functions[i]->name);
+          printf ("  %s::%s (%zu nodes)\n", domain, name, proto->functions[i]->n_node);
+        }
+    }
+  for (guint i = 0; i < summary->custom_domains->len; i++)
+    {
+      g_autofree char *domain = onyx_display_escape (summary->custom_domains->pdata[i]);
+      printf ("Custom domain: %s (not part of the ONNX standard: standard runtimes cannot run its "
+              "operators)\n", domain);
+    }
+}
+
+static void
+json_value_infos (OnyxJson *json, const char *key, Onnx__ValueInfoProto **values, size_t n_values,
+                  const Onnx__GraphProto *graph, gboolean skip_initializers)
+{
+  onyx_json_key (json, key);
+  onyx_json_begin_array (json);
+  for (size_t i = 0; i < n_values; i++)
+    {
+      const Onnx__TypeProto *type = values[i]->type;
+      g_autofree char *type_text = NULL;
+
+      if (skip_initializers && onyx_graph_input_is_initializer (graph, values[i]->name))
+        continue;
+      type_text = onyx_type_to_string (type);
+      onyx_json_begin_object (json);
+      onyx_json_key (json, "name");
+      onyx_json_string (json, values[i]->name);
+      onyx_json_key (json, "type");
+      onyx_json_string (json, type_text);
+      onyx_json_key (json, "elem_type");
+      if (type != NULL && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+          type->tensor_type->has_elem_type)
+        onyx_json_string (json, onyx_elem_type_name (type->tensor_type->elem_type));
+      else
+        onyx_json_null (json);
+      onyx_json_key (json, "dims");
+      if (type != NULL && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+          type->tensor_type->shape != NULL)
+        {
+          const Onnx__TensorShapeProto *shape = type->tensor_type->shape;
+          onyx_json_begin_array (json);
+          for (size_t d = 0; d < shape->n_dim; d++)
+            {
+              const Onnx__TensorShapeProto__Dimension *dim = shape->dim[d];
+              if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+                onyx_json_int (json, dim->dim_value);
+              else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
+                onyx_json_string (json, dim->dim_param);
+              else
+                onyx_json_null (json);
+            }
+          onyx_json_end_array (json);
+        }
+      else
+        onyx_json_null (json);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+}
+
+static void
+json_optional_string (OnyxJson *json, const char *key, const char *value)
+{
+  onyx_json_key (json, key);
+  onyx_json_string (json, value);
+}
+
+static void
+print_json (OnyxModel *model)
+{
+  const Onnx__ModelProto *proto = onyx_model_get_proto (model);
+  const Onnx__GraphProto *graph = proto->graph;
+  g_autoptr (OnyxSummary) summary = onyx_summary_new (proto);
+  OnyxJson *json = onyx_json_new ();
+  g_autofree char *text = NULL;
+
+  onyx_json_begin_object (json);
+  json_optional_string (json, "file", onyx_model_get_display_name (model));
+  onyx_json_key (json, "ir_version");
+  if (proto->has_ir_version)
+    onyx_json_int (json, proto->ir_version);
+  else
+    onyx_json_null (json);
+  json_optional_string (json, "producer_name", proto->producer_name);
+  json_optional_string (json, "producer_version", proto->producer_version);
+  json_optional_string (json, "domain", proto->domain);
+  onyx_json_key (json, "model_version");
+  if (proto->has_model_version)
+    onyx_json_int (json, proto->model_version);
+  else
+    onyx_json_null (json);
+  json_optional_string (json, "doc_string", proto->doc_string);
+  json_optional_string (json, "graph_name", graph->name);
+
+  onyx_json_key (json, "opset_imports");
+  onyx_json_begin_array (json);
+  for (size_t i = 0; i < proto->n_opset_import; i++)
+    {
+      const Onnx__OperatorSetIdProto *opset = proto->opset_import[i];
+      onyx_json_begin_object (json);
+      json_optional_string (json, "domain", opset->domain != NULL ? opset->domain : "");
+      onyx_json_key (json, "version");
+      onyx_json_int (json, opset->version);
+      onyx_json_key (json, "standard");
+      onyx_json_bool (json, onyx_domain_is_standard (opset->domain));
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+
+  onyx_json_key (json, "metadata_props");
+  onyx_json_begin_array (json);
+  for (size_t i = 0; i < proto->n_metadata_props; i++)
+    {
+      onyx_json_begin_object (json);
+      json_optional_string (json, "key", proto->metadata_props[i]->key);
+      json_optional_string (json, "value", proto->metadata_props[i]->value);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+
+  json_value_infos (json, "inputs", graph->input, graph->n_input, graph, TRUE);
+  json_value_infos (json, "outputs", graph->output, graph->n_output, graph, FALSE);
+
+  onyx_json_key (json, "node_count");
+  onyx_json_uint (json, summary->n_nodes);
+  onyx_json_key (json, "node_count_with_subgraphs");
+  onyx_json_uint (json, summary->n_nodes_all);
+  onyx_json_key (json, "op_counts");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < summary->op_counts->len; i++)
+    {
+      const OnyxOpCount *count = summary->op_counts->pdata[i];
+      onyx_json_begin_object (json);
+      json_optional_string (json, "op", count->op);
+      onyx_json_key (json, "count");
+      onyx_json_uint (json, count->count);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+  onyx_json_key (json, "initializer_count");
+  onyx_json_uint (json, summary->n_initializers);
+  onyx_json_key (json, "parameter_count");
+  onyx_json_uint (json, summary->n_parameters);
+  onyx_json_key (json, "parameter_bytes");
+  onyx_json_uint (json, summary->parameter_bytes);
+  onyx_json_key (json, "custom_domains");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < summary->custom_domains->len; i++)
+    onyx_json_string (json, summary->custom_domains->pdata[i]);
+  onyx_json_end_array (json);
+  onyx_json_key (json, "functions");
+  onyx_json_begin_array (json);
+  for (size_t i = 0; i < proto->n_functions; i++)
+    {
+      onyx_json_begin_object (json);
+      json_optional_string (json, "domain", proto->functions[i]->domain);
+      json_optional_string (json, "name", proto->functions[i]->name);
+      onyx_json_key (json, "node_count");
+      onyx_json_uint (json, proto->functions[i]->n_node);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+  onyx_json_end_object (json);
+
+  text = onyx_json_finish (json);
+  fputs (text, stdout);
+}
+
+int
+onyx_cli_info (int argc, char **argv)
+{
+  gboolean as_json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
+    { NULL }
+  };
+  g_autoptr (OnyxModel) model = NULL;
+  GError *error = NULL;
+  int exit_code;
+
+  if (!onyx_cli_parse ("info", "MODEL", "Print what the model contains.", entries, &argc, &argv, 1,
+                       &exit_code))
+    return exit_code;
+  model = onyx_model_new_from_file (argv[2], &error);
+  if (model == NULL)
+    return onyx_cli_report_error (error);
+  if (as_json)
+    print_json (model);
+  else
+    print_text (model);
+  return ONYX_EXIT_OK;
+}

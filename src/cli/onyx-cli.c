@@ -1,0 +1,113 @@
+/* onyx-cli: the headless tool over Onyx's core. Each subcommand lives in its own
+ * onyx-cli-*.c file; this one dispatches and documents them. */
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "onyx-cli.h"
+
+typedef struct {
+  const char *name;
+  const char *args;
+  const char *summary;
+  int (*run) (int argc, char **argv);
+} Command;
+
+static const Command commands[] = {
+  { "info", "MODEL [--json]", "IR version, producer, opsets, inputs/outputs, operators, parameters",
+    onyx_cli_info },
+  { "check", "MODEL [--json]", "validate the model; lists the problems found", onyx_cli_check },
+  { "roundtrip", "IN OUT", "load IN and save it unchanged to OUT", onyx_cli_roundtrip },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "Usage: onyx-cli COMMAND [ARGS…]\n\n"
+                "Inspect and repair ONNX models.\n\nCommands:\n");
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %-18s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+  fprintf (out, "\nOptions:\n"
+                "  -h, --help     show this help (or COMMAND --help for a command's own)\n"
+                "  --version      print the version\n"
+                "\nExit status:\n"
+                "  %d  success (check: no errors; warnings may be listed)\n"
+                "  %d  check found errors in the model\n"
+                "  %d  bad usage: unknown command or option, missing argument\n"
+                "  %d  a model could not be read or written (the message says why)\n",
+           ONYX_EXIT_OK, ONYX_EXIT_PROBLEMS, ONYX_EXIT_USAGE, ONYX_EXIT_IO);
+}
+
+int
+onyx_cli_usage_error (const char *command, const char *format, ...)
+{
+  va_list args;
+
+  fprintf (stderr, "onyx-cli%s%s: ", command != NULL ? " " : "", command != NULL ? command : "");
+  va_start (args, format);
+  vfprintf (stderr, format, args);
+  va_end (args);
+  fprintf (stderr, "\nTry 'onyx-cli %s--help'.\n", command != NULL ? command : "");
+  if (command != NULL)
+    fprintf (stderr, "\n");
+  return ONYX_EXIT_USAGE;
+}
+
+int
+onyx_cli_report_error (GError *error)
+{
+  fprintf (stderr, "onyx-cli: %s\n", error->message);
+  g_error_free (error);
+  return ONYX_EXIT_IO;
+}
+
+gboolean
+onyx_cli_parse (const char *command, const char *args, const char *summary, GOptionEntry *entries,
+                int *argc, char ***argv, int n_positional, int *exit_code)
+{
+  g_autofree char *parameter = g_strdup_printf ("%s %s", command, args);
+  g_autoptr (GOptionContext) context = g_option_context_new (parameter);
+  g_autoptr (GError) error = NULL;
+
+  g_option_context_set_summary (context, summary);
+  if (entries != NULL)
+    g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      *exit_code = onyx_cli_usage_error (command, "%s", error->message);
+      return FALSE;
+    }
+  /* argv[0] is the program, argv[1] the command. */
+  if (*argc - 2 != n_positional)
+    {
+      *exit_code = onyx_cli_usage_error (command, "expects %s", args);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return ONYX_EXIT_USAGE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      print_usage (stdout);
+      return ONYX_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("onyx-cli %s\n", ONYX_VERSION);
+      return ONYX_EXIT_OK;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc, argv);
+  return onyx_cli_usage_error (NULL, "unknown command '%s'", argv[1]);
+}

@@ -1,0 +1,35 @@
+/* onyx-cli.h: shared pieces of the onyx-cli subcommands. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+enum {
+  ONYX_EXIT_OK = 0,
+  ONYX_EXIT_PROBLEMS = 1,
+  ONYX_EXIT_USAGE = 2,
+  ONYX_EXIT_IO = 3,
+};
+
+/* Parses the options of `command`; FALSE (with *exit_code set and a message printed)
+ * on bad usage. Leaves exactly n_positional arguments after the command. */
+gboolean onyx_cli_parse        (const char   *command,
+                                const char   *args,
+                                const char   *summary,
+                                GOptionEntry *entries,
+                                int          *argc,
+                                char       ***argv,
+                                int           n_positional,
+                                int          *exit_code);
+int      onyx_cli_usage_error  (const char *command,
+                                const char *format,
+                                ...) G_GNUC_PRINTF (2, 3);
+/* Prints the error's message (which names the file) and frees it. */
+int      onyx_cli_report_error (GError *error);
+
+int onyx_cli_info      (int argc, char **argv);
+int onyx_cli_check     (int argc, char **argv);
+int onyx_cli_roundtrip (int argc, char **argv);
+
+G_END_DECLS

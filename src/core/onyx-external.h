@@ -1,0 +1,35 @@
+/* onyx-external.h: tensors whose data lives in files beside the model
+ * (TensorProto.data_location = EXTERNAL). The data is referenced, never copied into
+ * the model; a location that leaves the model's folder is refused. */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+gboolean     onyx_tensor_is_external       (const Onnx__TensorProto *tensor);
+/* The "location" entry of external_data, or NULL. */
+const char  *onyx_tensor_external_location (const Onnx__TensorProto *tensor);
+
+/* Refuses absolute locations, ".." components, and files that resolve (symlinks
+ * included) outside `base_dir` or are not regular files. */
+gboolean     onyx_external_check_model     (Onnx__ModelProto *model,
+                                            const char       *display_name,
+                                            const char       *base_dir,
+                                            GError          **error);
+
+/* Relative locations only stay valid when the model is saved into its own folder. */
+gboolean     onyx_external_check_save_dir  (Onnx__ModelProto *model,
+                                            const char       *display_name,
+                                            const char       *base_dir,
+                                            const char       *target_dir,
+                                            GError          **error);
+
+/* Maps the tensor's bytes (offset/length honoured) without copying them. */
+GBytes      *onyx_external_read            (const Onnx__TensorProto *tensor,
+                                            const char              *base_dir,
+                                            GError                 **error);
+
+G_END_DECLS

@@ -1,0 +1,27 @@
+/* onyx-json.h: a small streaming JSON writer for `--json` output. Strings are written
+ * as valid UTF-8 whatever the model holds. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct _OnyxJson OnyxJson;
+
+OnyxJson *onyx_json_new          (void);
+/* Returns the document and frees the writer. */
+char     *onyx_json_finish       (OnyxJson *json);
+
+void      onyx_json_begin_object (OnyxJson *json);
+void      onyx_json_end_object   (OnyxJson *json);
+void      onyx_json_begin_array  (OnyxJson *json);
+void      onyx_json_end_array    (OnyxJson *json);
+/* Inside an object, each value is preceded by its key. */
+void      onyx_json_key          (OnyxJson *json, const char *key);
+void      onyx_json_string       (OnyxJson *json, const char *value); /* NULL → null */
+void      onyx_json_int          (OnyxJson *json, gint64 value);
+void      onyx_json_uint         (OnyxJson *json, guint64 value);
+void      onyx_json_bool         (OnyxJson *json, gboolean value);
+void      onyx_json_null         (OnyxJson *json);
+
+G_END_DECLS

@@ -1,0 +1,704 @@
+#include "onyx-model.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "onyx-external.h"
+
+/* raw_data payloads at least this large stay in the mapped file. */
+#define SPAN_THRESHOLD 1024
+/* Real models nest Graph > Node > Attribute > Graph a few times; thousands of levels
+ * only come from hostile files and would exhaust protobuf-c's recursive decoder. */
+#define MAX_NESTING 100
+/* Lengths in the rewritten buffer are written as padded 5-byte varints, so a nested
+ * message can be copied in one pass and its length patched afterwards. */
+#define PADDED_VARINT_LEN 5
+#define MARKER_NONCE_LEN 16
+#define MARKER_LEN (MARKER_NONCE_LEN + 8)
+#define TENSOR_RAW_DATA_FIELD 9
+
+struct _OnyxModel {
+  GObject parent_instance;
+
+  char *path;
+  char *display_name;
+  char *base_dir;
+  GMappedFile *mapping; /* NULL for models made from memory */
+  GBytes *data;         /* the bytes raw_data views point into */
+  Onnx__ModelProto *proto;
+  guint n_mapped_tensors;
+};
+
+G_DEFINE_FINAL_TYPE (OnyxModel, onyx_model, G_TYPE_OBJECT)
+G_DEFINE_QUARK (onyx-model-error-quark, onyx_model_error)
+
+typedef struct {
+  goffset offset;
+  gsize len;
+} Span;
+
+typedef struct {
+  const guint8 *data;
+  gsize len;
+  const char *display_name;
+  GByteArray *out;
+  GArray *spans;
+  guint8 nonce[MARKER_NONCE_LEN];
+  GError *error;
+} Scan;
+
+static gboolean
+scan_fail (Scan *scan, OnyxModelError code, gsize at, const char *format, ...) G_GNUC_PRINTF (4, 5);
+
+static gboolean
+scan_fail (Scan *scan, OnyxModelError code, gsize at, const char *format, ...)
+{
+  va_list args;
+  char *what;
+
+  if (scan->error != NULL)
+    return FALSE;
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (&scan->error, ONYX_MODEL_ERROR, code, "%s: %s (at byte %" G_GSIZE_FORMAT ")",
+               scan->display_name, what, at);
+  g_free (what);
+  return FALSE;
+}
+
+static gboolean
+read_varint (const guint8 *data, gsize *pos, gsize end, guint64 *value)
+{
+  guint64 result = 0;
+
+  for (guint shift = 0; shift < 64; shift += 7)
+    {
+      guint8 byte;
+      if (*pos >= end)
+        return FALSE;
+      byte = data[(*pos)++];
+      result |= (guint64) (byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0)
+        {
+          *value = result;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+append_varint (GByteArray *out, guint64 value)
+{
+  guint8 buf[10];
+  guint n = 0;
+
+  do
+    {
+      buf[n] = value & 0x7f;
+      value >>= 7;
+      if (value != 0)
+        buf[n] |= 0x80;
+      n++;
+    }
+  while (value != 0);
+  g_byte_array_append (out, buf, n);
+}
+
+static void
+patch_padded_varint (GByteArray *out, gsize at, guint64 value)
+{
+  for (guint i = 0; i < PADDED_VARINT_LEN; i++)
+    {
+      out->data[at + i] = (value & 0x7f) | (i + 1 < PADDED_VARINT_LEN ? 0x80 : 0);
+      value >>= 7;
+    }
+}
+
+static const char *
+field_label (const ProtobufCFieldDescriptor *field, guint32 number, char *buf, gsize buf_len)
+{
+  if (field != NULL)
+    return field->name;
+  g_snprintf (buf, buf_len, "#%u", number);
+  return buf;
+}
+
+/* Which wire types protobuf accepts for a field of this type (packed repeated
+ * scalars come as length-delimited). */
+static gboolean
+wire_type_fits (const ProtobufCFieldDescriptor *field, guint wire)
+{
+  gboolean repeated = field->label == PROTOBUF_C_LABEL_REPEATED;
+
+  switch (field->type)
+    {
+    case PROTOBUF_C_TYPE_INT32:
+    case PROTOBUF_C_TYPE_SINT32:
+    case PROTOBUF_C_TYPE_UINT32:
+    case PROTOBUF_C_TYPE_INT64:
+    case PROTOBUF_C_TYPE_SINT64:
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_BOOL:
+    case PROTOBUF_C_TYPE_ENUM:
+      return wire == 0 || (repeated && wire == 2);
+    case PROTOBUF_C_TYPE_FIXED32:
+    case PROTOBUF_C_TYPE_SFIXED32:
+    case PROTOBUF_C_TYPE_FLOAT:
+      return wire == 5 || (repeated && wire == 2);
+    case PROTOBUF_C_TYPE_FIXED64:
+    case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_DOUBLE:
+      return wire == 1 || (repeated && wire == 2);
+    case PROTOBUF_C_TYPE_STRING:
+    case PROTOBUF_C_TYPE_BYTES:
+    case PROTOBUF_C_TYPE_MESSAGE:
+    default:
+      return wire == 2;
+    }
+}
+
+/* Checks the wire structure of one message (recursing into known sub-messages) and
+ * copies it to scan->out, replacing large TensorProto.raw_data payloads with a marker
+ * that names their span in the file. This is the narrow scan DESIGN.md allows: the
+ * message structure itself is decoded by protobuf-c afterwards. */
+static gboolean
+scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, gsize pos, gsize end, guint depth)
+{
+  char label_buf[32];
+
+  if (depth > MAX_NESTING)
+    return scan_fail (scan, ONYX_MODEL_ERROR_TOO_DEEP, pos,
+                      "messages are nested more than %d levels deep", MAX_NESTING);
+
+  while (pos < end)
+    {
+      gsize field_start = pos;
+      guint64 key, length;
+      guint32 number;
+      guint wire;
+      const ProtobufCFieldDescriptor *field;
+      const char *label;
+
+      if (!read_varint (scan->data, &pos, end, &key))
+        return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
+                          "not a protobuf message: unreadable field key in %s",
+                          onyx_proto_type_name (desc));
+      number = (guint32) (key >> 3);
+      wire = key & 7;
+      if (number == 0 || (key >> 3) > G_MAXINT32)
+        return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
+                          "not a protobuf message: invalid field number in %s",
+                          onyx_proto_type_name (desc));
+      field = protobuf_c_message_descriptor_get_field (desc, number);
+      label = field_label (field, number, label_buf, sizeof label_buf);
+      if (field != NULL && !wire_type_fits (field, wire))
+        return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
+                          "field '%s' of %s has the wrong type (wire type %u)",
+                          label, onyx_proto_type_name (desc), wire);
+
+      switch (wire)
+        {
+        case 0:
+          if (!read_varint (scan->data, &pos, end, &length))
+            return scan_fail (scan, ONYX_MODEL_ERROR_TRUNCATED, field_start,
+                              "truncated: field '%s' of %s ends early",
+                              label, onyx_proto_type_name (desc));
+          break;
+        case 1:
+        case 5:
+          {
+            gsize size = wire == 1 ? 8 : 4;
+            if (end - pos < size)
+              return scan_fail (scan, ONYX_MODEL_ERROR_TRUNCATED, field_start,
+                                "truncated: field '%s' of %s ends early",
+                                label, onyx_proto_type_name (desc));
+            pos += size;
+          }
+          break;
+        case 2:
+          if (!read_varint (scan->data, &pos, end, &length))
+            return scan_fail (scan, ONYX_MODEL_ERROR_TRUNCATED, field_start,
+                              "truncated: length of field '%s' of %s ends early",
+                              label, onyx_proto_type_name (desc));
+          if (length > end - pos)
+            return scan_fail (scan, ONYX_MODEL_ERROR_TRUNCATED, field_start,
+                              "truncated: field '%s' of %s claims %" G_GUINT64_FORMAT
+                              " bytes but only %" G_GSIZE_FORMAT " remain",
+                              label, onyx_proto_type_name (desc), length, end - pos);
+          if (length > G_MAXINT32)
+            return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
+                              "field '%s' of %s is larger than protobuf's 2 GiB limit",
+                              label, onyx_proto_type_name (desc));
+          if (field != NULL && field->type == PROTOBUF_C_TYPE_MESSAGE)
+            {
+              gsize length_at;
+
+              /* The length prefix is rewritten padded: the copy may be shorter. */
+              append_varint (scan->out, key);
+              length_at = scan->out->len;
+              g_byte_array_set_size (scan->out, length_at + PADDED_VARINT_LEN);
+              if (!scan_message (scan, field->descriptor, pos, pos + length, depth + 1))
+                return FALSE;
+              patch_padded_varint (scan->out, length_at, scan->out->len - length_at - PADDED_VARINT_LEN);
+              pos += length;
+              continue;
+            }
+          if (desc == &onnx__tensor_proto__descriptor && number == TENSOR_RAW_DATA_FIELD &&
+              length >= SPAN_THRESHOLD)
+            {
+              Span span = { (goffset) pos, length };
+              guint64 index = scan->spans->len;
+              guint8 index_le[8];
+
+              for (guint i = 0; i < 8; i++)
+                index_le[i] = (index >> (8 * i)) & 0xff;
+              g_array_append_val (scan->spans, span);
+              append_varint (scan->out, key);
+              append_varint (scan->out, MARKER_LEN);
+              g_byte_array_append (scan->out, scan->nonce, MARKER_NONCE_LEN);
+              g_byte_array_append (scan->out, index_le, 8);
+              pos += length;
+              continue;
+            }
+          pos += length;
+          break;
+        case 3:
+        case 4:
+          return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
+                            "not an ONNX model: field '%s' of %s uses protobuf groups",
+                            label, onyx_proto_type_name (desc));
+        default:
+          return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
+                            "not a protobuf message: invalid wire type %u in %s",
+                            wire, onyx_proto_type_name (desc));
+        }
+      g_byte_array_append (scan->out, scan->data + field_start, pos - field_start);
+    }
+  return TRUE;
+}
+
+typedef struct {
+  Scan *scan;
+  const guint8 *base;
+  gboolean *claimed;
+  guint n_resolved;
+} Resolve;
+
+static void
+resolve_marker (ProtobufCMessage *message, gpointer user_data)
+{
+  Resolve *resolve = user_data;
+  Onnx__TensorProto *tensor;
+  guint64 index = 0;
+
+  if (message->descriptor != &onnx__tensor_proto__descriptor)
+    return;
+  tensor = (Onnx__TensorProto *) message;
+  if (!tensor->has_raw_data || tensor->raw_data.len != MARKER_LEN ||
+      memcmp (tensor->raw_data.data, resolve->scan->nonce, MARKER_NONCE_LEN) != 0)
+    return;
+  for (guint i = 0; i < 8; i++)
+    index |= (guint64) tensor->raw_data.data[MARKER_NONCE_LEN + i] << (8 * i);
+  if (index >= resolve->scan->spans->len || resolve->claimed[index])
+    return;
+  resolve->claimed[index] = TRUE;
+  free (tensor->raw_data.data);
+  tensor->raw_data.data = (uint8_t *) resolve->base + g_array_index (resolve->scan->spans, Span, index).offset;
+  tensor->raw_data.len = g_array_index (resolve->scan->spans, Span, index).len;
+  resolve->n_resolved++;
+}
+
+static gboolean
+points_into (OnyxModel *self, const void *ptr)
+{
+  gsize len;
+  const guint8 *base;
+
+  if (self->data == NULL || ptr == NULL)
+    return FALSE;
+  base = g_bytes_get_data (self->data, &len);
+  return (const guint8 *) ptr >= base && (const guint8 *) ptr < base + len;
+}
+
+static void
+unhook_mapped_payload (ProtobufCMessage *message, gpointer user_data)
+{
+  OnyxModel *self = user_data;
+  Onnx__TensorProto *tensor;
+
+  if (message->descriptor != &onnx__tensor_proto__descriptor)
+    return;
+  tensor = (Onnx__TensorProto *) message;
+  if (tensor->has_raw_data && points_into (self, tensor->raw_data.data))
+    {
+      tensor->raw_data.data = NULL;
+      tensor->raw_data.len = 0;
+    }
+}
+
+void
+onyx_model_free_detached (OnyxModel *self, ProtobufCMessage *message)
+{
+  if (message == NULL)
+    return;
+  onyx_proto_foreach_message (message, unhook_mapped_payload, self);
+  protobuf_c_message_free_unpacked (message, NULL);
+}
+
+static void
+onyx_model_finalize (GObject *object)
+{
+  OnyxModel *self = ONYX_MODEL (object);
+
+  if (self->proto != NULL)
+    onyx_model_free_detached (self, &self->proto->base);
+  g_clear_pointer (&self->data, g_bytes_unref);
+  g_clear_pointer (&self->mapping, g_mapped_file_unref);
+  g_free (self->path);
+  g_free (self->display_name);
+  g_free (self->base_dir);
+  G_OBJECT_CLASS (onyx_model_parent_class)->finalize (object);
+}
+
+static void
+onyx_model_class_init (OnyxModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = onyx_model_finalize;
+}
+
+static void
+onyx_model_init (OnyxModel *self)
+{
+}
+
+/* Decodes self->data into self->proto. */
+static gboolean
+decode (OnyxModel *self, GError **error)
+{
+  gsize len;
+  const guint8 *data = g_bytes_get_data (self->data, &len);
+  Scan scan = { 0 };
+  Resolve resolve = { 0 };
+  gboolean ok;
+
+  if (len == 0)
+    {
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EMPTY,
+                   "%s: the file is empty", self->display_name);
+      return FALSE;
+    }
+  scan.data = data;
+  scan.len = len;
+  scan.display_name = self->display_name;
+  scan.out = g_byte_array_new ();
+  scan.spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  for (guint i = 0; i < MARKER_NONCE_LEN; i += 4)
+    {
+      guint32 r = g_random_int ();
+      memcpy (scan.nonce + i, &r, 4);
+    }
+
+  ok = scan_message (&scan, &onnx__model_proto__descriptor, 0, len, 0);
+  if (ok)
+    {
+      self->proto = onnx__model_proto__unpack (NULL, scan.out->len, scan.out->data);
+      if (self->proto == NULL)
+        {
+          ok = FALSE;
+          g_set_error (&scan.error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_MALFORMED,
+                       "%s: not a valid ONNX protobuf message", self->display_name);
+        }
+    }
+  if (ok && scan.spans->len > 0)
+    {
+      resolve.scan = &scan;
+      resolve.base = data;
+      resolve.claimed = g_new0 (gboolean, scan.spans->len);
+      onyx_proto_foreach_message (&self->proto->base, resolve_marker, &resolve);
+      self->n_mapped_tensors = resolve.n_resolved;
+      g_free (resolve.claimed);
+    }
+  if (ok && self->proto->graph == NULL)
+    {
+      ok = FALSE;
+      g_set_error (&scan.error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_NOT_A_MODEL,
+                   "%s: not an ONNX model: it has no graph", self->display_name);
+    }
+  g_byte_array_unref (scan.out);
+  g_array_unref (scan.spans);
+  if (!ok)
+    {
+      g_propagate_error (error, scan.error);
+      return FALSE;
+    }
+  return onyx_external_check_model (self->proto, self->display_name, self->base_dir, error);
+}
+
+OnyxModel *
+onyx_model_new_from_data (const guint8 *data, gsize len, const char *display_name,
+                          const char *base_dir, GError **error)
+{
+  OnyxModel *self = g_object_new (ONYX_TYPE_MODEL, NULL);
+
+  self->display_name = g_strdup (display_name != NULL ? display_name : "model");
+  self->base_dir = g_strdup (base_dir);
+  self->data = g_bytes_new (data, len);
+  if (!decode (self, error))
+    g_clear_object (&self);
+  return self;
+}
+
+OnyxModel *
+onyx_model_new_from_file (const char *path, GError **error)
+{
+  OnyxModel *self;
+  GError *local_error = NULL;
+  GStatBuf st;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  self = g_object_new (ONYX_TYPE_MODEL, NULL);
+  self->path = g_canonicalize_filename (path, NULL);
+  self->display_name = g_path_get_basename (path);
+  self->base_dir = g_path_get_dirname (self->path);
+
+  if (g_stat (path, &st) != 0)
+    {
+      int saved = errno;
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: %s",
+                   self->display_name, g_strerror (saved));
+      g_object_unref (self);
+      return NULL;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: %s",
+                   self->display_name,
+                   S_ISDIR (st.st_mode) ? "is a folder, not a model file" : "is not a regular file");
+      g_object_unref (self);
+      return NULL;
+    }
+
+  /* MAP_PRIVATE: a file changed by someone else while open does not change our view
+   * of pages already read, and the mapping is never written through. */
+  self->mapping = g_mapped_file_new (path, FALSE, &local_error);
+  if (self->mapping == NULL)
+    {
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: %s",
+                   self->display_name, local_error->message);
+      g_error_free (local_error);
+      g_object_unref (self);
+      return NULL;
+    }
+  self->data = g_mapped_file_get_bytes (self->mapping);
+  if (!decode (self, error))
+    g_clear_object (&self);
+  return self;
+}
+
+Onnx__ModelProto *
+onyx_model_get_proto (OnyxModel *self)
+{
+  g_return_val_if_fail (ONYX_IS_MODEL (self), NULL);
+  return self->proto;
+}
+
+const char *
+onyx_model_get_path (OnyxModel *self)
+{
+  g_return_val_if_fail (ONYX_IS_MODEL (self), NULL);
+  return self->path;
+}
+
+const char *
+onyx_model_get_display_name (OnyxModel *self)
+{
+  g_return_val_if_fail (ONYX_IS_MODEL (self), NULL);
+  return self->display_name;
+}
+
+const char *
+onyx_model_get_base_dir (OnyxModel *self)
+{
+  g_return_val_if_fail (ONYX_IS_MODEL (self), NULL);
+  return self->base_dir;
+}
+
+guint
+onyx_model_get_n_mapped_tensors (OnyxModel *self)
+{
+  g_return_val_if_fail (ONYX_IS_MODEL (self), 0);
+  return self->n_mapped_tensors;
+}
+
+typedef struct {
+  ProtobufCBuffer base;
+  GByteArray *bytes;
+} ByteArrayBuffer;
+
+static void
+byte_array_append (ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
+{
+  g_byte_array_append (((ByteArrayBuffer *) buffer)->bytes, data, len);
+}
+
+GBytes *
+onyx_model_serialize (OnyxModel *self)
+{
+  ByteArrayBuffer buffer = { { byte_array_append }, g_byte_array_new () };
+
+  g_return_val_if_fail (ONYX_IS_MODEL (self), NULL);
+  protobuf_c_message_pack_to_buffer (&self->proto->base, &buffer.base);
+  return g_byte_array_free_to_bytes (buffer.bytes);
+}
+
+/* Streams the packed message to a file descriptor through a small buffer, so saving
+ * never holds a second copy of the tensor payloads in memory. */
+typedef struct {
+  ProtobufCBuffer base;
+  int fd;
+  guint8 chunk[1 << 16];
+  gsize used;
+  int error_number;
+} FdBuffer;
+
+static void
+fd_buffer_write (FdBuffer *buffer, const uint8_t *data, size_t len)
+{
+  while (len > 0 && buffer->error_number == 0)
+    {
+      ssize_t written = write (buffer->fd, data, len);
+      if (written < 0)
+        {
+          if (errno != EINTR)
+            buffer->error_number = errno;
+          continue;
+        }
+      data += written;
+      len -= (size_t) written;
+    }
+}
+
+static void
+fd_buffer_flush (FdBuffer *buffer)
+{
+  fd_buffer_write (buffer, buffer->chunk, buffer->used);
+  buffer->used = 0;
+}
+
+static void
+fd_buffer_append (ProtobufCBuffer *base, size_t len, const uint8_t *data)
+{
+  FdBuffer *buffer = (FdBuffer *) base;
+
+  if (buffer->used + len > sizeof buffer->chunk)
+    fd_buffer_flush (buffer);
+  if (len >= sizeof buffer->chunk)
+    {
+      fd_buffer_write (buffer, data, len);
+      return;
+    }
+  memcpy (buffer->chunk + buffer->used, data, len);
+  buffer->used += len;
+}
+
+static gboolean
+save_fail (GError **error, const char *path, const char *what, int error_number)
+{
+  char *name = g_path_get_basename (path);
+  g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: %s: %s", name, what,
+               g_strerror (error_number));
+  g_free (name);
+  return FALSE;
+}
+
+static void
+fsync_folder (const char *dir)
+{
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0)
+    {
+      fsync (fd); /* best effort: the rename itself already happened */
+      close (fd);
+    }
+}
+
+gboolean
+onyx_model_save (OnyxModel *self, const char *path, GError **error)
+{
+  g_autofree char *abs_path = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *tmp_path = NULL;
+  FdBuffer *buffer;
+  GStatBuf st;
+  mode_t mode;
+  int saved_errno = 0;
+  const char *step = NULL;
+
+  g_return_val_if_fail (ONYX_IS_MODEL (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  abs_path = g_canonicalize_filename (path, NULL);
+  dir = g_path_get_dirname (abs_path);
+  base = g_path_get_basename (abs_path);
+
+  if (!onyx_external_check_save_dir (self->proto, self->display_name, self->base_dir, dir, error))
+    return FALSE;
+
+  if (g_stat (abs_path, &st) == 0)
+    {
+      if (S_ISDIR (st.st_mode))
+        {
+          g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO,
+                       "%s: is a folder, not a model file", base);
+          return FALSE;
+        }
+      mode = st.st_mode & 07777;
+    }
+  else
+    {
+      mode_t mask = umask (0);
+      umask (mask);
+      mode = 0666 & ~mask;
+    }
+
+  tmp_path = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
+  buffer = g_new0 (FdBuffer, 1);
+  buffer->base.append = fd_buffer_append;
+  buffer->fd = g_mkstemp_full (tmp_path, O_WRONLY | O_CLOEXEC, 0600);
+  if (buffer->fd < 0)
+    {
+      saved_errno = errno;
+      g_free (buffer);
+      return save_fail (error, abs_path, "cannot create a file in its folder", saved_errno);
+    }
+
+  protobuf_c_message_pack_to_buffer (&self->proto->base, &buffer->base);
+  fd_buffer_flush (buffer);
+  if (buffer->error_number != 0)
+    saved_errno = buffer->error_number, step = "cannot write";
+  else if (fchmod (buffer->fd, mode) != 0)
+    saved_errno = errno, step = "cannot set permissions";
+  else if (fsync (buffer->fd) != 0)
+    saved_errno = errno, step = "cannot write";
+  if (close (buffer->fd) != 0 && step == NULL)
+    saved_errno = errno, step = "cannot write";
+  g_free (buffer);
+
+  if (step == NULL && g_rename (tmp_path, abs_path) != 0)
+    saved_errno = errno, step = "cannot replace the file";
+  if (step != NULL)
+    {
+      g_unlink (tmp_path);
+      return save_fail (error, abs_path, step, saved_errno);
+    }
+  fsync_folder (dir);
+  return TRUE;
+}

@@ -1,0 +1,67 @@
+/* onyx-model.h: an ONNX model loaded from a file, and saving it back.
+ *
+ * The file is mapped, not read: large TensorProto.raw_data payloads stay in the mapping
+ * and the decoded message points at them, so a 300 MB model is not held twice.
+ * Everything protobuf-c decodes (unknown fields included) is written back on save.
+ */
+#pragma once
+
+#include <glib-object.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+#define ONYX_MODEL_ERROR (onyx_model_error_quark ())
+
+typedef enum {
+  ONYX_MODEL_ERROR_IO,            /* cannot open, read or write the file */
+  ONYX_MODEL_ERROR_EMPTY,         /* zero bytes */
+  ONYX_MODEL_ERROR_TRUNCATED,     /* a field runs past the end of its message */
+  ONYX_MODEL_ERROR_MALFORMED,     /* not protobuf, or the wrong wire type for a field */
+  ONYX_MODEL_ERROR_TOO_DEEP,      /* messages nested beyond what any real model needs */
+  ONYX_MODEL_ERROR_NOT_A_MODEL,   /* valid protobuf but no ONNX graph in it */
+  ONYX_MODEL_ERROR_EXTERNAL_DATA, /* external tensor data outside the model's folder */
+} OnyxModelError;
+
+GQuark onyx_model_error_quark (void);
+
+#define ONYX_TYPE_MODEL (onyx_model_get_type ())
+G_DECLARE_FINAL_TYPE (OnyxModel, onyx_model, ONYX, MODEL, GObject)
+
+/* Errors name the file and the problem: "model.onnx: truncated: …". */
+OnyxModel        *onyx_model_new_from_file   (const char  *path,
+                                              GError     **error);
+/* From memory (tests, fuzzing). `display_name` prefixes error messages; external
+ * data is resolved against `base_dir`, or refused when it is NULL. */
+OnyxModel        *onyx_model_new_from_data   (const guint8 *data,
+                                              gsize         len,
+                                              const char   *display_name,
+                                              const char   *base_dir,
+                                              GError      **error);
+
+Onnx__ModelProto *onyx_model_get_proto       (OnyxModel   *self);
+/* Absolute path of the file, or NULL for a model made from memory. */
+const char       *onyx_model_get_path        (OnyxModel   *self);
+/* Basename used in messages. */
+const char       *onyx_model_get_display_name (OnyxModel  *self);
+/* Folder external data is resolved against, or NULL. */
+const char       *onyx_model_get_base_dir    (OnyxModel   *self);
+/* Number of raw_data payloads left in the mapping instead of copied. */
+guint             onyx_model_get_n_mapped_tensors (OnyxModel *self);
+
+/* Serialize to memory (tests, fuzzing). */
+GBytes           *onyx_model_serialize       (OnyxModel   *self);
+
+/* Atomic: writes a temporary file beside `path`, fsyncs it and renames it over `path`
+ * keeping the original's permissions. On failure the old file is untouched. */
+gboolean          onyx_model_save            (OnyxModel   *self,
+                                              const char  *path,
+                                              GError     **error);
+
+/* Frees a message that was detached from this model's tree (e.g. by an edit),
+ * leaving alone payloads that live in the model's mapped file. */
+void              onyx_model_free_detached   (OnyxModel        *self,
+                                              ProtobufCMessage *message);
+
+G_END_DECLS

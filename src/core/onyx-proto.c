@@ -1,0 +1,62 @@
+#include "onyx-proto.h"
+
+#include <string.h>
+
+static gboolean
+field_is_present_message (const ProtobufCMessage *message, const ProtobufCFieldDescriptor *field)
+{
+  /* Members of a oneof share storage: only the active one holds a message pointer. */
+  if (field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF)
+    {
+      const uint32_t *which = (const uint32_t *) ((const char *) message + field->quantifier_offset);
+      return *which == field->id;
+    }
+  return TRUE;
+}
+
+void
+onyx_proto_foreach_message (ProtobufCMessage *root, OnyxProtoVisitFunc func, gpointer user_data)
+{
+  /* Explicit stack: message nesting depth comes from the file and is bounded by the
+   * loader, but an iterative walk needs no assumption about the C stack. */
+  GPtrArray *stack = g_ptr_array_new ();
+
+  g_ptr_array_add (stack, root);
+  while (stack->len > 0)
+    {
+      ProtobufCMessage *message = g_ptr_array_steal_index (stack, stack->len - 1);
+      const ProtobufCMessageDescriptor *desc = message->descriptor;
+
+      func (message, user_data);
+      /* Push children in reverse so that they are visited in field order. */
+      for (guint i = desc->n_fields; i-- > 0;)
+        {
+          const ProtobufCFieldDescriptor *field = &desc->fields[i];
+          char *base = (char *) message;
+
+          if (field->type != PROTOBUF_C_TYPE_MESSAGE || !field_is_present_message (message, field))
+            continue;
+          if (field->label == PROTOBUF_C_LABEL_REPEATED)
+            {
+              size_t n = *(size_t *) (base + field->quantifier_offset);
+              ProtobufCMessage **items = *(ProtobufCMessage ***) (base + field->offset);
+              for (size_t k = n; k-- > 0;)
+                if (items[k] != NULL)
+                  g_ptr_array_add (stack, items[k]);
+            }
+          else
+            {
+              ProtobufCMessage *child = *(ProtobufCMessage **) (base + field->offset);
+              if (child != NULL)
+                g_ptr_array_add (stack, child);
+            }
+        }
+    }
+  g_ptr_array_unref (stack);
+}
+
+const char *
+onyx_proto_type_name (const ProtobufCMessageDescriptor *descriptor)
+{
+  return descriptor->short_name;
+}

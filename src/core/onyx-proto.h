@@ -1,0 +1,27 @@
+/* onyx-proto.h: the generated ONNX protobuf-c types and generic helpers over them.
+ *
+ * The message structs come from protoc-c run on the system's onnx.proto at build time.
+ * The helpers walk any message through its protobuf-c descriptor, so they keep working
+ * for every path a tensor or graph can take (initializers, Constant attributes,
+ * subgraphs of If/Loop/Scan, functions, sparse tensors, training info).
+ */
+#pragma once
+
+#include <glib.h>
+#include <protobuf-c/protobuf-c.h>
+
+#include "onnx.pb-c.h"
+
+G_BEGIN_DECLS
+
+/* Called for every message reachable from the root, the root included, parents first. */
+typedef void (*OnyxProtoVisitFunc) (ProtobufCMessage *message, gpointer user_data);
+
+void onyx_proto_foreach_message (ProtobufCMessage  *root,
+                                 OnyxProtoVisitFunc func,
+                                 gpointer           user_data);
+
+/* Short name of a message type, e.g. "TensorProto" for onnx.TensorProto. */
+const char *onyx_proto_type_name (const ProtobufCMessageDescriptor *descriptor);
+
+G_END_DECLS

@@ -1,0 +1,39 @@
+/* onyx-summary.h: the figures of Netron's model panel and `onyx-cli info`:
+ * node counts by operator, parameter count and size, custom domains. */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char *op;        /* "Conv", or "devtech::FooOp" outside the default domain */
+  guint count;
+} OnyxOpCount;
+
+typedef struct {
+  guint n_nodes;              /* main graph */
+  guint n_nodes_all;          /* with subgraphs and functions */
+  guint n_initializers;
+  guint64 n_parameters;       /* elements of all initializers */
+  guint64 parameter_bytes;
+  gboolean parameters_overflow; /* some initializer's size could not be computed */
+  GPtrArray *op_counts;       /* OnyxOpCount, most frequent first, then by name */
+  GPtrArray *custom_domains;  /* char*, imported or used domains that are not standard */
+} OnyxSummary;
+
+OnyxSummary *onyx_summary_new  (const Onnx__ModelProto *model);
+void         onyx_summary_free (OnyxSummary *summary);
+
+/* Graph inputs that are not also initializers (IR < 4 listed those as inputs). */
+gboolean     onyx_graph_input_is_initializer (const Onnx__GraphProto *graph,
+                                              const char             *name);
+
+/* "Conv" or "devtech::FooOp". */
+char        *onyx_node_op_key  (const Onnx__NodeProto *node);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxSummary, onyx_summary_free)
+
+G_END_DECLS

@@ -1,0 +1,228 @@
+#include "onyx-types.h"
+
+#include <string.h>
+
+typedef struct {
+  const char *name;
+  guint bits;
+} ElemType;
+
+/* Indexed by TensorProto.DataType. Codes past BFLOAT16 come from ONNX releases newer
+ * than Debian's onnx.proto; models in the wild use them. */
+static const ElemType elem_types[] = {
+  [0] = { "undefined", 0 },
+  [1] = { "float32", 32 },
+  [2] = { "uint8", 8 },
+  [3] = { "int8", 8 },
+  [4] = { "uint16", 16 },
+  [5] = { "int16", 16 },
+  [6] = { "int32", 32 },
+  [7] = { "int64", 64 },
+  [8] = { "string", 0 },
+  [9] = { "boolean", 8 },
+  [10] = { "float16", 16 },
+  [11] = { "float64", 64 },
+  [12] = { "uint32", 32 },
+  [13] = { "uint64", 64 },
+  [14] = { "complex64", 64 },
+  [15] = { "complex128", 128 },
+  [16] = { "bfloat16", 16 },
+  [17] = { "float8e4m3fn", 8 },
+  [18] = { "float8e4m3fnuz", 8 },
+  [19] = { "float8e5m2", 8 },
+  [20] = { "float8e5m2fnuz", 8 },
+  [21] = { "uint4", 4 },
+  [22] = { "int4", 4 },
+  [23] = { "float4e2m1", 4 },
+};
+
+const char *
+onyx_elem_type_name (int32_t data_type)
+{
+  static GPrivate buffer_key = G_PRIVATE_INIT (g_free);
+  char *buffer;
+
+  if (data_type >= 0 && (gsize) data_type < G_N_ELEMENTS (elem_types))
+    return elem_types[data_type].name;
+  buffer = g_private_get (&buffer_key);
+  if (buffer == NULL)
+    {
+      buffer = g_malloc (32);
+      g_private_set (&buffer_key, buffer);
+    }
+  g_snprintf (buffer, 32, "type %d", data_type);
+  return buffer;
+}
+
+guint
+onyx_elem_type_bits (int32_t data_type)
+{
+  if (data_type >= 0 && (gsize) data_type < G_N_ELEMENTS (elem_types))
+    return elem_types[data_type].bits;
+  return 0;
+}
+
+gboolean
+onyx_dims_n_elements (const int64_t *dims, size_t n_dims, guint64 *n_elements)
+{
+  guint64 product = 1;
+
+  for (size_t i = 0; i < n_dims; i++)
+    {
+      if (dims[i] < 0)
+        return FALSE;
+      if (dims[i] != 0 && product > G_MAXUINT64 / (guint64) dims[i])
+        return FALSE;
+      product *= (guint64) dims[i];
+    }
+  *n_elements = product;
+  return TRUE;
+}
+
+gboolean
+onyx_tensor_n_bytes (const Onnx__TensorProto *tensor, guint64 *n_bytes)
+{
+  guint64 n_elements, bits;
+
+  if (tensor->data_type == ONNX__TENSOR_PROTO__DATA_TYPE__STRING)
+    {
+      guint64 total = 0;
+      for (size_t i = 0; i < tensor->n_string_data; i++)
+        total += tensor->string_data[i].len;
+      *n_bytes = total;
+      return TRUE;
+    }
+  bits = onyx_elem_type_bits (tensor->data_type);
+  if (bits == 0 || !onyx_dims_n_elements (tensor->dims, tensor->n_dims, &n_elements))
+    return FALSE;
+  if (n_elements > G_MAXUINT64 / bits)
+    return FALSE;
+  *n_bytes = (n_elements * bits + 7) / 8;
+  return TRUE;
+}
+
+static void
+append_dim (GString *out, const Onnx__TensorShapeProto__Dimension *dim)
+{
+  if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
+    g_string_append_printf (out, "%" G_GINT64_FORMAT, dim->dim_value);
+  else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+           dim->dim_param != NULL && dim->dim_param[0] != '\0')
+    {
+      char *escaped = onyx_display_escape (dim->dim_param);
+      g_string_append (out, escaped);
+      g_free (escaped);
+    }
+  else
+    g_string_append_c (out, '?');
+}
+
+char *
+onyx_shape_to_string (const Onnx__TensorShapeProto *shape)
+{
+  GString *out = g_string_new (NULL);
+
+  for (size_t i = 0; shape != NULL && i < shape->n_dim; i++)
+    {
+      if (i > 0)
+        g_string_append (out, "×");
+      append_dim (out, shape->dim[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+onyx_dims_to_string (const int64_t *dims, size_t n_dims)
+{
+  GString *out = g_string_new (NULL);
+
+  for (size_t i = 0; i < n_dims; i++)
+    g_string_append_printf (out, "%s%" G_GINT64_FORMAT, i > 0 ? "×" : "", dims[i]);
+  return g_string_free (out, FALSE);
+}
+
+static void
+append_tensor_type (GString *out, int32_t elem_type, gboolean has_elem_type,
+                    const Onnx__TensorShapeProto *shape)
+{
+  g_string_append (out, has_elem_type ? onyx_elem_type_name (elem_type) : "?");
+  if (shape != NULL)
+    {
+      char *dims = onyx_shape_to_string (shape);
+      g_string_append_printf (out, "[%s]", dims);
+      g_free (dims);
+    }
+}
+
+static void
+append_type (GString *out, const Onnx__TypeProto *type, guint depth)
+{
+  /* Types nest (sequence of map of …); the loader bounds nesting, this bounds output. */
+  if (type == NULL || depth > 16)
+    {
+      g_string_append_c (out, '?');
+      return;
+    }
+  switch (type->value_case)
+    {
+    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
+      append_tensor_type (out, type->tensor_type->elem_type, type->tensor_type->has_elem_type,
+                          type->tensor_type->shape);
+      break;
+    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
+      g_string_append (out, "sparse ");
+      append_tensor_type (out, type->sparse_tensor_type->elem_type,
+                          type->sparse_tensor_type->has_elem_type, type->sparse_tensor_type->shape);
+      break;
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+      g_string_append (out, "sequence(");
+      append_type (out, type->sequence_type->elem_type, depth + 1);
+      g_string_append_c (out, ')');
+      break;
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+      g_string_append (out, "optional(");
+      append_type (out, type->optional_type->elem_type, depth + 1);
+      g_string_append_c (out, ')');
+      break;
+    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
+      g_string_append_printf (out, "map(%s, ", type->map_type->has_key_type
+                                                 ? onyx_elem_type_name (type->map_type->key_type)
+                                                 : "?");
+      append_type (out, type->map_type->value_type, depth + 1);
+      g_string_append_c (out, ')');
+      break;
+    case ONNX__TYPE_PROTO__VALUE__NOT_SET:
+    default:
+      g_string_append_c (out, '?');
+      break;
+    }
+}
+
+char *
+onyx_type_to_string (const Onnx__TypeProto *type)
+{
+  GString *out = g_string_new (NULL);
+  append_type (out, type, 0);
+  return g_string_free (out, FALSE);
+}
+
+char *
+onyx_display_escape (const char *text)
+{
+  g_autofree char *valid = NULL;
+  GString *out;
+
+  if (text == NULL)
+    return g_strdup ("");
+  valid = g_utf8_make_valid (text, -1);
+  out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      guchar c = (guchar) *p;
+      if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", c);
+      else
+        g_string_append_c (out, (char) c);
+    }
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,40 @@
+/* onyx-types.h: element types, shapes and type strings as people read them
+ * ("float32[N×3×128×128]"), element counts that cannot overflow, and escaping of
+ * names for display. */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+/* Netron's names: "float32", "int64", "float8e4m3fn"…; "type 42" for unknown codes
+ * (returned in a static buffer per thread, valid until the next call). */
+const char *onyx_elem_type_name       (int32_t data_type);
+/* Bits per element, 0 for strings and unknown types. Covers the 4-bit types of newer
+ * ONNX releases too. */
+guint       onyx_elem_type_bits       (int32_t data_type);
+
+/* Product of dims; FALSE when a dim is negative or the product overflows. */
+gboolean    onyx_dims_n_elements      (const int64_t *dims,
+                                       size_t         n_dims,
+                                       guint64       *n_elements);
+/* Bytes the tensor's values take (dims × element size, or the string lengths);
+ * FALSE on overflow or an element type of unknown size. */
+gboolean    onyx_tensor_n_bytes       (const Onnx__TensorProto *tensor,
+                                       guint64                 *n_bytes);
+
+/* "N×3×128×128"; "?" for a dim without value or name; "" for a scalar. */
+char       *onyx_shape_to_string      (const Onnx__TensorShapeProto *shape);
+char       *onyx_dims_to_string       (const int64_t *dims,
+                                       size_t         n_dims);
+/* "float32[N×3×128×128]", "sequence(float32[?])", "map(int64, float32)"…;
+ * "?" when the type is absent. */
+char       *onyx_type_to_string       (const Onnx__TypeProto *type);
+
+/* Control characters as \xNN and invalid UTF-8 replaced, so that hostile names can
+ * be shown or printed safely. NULL gives "". */
+char       *onyx_display_escape       (const char *text);
+
+G_END_DECLS

@@ -1,0 +1,448 @@
+#include "onyx-validate.h"
+
+#include <string.h>
+
+#include "onyx-types.h"
+
+/* Lists of node names in messages stop after this many. */
+#define MAX_LISTED_NODES 8
+
+void
+onyx_problem_free (OnyxProblem *problem)
+{
+  if (problem == NULL)
+    return;
+  g_free (problem->message);
+  g_free (problem->graph);
+  g_free (problem->node);
+  g_free (problem->tensor);
+  g_free (problem);
+}
+
+gboolean
+onyx_domain_is_default (const char *domain)
+{
+  return domain == NULL || domain[0] == '\0' || strcmp (domain, "ai.onnx") == 0;
+}
+
+gboolean
+onyx_domain_is_standard (const char *domain)
+{
+  static const char *const standard[] = {
+    "ai.onnx.ml", "ai.onnx.training", "ai.onnx.preview.training",
+  };
+
+  if (onyx_domain_is_default (domain))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (standard); i++)
+    if (strcmp (domain, standard[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+guint
+onyx_problems_count (GPtrArray *problems, OnyxProblemSeverity severity)
+{
+  guint n = 0;
+  for (guint i = 0; i < problems->len; i++)
+    if (((OnyxProblem *) problems->pdata[i])->severity == severity)
+      n++;
+  return n;
+}
+
+/* What one graph (or function body) is checked against. */
+typedef struct _Scope Scope;
+struct _Scope {
+  const Scope *outer;
+  GHashTable *names;    /* every tensor name defined in this graph */
+  const char *graph;    /* label for messages */
+  Onnx__OperatorSetIdProto **opsets;
+  size_t n_opsets;
+};
+
+typedef struct {
+  GPtrArray *problems;
+} Validate;
+
+static gboolean
+scope_defines (const Scope *scope, const char *name)
+{
+  for (; scope != NULL; scope = scope->outer)
+    if (g_hash_table_contains (scope->names, name))
+      return TRUE;
+  return FALSE;
+}
+
+/* "Conv_3" for named nodes, "node #3 (Conv)" for anonymous ones. */
+static char *
+node_label (const Onnx__NodeProto *node, int index)
+{
+  if (node->name != NULL && node->name[0] != '\0')
+    return onyx_display_escape (node->name);
+  return g_strdup_printf ("node #%d (%s)", index, node->op_type != NULL ? node->op_type : "?");
+}
+
+static void
+add_problem (Validate *v, const Scope *scope, OnyxProblemKind kind, OnyxProblemSeverity severity,
+             const Onnx__NodeProto *node, int node_index, const char *tensor,
+             const char *format, ...) G_GNUC_PRINTF (8, 9);
+
+static void
+add_problem (Validate *v, const Scope *scope, OnyxProblemKind kind, OnyxProblemSeverity severity,
+             const Onnx__NodeProto *node, int node_index, const char *tensor,
+             const char *format, ...)
+{
+  OnyxProblem *problem = g_new0 (OnyxProblem, 1);
+  va_list args;
+
+  problem->kind = kind;
+  problem->severity = severity;
+  va_start (args, format);
+  problem->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  problem->graph = g_strdup (scope != NULL ? scope->graph : "model");
+  problem->node = node != NULL ? g_strdup (node->name != NULL ? node->name : "") : NULL;
+  problem->node_index = node != NULL ? node_index : -1;
+  problem->tensor = g_strdup (tensor);
+  g_ptr_array_add (v->problems, problem);
+}
+
+static gboolean
+opset_imports_domain (Onnx__OperatorSetIdProto **opsets, size_t n_opsets, const char *domain)
+{
+  for (size_t i = 0; i < n_opsets; i++)
+    {
+      const char *imported = opsets[i]->domain;
+      if (onyx_domain_is_default (domain) ? onyx_domain_is_default (imported)
+                                          : g_strcmp0 (imported, domain) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes);
+
+static void
+validate_graph (Validate *v, const Scope *outer, const char *label, const Onnx__GraphProto *graph,
+                Onnx__OperatorSetIdProto **opsets, size_t n_opsets)
+{
+  Scope scope = { outer, g_hash_table_new (g_str_hash, g_str_equal), label, opsets, n_opsets };
+  GHashTable *initializers = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    {
+      const char *name = graph->initializer[i]->name != NULL ? graph->initializer[i]->name : "";
+      if (!g_hash_table_add (initializers, (gpointer) name))
+        {
+          g_autofree char *shown = onyx_display_escape (name);
+          add_problem (v, &scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, NULL, -1, name,
+                       "initializer '%s' is defined twice", shown);
+        }
+      g_hash_table_add (scope.names, (gpointer) name);
+    }
+  for (size_t i = 0; i < graph->n_sparse_initializer; i++)
+    {
+      const Onnx__SparseTensorProto *sparse = graph->sparse_initializer[i];
+      if (sparse->values != NULL && sparse->values->name != NULL)
+        g_hash_table_add (scope.names, sparse->values->name);
+    }
+  for (size_t i = 0; i < graph->n_input; i++)
+    {
+      const char *name = graph->input[i]->name != NULL ? graph->input[i]->name : "";
+      /* Before IR 4 every initializer was also listed as an input: that is allowed. */
+      if (g_hash_table_contains (scope.names, name) && !g_hash_table_contains (initializers, name))
+        {
+          g_autofree char *shown = onyx_display_escape (name);
+          add_problem (v, &scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, NULL, -1, name,
+                       "graph input '%s' is declared twice", shown);
+        }
+      g_hash_table_add (scope.names, (gpointer) name);
+    }
+
+  validate_nodes (v, &scope, graph->node, graph->n_node);
+
+  for (size_t i = 0; i < graph->n_output; i++)
+    {
+      const char *name = graph->output[i]->name != NULL ? graph->output[i]->name : "";
+      if (!scope_defines (&scope, name))
+        {
+          g_autofree char *shown = onyx_display_escape (name);
+          add_problem (v, &scope, ONYX_PROBLEM_DANGLING_OUTPUT, ONYX_PROBLEM_ERROR, NULL, -1, name,
+                       "graph output '%s' is not produced by any node", shown);
+        }
+    }
+  g_hash_table_unref (initializers);
+  g_hash_table_unref (scope.names);
+}
+
+static void
+collect_subgraph_references (const Onnx__GraphProto *graph, GPtrArray *names, guint depth)
+{
+  if (depth > 64)
+    return;
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      const Onnx__NodeProto *node = graph->node[n];
+      for (size_t k = 0; k < node->n_input; k++)
+        g_ptr_array_add (names, node->input[k]);
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          const Onnx__AttributeProto *attr = node->attribute[a];
+          if (attr->g != NULL)
+            collect_subgraph_references (attr->g, names, depth + 1);
+          for (size_t g = 0; g < attr->n_graphs; g++)
+            collect_subgraph_references (attr->graphs[g], names, depth + 1);
+        }
+    }
+}
+
+/* Every tensor name a node reads: its inputs and what its subgraphs use from outside. */
+static GPtrArray *
+node_reads (const Onnx__NodeProto *node)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (size_t k = 0; k < node->n_input; k++)
+    g_ptr_array_add (names, node->input[k]);
+  for (size_t a = 0; a < node->n_attribute; a++)
+    {
+      const Onnx__AttributeProto *attr = node->attribute[a];
+      if (attr->g != NULL)
+        collect_subgraph_references (attr->g, names, 0);
+      for (size_t g = 0; g < attr->n_graphs; g++)
+        collect_subgraph_references (attr->graphs[g], names, 0);
+    }
+  return names;
+}
+
+static void
+check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
+             GHashTable *producer_of)
+{
+  /* Kahn's algorithm over producer → consumer edges of this graph. */
+  guint *pending = g_new0 (guint, n_nodes);
+  GPtrArray **consumers = g_new0 (GPtrArray *, n_nodes);
+  GArray *ready = g_array_new (FALSE, FALSE, sizeof (guint));
+  gboolean sorted_in_file = TRUE;
+  int first_unsorted = -1;
+  const char *first_unsorted_tensor = NULL;
+  guint n_done = 0;
+
+  for (size_t i = 0; i < n_nodes; i++)
+    {
+      g_autoptr (GPtrArray) reads = node_reads (nodes[i]);
+      for (guint k = 0; k < reads->len; k++)
+        {
+          gpointer producer;
+          const char *name = reads->pdata[k];
+          if (name == NULL || name[0] == '\0' ||
+              !g_hash_table_lookup_extended (producer_of, name, NULL, &producer))
+            continue;
+          guint p = GPOINTER_TO_UINT (producer);
+          if (p == i)
+            {
+              /* A node reading its own output is a cycle of one. */
+              pending[i]++;
+              continue;
+            }
+          if (p > i && sorted_in_file)
+            {
+              sorted_in_file = FALSE;
+              first_unsorted = (int) i;
+              first_unsorted_tensor = name;
+            }
+          if (consumers[p] == NULL)
+            consumers[p] = g_ptr_array_new ();
+          g_ptr_array_add (consumers[p], GUINT_TO_POINTER ((guint) i));
+          pending[i]++;
+        }
+    }
+  for (guint i = 0; i < n_nodes; i++)
+    if (pending[i] == 0)
+      g_array_append_val (ready, i);
+  while (ready->len > 0)
+    {
+      guint i = g_array_index (ready, guint, ready->len - 1);
+      g_array_set_size (ready, ready->len - 1);
+      n_done++;
+      for (guint c = 0; consumers[i] != NULL && c < consumers[i]->len; c++)
+        {
+          guint consumer = GPOINTER_TO_UINT (consumers[i]->pdata[c]);
+          if (--pending[consumer] == 0)
+            g_array_append_val (ready, consumer);
+        }
+    }
+
+  if (n_done < n_nodes)
+    {
+      GString *listed = g_string_new (NULL);
+      guint n_listed = 0, n_in_cycle = 0, first = 0;
+      for (guint i = 0; i < n_nodes; i++)
+        {
+          if (pending[i] == 0)
+            continue;
+          if (n_in_cycle++ == 0)
+            first = i;
+          if (n_listed < MAX_LISTED_NODES)
+            {
+              g_autofree char *label = node_label (nodes[i], (int) i);
+              g_string_append_printf (listed, "%s%s", n_listed > 0 ? ", " : "", label);
+              n_listed++;
+            }
+        }
+      if (n_in_cycle > n_listed)
+        g_string_append_printf (listed, " and %u more", n_in_cycle - n_listed);
+      add_problem (v, scope, ONYX_PROBLEM_CYCLE, ONYX_PROBLEM_ERROR, nodes[first], (int) first, NULL,
+                   "the graph has a cycle: %u nodes depend on each other (%s)", n_in_cycle,
+                   listed->str);
+      g_string_free (listed, TRUE);
+    }
+  else if (!sorted_in_file)
+    {
+      g_autofree char *label = node_label (nodes[first_unsorted], first_unsorted);
+      g_autofree char *shown = onyx_display_escape (first_unsorted_tensor);
+      add_problem (v, scope, ONYX_PROBLEM_NOT_SORTED, ONYX_PROBLEM_ERROR, nodes[first_unsorted],
+                   first_unsorted, first_unsorted_tensor,
+                   "nodes are not in topological order: %s uses '%s' before it is produced",
+                   label, shown);
+    }
+
+  for (size_t i = 0; i < n_nodes; i++)
+    if (consumers[i] != NULL)
+      g_ptr_array_unref (consumers[i]);
+  g_free (consumers);
+  g_free (pending);
+  g_array_unref (ready);
+}
+
+static void
+validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes)
+{
+  /* name → index of the node producing it */
+  GHashTable *producer_of = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTable *missing_domains = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (size_t i = 0; i < n_nodes; i++)
+    {
+      const Onnx__NodeProto *node = nodes[i];
+      for (size_t k = 0; k < node->n_output; k++)
+        {
+          const char *name = node->output[k];
+          gpointer other;
+          if (name == NULL || name[0] == '\0')
+            continue;
+          if (g_hash_table_lookup_extended (producer_of, name, NULL, &other))
+            {
+              g_autofree char *label = node_label (node, (int) i);
+              g_autofree char *other_label = node_label (nodes[GPOINTER_TO_UINT (other)],
+                                                         (int) GPOINTER_TO_UINT (other));
+              g_autofree char *shown = onyx_display_escape (name);
+              add_problem (v, scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, node, (int) i,
+                           name, "tensor '%s' is produced by both %s and %s", shown, other_label,
+                           label);
+              continue;
+            }
+          if (scope_defines (scope, name))
+            {
+              g_autofree char *label = node_label (node, (int) i);
+              g_autofree char *shown = onyx_display_escape (name);
+              add_problem (v, scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, node, (int) i,
+                           name, "output '%s' of %s has the name of a graph input or initializer",
+                           shown, label);
+              continue;
+            }
+          g_hash_table_insert (producer_of, (gpointer) name, GUINT_TO_POINTER ((guint) i));
+        }
+    }
+
+  for (size_t i = 0; i < n_nodes; i++)
+    {
+      const Onnx__NodeProto *node = nodes[i];
+      for (size_t k = 0; k < node->n_input; k++)
+        {
+          const char *name = node->input[k];
+          if (name == NULL || name[0] == '\0' || g_hash_table_contains (producer_of, name) ||
+              scope_defines (scope, name))
+            continue;
+          g_autofree char *label = node_label (node, (int) i);
+          g_autofree char *shown = onyx_display_escape (name);
+          add_problem (v, scope, ONYX_PROBLEM_DANGLING_INPUT, ONYX_PROBLEM_ERROR, node, (int) i,
+                       name, "input %zu '%s' of %s is not produced by any node, graph input "
+                       "or initializer", k, shown, label);
+        }
+      if (!opset_imports_domain (scope->opsets, scope->n_opsets, node->domain) &&
+          g_hash_table_add (missing_domains, onyx_domain_is_default (node->domain) ? "" : node->domain))
+        {
+          g_autofree char *label = node_label (node, (int) i);
+          g_autofree char *shown = onyx_display_escape (onyx_domain_is_default (node->domain)
+                                                          ? "ai.onnx" : node->domain);
+          add_problem (v, scope, ONYX_PROBLEM_MISSING_OPSET, ONYX_PROBLEM_ERROR, node, (int) i, NULL,
+                       "%s uses domain '%s' but no opset is imported for it", label, shown);
+        }
+    }
+
+  check_order (v, scope, nodes, n_nodes, producer_of);
+
+  /* Subgraphs see every name of this graph and of the graphs around it. */
+  {
+    GHashTableIter iter;
+    gpointer name;
+    g_hash_table_iter_init (&iter, producer_of);
+    while (g_hash_table_iter_next (&iter, &name, NULL))
+      g_hash_table_add (scope->names, name);
+  }
+  for (size_t i = 0; i < n_nodes; i++)
+    {
+      const Onnx__NodeProto *node = nodes[i];
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          const Onnx__AttributeProto *attr = node->attribute[a];
+          g_autofree char *node_name = node_label (node, (int) i);
+          if (attr->g != NULL)
+            {
+              g_autofree char *label = g_strdup_printf ("%s/%s", node_name, attr->name);
+              validate_graph (v, scope, label, attr->g, scope->opsets, scope->n_opsets);
+            }
+          for (size_t g = 0; g < attr->n_graphs; g++)
+            {
+              g_autofree char *label = g_strdup_printf ("%s/%s[%zu]", node_name, attr->name, g);
+              validate_graph (v, scope, label, attr->graphs[g], scope->opsets, scope->n_opsets);
+            }
+        }
+    }
+  g_hash_table_unref (missing_domains);
+  g_hash_table_unref (producer_of);
+}
+
+static void
+validate_function (Validate *v, const Onnx__FunctionProto *function)
+{
+  g_autofree char *domain = onyx_display_escape (function->domain);
+  g_autofree char *name = onyx_display_escape (function->name);
+  g_autofree char *label = g_strdup_printf ("function %s::%s", domain, name);
+  Scope scope = { NULL, g_hash_table_new (g_str_hash, g_str_equal), label,
+                  function->opset_import, function->n_opset_import };
+
+  for (size_t i = 0; i < function->n_input; i++)
+    g_hash_table_add (scope.names, function->input[i]);
+  validate_nodes (v, &scope, function->node, function->n_node);
+  g_hash_table_unref (scope.names);
+}
+
+GPtrArray *
+onyx_validate_model (const Onnx__ModelProto *model)
+{
+  Validate v = { g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free) };
+
+  if (!model->has_ir_version)
+    add_problem (&v, NULL, ONYX_PROBLEM_NO_IR_VERSION, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
+                 "the model has no IR version");
+  if (model->n_opset_import == 0)
+    add_problem (&v, NULL, ONYX_PROBLEM_NO_OPSET_IMPORT, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
+                 "the model imports no operator set");
+  if (model->graph != NULL)
+    validate_graph (&v, NULL, "main graph", model->graph, model->opset_import, model->n_opset_import);
+  for (size_t i = 0; i < model->n_functions; i++)
+    validate_function (&v, model->functions[i]);
+  return v.problems;
+}
