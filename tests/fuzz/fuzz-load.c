@@ -1,0 +1,38 @@
+/* libFuzzer target for the model loader: whatever the bytes, loading either fails
+ * with a message or gives a model that validates, summarises and serializes; and
+ * what was serialized loads again to the same bytes. */
+#include "onyx-model.h"
+#include "onyx-summary.h"
+#include "onyx-validate.h"
+
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t len);
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
+{
+  GError *error = NULL;
+  OnyxModel *model = onyx_model_new_from_data (data, len, "fuzz.onnx", NULL, &error);
+  OnyxModel *again;
+  GBytes *saved, *saved_again;
+
+  if (model == NULL)
+    {
+      g_assert (error != NULL && error->message[0] != '\0');
+      g_error_free (error);
+      return 0;
+    }
+  g_ptr_array_unref (onyx_validate_model (onyx_model_get_proto (model)));
+  onyx_summary_free (onyx_summary_new (onyx_model_get_proto (model)));
+  saved = onyx_model_serialize (model);
+  again = onyx_model_new_from_data (g_bytes_get_data (saved, NULL), g_bytes_get_size (saved),
+                                    "fuzz-saved.onnx", NULL, &error);
+  if (again == NULL)
+    g_error ("a saved model does not load again: %s", error->message);
+  saved_again = onyx_model_serialize (again);
+  g_assert (g_bytes_equal (saved, saved_again));
+  g_bytes_unref (saved_again);
+  g_bytes_unref (saved);
+  g_object_unref (again);
+  g_object_unref (model);
+  return 0;
+}

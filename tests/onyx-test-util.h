@@ -1,0 +1,167 @@
+/* onyx-test-util.h: builders for small hand-made ONNX models in tests.
+ *
+ * Everything is allocated with malloc-compatible GLib allocators so that
+ * protobuf_c_message_free_unpacked() can free what these build. */
+#pragma once
+
+#include <glib.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "onyx-model.h"
+
+static inline char **
+test_strv_from_va (const char *first, va_list args, size_t *n)
+{
+  GPtrArray *items = g_ptr_array_new ();
+  for (const char *s = first; s != NULL; s = va_arg (args, const char *))
+    g_ptr_array_add (items, g_strdup (s));
+  *n = items->len;
+  return (char **) g_ptr_array_free (items, FALSE);
+}
+
+/* test_node ("Relu", "relu_0", "x", NULL, "y", NULL): inputs, then outputs, each
+ * NULL-terminated. Domain "" (ai.onnx). */
+static inline Onnx__NodeProto *
+test_node (const char *op_type, const char *name, ...)
+{
+  Onnx__NodeProto *node = g_new0 (Onnx__NodeProto, 1);
+  va_list args;
+  const char *first;
+
+  onnx__node_proto__init (node);
+  node->op_type = g_strdup (op_type);
+  node->name = g_strdup (name);
+  node->domain = g_strdup ("");
+  va_start (args, name);
+  first = va_arg (args, const char *);
+  node->input = test_strv_from_va (first, args, &node->n_input);
+  first = va_arg (args, const char *);
+  node->output = test_strv_from_va (first, args, &node->n_output);
+  va_end (args);
+  return node;
+}
+
+/* A float tensor value_info with the given dims; a dim < 0 means symbolic "N". */
+static inline Onnx__ValueInfoProto *
+test_value_info (const char *name, int n_dims, const int64_t *dims)
+{
+  Onnx__ValueInfoProto *info = g_new0 (Onnx__ValueInfoProto, 1);
+  Onnx__TypeProto *type = g_new0 (Onnx__TypeProto, 1);
+  Onnx__TypeProto__Tensor *tensor = g_new0 (Onnx__TypeProto__Tensor, 1);
+  Onnx__TensorShapeProto *shape = g_new0 (Onnx__TensorShapeProto, 1);
+
+  onnx__value_info_proto__init (info);
+  onnx__type_proto__init (type);
+  onnx__type_proto__tensor__init (tensor);
+  onnx__tensor_shape_proto__init (shape);
+  info->name = g_strdup (name);
+  info->type = type;
+  type->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+  type->tensor_type = tensor;
+  tensor->has_elem_type = TRUE;
+  tensor->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+  tensor->shape = shape;
+  shape->n_dim = (size_t) n_dims;
+  shape->dim = g_new0 (Onnx__TensorShapeProto__Dimension *, MAX (n_dims, 1));
+  for (int i = 0; i < n_dims; i++)
+    {
+      Onnx__TensorShapeProto__Dimension *dim = g_new0 (Onnx__TensorShapeProto__Dimension, 1);
+      onnx__tensor_shape_proto__dimension__init (dim);
+      if (dims[i] < 0)
+        {
+          dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+          dim->dim_param = g_strdup ("N");
+        }
+      else
+        {
+          dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+          dim->dim_value = dims[i];
+        }
+      shape->dim[i] = dim;
+    }
+  return info;
+}
+
+/* A float initializer of the given dims, values 0, 1, 2, … stored in raw_data. */
+static inline Onnx__TensorProto *
+test_initializer (const char *name, int n_dims, const int64_t *dims)
+{
+  Onnx__TensorProto *tensor = g_new0 (Onnx__TensorProto, 1);
+  guint64 n = 1;
+
+  onnx__tensor_proto__init (tensor);
+  tensor->name = g_strdup (name);
+  tensor->has_data_type = TRUE;
+  tensor->data_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+  tensor->n_dims = (size_t) n_dims;
+  tensor->dims = g_new0 (int64_t, MAX (n_dims, 1));
+  for (int i = 0; i < n_dims; i++)
+    n *= (guint64) (tensor->dims[i] = dims[i]);
+  tensor->has_raw_data = TRUE;
+  tensor->raw_data.len = n * sizeof (float);
+  tensor->raw_data.data = g_malloc0 (MAX (tensor->raw_data.len, 1));
+  for (guint64 i = 0; i < n; i++)
+    ((float *) tensor->raw_data.data)[i] = (float) i;
+  return tensor;
+}
+
+/* An empty model: IR 8, opset ai.onnx 13, graph "g". */
+static inline Onnx__ModelProto *
+test_model_new (void)
+{
+  Onnx__ModelProto *model = g_new0 (Onnx__ModelProto, 1);
+  Onnx__GraphProto *graph = g_new0 (Onnx__GraphProto, 1);
+  Onnx__OperatorSetIdProto *opset = g_new0 (Onnx__OperatorSetIdProto, 1);
+
+  onnx__model_proto__init (model);
+  onnx__graph_proto__init (graph);
+  onnx__operator_set_id_proto__init (opset);
+  model->has_ir_version = TRUE;
+  model->ir_version = 8;
+  model->producer_name = g_strdup ("onyx-tests");
+  opset->domain = g_strdup ("");
+  opset->has_version = TRUE;
+  opset->version = 13;
+  model->n_opset_import = 1;
+  model->opset_import = g_new0 (Onnx__OperatorSetIdProto *, 1);
+  model->opset_import[0] = opset;
+  graph->name = g_strdup ("g");
+  model->graph = graph;
+  return model;
+}
+
+#define TEST_APPEND(array, count, item)                                              \
+  G_STMT_START                                                                       \
+  {                                                                                  \
+    (array) = g_realloc ((array), sizeof *(array) * ((count) + 1));                  \
+    (array)[(count)++] = (item);                                                     \
+  }                                                                                  \
+  G_STMT_END
+
+static inline GBytes *
+test_model_pack (Onnx__ModelProto *model)
+{
+  gsize len = protobuf_c_message_get_packed_size (&model->base);
+  guint8 *data = g_malloc (MAX (len, 1));
+  protobuf_c_message_pack (&model->base, data);
+  return g_bytes_new_take (data, len);
+}
+
+/* Packs and frees the hand-built model, then loads it back through the core. */
+static inline OnyxModel *
+test_model_load (Onnx__ModelProto *model, GError **error)
+{
+  g_autoptr (GBytes) bytes = test_model_pack (model);
+  protobuf_c_message_free_unpacked (&model->base, NULL);
+  return onyx_model_new_from_data (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes),
+                                   "test.onnx", NULL, error);
+}
+
+static inline char *
+test_data_path (const char *name)
+{
+  const char *dir = g_getenv ("ONYX_TEST_DATA");
+  g_assert_nonnull (dir);
+  return g_build_filename (dir, name, NULL);
+}

@@ -1,0 +1,247 @@
+#!/usr/bin/python3
+"""onyx-cli info / check / roundtrip driven as a person would, checked against
+python3-onnx's own view of the same files."""
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import onnx
+from onnx import helper, TensorProto
+
+CLI = os.environ["ONYX_CLI"]
+DATA = os.environ["ONYX_TEST_DATA"]
+
+
+def cli(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+
+
+def data(name):
+    return os.path.join(DATA, name)
+
+
+class Info(unittest.TestCase):
+    def test_walkthrough_text(self):
+        run = cli("info", data("model.onnx"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        out = run.stdout
+        self.assertRegex(out, r"(?m)^  input +float32\[N×3×128×128\]$")
+        self.assertRegex(out, r"(?m)^  output +float32\[N×64×31×31\]$")
+        self.assertIn("ai.onnx v13", out)
+        self.assertRegex(out, r"(?m)^  IR version +7$")
+        self.assertRegex(out, r"(?m)^  Producer +pytorch$")
+        self.assertRegex(out, r"(?m)^Nodes: 4$")
+        self.assertRegex(out, r"(?m)^  Conv +2$")
+        self.assertRegex(out, r"(?m)^  Relu +2$")
+        self.assertNotIn("Custom domain", out)
+
+    def test_custom_op_text(self):
+        run = cli("info", data("model_foo.onnx"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("devtech v1 (custom)", run.stdout)
+        self.assertRegex(run.stdout, r"(?m)^  devtech::FooOp +1$")
+        self.assertIn("Custom domain: devtech", run.stdout)
+
+    def test_json_matches_python_onnx(self):
+        for name in ("model.onnx", "model_scripted.onnx", "model_foo.onnx"):
+            run = cli("info", data(name), "--json")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            info = json.loads(run.stdout)
+            model = onnx.load(data(name))
+            self.assertEqual(info["ir_version"], model.ir_version)
+            self.assertEqual(info["producer_name"], model.producer_name)
+            self.assertEqual({(o["domain"], o["version"]) for o in info["opset_imports"]},
+                             {(o.domain, o.version) for o in model.opset_import})
+            self.assertEqual(info["node_count"], len(model.graph.node))
+            ops = {}
+            for node in model.graph.node:
+                key = node.op_type if node.domain in ("", "ai.onnx") else node.domain + "::" + node.op_type
+                ops[key] = ops.get(key, 0) + 1
+            self.assertEqual({c["op"]: c["count"] for c in info["op_counts"]}, ops)
+            params = sum(int(__import__("numpy").prod(t.dims)) for t in model.graph.initializer)
+            self.assertEqual(info["parameter_count"], params)
+            self.assertEqual([i["name"] for i in info["inputs"]], ["input"])
+            self.assertEqual(info["inputs"][0]["dims"], ["N", 3, 128, 128])
+            self.assertEqual(info["inputs"][0]["elem_type"], "float32")
+        foo = json.loads(cli("info", data("model_foo.onnx"), "--json").stdout)
+        self.assertEqual(foo["custom_domains"], ["devtech"])
+        self.assertIn({"domain": "devtech", "version": 1, "standard": False}, foo["opset_imports"])
+
+    def test_metadata_and_odd_names(self):
+        node = helper.make_node("Relu", ["in\x01put"], ["out"], name="bad\nname")
+        graph = helper.make_graph([node], "g",
+                                  [helper.make_tensor_value_info("in\x01put", TensorProto.FLOAT, ["batch", 3])],
+                                  [helper.make_tensor_value_info("out", TensorProto.FLOAT, None)])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        helper.set_model_props(model, {"author": "me", "license": "MIT"})
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "odd.onnx")
+            onnx.save(model, path)
+            run = cli("info", path)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIn("in\\x01put", run.stdout)
+            self.assertIn("float32[batch×3]", run.stdout)
+            self.assertIn("author = me", run.stdout)
+            info = json.loads(cli("info", path, "--json").stdout)
+            self.assertEqual(info["inputs"][0]["name"], "in\x01put")
+            self.assertEqual(info["outputs"][0]["type"], "float32")
+            self.assertEqual({m["key"]: m["value"] for m in info["metadata_props"]},
+                             {"author": "me", "license": "MIT"})
+
+
+class Check(unittest.TestCase):
+    def test_clean_models(self):
+        for name in ("model.onnx", "model_scripted.onnx", "model_foo.onnx"):
+            run = cli("check", data(name))
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            self.assertIn("no problems found", run.stdout)
+
+    def broken_model(self, tmp):
+        nodes = [helper.make_node("Relu", ["x"], ["y"], name="first"),
+                 helper.make_node("Add", ["y", "ghost"], ["z"], name="second"),
+                 helper.make_node("FooOp", ["z"], ["w"], name="custom", domain="devtech")]
+        graph = helper.make_graph(nodes, "g",
+                                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                                  [helper.make_tensor_value_info("w", TensorProto.FLOAT, [1])])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        path = os.path.join(tmp, "broken.onnx")
+        onnx.save(model, path)
+        return path
+
+    def test_problems_listed(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.broken_model(tmp)
+            run = cli("check", path)
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("broken.onnx: error: main graph: input 1 'ghost' of second", run.stdout)
+            self.assertIn("custom uses domain 'devtech' but no opset is imported", run.stdout)
+            self.assertIn("2 errors", run.stdout)
+            report = json.loads(cli("check", path, "--json").stdout)
+            self.assertEqual(report["errors"], 2)
+            self.assertEqual({p["node"] for p in report["problems"]}, {"second", "custom"})
+
+    def test_cycle(self):
+        nodes = [helper.make_node("Relu", ["b"], ["a"], name="r"),
+                 helper.make_node("Neg", ["a"], ["b"], name="n")]
+        graph = helper.make_graph(nodes, "g", [], [helper.make_tensor_value_info("b", TensorProto.FLOAT, [1])])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "cycle.onnx")
+            onnx.save(model, path)
+            run = cli("check", path)
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("cycle", run.stdout)
+
+
+class BadInput(unittest.TestCase):
+    """Each bad file: exit status 3, one line naming the file, no traceback or crash."""
+
+    def assert_refused(self, content, expected):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.onnx")
+            with open(path, "wb") as f:
+                f.write(content)
+            for command in (["info", path], ["check", path], ["roundtrip", path, path + ".out"]):
+                run = cli(*command)
+                self.assertEqual(run.returncode, 3, run.stderr)
+                self.assertEqual(run.stdout, "")
+                lines = run.stderr.strip().splitlines()
+                self.assertEqual(len(lines), 1, run.stderr)
+                self.assertTrue(lines[0].startswith("onyx-cli: bad.onnx: "), lines[0])
+                self.assertIn(expected, lines[0])
+            self.assertFalse(os.path.exists(path + ".out"))
+
+    def test_empty(self):
+        self.assert_refused(b"", "the file is empty")
+
+    def test_truncated(self):
+        with open(data("model.onnx"), "rb") as f:
+            content = f.read()
+        self.assert_refused(content[: len(content) // 2], "truncated")
+
+    def test_text(self):
+        self.assert_refused(b'{"model": "not really"}', "not")
+
+    def test_random(self):
+        import random
+        rng = random.Random(7)
+        refused = 0
+        for _ in range(50):
+            blob = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 400)))
+            with tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "r.onnx")
+                with open(path, "wb") as f:
+                    f.write(blob)
+                run = cli("info", path)
+                self.assertIn(run.returncode, (0, 3), run.stderr)
+                refused += run.returncode == 3
+        self.assertGreater(refused, 40)
+
+    def test_missing(self):
+        run = cli("info", "/nonexistent/model.onnx")
+        self.assertEqual(run.returncode, 3)
+        self.assertIn("model.onnx", run.stderr)
+
+
+class Roundtrip(unittest.TestCase):
+    def test_keeps_everything(self):
+        model = onnx.load(data("model_foo.onnx"))
+        model.doc_string = "exported for the walkthrough"
+        model.model_version = 5
+        helper.set_model_props(model, {"origin": "test"})
+        model.graph.value_info.append(helper.make_tensor_value_info("extra", TensorProto.INT64, ["N"]))
+        with tempfile.TemporaryDirectory() as tmp:
+            source = os.path.join(tmp, "in.onnx")
+            target = os.path.join(tmp, "out.onnx")
+            onnx.save(model, source)
+            run = cli("roundtrip", source, target)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            saved = onnx.load(target)
+            self.assertEqual(saved, model)
+            onnx.checker.check_model(saved)
+
+    def test_overwrite_keeps_permissions_and_failure_keeps_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = os.path.join(tmp, "out.onnx")
+            shutil.copy(data("model.onnx"), target)
+            os.chmod(target, 0o640)
+            run = cli("roundtrip", data("model_foo.onnx"), target)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(stat.S_IMODE(os.stat(target).st_mode), 0o640)
+            self.assertEqual(onnx.load(target), onnx.load(data("model_foo.onnx")))
+            # A failed save (target is a folder) leaves the other file untouched.
+            folder = os.path.join(tmp, "folder.onnx")
+            os.mkdir(folder)
+            run = cli("roundtrip", target, folder)
+            self.assertEqual(run.returncode, 3)
+            self.assertIn("folder.onnx: is a folder", run.stderr)
+            self.assertEqual(sorted(os.listdir(tmp)), ["folder.onnx", "out.onnx"])
+
+
+class Usage(unittest.TestCase):
+    def test_help_and_version(self):
+        run = cli("--help")
+        self.assertEqual(run.returncode, 0)
+        for word in ("info", "check", "roundtrip", "Exit status"):
+            self.assertIn(word, run.stdout)
+        run = cli("--version")
+        self.assertEqual(run.returncode, 0)
+        self.assertRegex(run.stdout, r"^onyx-cli \d+\.\d+")
+        run = cli("info", "--help")
+        self.assertEqual(run.returncode, 0)
+        self.assertIn("--json", run.stdout)
+
+    def test_bad_usage(self):
+        for args in ([], ["frobnicate"], ["info"], ["info", "a", "b"], ["info", "--bogus", "x"]):
+            run = subprocess.run([CLI, *args], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 2, args)
+            self.assertTrue(run.stderr, args)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
