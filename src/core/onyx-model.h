@@ -22,6 +22,7 @@ typedef enum {
   ONYX_MODEL_ERROR_TOO_DEEP,      /* messages nested beyond what any real model needs */
   ONYX_MODEL_ERROR_NOT_A_MODEL,   /* valid protobuf but no ONNX graph in it */
   ONYX_MODEL_ERROR_EXTERNAL_DATA, /* external tensor data outside the model's folder */
+  ONYX_MODEL_ERROR_TENSOR_DATA,   /* a tensor's data does not match its dims or type */
 } OnyxModelError;
 
 GQuark onyx_model_error_quark (void);

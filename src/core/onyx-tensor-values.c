@@ -1,0 +1,286 @@
+#include "onyx-tensor-values.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "onyx-external.h"
+#include "onyx-model.h"
+#include "onyx-types.h"
+
+enum {
+  T_FLOAT = 1, T_UINT8, T_INT8, T_UINT16, T_INT16, T_INT32, T_INT64, T_STRING, T_BOOL,
+  T_FLOAT16, T_DOUBLE, T_UINT32, T_UINT64, T_COMPLEX64, T_COMPLEX128, T_BFLOAT16,
+  T_UINT4 = 21, T_INT4 = 22,
+};
+
+void
+onyx_tensor_values_free (OnyxTensorValues *values)
+{
+  if (values == NULL)
+    return;
+  g_free (values->values);
+  if (values->strings != NULL)
+    g_ptr_array_unref (values->strings);
+  g_free (values);
+}
+
+static gboolean
+values_fail (GError **error, const Onnx__TensorProto *tensor, const char *format, ...)
+  G_GNUC_PRINTF (3, 4);
+
+static gboolean
+values_fail (GError **error, const Onnx__TensorProto *tensor, const char *format, ...)
+{
+  g_autofree char *name = onyx_display_escape (tensor->name);
+  g_autofree char *what = NULL;
+  va_list args;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_TENSOR_DATA, "tensor '%s': %s", name, what);
+  return FALSE;
+}
+
+static double
+half_to_double (guint16 bits)
+{
+  int sign = bits >> 15, exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  double value;
+
+  if (exponent == 0)
+    value = ldexp (mantissa, -24);
+  else if (exponent == 31)
+    value = mantissa != 0 ? NAN : INFINITY;
+  else
+    value = ldexp (mantissa + 1024, exponent - 25);
+  return sign ? -value : value;
+}
+
+static double
+bfloat16_to_double (guint16 bits)
+{
+  guint32 wide = (guint32) bits << 16;
+  float value;
+  memcpy (&value, &wide, sizeof value);
+  return value;
+}
+
+/* Element i of little-endian raw data. */
+static double
+raw_element (const guint8 *raw, int32_t type, guint64 i)
+{
+  guint16 u16;
+  guint32 u32;
+  guint64 u64;
+  float f;
+  double d;
+
+  switch (type)
+    {
+    case T_UINT8: return raw[i];
+    case T_INT8: return (gint8) raw[i];
+    case T_BOOL: return raw[i] != 0;
+    case T_UINT4: return (raw[i / 2] >> (4 * (i % 2))) & 0xf;
+    case T_INT4:
+      {
+        int nibble = (raw[i / 2] >> (4 * (i % 2))) & 0xf;
+        return nibble >= 8 ? nibble - 16 : nibble;
+      }
+    case T_UINT16: case T_INT16: case T_FLOAT16: case T_BFLOAT16:
+      memcpy (&u16, raw + 2 * i, 2);
+      u16 = GUINT16_FROM_LE (u16);
+      if (type == T_FLOAT16)
+        return half_to_double (u16);
+      if (type == T_BFLOAT16)
+        return bfloat16_to_double (u16);
+      return type == T_INT16 ? (double) (gint16) u16 : (double) u16;
+    case T_INT32: case T_UINT32: case T_FLOAT: case T_COMPLEX64:
+      memcpy (&u32, raw + 4 * i, 4);
+      u32 = GUINT32_FROM_LE (u32);
+      if (type == T_FLOAT || type == T_COMPLEX64)
+        {
+          memcpy (&f, &u32, 4);
+          return f;
+        }
+      return type == T_INT32 ? (double) (gint32) u32 : (double) u32;
+    case T_INT64: case T_UINT64: case T_DOUBLE: case T_COMPLEX128:
+    default:
+      memcpy (&u64, raw + 8 * i, 8);
+      u64 = GUINT64_FROM_LE (u64);
+      if (type == T_DOUBLE || type == T_COMPLEX128)
+        {
+          memcpy (&d, &u64, 8);
+          return d;
+        }
+      return type == T_INT64 ? (double) (gint64) u64 : (double) u64;
+    }
+}
+
+static gboolean
+type_is_decodable (int32_t type)
+{
+  return (type >= T_FLOAT && type <= T_BFLOAT16 && type != T_STRING) || type == T_UINT4 ||
+         type == T_INT4;
+}
+
+/* Element i of the typed repeated fields (int32_data carries the small types, and
+ * float16/bfloat16 as their bits). */
+static double
+typed_element (const Onnx__TensorProto *tensor, guint64 i)
+{
+  switch (tensor->data_type)
+    {
+    case T_FLOAT: case T_COMPLEX64: return tensor->float_data[i];
+    case T_DOUBLE: case T_COMPLEX128: return tensor->double_data[i];
+    case T_INT64: return (double) tensor->int64_data[i];
+    case T_UINT32: case T_UINT64: return (double) tensor->uint64_data[i];
+    case T_FLOAT16: return half_to_double ((guint16) tensor->int32_data[i]);
+    case T_BFLOAT16: return bfloat16_to_double ((guint16) tensor->int32_data[i]);
+    default: return tensor->int32_data[i];
+    }
+}
+
+static size_t
+typed_count (const Onnx__TensorProto *tensor)
+{
+  switch (tensor->data_type)
+    {
+    case T_FLOAT: case T_COMPLEX64: return tensor->n_float_data;
+    case T_DOUBLE: case T_COMPLEX128: return tensor->n_double_data;
+    case T_INT64: return tensor->n_int64_data;
+    case T_UINT32: case T_UINT64: return tensor->n_uint64_data;
+    default: return tensor->n_int32_data;
+    }
+}
+
+static void
+compute_stats (OnyxTensorValues *values)
+{
+  double sum = 0;
+  guint64 n_finite = 0;
+
+  values->min = INFINITY;
+  values->max = -INFINITY;
+  for (guint64 i = 0; i < values->n_values; i++)
+    {
+      double v = values->values[i];
+      if (!isfinite (v))
+        continue;
+      values->min = MIN (values->min, v);
+      values->max = MAX (values->max, v);
+      sum += v;
+      n_finite++;
+    }
+  values->has_stats = n_finite > 0;
+  values->mean = n_finite > 0 ? sum / (double) n_finite : NAN;
+}
+
+OnyxTensorValues *
+onyx_tensor_values_read (const Onnx__TensorProto *tensor, const char *base_dir, guint64 limit,
+                         GError **error)
+{
+  g_autoptr (OnyxTensorValues) values = g_new0 (OnyxTensorValues, 1);
+  g_autoptr (GBytes) external = NULL;
+  guint64 per_element, wanted;
+  const guint8 *raw = NULL;
+  gsize raw_len = 0;
+
+  values->data_type = tensor->data_type;
+  if (!onyx_dims_n_elements (tensor->dims, tensor->n_dims, &values->n_elements))
+    return values_fail (error, tensor, "its dims are negative or their product overflows"), NULL;
+
+  if (tensor->data_type == T_STRING)
+    {
+      if (tensor->n_string_data < values->n_elements)
+        return values_fail (error, tensor, "it holds %zu strings but its dims claim %" G_GUINT64_FORMAT,
+                            tensor->n_string_data, values->n_elements), NULL;
+      values->strings = g_ptr_array_new_with_free_func (g_free);
+      values->n_values = MIN (values->n_elements, limit);
+      for (guint64 i = 0; i < values->n_values; i++)
+        {
+          g_autofree char *text = g_strndup ((const char *) tensor->string_data[i].data,
+                                             tensor->string_data[i].len);
+          g_ptr_array_add (values->strings, onyx_display_escape (text));
+        }
+      return g_steal_pointer (&values);
+    }
+  if (!type_is_decodable (tensor->data_type))
+    return values_fail (error, tensor, "values of %s tensors cannot be shown",
+                        onyx_elem_type_name (tensor->data_type)), NULL;
+
+  per_element = (tensor->data_type == T_COMPLEX64 || tensor->data_type == T_COMPLEX128) ? 2 : 1;
+  wanted = MIN (values->n_elements, limit);
+
+  if (onyx_tensor_is_external (tensor))
+    {
+      external = onyx_external_read (tensor, base_dir, error);
+      if (external == NULL)
+        return NULL;
+      raw = g_bytes_get_data (external, &raw_len);
+    }
+  else if (tensor->has_raw_data)
+    {
+      raw = tensor->raw_data.data;
+      raw_len = tensor->raw_data.len;
+    }
+
+  if (tensor->has_raw_data || external != NULL)
+    {
+      guint64 needed;
+      if (!onyx_tensor_n_bytes (tensor, &needed))
+        return values_fail (error, tensor, "its size overflows"), NULL;
+      if (raw_len < needed)
+        return values_fail (error, tensor,
+                            "it has %" G_GSIZE_FORMAT " bytes of data but its dims need %" G_GUINT64_FORMAT,
+                            raw_len, needed), NULL;
+      values->n_values = wanted * per_element;
+      values->values = g_new (double, MAX (values->n_values, 1));
+      for (guint64 i = 0; i < values->n_values; i++)
+        values->values[i] = raw_element (raw, tensor->data_type, i);
+    }
+  else
+    {
+      size_t available = typed_count (tensor);
+      if (values->n_elements > G_MAXUINT64 / per_element ||
+          available < values->n_elements * per_element)
+        return values_fail (error, tensor,
+                            "it holds %zu values but its dims claim %" G_GUINT64_FORMAT " elements",
+                            available, values->n_elements), NULL;
+      values->n_values = wanted * per_element;
+      values->values = g_new (double, MAX (values->n_values, 1));
+      for (guint64 i = 0; i < values->n_values; i++)
+        values->values[i] = typed_element (tensor, i);
+    }
+  compute_stats (values);
+  return g_steal_pointer (&values);
+}
+
+char *
+onyx_tensor_values_format (const OnyxTensorValues *values, guint max_shown)
+{
+  GString *out = g_string_new ("[");
+  guint64 shown = MIN (values->n_values, max_shown);
+
+  for (guint64 i = 0; i < shown; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      if (values->strings != NULL)
+        g_string_append_printf (out, "\"%s\"", (const char *) values->strings->pdata[i]);
+      else
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+          double v = values->values[i];
+          if (isfinite (v) && v == floor (v) && fabs (v) < 1e15)
+            g_string_append_printf (out, "%.0f", v);
+          else
+            g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+        }
+    }
+  guint64 per_element = (values->data_type == T_COMPLEX64 || values->data_type == T_COMPLEX128) ? 2 : 1;
+  if (shown < values->n_values || values->n_values / per_element < values->n_elements)
+    g_string_append (out, shown > 0 ? ", …" : "…");
+  g_string_append_c (out, ']');
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,37 @@
+/* onyx-tensor-values.h: the values of a TensorProto (initializer, Constant attribute)
+ * for display: decoded from raw_data, the typed fields or external data, checked
+ * against the dims (hostile files claim more elements than they hold), with
+ * min/max/mean. */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  int32_t data_type;
+  guint64 n_elements;     /* what the dims say */
+  guint64 n_values;       /* decoded: min (n_elements, limit); complex gives 2 per element */
+  double *values;         /* numeric types; NULL for strings */
+  GPtrArray *strings;     /* char*, escaped for display; STRING tensors only */
+  gboolean has_stats;     /* min/max/mean over the finite decoded values */
+  double min, max, mean;
+} OnyxTensorValues;
+
+/* Decodes at most `limit` elements. `base_dir` resolves external data (may be NULL
+ * when the tensor is not external). Errors name the tensor and the problem. */
+OnyxTensorValues *onyx_tensor_values_read   (const Onnx__TensorProto *tensor,
+                                             const char              *base_dir,
+                                             guint64                  limit,
+                                             GError                 **error);
+void              onyx_tensor_values_free   (OnyxTensorValues        *values);
+
+/* "[0.5, 1, -2, …]" with at most `max_shown` values; integers without decimals. */
+char             *onyx_tensor_values_format (const OnyxTensorValues *values,
+                                             guint                   max_shown);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxTensorValues, onyx_tensor_values_free)
+
+G_END_DECLS
