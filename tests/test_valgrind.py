@@ -1,0 +1,44 @@
+#!/usr/bin/python3
+"""onyx-cli's main paths under valgrind --leak-check=full: no definite leaks and no
+memory errors. Runs in the plain build only (the sanitizer build has its own checks)."""
+import os
+import subprocess
+import tempfile
+import unittest
+
+CLI = os.environ["ONYX_CLI"]
+DATA = os.environ["ONYX_TEST_DATA"]
+VALGRIND = ["valgrind", "--quiet", "--leak-check=full", "--errors-for-leak-kinds=definite",
+            "--error-exitcode=99", "--track-origins=yes"]
+
+
+class Valgrind(unittest.TestCase):
+    def run_clean(self, *args, expected=0):
+        run = subprocess.run(VALGRIND + [CLI, *args], capture_output=True, text=True, timeout=300)
+        self.assertNotEqual(run.returncode, 99, run.stderr)
+        self.assertEqual(run.returncode, expected, run.stderr)
+
+    def test_info(self):
+        for name in ("model.onnx", "model_foo.onnx"):
+            self.run_clean("info", os.path.join(DATA, name))
+            self.run_clean("info", "--json", os.path.join(DATA, name))
+
+    def test_check(self):
+        self.run_clean("check", os.path.join(DATA, "model_foo.onnx"))
+
+    def test_roundtrip(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.run_clean("roundtrip", os.path.join(DATA, "model.onnx"), os.path.join(tmp, "out.onnx"))
+
+    def test_bad_input(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.onnx")
+            with open(os.path.join(DATA, "model.onnx"), "rb") as f:
+                content = f.read()
+            with open(path, "wb") as f:
+                f.write(content[: len(content) // 3])
+            self.run_clean("info", path, expected=3)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
