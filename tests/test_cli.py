@@ -136,6 +136,11 @@ class Check(unittest.TestCase):
             run = cli("check", path)
             self.assertEqual(run.returncode, 1)
             self.assertIn("cycle", run.stdout)
+            # info still describes it, and says in one line on stderr what is wrong.
+            run = cli("info", path)
+            self.assertEqual(run.returncode, 0)
+            self.assertIn("Nodes: 2", run.stdout)
+            self.assertRegex(run.stderr, r"^onyx-cli: cycle.onnx: the graph has a cycle: .*onyx-cli check.*\n$")
 
 
 class BadInput(unittest.TestCase):

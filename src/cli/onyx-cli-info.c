@@ -279,6 +279,27 @@ print_json (OnyxModel *model)
   fputs (text, stdout);
 }
 
+/* A broken graph is still worth describing (that is how it gets repaired), but the
+ * reader should know: one line on stderr, the details are `check`'s job. */
+static void
+warn_about_problems (OnyxModel *model)
+{
+  g_autoptr (GPtrArray) problems = onyx_validate_model (onyx_model_get_proto (model));
+  guint n_errors = onyx_problems_count (problems, ONYX_PROBLEM_ERROR);
+
+  for (guint i = 0; i < problems->len && n_errors > 0; i++)
+    {
+      const OnyxProblem *first = problems->pdata[i];
+      g_autofree char *more = n_errors > 1 ? g_strdup_printf (" and %u more errors", n_errors - 1)
+                                           : g_strdup ("");
+      if (first->severity != ONYX_PROBLEM_ERROR)
+        continue;
+      fprintf (stderr, "onyx-cli: %s: %s%s (run 'onyx-cli check' for the full list)\n",
+               onyx_model_get_display_name (model), first->message, more);
+      break;
+    }
+}
+
 int
 onyx_cli_info (int argc, char **argv)
 {
@@ -301,5 +322,6 @@ onyx_cli_info (int argc, char **argv)
     print_json (model);
   else
     print_text (model);
+  warn_about_problems (model);
   return ONYX_EXIT_OK;
 }
