@@ -158,6 +158,27 @@ test_model_load (Onnx__ModelProto *model, GError **error)
                                    "test.onnx", NULL, error);
 }
 
+static inline GBytes *
+test_read_file (const char *path)
+{
+  char *contents;
+  gsize len;
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  return g_bytes_new_take (contents, len);
+}
+
+static inline guint
+test_count_dir_entries (const char *dir)
+{
+  GDir *handle = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+  g_assert_nonnull (handle);
+  while (g_dir_read_name (handle) != NULL)
+    n++;
+  g_dir_close (handle);
+  return n;
+}
+
 static inline char *
 test_data_path (const char *name)
 {

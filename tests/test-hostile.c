@@ -101,26 +101,6 @@ test_hostile_names (void)
   g_assert_true (is_displayable (((OnyxProblem *) problems->pdata[0])->message));
 }
 
-static GBytes *
-read_file (const char *path)
-{
-  char *contents;
-  gsize len;
-  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
-  return g_bytes_new_take (contents, len);
-}
-
-static guint
-count_entries (const char *dir)
-{
-  GDir *handle = g_dir_open (dir, 0, NULL);
-  guint n = 0;
-  while (g_dir_read_name (handle) != NULL)
-    n++;
-  g_dir_close (handle);
-  return n;
-}
-
 /* A disk that fills up mid-save (simulated with RLIMIT_FSIZE: writes past the limit
  * fail with EFBIG): the old file and the model in memory survive, and the same model
  * saves once there is room again. */
@@ -140,7 +120,7 @@ test_save_on_full_disk (void)
 
   g_assert_no_error (error);
   g_assert_true (g_file_set_contents (path, "previous contents", -1, NULL));
-  original = read_file (path);
+  original = test_read_file (path);
   in_memory = onyx_model_serialize (model);
 
   g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &saved_limit), ==, 0);
@@ -154,15 +134,15 @@ test_save_on_full_disk (void)
 
   g_assert_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO);
   g_assert_true (g_str_has_prefix (error->message, "model.onnx: cannot write: "));
-  after = read_file (path);
+  after = test_read_file (path);
   g_assert_true (g_bytes_equal (original, after));
-  g_assert_cmpuint (count_entries (dir), ==, 1);
+  g_assert_cmpuint (test_count_dir_entries (dir), ==, 1);
   g_clear_error (&error);
 
   g_assert_true (onyx_model_save (model, path, &error));
   g_assert_no_error (error);
   g_clear_pointer (&after, g_bytes_unref);
-  after = read_file (path);
+  after = test_read_file (path);
   g_assert_true (g_bytes_equal (in_memory, after));
 
   g_unlink (path);

@@ -15,13 +15,7 @@ static GBytes *
 read_data_file (const char *name)
 {
   g_autofree char *path = test_data_path (name);
-  g_autoptr (GError) error = NULL;
-  char *contents;
-  gsize len;
-
-  g_file_get_contents (path, &contents, &len, &error);
-  g_assert_no_error (error);
-  return g_bytes_new_take (contents, len);
+  return test_read_file (path);
 }
 
 static OnyxModel *
@@ -456,17 +450,6 @@ test_external_data (void)
   g_rmdir (root);
 }
 
-static guint
-count_entries (const char *dir)
-{
-  GDir *handle = g_dir_open (dir, 0, NULL);
-  guint n = 0;
-  while (g_dir_read_name (handle) != NULL)
-    n++;
-  g_dir_close (handle);
-  return n;
-}
-
 static void
 test_save_atomic (void)
 {
@@ -493,7 +476,7 @@ test_save_atomic (void)
   g_assert_true (onyx_model_save (reloaded, path, &error));
   g_assert_cmpint (g_stat (path, &st), ==, 0);
   g_assert_cmpint (st.st_mode & 0777, ==, 0640);
-  g_assert_cmpuint (count_entries (dir), ==, 1);
+  g_assert_cmpuint (test_count_dir_entries (dir), ==, 1);
   /* The model saved over its own file still reads its (old, mapped) payloads. */
   again = onyx_model_serialize (reloaded);
   g_assert_true (g_bytes_equal (before, again));
@@ -507,7 +490,7 @@ test_save_atomic (void)
   g_assert_false (onyx_model_save (model, missing, &error));
   g_assert_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO);
   g_clear_error (&error);
-  g_assert_cmpuint (count_entries (dir), ==, 2);
+  g_assert_cmpuint (test_count_dir_entries (dir), ==, 2);
 
   g_rmdir (sub);
   g_unlink (path);

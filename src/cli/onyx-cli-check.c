@@ -55,24 +55,17 @@ int
 onyx_cli_check (int argc, char **argv)
 {
   gboolean as_json = FALSE;
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
-    { NULL }
-  };
-  g_autoptr (OnyxModel) model = NULL;
-  g_autoptr (GPtrArray) problems = NULL;
-  GError *error = NULL;
-  guint n_errors;
   int exit_code;
+  g_autoptr (OnyxModel) model = onyx_cli_open_model (
+    "check",
+    "Validate the model: dangling inputs, cycles, node order, duplicate names,\n"
+    "domains without an opset import. Exit status 1 when errors are found.",
+    &argc, &argv, &as_json, &exit_code);
+  g_autoptr (GPtrArray) problems = NULL;
+  guint n_errors;
 
-  if (!onyx_cli_parse ("check", "MODEL",
-                       "Validate the model: dangling inputs, cycles, node order, duplicate names,\n"
-                       "domains without an opset import. Exit status 1 when errors are found.",
-                       entries, &argc, &argv, 1, &exit_code))
-    return exit_code;
-  model = onyx_model_new_from_file (argv[2], &error);
   if (model == NULL)
-    return onyx_cli_report_error (error);
+    return exit_code;
 
   problems = onyx_validate_model (onyx_model_get_proto (model));
   n_errors = onyx_problems_count (problems, ONYX_PROBLEM_ERROR);

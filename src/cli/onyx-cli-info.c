@@ -304,20 +304,12 @@ int
 onyx_cli_info (int argc, char **argv)
 {
   gboolean as_json = FALSE;
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
-    { NULL }
-  };
-  g_autoptr (OnyxModel) model = NULL;
-  GError *error = NULL;
   int exit_code;
+  g_autoptr (OnyxModel) model = onyx_cli_open_model ("info", "Print what the model contains.",
+                                                     &argc, &argv, &as_json, &exit_code);
 
-  if (!onyx_cli_parse ("info", "MODEL", "Print what the model contains.", entries, &argc, &argv, 1,
-                       &exit_code))
-    return exit_code;
-  model = onyx_model_new_from_file (argv[2], &error);
   if (model == NULL)
-    return onyx_cli_report_error (error);
+    return exit_code;
   if (as_json)
     print_json (model);
   else

@@ -86,6 +86,25 @@ onyx_cli_parse (const char *command, const char *args, const char *summary, GOpt
   return TRUE;
 }
 
+OnyxModel *
+onyx_cli_open_model (const char *command, const char *summary, int *argc, char ***argv,
+                     gboolean *as_json, int *exit_code)
+{
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, as_json, "Print JSON", NULL },
+    { NULL }
+  };
+  GError *error = NULL;
+  OnyxModel *model;
+
+  if (!onyx_cli_parse (command, "MODEL", summary, entries, argc, argv, 1, exit_code))
+    return NULL;
+  model = onyx_model_new_from_file ((*argv)[2], &error);
+  if (model == NULL)
+    *exit_code = onyx_cli_report_error (error);
+  return model;
+}
+
 int
 main (int argc, char **argv)
 {

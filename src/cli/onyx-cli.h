@@ -3,6 +3,8 @@
 
 #include <glib.h>
 
+#include "onyx-model.h"
+
 G_BEGIN_DECLS
 
 enum {
@@ -25,6 +27,14 @@ gboolean onyx_cli_parse        (const char   *command,
 int      onyx_cli_usage_error  (const char *command,
                                 const char *format,
                                 ...) G_GNUC_PRINTF (2, 3);
+/* For commands of the form "COMMAND MODEL [--json]": parses the options and loads
+ * MODEL. NULL (with *exit_code set and a message printed) on bad usage or input. */
+OnyxModel *onyx_cli_open_model  (const char   *command,
+                                 const char   *summary,
+                                 int          *argc,
+                                 char       ***argv,
+                                 gboolean     *as_json,
+                                 int          *exit_code);
 /* Prints the error's message (which names the file) and frees it. */
 int      onyx_cli_report_error (GError *error);
 

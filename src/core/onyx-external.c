@@ -101,23 +101,17 @@ typedef struct {
   const char *display_name;
   const char *base_dir;
   GError *error;
-  guint n_external;
 } CheckModel;
 
 static void
-check_tensor (ProtobufCMessage *message, gpointer user_data)
+check_tensor (Onnx__TensorProto *tensor, gpointer user_data)
 {
   CheckModel *check = user_data;
-  const Onnx__TensorProto *tensor;
   const char *why = NULL;
   char *resolved;
 
-  if (check->error != NULL || message->descriptor != &onnx__tensor_proto__descriptor)
+  if (check->error != NULL || !onyx_tensor_is_external (tensor))
     return;
-  tensor = (const Onnx__TensorProto *) message;
-  if (!onyx_tensor_is_external (tensor))
-    return;
-  check->n_external++;
   resolved = resolve_location (check->base_dir, onyx_tensor_external_location (tensor), &why);
   if (resolved == NULL)
     external_fail (&check->error, check->display_name, tensor,
@@ -129,9 +123,9 @@ gboolean
 onyx_external_check_model (Onnx__ModelProto *model, const char *display_name,
                            const char *base_dir, GError **error)
 {
-  CheckModel check = { display_name, base_dir, NULL, 0 };
+  CheckModel check = { display_name, base_dir, NULL };
 
-  onyx_proto_foreach_message (&model->base, check_tensor, &check);
+  onyx_proto_foreach_tensor (&model->base, check_tensor, &check);
   if (check.error != NULL)
     {
       g_propagate_error (error, check.error);
@@ -141,10 +135,9 @@ onyx_external_check_model (Onnx__ModelProto *model, const char *display_name,
 }
 
 static void
-count_external (ProtobufCMessage *message, gpointer user_data)
+count_external (Onnx__TensorProto *tensor, gpointer user_data)
 {
-  if (message->descriptor == &onnx__tensor_proto__descriptor &&
-      onyx_tensor_is_external ((const Onnx__TensorProto *) message))
+  if (onyx_tensor_is_external (tensor))
     (*(guint *) user_data)++;
 }
 
@@ -156,7 +149,7 @@ onyx_external_check_save_dir (Onnx__ModelProto *model, const char *display_name,
   g_autofree char *real_base = NULL;
   g_autofree char *real_target = NULL;
 
-  onyx_proto_foreach_message (&model->base, count_external, &n_external);
+  onyx_proto_foreach_tensor (&model->base, count_external, &n_external);
   if (n_external == 0)
     return TRUE;
   real_base = base_dir != NULL ? realpath (base_dir, NULL) : NULL;

@@ -291,15 +291,11 @@ typedef struct {
 } Resolve;
 
 static void
-resolve_marker (ProtobufCMessage *message, gpointer user_data)
+resolve_marker (Onnx__TensorProto *tensor, gpointer user_data)
 {
   Resolve *resolve = user_data;
-  Onnx__TensorProto *tensor;
   guint64 index = 0;
 
-  if (message->descriptor != &onnx__tensor_proto__descriptor)
-    return;
-  tensor = (Onnx__TensorProto *) message;
   if (!tensor->has_raw_data || tensor->raw_data.len != MARKER_LEN ||
       memcmp (tensor->raw_data.data, resolve->scan->nonce, MARKER_NONCE_LEN) != 0)
     return;
@@ -327,14 +323,10 @@ points_into (OnyxModel *self, const void *ptr)
 }
 
 static void
-unhook_mapped_payload (ProtobufCMessage *message, gpointer user_data)
+unhook_mapped_payload (Onnx__TensorProto *tensor, gpointer user_data)
 {
   OnyxModel *self = user_data;
-  Onnx__TensorProto *tensor;
 
-  if (message->descriptor != &onnx__tensor_proto__descriptor)
-    return;
-  tensor = (Onnx__TensorProto *) message;
   if (tensor->has_raw_data && points_into (self, tensor->raw_data.data))
     {
       tensor->raw_data.data = NULL;
@@ -347,7 +339,7 @@ onyx_model_free_detached (OnyxModel *self, ProtobufCMessage *message)
 {
   if (message == NULL)
     return;
-  onyx_proto_foreach_message (message, unhook_mapped_payload, self);
+  onyx_proto_foreach_tensor (message, unhook_mapped_payload, self);
   protobuf_c_message_free_unpacked (message, NULL);
 }
 
@@ -420,7 +412,7 @@ decode (OnyxModel *self, GError **error)
       resolve.scan = &scan;
       resolve.base = data;
       resolve.claimed = g_new0 (gboolean, scan.spans->len);
-      onyx_proto_foreach_message (&self->proto->base, resolve_marker, &resolve);
+      onyx_proto_foreach_tensor (&self->proto->base, resolve_marker, &resolve);
       self->n_mapped_tensors = resolve.n_resolved;
       g_free (resolve.claimed);
     }

@@ -55,6 +55,26 @@ onyx_proto_foreach_message (ProtobufCMessage *root, OnyxProtoVisitFunc func, gpo
   g_ptr_array_unref (stack);
 }
 
+typedef struct {
+  OnyxProtoTensorFunc func;
+  gpointer user_data;
+} TensorVisit;
+
+static void
+visit_if_tensor (ProtobufCMessage *message, gpointer user_data)
+{
+  TensorVisit *visit = user_data;
+  if (message->descriptor == &onnx__tensor_proto__descriptor)
+    visit->func ((Onnx__TensorProto *) message, visit->user_data);
+}
+
+void
+onyx_proto_foreach_tensor (ProtobufCMessage *root, OnyxProtoTensorFunc func, gpointer user_data)
+{
+  TensorVisit visit = { func, user_data };
+  onyx_proto_foreach_message (root, visit_if_tensor, &visit);
+}
+
 const char *
 onyx_proto_type_name (const ProtobufCMessageDescriptor *descriptor)
 {

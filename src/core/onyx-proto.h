@@ -21,6 +21,14 @@ void onyx_proto_foreach_message (ProtobufCMessage  *root,
                                  OnyxProtoVisitFunc func,
                                  gpointer           user_data);
 
+typedef void (*OnyxProtoTensorFunc) (Onnx__TensorProto *tensor, gpointer user_data);
+
+/* Every TensorProto reachable from the root: initializers, Constant attributes,
+ * subgraphs, functions, sparse tensors. */
+void onyx_proto_foreach_tensor (ProtobufCMessage   *root,
+                                OnyxProtoTensorFunc func,
+                                gpointer            user_data);
+
 /* Short name of a message type, e.g. "TensorProto" for onnx.TensorProto. */
 const char *onyx_proto_type_name (const ProtobufCMessageDescriptor *descriptor);
 
