@@ -30,6 +30,16 @@ class Valgrind(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             self.run_clean("roundtrip", os.path.join(DATA, "model.onnx"), os.path.join(tmp, "out.onnx"))
 
+    def test_edit_and_nodes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.run_clean("edit", os.path.join(DATA, "model_foo.onnx"), "-o", os.path.join(tmp, "out.onnx"),
+                           "--bypass-op", "devtech::FooOp", "--cleanup", "--rename", "input=image",
+                           "--set-attr", "#0.strides=[1,1]", "--add-output", "/model/model.0/Conv_output_0",
+                           "--toposort")
+            self.run_clean("edit", os.path.join(DATA, "model.onnx"), "-o", os.path.join(tmp, "out.onnx"),
+                           "--bypass", "nope", expected=1)
+        self.run_clean("nodes", "--json", os.path.join(DATA, "model.onnx"))
+
     def test_bad_input(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "bad.onnx")

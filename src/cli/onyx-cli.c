@@ -17,6 +17,10 @@ static const Command commands[] = {
   { "info", "MODEL [--json]", "IR version, producer, opsets, inputs/outputs, operators, parameters",
     onyx_cli_info },
   { "check", "MODEL [--json]", "validate the model; lists the problems found", onyx_cli_check },
+  { "nodes", "MODEL [--op OP] [--json]", "list nodes with inputs, outputs and attributes",
+    onyx_cli_nodes },
+  { "edit", "IN -o OUT STEP...", "repair: bypass, delete, reconnect, rename, cleanup… (edit --help)",
+    onyx_cli_edit },
   { "roundtrip", "IN OUT", "load IN and save it unchanged to OUT", onyx_cli_roundtrip },
 };
 
@@ -26,13 +30,13 @@ print_usage (FILE *out)
   fprintf (out, "Usage: onyx-cli COMMAND [ARGS…]\n\n"
                 "Inspect and repair ONNX models.\n\nCommands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %-18s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    fprintf (out, "  %-10s %-26s %s\n", commands[i].name, commands[i].args, commands[i].summary);
   fprintf (out, "\nOptions:\n"
                 "  -h, --help     show this help (or COMMAND --help for a command's own)\n"
                 "  --version      print the version\n"
                 "\nExit status:\n"
                 "  %d  success (check: no errors; warnings may be listed)\n"
-                "  %d  check found errors in the model\n"
+                "  %d  check found errors, or an edit step failed or left errors (nothing written)\n"
                 "  %d  bad usage: unknown command or option, missing argument\n"
                 "  %d  a model could not be read or written (the message says why)\n",
            ONYX_EXIT_OK, ONYX_EXIT_PROBLEMS, ONYX_EXIT_USAGE, ONYX_EXIT_IO);

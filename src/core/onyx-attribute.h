@@ -1,0 +1,27 @@
+/* onyx-attribute.h: node attributes as text, both ways ("[1, 1]", "0.5", "\"same\""). */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+/* "INT", "FLOATS", "GRAPH"… */
+const char           *onyx_attribute_type_name (int type);
+/* The value as a person reads it; tensors and graphs summarised (escaped). */
+char                 *onyx_attribute_to_string (const Onnx__AttributeProto *attribute);
+/* Builds an attribute from text. With `type` UNDEFINED (0) the type follows from the
+ * text: integer, float, list of either, list of quoted strings, else a string.
+ * Only the six editable types (int, float, string and their lists) are accepted.
+ * The result is malloc-allocated like protobuf-c's own messages. */
+Onnx__AttributeProto *onyx_attribute_parse     (const char *name,
+                                                const char *text,
+                                                int         type,
+                                                GError    **error);
+/* The attribute of that name, or NULL; `position` (may be NULL) gets its index. */
+Onnx__AttributeProto *onyx_node_find_attribute (const Onnx__NodeProto *node,
+                                                const char            *name,
+                                                gsize                 *position);
+
+G_END_DECLS

@@ -1,0 +1,680 @@
+#include "onyx-document.h"
+
+#include <string.h>
+
+typedef enum {
+  OP_REMOVE_ITEM,
+  OP_INSERT_ITEM,
+  OP_SET_NODE_INPUT,
+  OP_SET_NODE_OUTPUT,
+  OP_SET_NODE_NAME,
+  OP_SET_MESSAGE_NAME,
+  OP_SET_VALUE_TYPE,
+  OP_SET_NODE_ORDER,
+  OP_INDEX_NODE,     /* position != 0: add to the index, else remove from it */
+} OpKind;
+
+/* One primitive change. `applied` says which side of it the model is on, and so
+ * which of the old/new things the op owns (the one not in the model). */
+typedef struct {
+  OpKind kind;
+  gboolean applied;
+  ProtobufCMessage *owner;            /* message holding the field or named */
+  const ProtobufCFieldDescriptor *field;
+  gsize position;                     /* element index, or input/output slot */
+  ProtobufCMessage *item;             /* removed/inserted element */
+  char *old_text, *new_text;          /* names */
+  ProtobufCMessage *old_message, *new_message; /* types */
+  Onnx__NodeProto **old_order, **new_order;
+} Op;
+
+typedef struct {
+  char *label;
+  GPtrArray *ops; /* Op*, in the order they were applied */
+} Command;
+
+struct _OnyxDocument {
+  GObject parent_instance;
+
+  OnyxModel *model;
+  OnyxGraphIndex *index;
+  GPtrArray *commands;   /* Command*, the first `n_applied` are applied */
+  guint n_applied;
+  gint saved_at;         /* n_applied at the last save; -1 when that state is gone */
+  Command *recording;
+  guint command_start;   /* ops of `recording` before the current edit's */
+  guint group_depth;
+  char *group_label;
+};
+
+G_DEFINE_FINAL_TYPE (OnyxDocument, onyx_document, G_TYPE_OBJECT)
+
+enum { SIGNAL_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* ---- repeated fields, found through the descriptor ---- */
+
+static size_t *
+field_count (ProtobufCMessage *owner, const ProtobufCFieldDescriptor *field)
+{
+  return (size_t *) ((char *) owner + field->quantifier_offset);
+}
+
+static ProtobufCMessage ***
+field_items (ProtobufCMessage *owner, const ProtobufCFieldDescriptor *field)
+{
+  return (ProtobufCMessage ***) ((char *) owner + field->offset);
+}
+
+static const ProtobufCFieldDescriptor *
+repeated_message_field (ProtobufCMessage *owner, const char *field_name)
+{
+  const ProtobufCFieldDescriptor *field =
+    protobuf_c_message_descriptor_get_field_by_name (owner->descriptor, field_name);
+  g_return_val_if_fail (field != NULL && field->label == PROTOBUF_C_LABEL_REPEATED &&
+                          field->type == PROTOBUF_C_TYPE_MESSAGE, NULL);
+  return field;
+}
+
+static gboolean
+is_main_graph (OnyxDocument *self, ProtobufCMessage *owner)
+{
+  return owner == &onyx_graph_index_get_graph (self->index)->base;
+}
+
+static gboolean
+is_main_graph_nodes (OnyxDocument *self, ProtobufCMessage *owner,
+                     const ProtobufCFieldDescriptor *field)
+{
+  return is_main_graph (self, owner) && strcmp (field->name, "node") == 0;
+}
+
+static void
+detach_item (OnyxDocument *self, Op *op)
+{
+  size_t *count = field_count (op->owner, op->field);
+  ProtobufCMessage **items = *field_items (op->owner, op->field);
+
+  g_assert (op->position < *count && items[op->position] == op->item);
+  memmove (items + op->position, items + op->position + 1,
+           (*count - op->position - 1) * sizeof *items);
+  (*count)--;
+  if (is_main_graph_nodes (self, op->owner, op->field))
+    onyx_graph_index_remove_node (self->index, (Onnx__NodeProto *) op->item);
+  else if (is_main_graph (self, op->owner))
+    onyx_graph_index_refresh_lists (self->index);
+}
+
+static void
+attach_item (OnyxDocument *self, Op *op)
+{
+  size_t *count = field_count (op->owner, op->field);
+  ProtobufCMessage ***items = field_items (op->owner, op->field);
+
+  g_assert (op->position <= *count);
+  *items = g_realloc (*items, (*count + 1) * sizeof **items);
+  memmove (*items + op->position + 1, *items + op->position,
+           (*count - op->position) * sizeof **items);
+  (*items)[op->position] = op->item;
+  (*count)++;
+  if (is_main_graph_nodes (self, op->owner, op->field))
+    onyx_graph_index_add_node (self->index, (Onnx__NodeProto *) op->item);
+  else if (is_main_graph (self, op->owner))
+    onyx_graph_index_refresh_lists (self->index);
+}
+
+static gboolean
+node_is_indexed (OnyxDocument *self, Onnx__NodeProto *node)
+{
+  return onyx_graph_index_node_position (self->index, node) >= 0;
+}
+
+/* Sets a node's input or output slot to `name` (which the node then owns). */
+static void
+swap_node_slot (OnyxDocument *self, Op *op, char *name)
+{
+  Onnx__NodeProto *node = (Onnx__NodeProto *) op->owner;
+  guint k = (guint) op->position;
+  gboolean indexed = node_is_indexed (self, node);
+
+  if (op->kind == OP_SET_NODE_INPUT)
+    {
+      if (indexed)
+        onyx_graph_index_remove_use (self->index, node->input[k], node, k);
+      node->input[k] = name;
+      if (indexed)
+        onyx_graph_index_add_use (self->index, name, node, k);
+    }
+  else
+    {
+      if (indexed)
+        {
+          OnyxValue *value = onyx_graph_index_lookup (self->index, node->output[k]);
+          if (value != NULL && value->producer == node)
+            onyx_graph_index_set_producer (self->index, node->output[k], NULL, 0);
+        }
+      node->output[k] = name;
+      if (indexed)
+        onyx_graph_index_set_producer (self->index, name, node, k);
+    }
+}
+
+static char **
+message_name_field (ProtobufCMessage *message)
+{
+  if (message->descriptor == &onnx__value_info_proto__descriptor)
+    return &((Onnx__ValueInfoProto *) message)->name;
+  if (message->descriptor == &onnx__tensor_proto__descriptor)
+    return &((Onnx__TensorProto *) message)->name;
+  if (message->descriptor == &onnx__node_proto__descriptor)
+    return &((Onnx__NodeProto *) message)->name;
+  g_return_val_if_reached (NULL);
+}
+
+static void
+op_apply (OnyxDocument *self, Op *op, gboolean forward)
+{
+  switch (op->kind)
+    {
+    case OP_REMOVE_ITEM:
+    case OP_INSERT_ITEM:
+      if ((op->kind == OP_REMOVE_ITEM) == forward)
+        detach_item (self, op);
+      else
+        attach_item (self, op);
+      break;
+    case OP_SET_NODE_INPUT:
+    case OP_SET_NODE_OUTPUT:
+      swap_node_slot (self, op, forward ? op->new_text : op->old_text);
+      break;
+    case OP_SET_NODE_NAME:
+    case OP_SET_MESSAGE_NAME:
+      {
+        char **name = message_name_field (op->owner);
+        *name = forward ? op->new_text : op->old_text;
+        if (op->kind == OP_SET_NODE_NAME)
+          onyx_graph_index_node_renamed (self->index, (Onnx__NodeProto *) op->owner,
+                                         forward ? op->old_text : op->new_text);
+        else
+          onyx_graph_index_refresh_lists (self->index);
+      }
+      break;
+    case OP_SET_VALUE_TYPE:
+      ((Onnx__ValueInfoProto *) op->owner)->type =
+        (Onnx__TypeProto *) (forward ? op->new_message : op->old_message);
+      break;
+    case OP_INDEX_NODE:
+      if ((op->position != 0) == forward)
+        onyx_graph_index_add_node (self->index, (Onnx__NodeProto *) op->owner);
+      else
+        onyx_graph_index_remove_node (self->index, (Onnx__NodeProto *) op->owner);
+      break;
+    case OP_SET_NODE_ORDER:
+      {
+        Onnx__GraphProto *graph = (Onnx__GraphProto *) op->owner;
+        memcpy (graph->node, forward ? op->new_order : op->old_order, graph->n_node * sizeof *graph->node);
+      }
+      break;
+    }
+  op->applied = forward;
+}
+
+static void
+op_free (OnyxDocument *self, Op *op)
+{
+  gboolean item_detached = (op->kind == OP_REMOVE_ITEM) == op->applied;
+
+  if ((op->kind == OP_REMOVE_ITEM || op->kind == OP_INSERT_ITEM) && item_detached)
+    onyx_model_free_detached (self->model, op->item);
+  /* Of the old and new name or type, the model holds one: free the other. */
+  free (op->applied ? op->old_text : op->new_text);
+  onyx_model_free_detached (self->model, op->applied ? op->old_message : op->new_message);
+  g_free (op->old_order);
+  g_free (op->new_order);
+  g_free (op);
+}
+
+static void
+command_free (OnyxDocument *self, Command *command)
+{
+  for (guint i = command->ops->len; i-- > 0;)
+    op_free (self, command->ops->pdata[i]);
+  g_ptr_array_unref (command->ops);
+  g_free (command->label);
+  g_free (command);
+}
+
+static void
+record (OnyxDocument *self, Op *op)
+{
+  g_return_if_fail (self->recording != NULL);
+  op_apply (self, op, TRUE);
+  g_ptr_array_add (self->recording->ops, op);
+}
+
+/* ---- public recording API ---- */
+
+void
+onyx_document_begin_command (OnyxDocument *self, const char *label)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self));
+  if (self->recording != NULL)
+    {
+      /* Inside a group: keep adding to the group's command. */
+      g_return_if_fail (self->group_depth > 0);
+      self->command_start = self->recording->ops->len;
+      return;
+    }
+  self->recording = g_new0 (Command, 1);
+  self->recording->label = g_strdup (self->group_label != NULL ? self->group_label : label);
+  self->recording->ops = g_ptr_array_new ();
+  self->command_start = 0;
+}
+
+static void
+push_recording (OnyxDocument *self)
+{
+  Command *command = self->recording;
+
+  self->recording = NULL;
+  if (command->ops->len == 0)
+    {
+      command_free (self, command);
+      return;
+    }
+  /* A new step drops the redo branch; the saved state may go with it. */
+  while (self->commands->len > self->n_applied)
+    command_free (self, g_ptr_array_steal_index (self->commands, self->commands->len - 1));
+  if (self->saved_at > (gint) self->n_applied)
+    self->saved_at = -1;
+  g_ptr_array_add (self->commands, command);
+  self->n_applied++;
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+void
+onyx_document_commit_command (OnyxDocument *self)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && self->recording != NULL);
+  if (self->group_depth == 0)
+    push_recording (self);
+}
+
+void
+onyx_document_abort_command (OnyxDocument *self)
+{
+  Command *command = self->recording;
+
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && command != NULL);
+  /* Only the current edit is unwound; earlier edits of a group stay. */
+  while (command->ops->len > self->command_start)
+    {
+      Op *op = g_ptr_array_steal_index (command->ops, command->ops->len - 1);
+      op_apply (self, op, FALSE);
+      op_free (self, op);
+    }
+  if (self->group_depth == 0)
+    {
+      self->recording = NULL;
+      command_free (self, command);
+    }
+}
+
+void
+onyx_document_begin_group (OnyxDocument *self, const char *label)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self));
+  if (self->group_depth++ == 0)
+    {
+      g_free (self->group_label);
+      self->group_label = g_strdup (label);
+      onyx_document_begin_command (self, label);
+    }
+}
+
+void
+onyx_document_end_group (OnyxDocument *self)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && self->group_depth > 0);
+  if (--self->group_depth == 0)
+    {
+      g_clear_pointer (&self->group_label, g_free);
+      push_recording (self);
+    }
+}
+
+void
+onyx_document_remove_item (OnyxDocument *self, ProtobufCMessage *owner, const char *field_name,
+                           gsize position)
+{
+  Op *op = g_new0 (Op, 1);
+
+  op->kind = OP_REMOVE_ITEM;
+  op->owner = owner;
+  op->field = repeated_message_field (owner, field_name);
+  op->position = position;
+  g_return_if_fail (op->field != NULL && position < *field_count (owner, op->field));
+  op->item = (*field_items (owner, op->field))[position];
+  record (self, op);
+}
+
+void
+onyx_document_insert_item (OnyxDocument *self, ProtobufCMessage *owner, const char *field_name,
+                           gsize position, ProtobufCMessage *item)
+{
+  Op *op = g_new0 (Op, 1);
+
+  op->kind = OP_INSERT_ITEM;
+  op->owner = owner;
+  op->field = repeated_message_field (owner, field_name);
+  op->position = position;
+  op->item = item;
+  g_return_if_fail (op->field != NULL && position <= *field_count (owner, op->field));
+  record (self, op);
+}
+
+static void
+set_text (OnyxDocument *self, OpKind kind, ProtobufCMessage *owner, gsize position,
+          const char *current, const char *name)
+{
+  Op *op = g_new0 (Op, 1);
+
+  op->kind = kind;
+  op->owner = owner;
+  op->position = position;
+  op->old_text = (char *) current;
+  /* protobuf-c frees strings with free(): allocate them with malloc. */
+  op->new_text = strdup (name != NULL ? name : "");
+  record (self, op);
+}
+
+void
+onyx_document_set_node_input (OnyxDocument *self, Onnx__NodeProto *node, guint k, const char *name)
+{
+  g_return_if_fail (k < node->n_input);
+  set_text (self, OP_SET_NODE_INPUT, &node->base, k, node->input[k], name);
+}
+
+void
+onyx_document_set_node_output (OnyxDocument *self, Onnx__NodeProto *node, guint k, const char *name)
+{
+  g_return_if_fail (k < node->n_output);
+  set_text (self, OP_SET_NODE_OUTPUT, &node->base, k, node->output[k], name);
+}
+
+void
+onyx_document_set_node_name (OnyxDocument *self, Onnx__NodeProto *node, const char *name)
+{
+  set_text (self, OP_SET_NODE_NAME, &node->base, 0, node->name, name);
+}
+
+void
+onyx_document_set_message_name (OnyxDocument *self, ProtobufCMessage *message, const char *name)
+{
+  char **field = message_name_field (message);
+  g_return_if_fail (field != NULL);
+  set_text (self, OP_SET_MESSAGE_NAME, message, 0, *field, name);
+}
+
+void
+onyx_document_set_value_type (OnyxDocument *self, Onnx__ValueInfoProto *info, Onnx__TypeProto *type)
+{
+  Op *op = g_new0 (Op, 1);
+
+  op->kind = OP_SET_VALUE_TYPE;
+  op->owner = &info->base;
+  op->old_message = (ProtobufCMessage *) info->type;
+  op->new_message = (ProtobufCMessage *) type;
+  record (self, op);
+}
+
+void
+onyx_document_set_node_order (OnyxDocument *self, Onnx__GraphProto *graph, Onnx__NodeProto **order)
+{
+  Op *op = g_new0 (Op, 1);
+
+  op->kind = OP_SET_NODE_ORDER;
+  op->owner = &graph->base;
+  op->old_order = g_memdup2 (graph->node, MAX (graph->n_node, 1) * sizeof *graph->node);
+  op->new_order = g_memdup2 (order, MAX (graph->n_node, 1) * sizeof *graph->node);
+  record (self, op);
+}
+
+void
+onyx_document_index_node (OnyxDocument *self, Onnx__NodeProto *node, gboolean add)
+{
+  Op *op = g_new0 (Op, 1);
+
+  op->kind = OP_INDEX_NODE;
+  op->owner = &node->base;
+  op->position = add ? 1 : 0;
+  record (self, op);
+}
+
+ProtobufCMessage *
+onyx_proto_copy (const ProtobufCMessage *message)
+{
+  gsize len = protobuf_c_message_get_packed_size (message);
+  guint8 *buffer = g_malloc (MAX (len, 1));
+  ProtobufCMessage *copy;
+
+  protobuf_c_message_pack (message, buffer);
+  copy = protobuf_c_message_unpack (message->descriptor, NULL, len, buffer);
+  g_free (buffer);
+  return copy;
+}
+
+/* ---- undo stack ---- */
+
+gboolean
+onyx_document_can_undo (OnyxDocument *self)
+{
+  return self->n_applied > 0;
+}
+
+gboolean
+onyx_document_can_redo (OnyxDocument *self)
+{
+  return self->n_applied < self->commands->len;
+}
+
+const char *
+onyx_document_get_undo_label (OnyxDocument *self)
+{
+  return self->n_applied > 0 ? ((Command *) self->commands->pdata[self->n_applied - 1])->label : NULL;
+}
+
+const char *
+onyx_document_get_redo_label (OnyxDocument *self)
+{
+  return onyx_document_can_redo (self) ? ((Command *) self->commands->pdata[self->n_applied])->label
+                                       : NULL;
+}
+
+guint
+onyx_document_get_n_undo (OnyxDocument *self)
+{
+  return self->n_applied;
+}
+
+gboolean
+onyx_document_undo (OnyxDocument *self)
+{
+  Command *command;
+
+  g_return_val_if_fail (self->recording == NULL, FALSE);
+  if (!onyx_document_can_undo (self))
+    return FALSE;
+  command = self->commands->pdata[--self->n_applied];
+  for (guint i = command->ops->len; i-- > 0;)
+    op_apply (self, command->ops->pdata[i], FALSE);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  return TRUE;
+}
+
+gboolean
+onyx_document_redo (OnyxDocument *self)
+{
+  Command *command;
+
+  g_return_val_if_fail (self->recording == NULL, FALSE);
+  if (!onyx_document_can_redo (self))
+    return FALSE;
+  command = self->commands->pdata[self->n_applied++];
+  for (guint i = 0; i < command->ops->len; i++)
+    op_apply (self, command->ops->pdata[i], TRUE);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  return TRUE;
+}
+
+gboolean
+onyx_document_is_modified (OnyxDocument *self)
+{
+  return self->saved_at != (gint) self->n_applied;
+}
+
+void
+onyx_document_mark_saved (OnyxDocument *self)
+{
+  self->saved_at = (gint) self->n_applied;
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+}
+
+/* value_info of tensors that no node produces or reads any more is left out of the
+ * saved file (temporarily swapped out of the graph while it is written). */
+static GPtrArray *
+live_value_info (OnyxDocument *self)
+{
+  Onnx__GraphProto *graph = onyx_graph_index_get_graph (self->index);
+  GPtrArray *kept = g_ptr_array_new ();
+
+  for (size_t i = 0; i < graph->n_value_info; i++)
+    {
+      const char *name = graph->value_info[i]->name;
+      if (onyx_graph_index_lookup (self->index, name) != NULL ||
+          onyx_graph_index_defines (self->index, name) ||
+          onyx_graph_index_graph_output (self->index, name) != NULL)
+        g_ptr_array_add (kept, graph->value_info[i]);
+    }
+  return kept;
+}
+
+typedef struct {
+  Onnx__GraphProto *graph;
+  Onnx__ValueInfoProto **saved_items;
+  size_t saved_count;
+  GPtrArray *kept;
+} ValueInfoSwap;
+
+static void
+swap_in_live_value_info (OnyxDocument *self, ValueInfoSwap *swap)
+{
+  swap->graph = onyx_graph_index_get_graph (self->index);
+  swap->kept = live_value_info (self);
+  swap->saved_items = swap->graph->value_info;
+  swap->saved_count = swap->graph->n_value_info;
+  swap->graph->value_info = (Onnx__ValueInfoProto **) swap->kept->pdata;
+  swap->graph->n_value_info = swap->kept->len;
+}
+
+static void
+swap_back_value_info (ValueInfoSwap *swap)
+{
+  swap->graph->value_info = swap->saved_items;
+  swap->graph->n_value_info = swap->saved_count;
+  g_ptr_array_unref (swap->kept);
+}
+
+gboolean
+onyx_document_save (OnyxDocument *self, const char *path, GError **error)
+{
+  ValueInfoSwap swap;
+  gboolean ok;
+
+  g_return_val_if_fail (ONYX_IS_DOCUMENT (self) && self->recording == NULL, FALSE);
+  swap_in_live_value_info (self, &swap);
+  ok = onyx_model_save (self->model, path, error);
+  swap_back_value_info (&swap);
+  if (ok)
+    onyx_document_mark_saved (self);
+  return ok;
+}
+
+GBytes *
+onyx_document_serialize (OnyxDocument *self)
+{
+  ValueInfoSwap swap;
+  GBytes *bytes;
+
+  swap_in_live_value_info (self, &swap);
+  bytes = onyx_model_serialize (self->model);
+  swap_back_value_info (&swap);
+  return bytes;
+}
+
+/* ---- object ---- */
+
+static void
+onyx_document_finalize (GObject *object)
+{
+  OnyxDocument *self = ONYX_DOCUMENT (object);
+
+  if (self->recording != NULL)
+    {
+      self->command_start = 0;
+      self->group_depth = 0;
+      onyx_document_abort_command (self);
+    }
+  /* Newest first: later commands may hold items that earlier ones reference. */
+  while (self->commands->len > 0)
+    command_free (self, g_ptr_array_steal_index (self->commands, self->commands->len - 1));
+  g_ptr_array_unref (self->commands);
+  onyx_graph_index_free (self->index);
+  g_free (self->group_label);
+  g_clear_object (&self->model);
+  G_OBJECT_CLASS (onyx_document_parent_class)->finalize (object);
+}
+
+static void
+onyx_document_class_init (OnyxDocumentClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = onyx_document_finalize;
+  signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+onyx_document_init (OnyxDocument *self)
+{
+  self->commands = g_ptr_array_new ();
+}
+
+OnyxDocument *
+onyx_document_new (OnyxModel *model)
+{
+  OnyxDocument *self;
+
+  g_return_val_if_fail (ONYX_IS_MODEL (model), NULL);
+  self = g_object_new (ONYX_TYPE_DOCUMENT, NULL);
+  self->model = g_object_ref (model);
+  self->index = onyx_graph_index_new (onyx_model_get_proto (model)->graph);
+  return self;
+}
+
+OnyxModel *
+onyx_document_get_model (OnyxDocument *self)
+{
+  return self->model;
+}
+
+Onnx__ModelProto *
+onyx_document_get_proto (OnyxDocument *self)
+{
+  return onyx_model_get_proto (self->model);
+}
+
+OnyxGraphIndex *
+onyx_document_get_index (OnyxDocument *self)
+{
+  return self->index;
+}

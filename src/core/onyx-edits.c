@@ -1,0 +1,650 @@
+#include "onyx-edits.h"
+
+#include <string.h>
+
+#include "onyx-attribute.h"
+#include "onyx-edits-private.h"
+#include "onyx-infer.h"
+#include "onyx-types.h"
+#include "onyx-validate.h"
+
+G_DEFINE_QUARK (onyx-edit-error-quark, onyx_edit_error)
+
+gboolean
+onyx_edit_fail (GError **error, OnyxEditError code, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (ONYX_EDIT_ERROR, code, format, args));
+  va_end (args);
+  return FALSE;
+}
+
+Onnx__GraphProto *
+onyx_edit_main_graph (OnyxDocument *doc)
+{
+  return onyx_graph_index_get_graph (onyx_document_get_index (doc));
+}
+
+char *
+onyx_node_describe (OnyxDocument *doc, const Onnx__NodeProto *node)
+{
+  gssize position;
+
+  if (node->name != NULL && node->name[0] != '\0')
+    return onyx_display_escape (node->name);
+  position = onyx_graph_index_node_position (onyx_document_get_index (doc), (Onnx__NodeProto *) node);
+  return g_strdup_printf ("#%" G_GSSIZE_FORMAT " (%s)", position,
+                          node->op_type != NULL ? node->op_type : "?");
+}
+
+Onnx__NodeProto *
+onyx_edit_find_node (OnyxDocument *doc, const char *reference, GError **error)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  Onnx__NodeProto *node = onyx_graph_index_node_by_name (index, reference);
+  guint64 position;
+  g_autofree char *shown = NULL;
+
+  if (node != NULL)
+    return node;
+  if (reference[0] == '#' &&
+      g_ascii_string_to_unsigned (reference + 1, 10, 0, G_MAXUINT32, &position, NULL))
+    {
+      if (position < graph->n_node)
+        return graph->node[position];
+      onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no node %s: the graph has %zu nodes",
+                      reference, graph->n_node);
+      return NULL;
+    }
+  shown = onyx_display_escape (reference);
+  onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no node named '%s'", shown);
+  return NULL;
+}
+
+static gboolean
+check_main_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
+{
+  if (onyx_graph_index_node_position (onyx_document_get_index (doc), node) < 0)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "the node is not in the main graph");
+  return TRUE;
+}
+
+void
+onyx_edit_remove_node (OnyxDocument *doc, Onnx__NodeProto *node)
+{
+  gssize position = onyx_graph_index_node_position (onyx_document_get_index (doc), node);
+  g_return_if_fail (position >= 0);
+  onyx_document_remove_item (doc, &onyx_edit_main_graph (doc)->base, "node", (gsize) position);
+}
+
+/* Inputs of nodes inside `graph` (and its subgraphs) named `old_name` read `new_name`. */
+static void
+rename_reads_in_subgraph (OnyxDocument *doc, Onnx__GraphProto *graph, const char *old_name,
+                          const char *new_name, guint depth)
+{
+  if (depth > 64)
+    return;
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      Onnx__NodeProto *node = graph->node[n];
+      for (size_t k = 0; k < node->n_input; k++)
+        if (g_strcmp0 (node->input[k], old_name) == 0)
+          onyx_document_set_node_input (doc, node, (guint) k, new_name);
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          Onnx__AttributeProto *attr = node->attribute[a];
+          if (attr->g != NULL)
+            rename_reads_in_subgraph (doc, attr->g, old_name, new_name, depth + 1);
+          for (size_t g = 0; g < attr->n_graphs; g++)
+            rename_reads_in_subgraph (doc, attr->graphs[g], old_name, new_name, depth + 1);
+        }
+    }
+}
+
+void
+onyx_edit_redirect_uses (OnyxDocument *doc, const char *old_name, const char *new_name,
+                         Onnx__NodeProto *except)
+{
+  OnyxValue *value = onyx_graph_index_lookup (onyx_document_get_index (doc), old_name);
+  g_autoptr (GArray) uses = NULL;
+
+  if (value == NULL)
+    return;
+  /* The list changes as uses move: work on a copy. Direct inputs first, then
+   * subgraphs, whose node is re-indexed around the change (as recorded steps, so
+   * that undo re-indexes too). */
+  uses = g_array_copy (value->uses);
+  for (guint i = 0; i < uses->len; i++)
+    {
+      OnyxUse *use = &g_array_index (uses, OnyxUse, i);
+      if (use->node != except && use->input != ONYX_USE_IMPLICIT)
+        onyx_document_set_node_input (doc, use->node, use->input, new_name);
+    }
+  for (guint i = 0; i < uses->len; i++)
+    {
+      OnyxUse *use = &g_array_index (uses, OnyxUse, i);
+      if (use->node == except || use->input != ONYX_USE_IMPLICIT)
+        continue;
+      onyx_document_index_node (doc, use->node, FALSE);
+      for (size_t a = 0; a < use->node->n_attribute; a++)
+        {
+          Onnx__AttributeProto *attr = use->node->attribute[a];
+          if (attr->g != NULL)
+            rename_reads_in_subgraph (doc, attr->g, old_name, new_name, 0);
+          for (size_t g = 0; g < attr->n_graphs; g++)
+            rename_reads_in_subgraph (doc, attr->graphs[g], old_name, new_name, 0);
+        }
+      onyx_document_index_node (doc, use->node, TRUE);
+    }
+}
+
+static gssize
+find_value_info (Onnx__ValueInfoProto **items, size_t n, const char *name)
+{
+  for (size_t i = 0; i < n; i++)
+    if (g_strcmp0 (items[i]->name, name) == 0)
+      return (gssize) i;
+  return -1;
+}
+
+gboolean
+onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *described = NULL;
+
+  if (!check_main_node (doc, node, error))
+    return FALSE;
+  described = onyx_node_describe (doc, node);
+  label = g_strdup_printf ("Delete node %s", described);
+  onyx_document_begin_command (doc, label);
+  onyx_edit_remove_node (doc, node);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+gboolean
+onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GError **error)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  g_autofree char *described = NULL;
+  g_autofree char *label = NULL;
+  g_autofree char *source = NULL;
+  g_autofree char *target = NULL;
+  OnyxValue *source_value;
+
+  if (!check_main_node (doc, node, error))
+    return FALSE;
+  described = onyx_node_describe (doc, node);
+  if (input >= node->n_input || node->input[input][0] == '\0')
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "%s has no input %u", described, input);
+  if (node->n_output == 0)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "%s has no output to hand over", described);
+  for (size_t k = 1; k < node->n_output; k++)
+    if (onyx_graph_index_n_uses (index, node->output[k]) > 0 ||
+        onyx_graph_index_graph_output (index, node->output[k]) != NULL)
+      {
+        g_autofree char *shown = onyx_display_escape (node->output[k]);
+        return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
+                               "%s cannot be bypassed: its output %zu '%s' is used, and only "
+                               "the first output can be handed over", described, k, shown);
+      }
+  /* Copies: the node's strings go away with it. */
+  source = g_strdup (node->input[input]);
+  target = g_strdup (node->output[0]);
+  if (!onyx_graph_index_defines (index, source))
+    {
+      g_autofree char *shown = onyx_display_escape (source);
+      return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
+                             "%s cannot be bypassed: its input '%s' is not produced by anything",
+                             described, shown);
+    }
+
+  label = g_strdup_printf ("Bypass node %s", described);
+  onyx_document_begin_command (doc, label);
+  onyx_edit_remove_node (doc, node);
+  source_value = onyx_graph_index_lookup (index, source);
+  if (target[0] == '\0')
+    ; /* nothing read the output */
+  else if (source_value != NULL && source_value->producer != NULL &&
+           onyx_graph_index_graph_output (index, source) == NULL)
+    {
+      /* The walkthrough's `inp_node.outputs = fake_node.outputs`: the producer now
+       * writes the bypassed node's output, whose name (maybe a graph output) stays. */
+      Onnx__NodeProto *producer = source_value->producer;
+      guint slot = source_value->producer_output;
+      onyx_edit_redirect_uses (doc, source, target, NULL);
+      onyx_document_set_node_output (doc, producer, slot, target);
+    }
+  else
+    {
+      /* A graph input, initializer or graph output keeps its name: readers of the
+       * bypassed output read it instead. */
+      gssize out = find_value_info (graph->output, graph->n_output, target);
+      onyx_edit_redirect_uses (doc, target, source, NULL);
+      if (out >= 0)
+        {
+          if (onyx_graph_index_graph_output (index, source) != NULL)
+            onyx_document_remove_item (doc, &graph->base, "output", (gsize) out);
+          else
+            onyx_document_set_message_name (doc, &graph->output[out]->base, source);
+        }
+    }
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+/* Removes graph outputs among the names the removed nodes produced. */
+static void
+remove_outputs_of (OnyxDocument *doc, GPtrArray *nodes)
+{
+  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  GHashTable *produced = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      Onnx__NodeProto *node = nodes->pdata[i];
+      for (size_t k = 0; k < node->n_output; k++)
+        g_hash_table_add (produced, node->output[k]);
+    }
+  for (size_t i = graph->n_output; i-- > 0;)
+    if (g_hash_table_contains (produced, graph->output[i]->name))
+      onyx_document_remove_item (doc, &graph->base, "output", i);
+  g_hash_table_unref (produced);
+}
+
+static void
+remove_nodes (OnyxDocument *doc, GPtrArray *nodes)
+{
+  for (guint i = 0; i < nodes->len; i++)
+    onyx_edit_remove_node (doc, nodes->pdata[i]);
+}
+
+gboolean
+onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  g_autoptr (GPtrArray) doomed = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  g_autofree char *described = NULL;
+  g_autofree char *label = NULL;
+
+  if (!check_main_node (doc, node, error))
+    return FALSE;
+  g_ptr_array_add (doomed, node);
+  g_hash_table_add (seen, node);
+  for (guint i = 0; i < doomed->len; i++)
+    {
+      Onnx__NodeProto *current = doomed->pdata[i];
+      for (size_t k = 0; k < current->n_output; k++)
+        {
+          OnyxValue *value = onyx_graph_index_lookup (index, current->output[k]);
+          for (guint u = 0; value != NULL && u < value->uses->len; u++)
+            {
+              Onnx__NodeProto *user = g_array_index (value->uses, OnyxUse, u).node;
+              if (g_hash_table_add (seen, user))
+                g_ptr_array_add (doomed, user);
+            }
+        }
+    }
+  described = onyx_node_describe (doc, node);
+  label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u descendants", described, doomed->len - 1)
+                          : g_strdup_printf ("Delete node %s", described);
+  onyx_document_begin_command (doc, label);
+  remove_outputs_of (doc, doomed);
+  remove_nodes (doc, doomed);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+/* TRUE when every reader of every output of `node` is in `set` and none of its
+ * outputs is a graph output. */
+static gboolean
+feeds_only (OnyxGraphIndex *index, Onnx__NodeProto *node, GHashTable *set)
+{
+  for (size_t k = 0; k < node->n_output; k++)
+    {
+      OnyxValue *value = onyx_graph_index_lookup (index, node->output[k]);
+      if (onyx_graph_index_graph_output (index, node->output[k]) != NULL)
+        return FALSE;
+      for (guint u = 0; value != NULL && u < value->uses->len; u++)
+        if (!g_hash_table_contains (set, g_array_index (value->uses, OnyxUse, u).node))
+          return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+collect_reads (Onnx__NodeProto *node, GPtrArray *names)
+{
+  for (size_t k = 0; k < node->n_input; k++)
+    if (node->input[k][0] != '\0')
+      g_ptr_array_add (names, node->input[k]);
+  for (size_t a = 0; a < node->n_attribute; a++)
+    {
+      if (node->attribute[a]->g != NULL)
+        onyx_graph_collect_outer_reads (node->attribute[a]->g, names);
+      for (size_t g = 0; g < node->attribute[a]->n_graphs; g++)
+        onyx_graph_collect_outer_reads (node->attribute[a]->graphs[g], names);
+    }
+}
+
+gboolean
+onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  g_autoptr (GPtrArray) doomed = g_ptr_array_new ();
+  g_autoptr (GHashTable) set = g_hash_table_new (NULL, NULL);
+  g_autoptr (GPtrArray) initializers = g_ptr_array_new ();
+  g_autofree char *described = NULL;
+  g_autofree char *label = NULL;
+
+  if (!check_main_node (doc, node, error))
+    return FALSE;
+  g_ptr_array_add (doomed, node);
+  g_hash_table_add (set, node);
+  /* Grow the set with producers that feed nothing outside it, until stable: a
+   * producer whose other readers are themselves exclusive joins on a later pass. */
+  for (gboolean grew = TRUE; grew;)
+    {
+      grew = FALSE;
+      for (guint i = 0; i < doomed->len; i++)
+        {
+          g_autoptr (GPtrArray) reads = g_ptr_array_new ();
+          collect_reads (doomed->pdata[i], reads);
+          for (guint r = 0; r < reads->len; r++)
+            {
+              OnyxValue *value = onyx_graph_index_lookup (index, reads->pdata[r]);
+              Onnx__NodeProto *producer = value != NULL ? value->producer : NULL;
+              if (producer != NULL && !g_hash_table_contains (set, producer) &&
+                  feeds_only (index, producer, set))
+                {
+                  g_hash_table_add (set, producer);
+                  g_ptr_array_add (doomed, producer);
+                  grew = TRUE;
+                }
+            }
+        }
+    }
+  /* Initializers read only by the doomed nodes go with them. */
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    {
+      const char *name = graph->initializer[i]->name;
+      OnyxValue *value = onyx_graph_index_lookup (index, name);
+      gboolean exclusive = value != NULL && value->uses->len > 0 &&
+                           onyx_graph_index_graph_output (index, name) == NULL &&
+                           onyx_graph_index_graph_input (index, name) == NULL;
+      for (guint u = 0; exclusive && u < value->uses->len; u++)
+        exclusive = g_hash_table_contains (set, g_array_index (value->uses, OnyxUse, u).node);
+      if (exclusive)
+        g_ptr_array_add (initializers, GSIZE_TO_POINTER (i));
+    }
+
+  described = onyx_node_describe (doc, node);
+  label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u ancestors", described, doomed->len - 1)
+                          : g_strdup_printf ("Delete node %s", described);
+  onyx_document_begin_command (doc, label);
+  remove_nodes (doc, doomed);
+  for (guint i = initializers->len; i-- > 0;)
+    onyx_document_remove_item (doc, &graph->base, "initializer", GPOINTER_TO_SIZE (initializers->pdata[i]));
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+/* TRUE when `target` is `node` or depends on it. */
+static gboolean
+depends_on (OnyxGraphIndex *index, Onnx__NodeProto *target, Onnx__NodeProto *node)
+{
+  g_autoptr (GPtrArray) queue = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  g_ptr_array_add (queue, node);
+  g_hash_table_add (seen, node);
+  for (guint i = 0; i < queue->len; i++)
+    {
+      Onnx__NodeProto *current = queue->pdata[i];
+      if (current == target)
+        return TRUE;
+      for (size_t k = 0; k < current->n_output; k++)
+        {
+          OnyxValue *value = onyx_graph_index_lookup (index, current->output[k]);
+          for (guint u = 0; value != NULL && u < value->uses->len; u++)
+            {
+              Onnx__NodeProto *user = g_array_index (value->uses, OnyxUse, u).node;
+              if (g_hash_table_add (seen, user))
+                g_ptr_array_add (queue, user);
+            }
+        }
+    }
+  return FALSE;
+}
+
+gboolean
+onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, const char *tensor,
+                     GError **error)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  g_autofree char *described = NULL;
+  g_autofree char *shown = onyx_display_escape (tensor);
+  g_autofree char *label = NULL;
+  OnyxValue *value;
+
+  if (!check_main_node (doc, node, error))
+    return FALSE;
+  described = onyx_node_describe (doc, node);
+  if (input >= node->n_input)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "%s has no input %u (it has %zu)",
+                           described, input, node->n_input);
+  if (!onyx_graph_index_defines (index, tensor))
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
+                           "there is no tensor '%s' (no node produces it and it is not a graph "
+                           "input or initializer)", shown);
+  value = onyx_graph_index_lookup (index, tensor);
+  if (value != NULL && value->producer != NULL && depends_on (index, value->producer, node))
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_CYCLE,
+                           "reading '%s' would make %s depend on itself", shown, described);
+  if (g_strcmp0 (node->input[input], tensor) == 0)
+    return TRUE;
+  label = g_strdup_printf ("Connect input %u of %s to %s", input, described, shown);
+  onyx_document_begin_command (doc, label);
+  onyx_document_set_node_input (doc, node, input, tensor);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+gboolean
+onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *new_name,
+                         GError **error)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  g_autofree char *old_shown = onyx_display_escape (old_name);
+  g_autofree char *new_shown = onyx_display_escape (new_name);
+  g_autofree char *label = NULL;
+  g_autofree char *old_copy = g_strdup (old_name);
+  OnyxValue *value = onyx_graph_index_lookup (index, old_name);
+  Onnx__ValueInfoProto *input = onyx_graph_index_graph_input (index, old_name);
+  Onnx__ValueInfoProto *output = onyx_graph_index_graph_output (index, old_name);
+  Onnx__TensorProto *initializer = onyx_graph_index_initializer (index, old_name);
+
+  if (new_name == NULL || new_name[0] == '\0')
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "a tensor name cannot be empty");
+  if (value == NULL && input == NULL && output == NULL && initializer == NULL)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no tensor '%s'", old_shown);
+  if (strcmp (old_name, new_name) == 0)
+    return TRUE;
+  if (onyx_graph_index_lookup (index, new_name) != NULL || onyx_graph_index_defines (index, new_name) ||
+      onyx_graph_index_graph_output (index, new_name) != NULL)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, "the name '%s' is already in use", new_shown);
+
+  label = g_strdup_printf ("Rename %s to %s", old_shown, new_shown);
+  onyx_document_begin_command (doc, label);
+  if (value != NULL && value->producer != NULL)
+    onyx_document_set_node_output (doc, value->producer, value->producer_output, new_name);
+  onyx_edit_redirect_uses (doc, old_copy, new_name, NULL);
+  if (input != NULL)
+    onyx_document_set_message_name (doc, &input->base, new_name);
+  if (output != NULL)
+    onyx_document_set_message_name (doc, &output->base, new_name);
+  if (initializer != NULL)
+    onyx_document_set_message_name (doc, &initializer->base, new_name);
+  for (size_t i = 0; i < graph->n_value_info; i++)
+    if (g_strcmp0 (graph->value_info[i]->name, old_copy) == 0)
+      onyx_document_set_message_name (doc, &graph->value_info[i]->base, new_name);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+gboolean
+onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  g_autofree char *shown = onyx_display_escape (tensor);
+  g_autofree char *label = NULL;
+  Onnx__ValueInfoProto *info;
+
+  if (!onyx_graph_index_defines (index, tensor))
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no tensor '%s'", shown);
+  if (onyx_graph_index_graph_output (index, tensor) != NULL)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, "'%s' is already a graph output", shown);
+  info = malloc (sizeof *info);
+  onnx__value_info_proto__init (info);
+  info->name = strdup (tensor);
+  info->type = onyx_infer_tensor_type (doc, tensor);
+  label = g_strdup_printf ("Add graph output %s", shown);
+  onyx_document_begin_command (doc, label);
+  onyx_document_insert_item (doc, &graph->base, "output", graph->n_output, &info->base);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+static gboolean
+remove_value_info_item (OnyxDocument *doc, const char *field, const char *what, const char *name,
+                        GError **error)
+{
+  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  gboolean inputs = strcmp (field, "input") == 0;
+  gssize position = inputs ? find_value_info (graph->input, graph->n_input, name)
+                           : find_value_info (graph->output, graph->n_output, name);
+  g_autofree char *shown = onyx_display_escape (name);
+  g_autofree char *label = NULL;
+
+  if (position < 0)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no graph %s '%s'", what, shown);
+  label = g_strdup_printf ("Remove graph %s %s", what, shown);
+  onyx_document_begin_command (doc, label);
+  onyx_document_remove_item (doc, &graph->base, field, (gsize) position);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+gboolean
+onyx_edit_remove_output (OnyxDocument *doc, const char *name, GError **error)
+{
+  return remove_value_info_item (doc, "output", "output", name, error);
+}
+
+gboolean
+onyx_edit_remove_input (OnyxDocument *doc, const char *name, GError **error)
+{
+  return remove_value_info_item (doc, "input", "input", name, error);
+}
+
+gboolean
+onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *name, GError **error)
+{
+  g_autofree char *described = NULL;
+  g_autofree char *shown = onyx_display_escape (name);
+  g_autofree char *label = NULL;
+
+  if (!check_main_node (doc, node, error))
+    return FALSE;
+  if (g_strcmp0 (node->name, name) == 0)
+    return TRUE;
+  described = onyx_node_describe (doc, node);
+  label = g_strdup_printf ("Rename node %s to %s", described, shown);
+  onyx_document_begin_command (doc, label);
+  onyx_document_set_node_name (doc, node, name);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+gboolean
+onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const char *value,
+                         GError **error)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  Onnx__ValueInfoProto *info = onyx_graph_index_graph_input (index, input);
+  g_autofree char *shown = onyx_display_escape (input);
+  g_autofree char *label = NULL;
+  Onnx__TypeProto *type;
+  Onnx__TensorShapeProto__Dimension *dim;
+  guint64 number;
+
+  if (info == NULL)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no graph input '%s'", shown);
+  if (info->type == NULL || info->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
+      info->type->tensor_type->shape == NULL)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "graph input '%s' has no shape", shown);
+  if (axis >= info->type->tensor_type->shape->n_dim)
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "graph input '%s' has %zu dims, not %u",
+                           shown, info->type->tensor_type->shape->n_dim, axis + 1);
+
+  type = (Onnx__TypeProto *) onyx_proto_copy (&info->type->base);
+  dim = type->tensor_type->shape->dim[axis];
+  if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
+    free (dim->dim_param);
+  dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE__NOT_SET;
+  if (g_ascii_string_to_unsigned (value, 10, 0, G_MAXINT64, &number, NULL))
+    {
+      dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+      dim->dim_value = (int64_t) number;
+    }
+  else if (value[0] != '\0' && strcmp (value, "?") != 0)
+    {
+      dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
+      dim->dim_param = strdup (value);
+    }
+  label = g_strdup_printf ("Set dim %u of %s to %s", axis, shown, value[0] != '\0' ? value : "?");
+  onyx_document_begin_command (doc, label);
+  onyx_document_set_value_type (doc, info, type);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}
+
+gboolean
+onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *name,
+                         const char *value, GError **error)
+{
+  gsize position = 0;
+  Onnx__AttributeProto *existing;
+  Onnx__AttributeProto *attribute;
+  g_autofree char *described = NULL;
+  g_autofree char *shown = onyx_display_escape (name);
+  g_autofree char *label = NULL;
+
+  if (!check_main_node (doc, node, error))
+    return FALSE;
+  if (name == NULL || name[0] == '\0')
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "an attribute name cannot be empty");
+  existing = onyx_node_find_attribute (node, name, &position);
+  attribute = onyx_attribute_parse (name, value, existing != NULL ? (int) existing->type : 0, error);
+  if (attribute == NULL)
+    return FALSE;
+  described = onyx_node_describe (doc, node);
+  label = g_strdup_printf ("Set %s of %s", shown, described);
+  onyx_document_begin_command (doc, label);
+  if (existing != NULL)
+    onyx_document_remove_item (doc, &node->base, "attribute", position);
+  else
+    position = node->n_attribute;
+  onyx_document_insert_item (doc, &node->base, "attribute", position, &attribute->base);
+  onyx_document_commit_command (doc);
+  return TRUE;
+}

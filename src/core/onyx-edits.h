@@ -1,0 +1,68 @@
+/* onyx-edits.h: the repairs a user makes, each one undoable step on an OnyxDocument.
+ *
+ * Each function checks first and changes nothing when it fails (one clear error);
+ * on success it records one command named for the undo menu ("Bypass node FooOp_0").
+ * Nodes are those of the main graph. */
+#pragma once
+
+#include "onyx-document.h"
+
+G_BEGIN_DECLS
+
+#define ONYX_EDIT_ERROR (onyx_edit_error_quark ())
+
+typedef enum {
+  ONYX_EDIT_ERROR_NOT_FOUND,  /* no such node, tensor, input, output or attribute */
+  ONYX_EDIT_ERROR_INVALID,    /* the edit does not apply to this node or value */
+  ONYX_EDIT_ERROR_EXISTS,     /* a name already in use */
+  ONYX_EDIT_ERROR_CYCLE,      /* the edit would make the graph cyclic */
+} OnyxEditError;
+
+GQuark           onyx_edit_error_quark      (void);
+
+/* "Conv_3" for named nodes, "#3 (Conv)" for anonymous ones; escaped for display. */
+char            *onyx_node_describe         (OnyxDocument          *doc,
+                                             const Onnx__NodeProto *node);
+/* A node of the main graph by name, or by position written "#N". */
+Onnx__NodeProto *onyx_edit_find_node        (OnyxDocument *doc,
+                                             const char   *reference,
+                                             GError      **error);
+
+/* Removes the node; its outputs' consumers are left dangling (validation reports
+ * them; nothing is silently rewired). */
+gboolean onyx_edit_delete_node          (OnyxDocument *doc, Onnx__NodeProto *node, GError **error);
+/* Removes the node and makes the tensor of its input `input` take over its first
+ * output: with a producer, the producer now writes the output's name (so graph
+ * output names stay); with a graph input or initializer, the consumers read it. */
+gboolean onyx_edit_bypass_node          (OnyxDocument *doc, Onnx__NodeProto *node, guint input,
+                                         GError **error);
+/* The node and everything that depends on it, and the graph outputs they made. */
+gboolean onyx_edit_delete_descendants   (OnyxDocument *doc, Onnx__NodeProto *node, GError **error);
+/* The node and the nodes and initializers that only it (transitively) reads. */
+gboolean onyx_edit_delete_ancestors     (OnyxDocument *doc, Onnx__NodeProto *node, GError **error);
+/* Input `input` of the node reads `tensor` (any existing tensor or graph input). */
+gboolean onyx_edit_reconnect            (OnyxDocument *doc, Onnx__NodeProto *node, guint input,
+                                         const char *tensor, GError **error);
+/* Renames a tensor, graph input or output everywhere it is used. */
+gboolean onyx_edit_rename_tensor        (OnyxDocument *doc, const char *old_name,
+                                         const char *new_name, GError **error);
+gboolean onyx_edit_add_output           (OnyxDocument *doc, const char *tensor, GError **error);
+gboolean onyx_edit_remove_output        (OnyxDocument *doc, const char *name, GError **error);
+gboolean onyx_edit_remove_input         (OnyxDocument *doc, const char *name, GError **error);
+/* Sets or adds an attribute from text: "3", "0.5", "same_upper", "[1, 2]",
+ * "[0.5, 1.5]", "[\"a\", \"b\"]". An existing attribute keeps its type. */
+gboolean onyx_edit_set_attribute        (OnyxDocument *doc, Onnx__NodeProto *node,
+                                         const char *name, const char *value, GError **error);
+gboolean onyx_edit_set_node_name        (OnyxDocument *doc, Onnx__NodeProto *node,
+                                         const char *name, GError **error);
+/* Dim `axis` of a graph input: a number, a symbolic name such as "N", or "?". */
+gboolean onyx_edit_set_input_dim        (OnyxDocument *doc, const char *input, guint axis,
+                                         const char *value, GError **error);
+
+/* Removes nodes and initializers no graph output depends on (subgraphs too), and
+ * opset imports of custom domains no node uses any more. Graph inputs stay. */
+gboolean onyx_edit_cleanup              (OnyxDocument *doc, GError **error);
+/* Orders the main graph topologically, keeping the current order where it can. */
+gboolean onyx_edit_toposort             (OnyxDocument *doc, GError **error);
+
+G_END_DECLS

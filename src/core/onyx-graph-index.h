@@ -1,0 +1,84 @@
+/* onyx-graph-index.h: who produces and who consumes each tensor of a graph.
+ *
+ * The index lives beside the GraphProto (which stays the one truth that readers,
+ * validation and saving see) and is updated by each edit for the nodes and names it
+ * touches, so that an edit costs its neighbourhood rather than the whole graph.
+ * Subgraph bodies (If/Loop/Scan) are not indexed node by node, but the outer
+ * tensors they read count as uses of the node that owns them. */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+/* Input slot of an implicit use: a subgraph of the node reads the tensor. */
+#define ONYX_USE_IMPLICIT G_MAXUINT
+
+typedef struct {
+  Onnx__NodeProto *node;
+  guint input;            /* index into node->input, or ONYX_USE_IMPLICIT */
+} OnyxUse;
+
+typedef struct {
+  char *name;
+  Onnx__NodeProto *producer;  /* NULL: graph input, initializer or dangling */
+  guint producer_output;
+  GArray *uses;               /* OnyxUse, in no particular order */
+} OnyxValue;
+
+typedef struct _OnyxGraphIndex OnyxGraphIndex;
+
+OnyxGraphIndex   *onyx_graph_index_new           (Onnx__GraphProto *graph);
+void              onyx_graph_index_free          (OnyxGraphIndex   *index);
+Onnx__GraphProto *onyx_graph_index_get_graph     (OnyxGraphIndex   *index);
+
+/* NULL when no node reads or writes the name. */
+OnyxValue        *onyx_graph_index_lookup        (OnyxGraphIndex   *index,
+                                                  const char       *name);
+/* The first node with that (non-empty) name, or NULL. */
+Onnx__NodeProto  *onyx_graph_index_node_by_name  (OnyxGraphIndex   *index,
+                                                  const char       *name);
+
+Onnx__ValueInfoProto *onyx_graph_index_graph_input  (OnyxGraphIndex *index, const char *name);
+Onnx__ValueInfoProto *onyx_graph_index_graph_output (OnyxGraphIndex *index, const char *name);
+Onnx__TensorProto    *onyx_graph_index_initializer  (OnyxGraphIndex *index, const char *name);
+
+/* A tensor exists when a node produces it or it is a graph input or initializer. */
+gboolean          onyx_graph_index_defines       (OnyxGraphIndex   *index,
+                                                  const char       *name);
+/* Number of reads of a name (implicit reads by subgraphs included). */
+guint             onyx_graph_index_n_uses        (OnyxGraphIndex   *index,
+                                                  const char       *name);
+
+/* Number of names indexed; with onyx_graph_index_foreach, lets tests compare an
+ * index kept up to date by edits with one built from scratch. */
+guint             onyx_graph_index_get_n_values  (OnyxGraphIndex   *index);
+void              onyx_graph_index_foreach       (OnyxGraphIndex   *index,
+                                                  GHFunc            func,
+                                                  gpointer          user_data);
+
+/* Position of a node in graph->node (-1 when it is not there). */
+gssize            onyx_graph_index_node_position (OnyxGraphIndex   *index,
+                                                  Onnx__NodeProto  *node);
+
+/* Bookkeeping for the edit layer, which changes the proto and tells the index. */
+void onyx_graph_index_add_node       (OnyxGraphIndex *index, Onnx__NodeProto *node);
+void onyx_graph_index_remove_node    (OnyxGraphIndex *index, Onnx__NodeProto *node);
+void onyx_graph_index_remove_use     (OnyxGraphIndex *index, const char *name,
+                                      Onnx__NodeProto *node, guint input);
+void onyx_graph_index_add_use        (OnyxGraphIndex *index, const char *name,
+                                      Onnx__NodeProto *node, guint input);
+void onyx_graph_index_set_producer   (OnyxGraphIndex *index, const char *name,
+                                      Onnx__NodeProto *node, guint output);
+void onyx_graph_index_node_renamed   (OnyxGraphIndex *index, Onnx__NodeProto *node,
+                                      const char *old_name);
+/* Rebuilds the maps of graph inputs, outputs and initializers (small lists). */
+void onyx_graph_index_refresh_lists  (OnyxGraphIndex *index);
+
+/* Names a subgraph reads from outside itself, appended to `names` (char*, borrowed). */
+void onyx_graph_collect_outer_reads  (const Onnx__GraphProto *graph,
+                                      GPtrArray              *names);
+
+G_END_DECLS

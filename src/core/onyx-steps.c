@@ -1,0 +1,212 @@
+#include "onyx-steps.h"
+
+#include <string.h>
+
+#include "onyx-edits.h"
+#include "onyx-types.h"
+#include "onyx-validate.h"
+
+static const OnyxStepInfo steps[] = {
+  { "bypass", "NODE[:INPUT]", "remove NODE; the tensor of its input (default 0) takes over its output" },
+  { "bypass-op", "[DOMAIN::]OP", "bypass every node of that operator, e.g. devtech::FooOp" },
+  { "delete", "NODE", "remove NODE; its consumers are left dangling" },
+  { "delete-tree", "NODE", "remove NODE and every node that depends on it" },
+  { "delete-ancestors", "NODE", "remove NODE and what only it reads" },
+  { "reconnect", "NODE:INDEX=TENSOR", "input INDEX of NODE reads TENSOR" },
+  { "rename", "OLD=NEW", "rename a tensor, graph input or output everywhere" },
+  { "add-output", "TENSOR", "expose TENSOR as a graph output" },
+  { "remove-output", "NAME", "remove a graph output" },
+  { "remove-input", "NAME", "remove a graph input" },
+  { "set-attr", "NODE.NAME=VALUE", "set an attribute: 3, 0.5, text, [1,2], [0.5,1.5], [\"a\",\"b\"]" },
+  { "set-name", "NODE=NAME", "rename a node" },
+  { "set-dim", "INPUT:AXIS=VALUE", "set a dim of a graph input: a number, a name such as N, or ?" },
+  { "cleanup", NULL, "remove nodes and initializers no graph output depends on" },
+  { "toposort", NULL, "sort the nodes topologically" },
+  { NULL, NULL, NULL },
+};
+
+const OnyxStepInfo *
+onyx_steps_list (void)
+{
+  return steps;
+}
+
+const OnyxStepInfo *
+onyx_step_find (const char *name)
+{
+  for (guint i = 0; steps[i].name != NULL; i++)
+    if (strcmp (steps[i].name, name) == 0)
+      return &steps[i];
+  return NULL;
+}
+
+static gboolean
+bad_argument (GError **error, const OnyxStepInfo *step, const char *argument)
+{
+  g_autofree char *shown = onyx_display_escape (argument);
+  g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "'%s' is not of the form %s", shown,
+               step->argument);
+  return FALSE;
+}
+
+/* Splits "LEFT<sep>RIGHT" at the first (or last) separator. */
+static gboolean
+split (const char *text, char separator, gboolean last, char **left, char **right)
+{
+  const char *at = last ? strrchr (text, separator) : strchr (text, separator);
+  if (at == NULL || at == text)
+    return FALSE;
+  *left = g_strndup (text, at - text);
+  *right = g_strdup (at + 1);
+  return TRUE;
+}
+
+static gboolean
+parse_index (const char *text, guint *value)
+{
+  guint64 parsed;
+  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT32, &parsed, NULL))
+    return FALSE;
+  *value = (guint) parsed;
+  return TRUE;
+}
+
+static gboolean
+bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  g_autofree char *node_ref = NULL;
+  g_autofree char *input_text = NULL;
+  Onnx__NodeProto *node;
+  guint input = 0;
+
+  /* A whole name wins over NODE:INPUT, for names that contain ':'. */
+  if (onyx_graph_index_node_by_name (onyx_document_get_index (doc), argument) == NULL &&
+      split (argument, ':', TRUE, &node_ref, &input_text) && !parse_index (input_text, &input))
+    return bad_argument (error, step, argument);
+  node = onyx_edit_find_node (doc, node_ref != NULL ? node_ref : argument, error);
+  return node != NULL && onyx_edit_bypass_node (doc, node, input, error);
+}
+
+static gboolean
+bypass_op (OnyxDocument *doc, const char *argument, GError **error)
+{
+  Onnx__GraphProto *graph = onyx_graph_index_get_graph (onyx_document_get_index (doc));
+  const char *sep = strstr (argument, "::");
+  g_autofree char *domain = sep != NULL ? g_strndup (argument, sep - argument) : g_strdup ("");
+  const char *op = sep != NULL ? sep + 2 : argument;
+  g_autoptr (GPtrArray) matches = g_ptr_array_new ();
+  g_autofree char *label = NULL;
+  g_autofree char *shown = onyx_display_escape (argument);
+  gboolean ok = TRUE;
+
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      Onnx__NodeProto *node = graph->node[n];
+      gboolean same_domain = onyx_domain_is_default (domain) ? onyx_domain_is_default (node->domain)
+                                                             : g_strcmp0 (node->domain, domain) == 0;
+      if (same_domain && g_strcmp0 (node->op_type, op) == 0)
+        g_ptr_array_add (matches, node);
+    }
+  if (matches->len == 0)
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND, "no node has operator %s", shown);
+      return FALSE;
+    }
+  /* One node keeps its own label ("Bypass node FooOp_0"). */
+  label = matches->len > 1 ? g_strdup_printf ("Bypass %u %s nodes", matches->len, shown) : NULL;
+  if (label != NULL)
+    onyx_document_begin_group (doc, label);
+  for (guint i = 0; i < matches->len && ok; i++)
+    ok = onyx_edit_bypass_node (doc, matches->pdata[i], 0, error);
+  if (label != NULL)
+    onyx_document_end_group (doc);
+  /* A failure half way leaves the bypasses before it as one undoable step; the CLI
+   * writes nothing in that case. */
+  return ok;
+}
+
+gboolean
+onyx_step_apply (OnyxDocument *doc, const char *name, const char *argument, GError **error)
+{
+  const OnyxStepInfo *step = onyx_step_find (name);
+  g_autofree char *left = NULL;
+  g_autofree char *right = NULL;
+  g_autofree char *node_ref = NULL;
+  g_autofree char *field = NULL;
+  Onnx__NodeProto *node;
+  guint index;
+
+  if (step == NULL)
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND, "there is no edit step '%s'", name);
+      return FALSE;
+    }
+  if ((step->argument != NULL) != (argument != NULL))
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
+                   step->argument != NULL ? "%s needs an argument" : "%s takes no argument", name);
+      return FALSE;
+    }
+
+  if (strcmp (name, "bypass") == 0)
+    return bypass (doc, step, argument, error);
+  if (strcmp (name, "bypass-op") == 0)
+    return bypass_op (doc, argument, error);
+  if (strcmp (name, "delete") == 0 || strcmp (name, "delete-tree") == 0 ||
+      strcmp (name, "delete-ancestors") == 0)
+    {
+      node = onyx_edit_find_node (doc, argument, error);
+      if (node == NULL)
+        return FALSE;
+      if (strcmp (name, "delete") == 0)
+        return onyx_edit_delete_node (doc, node, error);
+      if (strcmp (name, "delete-tree") == 0)
+        return onyx_edit_delete_descendants (doc, node, error);
+      return onyx_edit_delete_ancestors (doc, node, error);
+    }
+  if (strcmp (name, "reconnect") == 0)
+    {
+      if (!split (argument, '=', FALSE, &left, &right) ||
+          !split (left, ':', TRUE, &node_ref, &field) || !parse_index (field, &index))
+        return bad_argument (error, step, argument);
+      node = onyx_edit_find_node (doc, node_ref, error);
+      return node != NULL && onyx_edit_reconnect (doc, node, index, right, error);
+    }
+  if (strcmp (name, "rename") == 0)
+    {
+      if (!split (argument, '=', FALSE, &left, &right))
+        return bad_argument (error, step, argument);
+      return onyx_edit_rename_tensor (doc, left, right, error);
+    }
+  if (strcmp (name, "add-output") == 0)
+    return onyx_edit_add_output (doc, argument, error);
+  if (strcmp (name, "remove-output") == 0)
+    return onyx_edit_remove_output (doc, argument, error);
+  if (strcmp (name, "remove-input") == 0)
+    return onyx_edit_remove_input (doc, argument, error);
+  if (strcmp (name, "set-attr") == 0)
+    {
+      /* Node names often contain dots ("/model.0/Conv"); attribute names do not. */
+      if (!split (argument, '=', FALSE, &left, &right) || !split (left, '.', TRUE, &node_ref, &field))
+        return bad_argument (error, step, argument);
+      node = onyx_edit_find_node (doc, node_ref, error);
+      return node != NULL && onyx_edit_set_attribute (doc, node, field, right, error);
+    }
+  if (strcmp (name, "set-name") == 0)
+    {
+      if (!split (argument, '=', FALSE, &left, &right))
+        return bad_argument (error, step, argument);
+      node = onyx_edit_find_node (doc, left, error);
+      return node != NULL && onyx_edit_set_node_name (doc, node, right, error);
+    }
+  if (strcmp (name, "set-dim") == 0)
+    {
+      if (!split (argument, '=', FALSE, &left, &right) ||
+          !split (left, ':', TRUE, &node_ref, &field) || !parse_index (field, &index))
+        return bad_argument (error, step, argument);
+      return onyx_edit_set_input_dim (doc, node_ref, index, right, error);
+    }
+  if (strcmp (name, "cleanup") == 0)
+    return onyx_edit_cleanup (doc, error);
+  return onyx_edit_toposort (doc, error);
+}

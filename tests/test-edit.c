@@ -1,0 +1,769 @@
+/* Edits with undo/redo: each edit on small graphs, the walkthrough's repair, and the
+ * undo laws as a property test on real models. */
+#include "onyx-attribute.h"
+#include "onyx-document.h"
+#include "onyx-edits.h"
+#include "onyx-steps.h"
+#include "onyx-test-util.h"
+#include "onyx-types.h"
+#include "onyx-validate.h"
+
+static OnyxDocument *
+open_document (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  g_assert_no_error (error);
+  return onyx_document_new (model);
+}
+
+static OnyxDocument *
+open_data (const char *name)
+{
+  g_autofree char *path = test_data_path (name);
+  return open_document (path);
+}
+
+static OnyxDocument *
+document_from_proto (Onnx__ModelProto *proto)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = test_model_load (proto, &error);
+  g_assert_no_error (error);
+  return onyx_document_new (model);
+}
+
+/* ---- index consistency: the live index equals one built from scratch ---- */
+
+typedef struct {
+  OnyxGraphIndex *live;
+  guint n_checked;
+} IndexCheck;
+
+static int
+compare_uses (gconstpointer a, gconstpointer b)
+{
+  const OnyxUse *x = a, *y = b;
+  if (x->node != y->node)
+    return x->node < y->node ? -1 : 1;
+  return x->input < y->input ? -1 : x->input > y->input;
+}
+
+static void
+check_value (gpointer key, gpointer value, gpointer user_data)
+{
+  IndexCheck *check = user_data;
+  OnyxValue *fresh = value;
+  OnyxValue *live = onyx_graph_index_lookup (check->live, key);
+  g_autoptr (GArray) a = NULL;
+  g_autoptr (GArray) b = NULL;
+
+  g_assert_nonnull (live);
+  g_assert_true (live->producer == fresh->producer);
+  if (fresh->producer != NULL)
+    g_assert_cmpuint (live->producer_output, ==, fresh->producer_output);
+  g_assert_cmpuint (live->uses->len, ==, fresh->uses->len);
+  a = g_array_copy (live->uses);
+  b = g_array_copy (fresh->uses);
+  g_array_sort (a, compare_uses);
+  g_array_sort (b, compare_uses);
+  for (guint i = 0; i < a->len; i++)
+    {
+      g_assert_true (g_array_index (a, OnyxUse, i).node == g_array_index (b, OnyxUse, i).node);
+      g_assert_cmpuint (g_array_index (a, OnyxUse, i).input, ==, g_array_index (b, OnyxUse, i).input);
+    }
+  check->n_checked++;
+}
+
+static void
+assert_index_consistent (OnyxDocument *doc)
+{
+  OnyxGraphIndex *live = onyx_document_get_index (doc);
+  OnyxGraphIndex *fresh = onyx_graph_index_new (onyx_document_get_proto (doc)->graph);
+  IndexCheck check = { live, 0 };
+
+  onyx_graph_index_foreach (fresh, check_value, &check);
+  g_assert_cmpuint (onyx_graph_index_get_n_values (live), ==, onyx_graph_index_get_n_values (fresh));
+  onyx_graph_index_free (fresh);
+}
+
+static void
+assert_bytes_equal (GBytes *a, GBytes *b)
+{
+  g_assert_cmpuint (g_bytes_get_size (a), ==, g_bytes_get_size (b));
+  g_assert_true (g_bytes_equal (a, b));
+}
+
+/* ---- the walkthrough ---- */
+
+static void
+test_walkthrough_bypass (void)
+{
+  g_autoptr (OnyxDocument) doc = open_data ("model_foo.onnx");
+  g_autoptr (GBytes) original = onyx_document_serialize (doc);
+  g_autoptr (GBytes) edited = NULL;
+  g_autoptr (GBytes) undone = NULL;
+  g_autoptr (GBytes) redone = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) problems = NULL;
+  Onnx__ModelProto *proto = onyx_document_get_proto (doc);
+
+  g_assert_false (onyx_document_is_modified (doc));
+  g_assert_true (onyx_step_apply (doc, "bypass-op", "devtech::FooOp", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (onyx_document_get_undo_label (doc), ==, "Bypass node /FooOp");
+  g_assert_true (onyx_document_is_modified (doc));
+  g_assert_true (onyx_edit_cleanup (doc, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (onyx_document_get_undo_label (doc), ==, "Clean up");
+
+  g_assert_cmpuint (proto->graph->n_node, ==, 2);
+  g_assert_cmpstr (proto->graph->node[0]->op_type, ==, "Conv");
+  g_assert_cmpstr (proto->graph->node[1]->op_type, ==, "Relu");
+  /* The graph output keeps its name: Relu now writes it. */
+  g_assert_cmpstr (proto->graph->node[1]->output[0], ==, "output");
+  g_assert_cmpstr (proto->graph->output[0]->name, ==, "output");
+  g_assert_cmpuint (proto->n_opset_import, ==, 1);
+  problems = onyx_validate_model (proto);
+  g_assert_cmpuint (problems->len, ==, 0);
+  assert_index_consistent (doc);
+
+  edited = onyx_document_serialize (doc);
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_false (onyx_document_can_undo (doc));
+  g_assert_false (onyx_document_is_modified (doc));
+  undone = onyx_document_serialize (doc);
+  assert_bytes_equal (original, undone);
+  assert_index_consistent (doc);
+  g_assert_cmpstr (onyx_document_get_redo_label (doc), ==, "Bypass node /FooOp");
+  g_assert_true (onyx_document_redo (doc));
+  g_assert_true (onyx_document_redo (doc));
+  redone = onyx_document_serialize (doc);
+  assert_bytes_equal (edited, redone);
+  assert_index_consistent (doc);
+}
+
+/* x → A(Relu) → a → B(Neg) → b → C(Abs) → y, plus D(Exp) reading a → z (second output). */
+static Onnx__ModelProto *
+branchy_model (void)
+{
+  Onnx__ModelProto *proto = test_model_new ();
+  Onnx__GraphProto *graph = proto->graph;
+  const int64_t dims[] = { -1, 4 };
+
+  TEST_APPEND (graph->input, graph->n_input, test_value_info ("x", 2, dims));
+  TEST_APPEND (graph->output, graph->n_output, test_value_info ("y", 2, dims));
+  TEST_APPEND (graph->output, graph->n_output, test_value_info ("z", 2, dims));
+  TEST_APPEND (graph->value_info, graph->n_value_info, test_value_info ("a", 2, dims));
+  TEST_APPEND (graph->value_info, graph->n_value_info, test_value_info ("b", 2, dims));
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Relu", "A", "x", NULL, "a", NULL));
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Neg", "B", "a", NULL, "b", NULL));
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Abs", "C", "b", NULL, "y", NULL));
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Exp", "D", "a", NULL, "z", NULL));
+  return proto;
+}
+
+static Onnx__NodeProto *
+node (OnyxDocument *doc, const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  Onnx__NodeProto *found = onyx_edit_find_node (doc, name, &error);
+  g_assert_no_error (error);
+  return found;
+}
+
+static void
+test_bypass_keeps_other_readers (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GError) error = NULL;
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+
+  /* Bypass B: A now writes "b", and D, which read "a", reads "b" too. */
+  g_assert_true (onyx_edit_bypass_node (doc, node (doc, "B"), 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (graph->n_node, ==, 3);
+  g_assert_cmpstr (node (doc, "A")->output[0], ==, "b");
+  g_assert_cmpstr (node (doc, "D")->input[0], ==, "b");
+  g_assert_cmpstr (node (doc, "C")->input[0], ==, "b");
+  assert_index_consistent (doc);
+  {
+    g_autoptr (GPtrArray) problems = onyx_validate_model (onyx_document_get_proto (doc));
+    g_assert_cmpuint (problems->len, ==, 0);
+  }
+}
+
+static void
+test_bypass_graph_input (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) problems = NULL;
+
+  /* A reads the graph input x: its readers read x instead. */
+  g_assert_true (onyx_edit_bypass_node (doc, node (doc, "A"), 0, &error));
+  g_assert_cmpstr (node (doc, "B")->input[0], ==, "x");
+  g_assert_cmpstr (node (doc, "D")->input[0], ==, "x");
+  problems = onyx_validate_model (onyx_document_get_proto (doc));
+  g_assert_cmpuint (problems->len, ==, 0);
+  assert_index_consistent (doc);
+
+  /* C writes the graph output y from B's b: B now writes y itself. */
+  g_assert_true (onyx_edit_bypass_node (doc, node (doc, "C"), 0, &error));
+  g_assert_cmpstr (node (doc, "B")->output[0], ==, "y");
+  g_assert_cmpstr (onyx_document_get_proto (doc)->graph->output[0]->name, ==, "y");
+  /* D writes the graph output z from the graph input x: the output becomes x. */
+  g_assert_true (onyx_edit_bypass_node (doc, node (doc, "D"), 0, &error));
+  g_assert_cmpstr (onyx_document_get_proto (doc)->graph->output[1]->name, ==, "x");
+  g_clear_pointer (&problems, g_ptr_array_unref);
+  problems = onyx_validate_model (onyx_document_get_proto (doc));
+  g_assert_cmpuint (problems->len, ==, 0);
+  assert_index_consistent (doc);
+}
+
+static void
+test_bypass_refusals (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GBytes) before = onyx_document_serialize (doc);
+  g_autoptr (GBytes) after = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (onyx_edit_bypass_node (doc, node (doc, "B"), 3, &error));
+  g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND);
+  g_assert_cmpstr (error->message, ==, "B has no input 3");
+  g_clear_error (&error);
+  g_assert_null (onyx_edit_find_node (doc, "nope", &error));
+  g_assert_cmpstr (error->message, ==, "there is no node named 'nope'");
+  g_clear_error (&error);
+  g_assert_null (onyx_edit_find_node (doc, "#9", &error));
+  g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND);
+  g_assert_true (node (doc, "#1") == node (doc, "B"));
+  after = onyx_document_serialize (doc);
+  assert_bytes_equal (before, after);
+  g_assert_false (onyx_document_can_undo (doc));
+}
+
+static void
+test_delete_reports_dangling (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) problems = NULL;
+
+  g_assert_true (onyx_edit_delete_node (doc, node (doc, "B"), &error));
+  g_assert_cmpstr (onyx_document_get_undo_label (doc), ==, "Delete node B");
+  problems = onyx_validate_model (onyx_document_get_proto (doc));
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->kind, ==, ONYX_PROBLEM_DANGLING_INPUT);
+  g_assert_cmpstr (((OnyxProblem *) problems->pdata[0])->node, ==, "C");
+  assert_index_consistent (doc);
+}
+
+static void
+test_delete_tree_and_ancestors (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GError) error = NULL;
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+
+  /* A feeds everything: all four go, and so do the outputs y and z. */
+  g_assert_true (onyx_edit_delete_descendants (doc, node (doc, "A"), &error));
+  g_assert_cmpstr (onyx_document_get_undo_label (doc), ==, "Delete node A and 3 descendants");
+  g_assert_cmpuint (graph->n_node, ==, 0);
+  g_assert_cmpuint (graph->n_output, ==, 0);
+  assert_index_consistent (doc);
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_cmpuint (graph->n_node, ==, 4);
+
+  /* C's exclusive ancestors: B only (A also feeds D). */
+  g_assert_true (onyx_edit_delete_ancestors (doc, node (doc, "C"), &error));
+  g_assert_cmpuint (graph->n_node, ==, 2);
+  g_assert_nonnull (onyx_graph_index_node_by_name (onyx_document_get_index (doc), "A"));
+  g_assert_nonnull (onyx_graph_index_node_by_name (onyx_document_get_index (doc), "D"));
+  assert_index_consistent (doc);
+}
+
+static void
+test_reconnect_and_cycles (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (onyx_edit_reconnect (doc, node (doc, "C"), 0, "a", &error));
+  g_assert_cmpstr (node (doc, "C")->input[0], ==, "a");
+  g_assert_cmpuint (onyx_graph_index_n_uses (onyx_document_get_index (doc), "b"), ==, 0);
+  assert_index_consistent (doc);
+  /* A reading y (made by C, which depends on A) would be a cycle. */
+  g_assert_false (onyx_edit_reconnect (doc, node (doc, "A"), 0, "y", &error));
+  g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_CYCLE);
+  g_clear_error (&error);
+  g_assert_false (onyx_edit_reconnect (doc, node (doc, "A"), 0, "ghost", &error));
+  g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND);
+}
+
+static void
+test_rename_everywhere (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GError) error = NULL;
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+
+  g_assert_true (onyx_edit_rename_tensor (doc, "a", "renamed", &error));
+  g_assert_cmpstr (node (doc, "A")->output[0], ==, "renamed");
+  g_assert_cmpstr (node (doc, "B")->input[0], ==, "renamed");
+  g_assert_cmpstr (node (doc, "D")->input[0], ==, "renamed");
+  g_assert_cmpstr (graph->value_info[0]->name, ==, "renamed");
+  g_assert_true (onyx_edit_rename_tensor (doc, "x", "input", &error));
+  g_assert_cmpstr (graph->input[0]->name, ==, "input");
+  g_assert_cmpstr (node (doc, "A")->input[0], ==, "input");
+  g_assert_true (onyx_edit_rename_tensor (doc, "y", "output", &error));
+  g_assert_cmpstr (graph->output[0]->name, ==, "output");
+  assert_index_consistent (doc);
+  g_assert_false (onyx_edit_rename_tensor (doc, "b", "z", &error));
+  g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_EXISTS);
+}
+
+static void
+test_outputs_inputs_and_saved_value_info (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GError) error = NULL;
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  g_autoptr (GBytes) saved = NULL;
+  g_autoptr (OnyxModel) reloaded = NULL;
+
+  g_assert_true (onyx_edit_add_output (doc, "b", &error));
+  g_assert_cmpuint (graph->n_output, ==, 3);
+  /* The new output's type comes from the value_info of b. */
+  {
+    g_autofree char *type = onyx_type_to_string (graph->output[2]->type);
+    g_assert_cmpstr (type, ==, "float32[N×4]");
+  }
+  g_assert_false (onyx_edit_add_output (doc, "b", &error));
+  g_clear_error (&error);
+  g_assert_true (onyx_edit_remove_output (doc, "z", &error));
+  g_assert_true (onyx_edit_remove_input (doc, "x", &error));
+  g_assert_cmpuint (graph->n_input, ==, 0);
+
+  /* After deleting B and cleaning up, "a"'s and "b"'s value_info only go from the
+   * saved file when the tensors are gone. */
+  g_assert_true (onyx_edit_remove_output (doc, "b", &error));
+  g_assert_true (onyx_edit_delete_descendants (doc, node (doc, "B"), &error));
+  saved = onyx_document_serialize (doc);
+  reloaded = onyx_model_new_from_data (g_bytes_get_data (saved, NULL), g_bytes_get_size (saved),
+                                       "saved.onnx", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (onyx_model_get_proto (reloaded)->graph->n_value_info, ==, 1);
+  g_assert_cmpstr (onyx_model_get_proto (reloaded)->graph->value_info[0]->name, ==, "a");
+  /* The document itself still has both (undo needs them). */
+  g_assert_cmpuint (graph->n_value_info, ==, 2);
+}
+
+static void
+test_attributes_names_dims (void)
+{
+  g_autoptr (OnyxDocument) doc = open_data ("model.onnx");
+  g_autoptr (GError) error = NULL;
+  Onnx__NodeProto *conv = node (doc, "#0");
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  Onnx__AttributeProto *attr;
+
+  g_assert_true (onyx_edit_set_attribute (doc, conv, "strides", "[1, 1]", &error));
+  g_assert_no_error (error);
+  attr = onyx_node_find_attribute (conv, "strides", NULL);
+  g_assert_cmpint (attr->type, ==, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS);
+  g_assert_cmpuint (attr->n_ints, ==, 2);
+  g_assert_cmpint (attr->ints[0], ==, 1);
+  /* An existing INTS attribute does not become a string. */
+  g_assert_false (onyx_edit_set_attribute (doc, conv, "strides", "wide", &error));
+  g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_true (onyx_edit_set_attribute (doc, conv, "alpha", "0.25", &error));
+  g_assert_true (onyx_edit_set_attribute (doc, conv, "mode", "\"same\"", &error));
+  g_assert_true (onyx_edit_set_attribute (doc, conv, "names", "[\"a, b\", \"c\"]", &error));
+  g_assert_true (onyx_edit_set_attribute (doc, conv, "scales", "[0.5, 2]", &error));
+  {
+    g_autofree char *alpha = onyx_attribute_to_string (onyx_node_find_attribute (conv, "alpha", NULL));
+    g_autofree char *mode = onyx_attribute_to_string (onyx_node_find_attribute (conv, "mode", NULL));
+    g_autofree char *names = onyx_attribute_to_string (onyx_node_find_attribute (conv, "names", NULL));
+    g_autofree char *scales = onyx_attribute_to_string (onyx_node_find_attribute (conv, "scales", NULL));
+    g_assert_cmpstr (alpha, ==, "0.25");
+    g_assert_cmpstr (mode, ==, "\"same\"");
+    g_assert_cmpstr (names, ==, "[\"a, b\", \"c\"]");
+    g_assert_cmpstr (scales, ==, "[0.5, 2.0]");
+  }
+  g_assert_true (onyx_edit_set_node_name (doc, conv, "first_conv", &error));
+  g_assert_true (node (doc, "first_conv") == conv);
+
+  g_assert_true (onyx_edit_set_input_dim (doc, "input", 0, "1", &error));
+  {
+    g_autofree char *type = onyx_type_to_string (graph->input[0]->type);
+    g_assert_cmpstr (type, ==, "float32[1×3×128×128]");
+  }
+  g_assert_true (onyx_edit_set_input_dim (doc, "input", 2, "H", &error));
+  {
+    g_autofree char *type = onyx_type_to_string (graph->input[0]->type);
+    g_assert_cmpstr (type, ==, "float32[1×3×H×128]");
+  }
+  g_assert_false (onyx_edit_set_input_dim (doc, "input", 4, "1", &error));
+  g_clear_error (&error);
+  assert_index_consistent (doc);
+
+  while (onyx_document_undo (doc))
+    ;
+  {
+    g_autofree char *type = onyx_type_to_string (graph->input[0]->type);
+    g_assert_cmpstr (type, ==, "float32[N×3×128×128]");
+  }
+}
+
+static void
+test_toposort (void)
+{
+  Onnx__ModelProto *proto = branchy_model ();
+  Onnx__NodeProto **nodes = proto->graph->node;
+  Onnx__NodeProto *first = nodes[0];
+  g_autoptr (OnyxDocument) doc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) problems = NULL;
+
+  /* A moved to the end. */
+  memmove (nodes, nodes + 1, 3 * sizeof *nodes);
+  nodes[3] = first;
+  doc = document_from_proto (proto);
+  problems = onyx_validate_model (onyx_document_get_proto (doc));
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_true (onyx_edit_toposort (doc, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&problems, g_ptr_array_unref);
+  problems = onyx_validate_model (onyx_document_get_proto (doc));
+  g_assert_cmpuint (problems->len, ==, 0);
+  /* Stable: the rest keeps its order. */
+  g_assert_cmpstr (onyx_document_get_proto (doc)->graph->node[0]->name, ==, "A");
+  g_assert_cmpstr (onyx_document_get_proto (doc)->graph->node[1]->name, ==, "B");
+  g_assert_cmpstr (onyx_document_get_proto (doc)->graph->node[2]->name, ==, "C");
+  g_assert_cmpstr (onyx_document_get_proto (doc)->graph->node[3]->name, ==, "D");
+  /* Sorted already: no step recorded. */
+  g_assert_true (onyx_edit_toposort (doc, &error));
+  g_assert_cmpuint (onyx_document_get_n_undo (doc), ==, 1);
+}
+
+static void
+test_groups_and_saved_mark (void)
+{
+  g_autoptr (OnyxDocument) doc = document_from_proto (branchy_model ());
+  g_autoptr (GError) error = NULL;
+
+  onyx_document_begin_group (doc, "Two renames");
+  g_assert_true (onyx_edit_rename_tensor (doc, "a", "a2", &error));
+  g_assert_true (onyx_edit_rename_tensor (doc, "b", "b2", &error));
+  /* A failing edit inside a group undoes only itself. */
+  g_assert_false (onyx_edit_rename_tensor (doc, "a2", "b2", &error));
+  g_clear_error (&error);
+  onyx_document_end_group (doc);
+  g_assert_cmpuint (onyx_document_get_n_undo (doc), ==, 1);
+  g_assert_cmpstr (onyx_document_get_undo_label (doc), ==, "Two renames");
+  g_assert_cmpstr (node (doc, "B")->output[0], ==, "b2");
+
+  onyx_document_mark_saved (doc);
+  g_assert_false (onyx_document_is_modified (doc));
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_true (onyx_document_is_modified (doc));
+  g_assert_true (onyx_document_redo (doc));
+  g_assert_false (onyx_document_is_modified (doc));
+  /* A new edit after undoing past the save drops that state for good. */
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_true (onyx_edit_delete_node (doc, node (doc, "D"), &error));
+  g_assert_false (onyx_document_can_redo (doc));
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_true (onyx_document_is_modified (doc));
+}
+
+/* An If node whose branch reads the outer tensor "a": renaming and bypassing reach
+ * inside the branch, and undo restores both the branch and the index. */
+static void
+test_subgraph_reads (void)
+{
+  Onnx__ModelProto *proto = branchy_model ();
+  Onnx__GraphProto *branch = g_new0 (Onnx__GraphProto, 1);
+  Onnx__AttributeProto *attr = g_new0 (Onnx__AttributeProto, 1);
+  Onnx__NodeProto *if_node = test_node ("If", "If", "x", NULL, "w", NULL);
+  const int64_t dims[] = { 4 };
+  g_autoptr (OnyxDocument) doc = NULL;
+  g_autoptr (GBytes) before = NULL;
+  g_autoptr (GBytes) after = NULL;
+  g_autoptr (GError) error = NULL;
+
+  onnx__graph_proto__init (branch);
+  onnx__attribute_proto__init (attr);
+  branch->name = g_strdup ("then");
+  TEST_APPEND (branch->node, branch->n_node, test_node ("Identity", "inner", "a", NULL, "t", NULL));
+  TEST_APPEND (branch->output, branch->n_output, test_value_info ("t", 1, dims));
+  attr->name = g_strdup ("then_branch");
+  attr->has_type = TRUE;
+  attr->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
+  attr->g = branch;
+  TEST_APPEND (if_node->attribute, if_node->n_attribute, attr);
+  TEST_APPEND (proto->graph->node, proto->graph->n_node, if_node);
+  TEST_APPEND (proto->graph->output, proto->graph->n_output, test_value_info ("w", 1, dims));
+  doc = document_from_proto (proto);
+  before = onyx_document_serialize (doc);
+  /* The document holds its own decoded copy of the branch. */
+  branch = node (doc, "If")->attribute[0]->g;
+
+  g_assert_cmpuint (onyx_graph_index_n_uses (onyx_document_get_index (doc), "a"), ==, 3);
+  g_assert_true (onyx_edit_rename_tensor (doc, "a", "a_renamed", &error));
+  g_assert_cmpstr (branch->node[0]->input[0], ==, "a_renamed");
+  assert_index_consistent (doc);
+  /* Cleanup keeps A: only the branch of If (and B, D) read it. */
+  g_assert_true (onyx_edit_cleanup (doc, &error));
+  g_assert_nonnull (onyx_graph_index_node_by_name (onyx_document_get_index (doc), "A"));
+  g_assert_true (onyx_edit_bypass_node (doc, node (doc, "A"), 0, &error));
+  g_assert_cmpstr (branch->node[0]->input[0], ==, "x");
+  assert_index_consistent (doc);
+  while (onyx_document_undo (doc))
+    ;
+  assert_index_consistent (doc);
+  after = onyx_document_serialize (doc);
+  assert_bytes_equal (before, after);
+}
+
+/* ---- the undo laws, on real models ---- */
+
+typedef struct {
+  const char *step;
+  char *argument;
+  gboolean may_dangle;      /* the edit may leave readers without input */
+} RandomEdit;
+
+static const char *
+random_tensor (OnyxDocument *doc, GRand *rand)
+{
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  if (graph->n_node == 0)
+    return graph->n_input > 0 ? graph->input[0]->name : "none";
+  Onnx__NodeProto *node = graph->node[g_rand_int_range (rand, 0, (gint32) graph->n_node)];
+  if (node->n_input > 0 && g_rand_boolean (rand))
+    return node->input[g_rand_int_range (rand, 0, (gint32) node->n_input)];
+  return node->n_output > 0 ? node->output[0] : "none";
+}
+
+static RandomEdit
+random_edit (OnyxDocument *doc, GRand *rand, guint serial)
+{
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  guint n = (guint) graph->n_node;
+  g_autofree char *node_ref = g_strdup_printf ("#%u", n > 0 ? (guint) g_rand_int_range (rand, 0, (gint32) n) : 0);
+  RandomEdit edit = { NULL, NULL, FALSE };
+
+  switch (g_rand_int_range (rand, 0, 14))
+    {
+    case 0: edit.step = "delete"; edit.argument = g_strdup (node_ref); edit.may_dangle = TRUE; break;
+    case 1: edit.step = "bypass"; edit.argument = g_strdup (node_ref); break;
+    case 2: edit.step = "delete-tree"; edit.argument = g_strdup (node_ref); break;
+    case 3: edit.step = "delete-ancestors"; edit.argument = g_strdup (node_ref); edit.may_dangle = TRUE; break;
+    case 4:
+      edit.step = "reconnect";
+      edit.argument = g_strdup_printf ("%s:0=%s", node_ref, random_tensor (doc, rand));
+      break;
+    case 5:
+      edit.step = "rename";
+      edit.argument = g_strdup_printf ("%s=renamed_%u", random_tensor (doc, rand), serial);
+      break;
+    case 6: edit.step = "add-output"; edit.argument = g_strdup (random_tensor (doc, rand)); break;
+    case 7:
+      edit.step = "remove-output";
+      edit.argument = g_strdup (graph->n_output > 0 ? graph->output[0]->name : "none");
+      break;
+    case 8:
+      edit.step = "remove-input";
+      edit.argument = g_strdup (graph->n_input > 0 ? graph->input[0]->name : "none");
+      edit.may_dangle = TRUE;
+      break;
+    case 9: edit.step = "set-attr"; edit.argument = g_strdup_printf ("%s.onyx_test=%u", node_ref, serial); break;
+    case 10: edit.step = "set-name"; edit.argument = g_strdup_printf ("%s=node_%u", node_ref, serial); break;
+    case 11:
+      edit.step = "set-dim";
+      edit.argument = g_strdup_printf ("%s:0=%s", graph->n_input > 0 ? graph->input[0]->name : "none",
+                                       g_rand_boolean (rand) ? "batch" : "2");
+      break;
+    case 12: edit.step = "cleanup"; break;
+    default: edit.step = "toposort"; break;
+    }
+  return edit;
+}
+
+/* Errors after an edit that were not there before: only dangling readers, and only
+ * from the edits that may leave them. Counted by kind and graph, as edits rename the
+ * nodes and tensors that messages name (renaming a dangling tensor keeps it dangling). */
+static char *
+problem_key (const OnyxProblem *problem)
+{
+  return g_strdup_printf ("%d|%s", problem->kind, problem->graph);
+}
+
+static void
+assert_no_new_errors (GPtrArray *before, GPtrArray *after, const RandomEdit *edit)
+{
+  g_autoptr (GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < before->len; i++)
+    {
+      char *key = problem_key (before->pdata[i]);
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, key));
+      g_hash_table_insert (counts, key, GUINT_TO_POINTER (n + 1));
+    }
+  for (guint i = 0; i < after->len; i++)
+    {
+      const OnyxProblem *problem = after->pdata[i];
+      g_autofree char *key = problem_key (problem);
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, key));
+      if (n > 0)
+        {
+          g_hash_table_insert (counts, g_steal_pointer (&key), GUINT_TO_POINTER (n - 1));
+          continue;
+        }
+      if (problem->severity != ONYX_PROBLEM_ERROR)
+        continue;
+      if (edit->may_dangle && (problem->kind == ONYX_PROBLEM_DANGLING_INPUT ||
+                               problem->kind == ONYX_PROBLEM_DANGLING_OUTPUT))
+        continue;
+      g_error ("--%s %s introduced: %s", edit->step, edit->argument != NULL ? edit->argument : "",
+               problem->message);
+    }
+}
+
+static void
+check_undo_laws (const char *path, guint32 seed, guint n_edits)
+{
+  g_autoptr (OnyxDocument) doc = open_document (path);
+  g_autoptr (GBytes) original = onyx_document_serialize (doc);
+  g_autoptr (GBytes) edited = NULL;
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint n_applied = 0;
+
+  for (guint i = 0; i < n_edits; i++)
+    {
+      RandomEdit edit = random_edit (doc, rand, i);
+      g_autoptr (GBytes) before = onyx_document_serialize (doc);
+      g_autoptr (GPtrArray) problems_before = onyx_validate_model (onyx_document_get_proto (doc));
+      g_autoptr (GError) error = NULL;
+      guint undo_before = onyx_document_get_n_undo (doc);
+
+      if (onyx_step_apply (doc, edit.step, edit.argument, &error))
+        {
+          g_autoptr (GPtrArray) problems_after = onyx_validate_model (onyx_document_get_proto (doc));
+          assert_no_new_errors (problems_before, problems_after, &edit);
+          n_applied += onyx_document_get_n_undo (doc) - undo_before;
+        }
+      else
+        {
+          /* A refused edit changes nothing. */
+          g_autoptr (GBytes) after = onyx_document_serialize (doc);
+          g_assert_nonnull (error);
+          g_assert_cmpuint (onyx_document_get_n_undo (doc), ==, undo_before);
+          assert_bytes_equal (before, after);
+        }
+      assert_index_consistent (doc);
+      g_free (edit.argument);
+    }
+  edited = onyx_document_serialize (doc);
+  g_assert_cmpuint (onyx_document_get_n_undo (doc), ==, n_applied);
+  g_test_message ("%s: %u of %u random edits applied", path, n_applied, n_edits);
+
+  while (onyx_document_undo (doc))
+    assert_index_consistent (doc);
+  {
+    g_autoptr (GBytes) undone = onyx_document_serialize (doc);
+    assert_bytes_equal (original, undone);
+  }
+  while (onyx_document_redo (doc))
+    ;
+  {
+    g_autoptr (GBytes) redone = onyx_document_serialize (doc);
+    assert_bytes_equal (edited, redone);
+  }
+  assert_index_consistent (doc);
+  g_rand_free (rand);
+}
+
+static void
+test_undo_laws_walkthrough (void)
+{
+  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    for (guint32 seed = 1; seed <= 20; seed++)
+      {
+        g_autofree char *path = test_data_path (names[i]);
+        check_undo_laws (path, seed, 12);
+      }
+}
+
+static void
+collect_models (const char *dir, GPtrArray *paths)
+{
+  GDir *handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (handle == NULL)
+    return;
+  while ((name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        collect_models (path, paths);
+      else if (g_str_equal (name, "model.onnx"))
+        g_ptr_array_add (paths, g_steal_pointer (&path));
+    }
+  g_dir_close (handle);
+}
+
+static int
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static void
+test_undo_laws_testdata (void)
+{
+  const char *dir = g_getenv ("ONYX_TESTDATA_DIR");
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  guint n_checked = 0;
+
+  if (dir == NULL)
+    dir = "/usr/share/libonnx-testdata/data";
+  collect_models (dir, paths);
+  g_assert_cmpuint (paths->len, >, 100);
+  g_ptr_array_sort (paths, compare_paths);
+  /* A spread sample: every 30th model, including Loop/If/Scan ones where they fall. */
+  for (guint i = 0; i < paths->len; i += 30, n_checked++)
+    check_undo_laws (paths->pdata[i], i, 10);
+  g_test_message ("undo laws held on %u libonnx-testdata models", n_checked);
+  g_assert_cmpuint (n_checked, >=, 30);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/edit/walkthrough-bypass", test_walkthrough_bypass);
+  g_test_add_func ("/edit/bypass-other-readers", test_bypass_keeps_other_readers);
+  g_test_add_func ("/edit/bypass-graph-input", test_bypass_graph_input);
+  g_test_add_func ("/edit/bypass-refusals", test_bypass_refusals);
+  g_test_add_func ("/edit/delete-dangling", test_delete_reports_dangling);
+  g_test_add_func ("/edit/delete-tree-ancestors", test_delete_tree_and_ancestors);
+  g_test_add_func ("/edit/reconnect", test_reconnect_and_cycles);
+  g_test_add_func ("/edit/rename", test_rename_everywhere);
+  g_test_add_func ("/edit/outputs-inputs", test_outputs_inputs_and_saved_value_info);
+  g_test_add_func ("/edit/attributes-names-dims", test_attributes_names_dims);
+  g_test_add_func ("/edit/toposort", test_toposort);
+  g_test_add_func ("/edit/groups-saved-mark", test_groups_and_saved_mark);
+  g_test_add_func ("/edit/subgraph-reads", test_subgraph_reads);
+  g_test_add_func ("/edit/undo-laws/walkthrough", test_undo_laws_walkthrough);
+  g_test_add_func ("/edit/undo-laws/testdata", test_undo_laws_testdata);
+  return g_test_run ();
+}

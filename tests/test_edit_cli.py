@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+"""onyx-cli edit and nodes, checked with python3-onnx and run with onnxruntime.
+
+The walkthrough's repair: bypass devtech::FooOp and clean up; the result passes
+onnx.checker and onnxruntime computes the same output as torch did for the original
+model (model_foo.npz), while the original fails in onnxruntime (FooOp is unknown)."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+import numpy as np
+import onnx
+
+CLI = os.environ["ONYX_CLI"]
+DATA = os.environ["ONYX_TEST_DATA"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUN_ORT = os.path.join(HERE, "run_ort.js")
+
+
+def cli(*args):
+    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
+
+
+def data(name):
+    return os.path.join(DATA, name)
+
+
+def run_onnxruntime(model, inputs, tmp):
+    """(returncode, output array or None, stderr) of model on inputs["input"]."""
+    x = inputs["input"].astype("<f4")
+    in_file = os.path.join(tmp, "in.bin")
+    out_file = os.path.join(tmp, "out.bin")
+    x.tofile(in_file)
+    run = subprocess.run(["node", RUN_ORT, model, "input", in_file, ",".join(map(str, x.shape)), out_file],
+                         capture_output=True, text=True, timeout=300)
+    if run.returncode != 0:
+        return run.returncode, None, run.stderr
+    shape = json.loads(run.stdout)["dims"]
+    return 0, np.fromfile(out_file, dtype="<f4").reshape(shape), run.stderr
+
+
+class Walkthrough(unittest.TestCase):
+    def test_foo_op_removal_runs_in_onnxruntime(self):
+        expected = np.load(data("model_foo.npz"))
+        with tempfile.TemporaryDirectory() as tmp:
+            removed = os.path.join(tmp, "removed.onnx")
+            run = cli("edit", data("model_foo.onnx"), "-o", removed, "--bypass-op", "devtech::FooOp", "--cleanup")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(run.stdout.splitlines(), ["Bypass node /FooOp", "Clean up"])
+
+            model = onnx.load(removed)
+            onnx.checker.check_model(model)
+            self.assertEqual([n.op_type for n in model.graph.node], ["Conv", "Relu"])
+            self.assertEqual([(o.domain, o.version) for o in model.opset_import], [("", 13)])
+            self.assertEqual([o.name for o in model.graph.output], ["output"])
+            original = onnx.load(data("model_foo.onnx"))
+            self.assertEqual(model.graph.input, original.graph.input)
+            self.assertEqual(model.producer_name, original.producer_name)
+
+            code, output, _ = run_onnxruntime(removed, expected, tmp)
+            self.assertEqual(code, 0)
+            self.assertLess(float(np.abs(output - expected["output"]).max()), 1e-5)
+
+            code, _, stderr = run_onnxruntime(data("model_foo.onnx"), expected, tmp)
+            self.assertNotEqual(code, 0)
+            self.assertIn("FooOp", stderr)
+
+    def test_bypass_by_name_equals_bypass_op(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            a, b = os.path.join(tmp, "a.onnx"), os.path.join(tmp, "b.onnx")
+            self.assertEqual(cli("edit", data("model_foo.onnx"), "-o", a, "--bypass-op=devtech::FooOp").returncode, 0)
+            self.assertEqual(cli("edit", data("model_foo.onnx"), "-o", b, "--bypass", "/FooOp").returncode, 0)
+            self.assertEqual(onnx.load(a), onnx.load(b))
+
+
+class Steps(unittest.TestCase):
+    def edit(self, *steps, source="model.onnx"):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(lambda: __import__("shutil").rmtree(tmp))
+        out = os.path.join(tmp, "out.onnx")
+        run = cli("edit", data(source), "-o", out, *steps)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        model = onnx.load(out)
+        onnx.checker.check_model(model)
+        return model, run
+
+    def test_reconnect_add_output_cleanup(self):
+        original = onnx.load(data("model.onnx"))
+        relu0 = original.graph.node[1]
+        last = original.graph.node[-1]
+        # The last Relu reads the first Relu's output: the second Conv becomes dead.
+        model, _ = self.edit("--reconnect", "%s:0=%s" % (last.name, relu0.output[0]), "--cleanup")
+        self.assertEqual([n.op_type for n in model.graph.node], ["Conv", "Relu", "Relu"])
+        self.assertEqual(len(model.graph.initializer), 2)
+        model, _ = self.edit("--add-output", relu0.output[0])
+        self.assertEqual([o.name for o in model.graph.output], ["output", relu0.output[0]])
+
+    def test_rename_set_attr_set_dim_set_name(self):
+        model, run = self.edit("--rename", "input=image", "--set-dim", "image:0=1", "--set-dim", "image:2=H",
+                               "--set-attr", "#0.strides=[1,1]", "--set-name", "#0=first_conv")
+        self.assertEqual(model.graph.input[0].name, "image")
+        self.assertEqual(model.graph.node[0].input[0], "image")
+        dims = model.graph.input[0].type.tensor_type.shape.dim
+        self.assertEqual([d.dim_value or d.dim_param for d in dims], [1, 3, "H", 128])
+        strides = [a for a in model.graph.node[0].attribute if a.name == "strides"][0]
+        self.assertEqual(list(strides.ints), [1, 1])
+        self.assertEqual(model.graph.node[0].name, "first_conv")
+        self.assertIn("Rename input to image", run.stdout)
+
+    def test_delete_tree_and_toposort(self):
+        original = onnx.load(data("model.onnx"))
+        # Deleting the second Conv and what follows leaves no output: refused, nothing written.
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.onnx")
+            run = cli("edit", data("model.onnx"), "-o", out, "--delete", original.graph.node[2].name)
+            self.assertEqual(run.returncode, 1)
+            self.assertIn("is not produced by any node", run.stderr)
+            self.assertIn("nothing was written", run.stderr)
+            self.assertFalse(os.path.exists(out))
+            run = cli("edit", data("model.onnx"), "-o", out, "--force", "--delete", original.graph.node[2].name)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(len(onnx.load(out).graph.node), 3)
+        model, _ = self.edit("--toposort")
+        self.assertEqual(model.graph.node, original.graph.node)
+
+    def test_edit_in_place(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "model.onnx")
+            with open(data("model_foo.onnx"), "rb") as src, open(path, "wb") as dst:
+                dst.write(src.read())
+            run = cli("edit", path, "-o", path, "--bypass-op", "devtech::FooOp", "--cleanup")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual([n.op_type for n in onnx.load(path).graph.node], ["Conv", "Relu"])
+            self.assertEqual(os.listdir(tmp), ["model.onnx"])
+
+
+class BadSteps(unittest.TestCase):
+    def assert_refused(self, *steps, message, code=1):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.onnx")
+            run = cli("edit", data("model_foo.onnx"), "-o", out, *steps)
+            self.assertEqual(run.returncode, code, run.stderr)
+            self.assertIn(message, run.stderr)
+            self.assertFalse(os.path.exists(out))
+
+    def test_refusals(self):
+        self.assert_refused("--bypass", "nope", message="step 1 (--bypass nope): there is no node named 'nope'")
+        self.assert_refused("--cleanup", "--bypass-op", "Softmax", message="step 2 (--bypass-op Softmax): no node has operator Softmax")
+        self.assert_refused("--reconnect", "#1:0=ghost", message="there is no tensor 'ghost'")
+        self.assert_refused("--reconnect", "#0:0=output", message="would make")
+        self.assert_refused("--reconnect", "#0-0=x", message="is not of the form NODE:INDEX=TENSOR")
+        self.assert_refused("--rename", "input=output", message="already in use")
+        self.assert_refused("--set-dim", "input:9=1", message="has 4 dims")
+        self.assert_refused("--set-attr", "#0.strides=wide", message="is not a valid INTS value")
+        self.assert_refused("--frobnicate", message="unknown option --frobnicate", code=2)
+        self.assert_refused("--cleanup=now", message="takes no argument", code=2)
+        self.assert_refused("--bypass", message="needs NODE[:INPUT]", code=2)
+
+    def test_usage(self):
+        run = cli("edit", "--help")
+        self.assertEqual(run.returncode, 0)
+        self.assertIn("--bypass-op [DOMAIN::]OP", run.stdout)
+        run = cli("edit", data("model_foo.onnx"), "--cleanup")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("expects IN -o OUT", run.stderr)
+
+
+class Nodes(unittest.TestCase):
+    def test_text_and_json(self):
+        run = cli("nodes", data("model_foo.onnx"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertRegex(run.stdout, r"(?m)^#2 +devtech::FooOp +/FooOp$")
+        self.assertIn("kernel_shape = [3, 3]", run.stdout)
+        nodes = json.loads(cli("nodes", data("model.onnx"), "--json").stdout)
+        model = onnx.load(data("model.onnx"))
+        self.assertEqual([n["name"] for n in nodes], [n.name for n in model.graph.node])
+        self.assertEqual([n["inputs"] for n in nodes], [list(n.input) for n in model.graph.node])
+        self.assertEqual(nodes[0]["attributes"]["strides"], "[2, 2]")
+        only = json.loads(cli("nodes", data("model_foo.onnx"), "--op", "devtech::FooOp", "--json").stdout)
+        self.assertEqual([n["op_type"] for n in only], ["FooOp"])
+        self.assertEqual(only[0]["index"], 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
