@@ -9,7 +9,8 @@ import unittest
 CLI = os.environ["ONYX_CLI"]
 DATA = os.environ["ONYX_TEST_DATA"]
 VALGRIND = ["valgrind", "--quiet", "--leak-check=full", "--errors-for-leak-kinds=definite",
-            "--error-exitcode=99", "--track-origins=yes"]
+            "--error-exitcode=99", "--track-origins=yes",
+            "--suppressions=" + os.path.join(os.path.dirname(os.path.abspath(__file__)), "valgrind.supp")]
 
 
 class Valgrind(unittest.TestCase):
@@ -39,6 +40,12 @@ class Valgrind(unittest.TestCase):
             self.run_clean("edit", os.path.join(DATA, "model.onnx"), "-o", os.path.join(tmp, "out.onnx"),
                            "--bypass", "nope", expected=1)
         self.run_clean("nodes", "--json", os.path.join(DATA, "model.onnx"))
+
+    def test_render(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.run_clean("render", os.path.join(DATA, "model_foo.onnx"), "-o", os.path.join(tmp, "out.png"))
+            self.run_clean("render", os.path.join(DATA, "model.onnx"), "--expand", "none", "-o",
+                           os.path.join(tmp, "out.svg"))
 
     def test_bad_input(self):
         with tempfile.TemporaryDirectory() as tmp:

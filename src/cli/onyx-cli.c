@@ -21,6 +21,7 @@ static const Command commands[] = {
     onyx_cli_nodes },
   { "edit", "IN -o OUT STEP...", "repair: bypass, delete, reconnect, rename, cleanup… (edit --help)",
     onyx_cli_edit },
+  { "render", "MODEL -o OUT [--expand]", "draw the graph to a PNG, SVG or PDF file", onyx_cli_render },
   { "roundtrip", "IN OUT", "load IN and save it unchanged to OUT", onyx_cli_roundtrip },
 };
 

@@ -1,0 +1,102 @@
+/* bench-layout MODEL DOT_OUT: times Onyx's layout and rendering of MODEL and writes
+ * its plain operator graph to DOT_OUT, for bench-layout.py to time `dot` on the same
+ * graph in the same run. Prints "key value" lines (seconds, bytes). */
+#include <stdio.h>
+#include <sys/resource.h>
+
+#include "onyx-layout.h"
+#include "onyx-model.h"
+#include "onyx-render.h"
+
+static double
+now (void)
+{
+  return (double) g_get_monotonic_time () / 1e6;
+}
+
+static OnyxLayout *
+timed_layout (const Onnx__GraphProto *graph, OnyxExpandMode mode, double *seconds)
+{
+  double start = now ();
+  OnyxLayoutEngine *engine = onyx_layout_engine_new (graph);
+  GHashTable *expanded = onyx_layout_engine_expansion (engine, mode, NULL, NULL);
+  OnyxLayout *layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
+
+  *seconds = now () - start;
+  g_hash_table_unref (expanded);
+  onyx_layout_engine_free (engine);
+  return layout;
+}
+
+/* Mean time of drawing one 1280×800 frame of `layout` at `scale`, centred. */
+static double
+frame_time (const OnyxLayout *layout, double scale)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1280, 800);
+  OnyxRenderIndex *index = onyx_render_index_new (layout);
+  OnyxRenderOptions options;
+  OnyxRect visible = { layout->bounds.width / 2 - 640 / scale, layout->bounds.height / 2 - 400 / scale,
+                       1280 / scale, 800 / scale };
+  double start;
+  const int frames = 10;
+
+  onyx_render_options_init (&options);
+  options.scale = scale;
+  start = now ();
+  for (int i = 0; i < frames; i++)
+    {
+      cairo_t *cr = cairo_create (surface);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_paint (cr);
+      cairo_scale (cr, scale, scale);
+      cairo_translate (cr, -visible.x, -visible.y);
+      onyx_render_draw (cr, layout, index, &visible, &options);
+      cairo_destroy (cr);
+    }
+  onyx_render_index_free (index);
+  cairo_surface_destroy (surface);
+  return (now () - start) / frames;
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = NULL;
+  g_autofree char *dot = NULL;
+  const Onnx__GraphProto *graph;
+  OnyxLayout *first, *full;
+  double t_first, t_full, fit;
+  struct rusage usage;
+
+  if (argc < 3)
+    {
+      fprintf (stderr, "usage: bench-layout MODEL DOT_OUT\n");
+      return 2;
+    }
+  model = onyx_model_new_from_file (argv[1], &error);
+  if (model == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return 1;
+    }
+  graph = onyx_model_get_proto (model)->graph;
+  dot = onyx_layout_flat_dot (graph);
+  g_file_set_contents (argv[2], dot, -1, NULL);
+
+  first = timed_layout (graph, ONYX_EXPAND_AUTO, &t_first);
+  full = timed_layout (graph, ONYX_EXPAND_ALL, &t_full);
+  fit = MIN (1280 / full->bounds.width, 800 / full->bounds.height);
+  printf ("nodes %zu\n", graph->n_node);
+  printf ("first_layout %.4f\n", t_first);
+  printf ("first_boxes %u\n", first->nodes->len);
+  printf ("full_layout %.4f\n", t_full);
+  printf ("full_dot_runs %u\n", full->n_dot_runs);
+  printf ("frame_fit %.5f\n", frame_time (full, fit));
+  printf ("frame_100 %.5f\n", frame_time (full, 1.0));
+  getrusage (RUSAGE_SELF, &usage);
+  printf ("peak_rss %ld\n", usage.ru_maxrss * 1024L);
+  onyx_layout_free (first);
+  onyx_layout_free (full);
+  return 0;
+}

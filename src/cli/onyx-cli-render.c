@@ -1,0 +1,75 @@
+/* onyx-cli render: the laid-out graph as a PNG, SVG or PDF file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "onyx-cli.h"
+#include "onyx-layout.h"
+#include "onyx-render.h"
+
+int
+onyx_cli_render (int argc, char **argv)
+{
+  char *output = NULL;
+  char **expand = NULL;
+  double scale = 1.0;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Image to write: .png, .svg or .pdf", "OUT" },
+    { "expand", 0, 0, G_OPTION_ARG_STRING_ARRAY, &expand,
+      "Groups to open: all, none, auto (the default: as many as stay readable) or a scope such "
+      "as /layers.0/self_attn; may be repeated", "WHAT" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "Zoom (1 = 100 %)", "S" },
+    { NULL }
+  };
+  g_autoptr (OnyxModel) model = NULL;
+  g_autoptr (GPtrArray) scopes = g_ptr_array_new ();
+  OnyxExpandMode mode = ONYX_EXPAND_AUTO;
+  OnyxLayoutEngine *engine;
+  GHashTable *expanded;
+  OnyxLayout *layout;
+  GError *error = NULL;
+  int exit_code = ONYX_EXIT_OK;
+
+  if (!onyx_cli_parse ("render", "MODEL -o OUT", "Lay the graph out with Graphviz and draw it.", entries,
+                       &argc, &argv, 1, &exit_code))
+    goto out;
+  if (output == NULL)
+    {
+      exit_code = onyx_cli_usage_error ("render", "expects -o OUT.png, OUT.svg or OUT.pdf");
+      goto out;
+    }
+  if (!(scale > 0.01 && scale <= 16))
+    {
+      exit_code = onyx_cli_usage_error ("render", "--scale must be between 0.01 and 16");
+      goto out;
+    }
+  for (guint i = 0; expand != NULL && expand[i] != NULL; i++)
+    {
+      if (strcmp (expand[i], "all") == 0)
+        mode = ONYX_EXPAND_ALL;
+      else if (strcmp (expand[i], "none") == 0)
+        mode = ONYX_EXPAND_NONE;
+      else if (strcmp (expand[i], "auto") == 0)
+        mode = ONYX_EXPAND_AUTO;
+      else
+        g_ptr_array_add (scopes, expand[i]);
+    }
+  g_ptr_array_add (scopes, NULL);
+  model = onyx_model_new_from_file (argv[2], &error);
+  if (model == NULL)
+    {
+      exit_code = onyx_cli_report_error (error);
+      goto out;
+    }
+  engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+  expanded = onyx_layout_engine_expansion (engine, mode, (const char *const *) scopes->pdata, NULL);
+  layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
+  if (!onyx_render_to_file (layout, output, scale, &error))
+    exit_code = onyx_cli_report_error (error);
+  onyx_layout_free (layout);
+  g_hash_table_unref (expanded);
+  onyx_layout_engine_free (engine);
+out:
+  g_free (output);
+  g_strfreev (expand);
+  return exit_code;
+}

@@ -1,0 +1,119 @@
+/* onyx-layout.h: the graph laid out by Graphviz dot, as plain structs.
+ *
+ * Nodes are grouped by the "/"-separated scopes of their names, as PyTorch exports
+ * name them ("/layers.0/self_attn/MatMul"). A collapsed group is one box with its op
+ * count; an expanded group is laid out on its own, and its box takes part in its
+ * parent's layout. So a large graph costs the sum of many small dot runs instead of
+ * one huge one, and expanding a group lays out only that group (finished group
+ * layouts are cached in the OnyxLayoutEngine).
+ *
+ * libgvc is not thread-safe: every call that runs dot takes one process-wide lock, so
+ * layouts may be computed on a worker thread while the UI thread draws older ones. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  double x, y, width, height; /* points; origin top left, y grows downwards */
+} OnyxRect;
+
+typedef enum {
+  ONYX_LAYOUT_OP,      /* a node of the graph */
+  ONYX_LAYOUT_INPUT,   /* a graph input */
+  ONYX_LAYOUT_OUTPUT,  /* a graph output */
+  ONYX_LAYOUT_GROUP,   /* a name scope, collapsed or expanded */
+} OnyxLayoutKind;
+
+/* Colour families of node headers, as in Netron. */
+typedef enum {
+  ONYX_CATEGORY_DEFAULT,
+  ONYX_CATEGORY_CONV,       /* layers with weights: Conv, Gemm, MatMul, LSTM… */
+  ONYX_CATEGORY_ACTIVATION,
+  ONYX_CATEGORY_POOL,
+  ONYX_CATEGORY_NORMALIZATION,
+  ONYX_CATEGORY_SHAPE,      /* Reshape, Transpose, Concat, Gather… */
+  ONYX_CATEGORY_TENSOR,     /* Constant, Cast, arithmetic on tensors */
+  ONYX_CATEGORY_CONTROL,    /* If, Loop, Scan */
+  ONYX_CATEGORY_CUSTOM,     /* not a standard ONNX domain */
+} OnyxCategory;
+
+typedef struct {
+  OnyxLayoutKind kind;
+  int index;            /* graph->node / input / output index; -1 for groups */
+  int parent;           /* index in layout->nodes of the expanded group around it, or -1 */
+  gboolean expanded;    /* groups only */
+  char *scope;          /* groups: the scope path "layers.0/self_attn" */
+  char *title;          /* op type, value name, or group name (escaped for display) */
+  char *subtitle;       /* node name, type, or "135 nodes" */
+  GPtrArray *lines;     /* char*: initializer inputs "weight 〈64×16×3×3〉", key attributes */
+  OnyxCategory category;
+  OnyxRect box;         /* absolute */
+} OnyxLayoutNode;
+
+typedef struct {
+  int from, to;         /* indices in layout->nodes */
+  char *tensor;         /* the (first) tensor this edge carries */
+  char *label;          /* its shape when known ("N×64×31×31"), or NULL */
+  GArray *points;       /* double x, y pairs: a cubic B-spline, 1 + 3k points, absolute */
+} OnyxLayoutEdge;
+
+typedef struct {
+  GArray *nodes;        /* OnyxLayoutNode */
+  GArray *edges;        /* OnyxLayoutEdge */
+  OnyxRect bounds;
+  guint n_dot_runs;     /* group layouts computed (not from the cache) for this one */
+} OnyxLayout;
+
+void onyx_layout_free (OnyxLayout *layout);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxLayout, onyx_layout_free)
+
+/* Which groups are open. */
+typedef enum {
+  ONYX_EXPAND_AUTO,  /* open groups, widest first, while about 200 boxes show */
+  ONYX_EXPAND_NONE,  /* only top-level groups */
+  ONYX_EXPAND_ALL,   /* no groups at all: every node */
+} OnyxExpandMode;
+
+typedef struct _OnyxLayoutEngine OnyxLayoutEngine;
+
+/* One engine per open model: it caches group layouts across calls. */
+OnyxLayoutEngine *onyx_layout_engine_new   (const Onnx__GraphProto *graph);
+void              onyx_layout_engine_free  (OnyxLayoutEngine       *engine);
+/* Call after the graph changed (an edit): the cache keys include each group's
+ * contents, so only groups whose contents changed are laid out again. */
+void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
+
+/* The scopes open under `mode`, plus `extra_expanded` (scope paths, may be NULL),
+ * minus `collapsed` (may be NULL). */
+GHashTable       *onyx_layout_engine_expansion (OnyxLayoutEngine  *engine,
+                                                OnyxExpandMode     mode,
+                                                const char *const *extra_expanded,
+                                                const char *const *collapsed);
+
+typedef void (*OnyxLayoutProgress) (double fraction, gpointer user_data);
+
+/* Lays the graph out with the groups in `expanded` (a set of scope paths) open.
+ * Returns NULL when cancelled. Safe to call from a worker thread. */
+OnyxLayout       *onyx_layout_engine_run   (OnyxLayoutEngine   *engine,
+                                            GHashTable         *expanded,
+                                            OnyxLayoutProgress  progress,
+                                            gpointer            progress_data,
+                                            GCancellable       *cancellable);
+
+/* The layout node at a point, innermost first (an op before the group around it);
+ * -1 when none. */
+int               onyx_layout_hit_test     (const OnyxLayout *layout,
+                                            double            x,
+                                            double            y);
+
+/* The plain operator graph (no groups) in DOT, for comparing with `dot` itself. */
+char             *onyx_layout_flat_dot     (const Onnx__GraphProto *graph);
+
+OnyxCategory      onyx_category_of         (const char *domain,
+                                            const char *op_type);
+
+G_END_DECLS

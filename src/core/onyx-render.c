@@ -1,0 +1,571 @@
+#include "onyx-render.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "onyx-model.h"
+
+/* Grid cell of the spatial index, in layout points. */
+#define CELL 256.0
+/* Below this zoom text is unreadable: boxes only. */
+#define MIN_TEXT_SCALE 0.35
+/* Below this zoom a box is a few pixels: plain rectangles and straight edges, each
+ * kind filled as one path, so that a whole 13,000-node graph still draws in a frame. */
+#define MIN_DETAIL_SCALE 0.2
+#define MAX_IMAGE_SIDE 32000.0
+#define RADIUS 5.0
+
+struct _OnyxRenderIndex {
+  double x0, y0;
+  int columns, rows;
+  GArray **cells;      /* per cell: int entries, nodes as i, edges as -(i + 1) */
+  guint *stamps;       /* per node and edge, to report each once per query */
+  guint n_nodes;
+  guint stamp;
+};
+
+typedef struct {
+  double r, g, b;
+} Colour;
+
+static const Colour category_colours[] = {
+  [ONYX_CATEGORY_DEFAULT] = { 0.35, 0.35, 0.35 },
+  [ONYX_CATEGORY_CONV] = { 0.20, 0.33, 0.53 },
+  [ONYX_CATEGORY_ACTIVATION] = { 0.44, 0.16, 0.13 },
+  [ONYX_CATEGORY_POOL] = { 0.20, 0.33, 0.20 },
+  [ONYX_CATEGORY_NORMALIZATION] = { 0.20, 0.33, 0.27 },
+  [ONYX_CATEGORY_SHAPE] = { 0.42, 0.31, 0.28 },
+  [ONYX_CATEGORY_TENSOR] = { 0.30, 0.30, 0.30 },
+  [ONYX_CATEGORY_CONTROL] = { 0.38, 0.31, 0.51 },
+  [ONYX_CATEGORY_CUSTOM] = { 0.77, 0.38, 0.00 },
+};
+
+void
+onyx_render_options_init (OnyxRenderOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->scale = 1.0;
+  options->selected = -1;
+  options->hovered = -1;
+  options->selected_edge = -1;
+}
+
+static void
+edge_bounds (const OnyxLayoutEdge *edge, OnyxRect *box)
+{
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+
+  for (guint p = 0; p + 1 < edge->points->len; p += 2)
+    {
+      double x = g_array_index (edge->points, double, p), y = g_array_index (edge->points, double, p + 1);
+      x0 = MIN (x0, x), y0 = MIN (y0, y), x1 = MAX (x1, x), y1 = MAX (y1, y);
+    }
+  *box = edge->points->len >= 2 ? (OnyxRect) { x0, y0, x1 - x0, y1 - y0 } : (OnyxRect) { 0, 0, -1, -1 };
+}
+
+static void
+index_insert (OnyxRenderIndex *index, const OnyxRect *box, int entry)
+{
+  int c0, c1, r0, r1;
+
+  if (box->width < 0)
+    return;
+  c0 = CLAMP ((int) floor ((box->x - index->x0) / CELL), 0, index->columns - 1);
+  c1 = CLAMP ((int) floor ((box->x + box->width - index->x0) / CELL), 0, index->columns - 1);
+  r0 = CLAMP ((int) floor ((box->y - index->y0) / CELL), 0, index->rows - 1);
+  r1 = CLAMP ((int) floor ((box->y + box->height - index->y0) / CELL), 0, index->rows - 1);
+  for (int r = r0; r <= r1; r++)
+    for (int c = c0; c <= c1; c++)
+      {
+        GArray **cell = &index->cells[r * index->columns + c];
+        if (*cell == NULL)
+          *cell = g_array_new (FALSE, FALSE, sizeof (int));
+        g_array_append_val (*cell, entry);
+      }
+}
+
+OnyxRenderIndex *
+onyx_render_index_new (const OnyxLayout *layout)
+{
+  OnyxRenderIndex *index = g_new0 (OnyxRenderIndex, 1);
+
+  index->x0 = layout->bounds.x - CELL;
+  index->y0 = layout->bounds.y - CELL;
+  index->columns = (int) ceil ((layout->bounds.width + 2 * CELL) / CELL) + 1;
+  index->rows = (int) ceil ((layout->bounds.height + 2 * CELL) / CELL) + 1;
+  index->cells = g_new0 (GArray *, (gsize) index->columns * index->rows);
+  index->n_nodes = layout->nodes->len;
+  index->stamps = g_new0 (guint, layout->nodes->len + layout->edges->len + 1);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    index_insert (index, &g_array_index (layout->nodes, OnyxLayoutNode, i).box, (int) i);
+  for (guint i = 0; i < layout->edges->len; i++)
+    {
+      OnyxRect box;
+      edge_bounds (&g_array_index (layout->edges, OnyxLayoutEdge, i), &box);
+      index_insert (index, &box, -(int) i - 1);
+    }
+  return index;
+}
+
+void
+onyx_render_index_free (OnyxRenderIndex *index)
+{
+  if (index == NULL)
+    return;
+  for (int i = 0; i < index->columns * index->rows; i++)
+    if (index->cells[i] != NULL)
+      g_array_unref (index->cells[i]);
+  g_free (index->cells);
+  g_free (index->stamps);
+  g_free (index);
+}
+
+/* Node and edge entries whose cells meet `visible`, each once, sorted. */
+static GArray *
+index_query (const OnyxRenderIndex *const_index, const OnyxRect *visible)
+{
+  /* The stamps are scratch space: queries do not change what the index holds. */
+  OnyxRenderIndex *index = (OnyxRenderIndex *) const_index;
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (int));
+  int c0 = CLAMP ((int) floor ((visible->x - index->x0) / CELL), 0, index->columns - 1);
+  int c1 = CLAMP ((int) floor ((visible->x + visible->width - index->x0) / CELL), 0, index->columns - 1);
+  int r0 = CLAMP ((int) floor ((visible->y - index->y0) / CELL), 0, index->rows - 1);
+  int r1 = CLAMP ((int) floor ((visible->y + visible->height - index->y0) / CELL), 0, index->rows - 1);
+
+  index->stamp++;
+  for (int r = r0; r <= r1; r++)
+    for (int c = c0; c <= c1; c++)
+      {
+        GArray *cell = index->cells[r * index->columns + c];
+        for (guint i = 0; cell != NULL && i < cell->len; i++)
+          {
+            int entry = g_array_index (cell, int, i);
+            guint slot = entry >= 0 ? (guint) entry : index->n_nodes + (guint) (-entry - 1);
+            if (index->stamps[slot] == index->stamp)
+              continue;
+            index->stamps[slot] = index->stamp;
+            g_array_append_val (found, entry);
+          }
+      }
+  return found;
+}
+
+static int
+compare_ints (gconstpointer a, gconstpointer b)
+{
+  int x = *(const int *) a, y = *(const int *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+rounded_rect (cairo_t *cr, const OnyxRect *box, double radius)
+{
+  double r = MIN (radius, MIN (box->width, box->height) / 2);
+  cairo_new_sub_path (cr);
+  cairo_arc (cr, box->x + box->width - r, box->y + r, r, -G_PI / 2, 0);
+  cairo_arc (cr, box->x + box->width - r, box->y + box->height - r, r, 0, G_PI / 2);
+  cairo_arc (cr, box->x + r, box->y + box->height - r, r, G_PI / 2, G_PI);
+  cairo_arc (cr, box->x + r, box->y + r, r, G_PI, 3 * G_PI / 2);
+  cairo_close_path (cr);
+}
+
+static void
+draw_text (cairo_t *cr, PangoLayout *pango, PangoFontDescription *font, const char *text,
+           double x, double y, double max_width)
+{
+  pango_layout_set_font_description (pango, font);
+  pango_layout_set_text (pango, text, -1);
+  pango_layout_set_width (pango, (int) (max_width * PANGO_SCALE));
+  pango_layout_set_ellipsize (pango, PANGO_ELLIPSIZE_END);
+  cairo_move_to (cr, x, y);
+  pango_cairo_show_layout (cr, pango);
+}
+
+typedef struct {
+  cairo_t *cr;
+  PangoLayout *pango;
+  PangoFontDescription *bold, *small;
+  const OnyxRenderOptions *options;
+  gboolean text;
+  Colour fg, body, line, muted;
+} Painter;
+
+static void
+outline_state (Painter *p, int index)
+{
+  cairo_t *cr = p->cr;
+  if (index == p->options->selected)
+    {
+      cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
+      cairo_set_line_width (cr, 3);
+    }
+  else if (index == p->options->hovered ||
+           (p->options->highlighted != NULL &&
+            g_hash_table_contains ((GHashTable *) p->options->highlighted, GINT_TO_POINTER (index))))
+    {
+      cairo_set_source_rgb (cr, 0.47, 0.68, 0.93);
+      cairo_set_line_width (cr, 2.5);
+    }
+  else
+    {
+      cairo_set_source_rgb (cr, p->line.r, p->line.g, p->line.b);
+      cairo_set_line_width (cr, 1);
+    }
+  cairo_stroke (cr);
+}
+
+static void
+draw_group (Painter *p, const OnyxLayoutNode *node, int index)
+{
+  cairo_t *cr = p->cr;
+
+  rounded_rect (cr, &node->box, RADIUS * 1.5);
+  if (node->expanded)
+    cairo_set_source_rgba (cr, 0.5, 0.55, 0.65, p->options->dark ? 0.16 : 0.07);
+  else
+    cairo_set_source_rgba (cr, 0.45, 0.52, 0.65, p->options->dark ? 0.45 : 0.22);
+  cairo_fill_preserve (cr);
+  if (node->expanded)
+    cairo_set_dash (cr, (double[]) { 4, 3 }, 2, 0);
+  outline_state (p, index);
+  cairo_set_dash (cr, NULL, 0, 0);
+  if (!p->text)
+    return;
+  cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
+  if (node->expanded)
+    {
+      /* Open groups: name and count on the header line above their contents. */
+      g_autofree char *header = g_strdup_printf ("%s · %s", node->title, node->subtitle);
+      draw_text (cr, p->pango, p->bold, header, node->box.x + 8, node->box.y + 4, node->box.width - 16);
+      return;
+    }
+  draw_text (cr, p->pango, p->bold, node->title, node->box.x + 8, node->box.y + 4, node->box.width - 16);
+  cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
+  draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 8, node->box.y + 22, node->box.width - 16);
+}
+
+static void
+draw_value (Painter *p, const OnyxLayoutNode *node, int index)
+{
+  cairo_t *cr = p->cr;
+
+  rounded_rect (cr, &node->box, node->box.height / 2);
+  cairo_set_source_rgb (cr, p->body.r, p->body.g, p->body.b);
+  cairo_fill_preserve (cr);
+  outline_state (p, index);
+  if (!p->text)
+    return;
+  cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
+  draw_text (cr, p->pango, p->bold, node->title, node->box.x + 10, node->box.y + 4, node->box.width - 20);
+  cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
+  if (node->subtitle != NULL)
+    draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 10, node->box.y + 20, node->box.width - 20);
+}
+
+static void
+draw_op (Painter *p, const OnyxLayoutNode *node, int index)
+{
+  cairo_t *cr = p->cr;
+  const Colour *header = &category_colours[node->category];
+  OnyxRect head = { node->box.x, node->box.y, node->box.width, 22 };
+
+  rounded_rect (cr, &node->box, RADIUS);
+  cairo_set_source_rgb (cr, p->body.r, p->body.g, p->body.b);
+  cairo_fill (cr);
+  /* Header band: the op type, coloured by category. */
+  cairo_save (cr);
+  rounded_rect (cr, &node->box, RADIUS);
+  cairo_clip (cr);
+  cairo_rectangle (cr, head.x, head.y, head.width, MIN (head.height, node->box.height));
+  cairo_set_source_rgb (cr, header->r, header->g, header->b);
+  cairo_fill (cr);
+  cairo_restore (cr);
+  rounded_rect (cr, &node->box, RADIUS);
+  outline_state (p, index);
+  if (!p->text)
+    return;
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  draw_text (cr, p->pango, p->bold, node->title, node->box.x + 8, node->box.y + 4, node->box.width - 16);
+  cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
+  {
+    double y = node->box.y + 25;
+    if (node->subtitle != NULL)
+      {
+        draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 8, y, node->box.width - 16);
+        y += 15;
+      }
+    cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
+    for (guint i = 0; i < node->lines->len; i++, y += 15)
+      draw_text (cr, p->pango, p->small, node->lines->pdata[i], node->box.x + 8, y, node->box.width - 16);
+  }
+}
+
+static void
+draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
+{
+  cairo_t *cr = p->cr;
+  const GArray *pts = edge->points;
+  guint n = pts->len / 2;
+  double ex, ey, dx, dy, len;
+  gboolean selected = index == p->options->selected_edge;
+
+  if (n < 2)
+    return;
+  cairo_move_to (cr, g_array_index (pts, double, 0), g_array_index (pts, double, 1));
+  for (guint i = 1; i + 2 < n; i += 3)
+    cairo_curve_to (cr, g_array_index (pts, double, 2 * i), g_array_index (pts, double, 2 * i + 1),
+                    g_array_index (pts, double, 2 * i + 2), g_array_index (pts, double, 2 * i + 3),
+                    g_array_index (pts, double, 2 * i + 4), g_array_index (pts, double, 2 * i + 5));
+  if (selected)
+    cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
+  else
+    cairo_set_source_rgb (cr, p->line.r, p->line.g, p->line.b);
+  cairo_set_line_width (cr, selected ? 2.5 : 1.1);
+  cairo_stroke (cr);
+
+  /* Arrowhead along the last segment. */
+  ex = g_array_index (pts, double, 2 * (n - 1));
+  ey = g_array_index (pts, double, 2 * (n - 1) + 1);
+  dx = ex - g_array_index (pts, double, 2 * (n - 2));
+  dy = ey - g_array_index (pts, double, 2 * (n - 2) + 1);
+  len = hypot (dx, dy);
+  if (len > 0)
+    {
+      dx /= len, dy /= len;
+      cairo_move_to (cr, ex, ey);
+      cairo_line_to (cr, ex - 7 * dx + 3.5 * dy, ey - 7 * dy - 3.5 * dx);
+      cairo_line_to (cr, ex - 7 * dx - 3.5 * dy, ey - 7 * dy + 3.5 * dx);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+    }
+  if (p->text && edge->label != NULL && n >= 4)
+    {
+      guint mid = (n / 2) & ~1u;
+      cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
+      draw_text (cr, p->pango, p->small, edge->label, g_array_index (pts, double, 2 * mid) + 4,
+                 g_array_index (pts, double, 2 * mid + 1) - 6, 160);
+    }
+}
+
+static void draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
+                                       const OnyxRenderOptions *options);
+
+static void
+draw_coarse (cairo_t *cr, const OnyxLayout *layout, GArray *entries, const OnyxRenderOptions *options)
+{
+  /* Groups, then edges, then nodes by category: one fill or stroke each. */
+  cairo_set_source_rgba (cr, 0.45, 0.52, 0.65, options->dark ? 0.3 : 0.15);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      int entry = g_array_index (entries, int, i);
+      const OnyxLayoutNode *node;
+      if (entry < 0)
+        continue;
+      node = &g_array_index (layout->nodes, OnyxLayoutNode, entry);
+      if (node->kind == ONYX_LAYOUT_GROUP)
+        cairo_rectangle (cr, node->box.x, node->box.y, node->box.width, node->box.height);
+    }
+  cairo_fill (cr);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      int entry = g_array_index (entries, int, i);
+      const GArray *pts;
+      if (entry >= 0)
+        continue;
+      pts = g_array_index (layout->edges, OnyxLayoutEdge, -entry - 1).points;
+      if (pts->len < 4)
+        continue;
+      cairo_move_to (cr, g_array_index (pts, double, 0), g_array_index (pts, double, 1));
+      cairo_line_to (cr, g_array_index (pts, double, pts->len - 2), g_array_index (pts, double, pts->len - 1));
+    }
+  cairo_set_source_rgb (cr, 0.5, 0.5, 0.55);
+  cairo_set_line_width (cr, 1.0 / options->scale);
+  cairo_stroke (cr);
+  for (guint category = 0; category < G_N_ELEMENTS (category_colours); category++)
+    {
+      for (guint i = 0; i < entries->len; i++)
+        {
+          int entry = g_array_index (entries, int, i);
+          const OnyxLayoutNode *node;
+          if (entry < 0)
+            continue;
+          node = &g_array_index (layout->nodes, OnyxLayoutNode, entry);
+          if (node->kind != ONYX_LAYOUT_GROUP && node->category == category)
+            cairo_rectangle (cr, node->box.x, node->box.y, node->box.width, node->box.height);
+        }
+      cairo_set_source_rgb (cr, category_colours[category].r, category_colours[category].g,
+                            category_colours[category].b);
+      cairo_fill (cr);
+    }
+  /* Selection and hover still show. */
+  for (guint k = 0; k < 2; k++)
+    {
+      int selected = k == 0 ? options->selected : options->hovered;
+      if (selected < 0 || (guint) selected >= layout->nodes->len)
+        continue;
+      const OnyxRect *box = &g_array_index (layout->nodes, OnyxLayoutNode, selected).box;
+      cairo_rectangle (cr, box->x, box->y, box->width, box->height);
+      cairo_set_source_rgb (cr, 0.21, 0.52, 0.89);
+      cairo_set_line_width (cr, 3.0 / options->scale);
+      cairo_stroke (cr);
+    }
+}
+
+void
+onyx_render_draw (cairo_t *cr, const OnyxLayout *layout, const OnyxRenderIndex *index,
+                  const OnyxRect *visible, const OnyxRenderOptions *options)
+{
+  g_autoptr (GArray) entries = index_query (index, visible);
+
+  if (options->scale < MIN_DETAIL_SCALE)
+    {
+      draw_coarse (cr, layout, entries, options);
+      return;
+    }
+  draw_detailed (cr, layout, entries, options);
+}
+
+static void
+draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
+                           const OnyxRenderOptions *options)
+{
+  Painter p = { cr, pango_cairo_create_layout (cr), pango_font_description_from_string ("Sans Bold 9"),
+                pango_font_description_from_string ("Sans 8"), options, options->scale >= MIN_TEXT_SCALE };
+
+  if (options->dark)
+    p.fg = (Colour) { 0.92, 0.92, 0.92 }, p.body = (Colour) { 0.22, 0.22, 0.24 },
+    p.line = (Colour) { 0.62, 0.62, 0.66 }, p.muted = (Colour) { 0.70, 0.70, 0.72 };
+  else
+    p.fg = (Colour) { 0.10, 0.10, 0.12 }, p.body = (Colour) { 1, 1, 1 },
+    p.line = (Colour) { 0.42, 0.42, 0.46 }, p.muted = (Colour) { 0.38, 0.38, 0.42 };
+
+  g_array_sort (entries, compare_ints);
+  /* Order: edges (negative entries, sorted first), then nodes from outer to inner
+   * groups (the layout lists a group before its contents); groups under edges. */
+  for (guint pass = 0; pass < 3; pass++)
+    for (guint i = 0; i < entries->len; i++)
+      {
+        int entry = g_array_index (entries, int, i);
+        if (entry < 0)
+          {
+            if (pass == 1)
+              draw_edge (&p, &g_array_index (layout->edges, OnyxLayoutEdge, -entry - 1), -entry - 1);
+            continue;
+          }
+        const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, entry);
+        if (node->kind == ONYX_LAYOUT_GROUP)
+          {
+            if (pass == 0)
+              draw_group (&p, node, entry);
+          }
+        else if (pass == 2)
+          {
+            if (node->kind == ONYX_LAYOUT_OP)
+              draw_op (&p, node, entry);
+            else
+              draw_value (&p, node, entry);
+          }
+      }
+  pango_font_description_free (p.bold);
+  pango_font_description_free (p.small);
+  g_object_unref (p.pango);
+}
+
+int
+onyx_render_edge_hit_test (const OnyxLayout *layout, const OnyxRenderIndex *index, double x, double y,
+                           double tolerance)
+{
+  OnyxRect around = { x - tolerance, y - tolerance, 2 * tolerance, 2 * tolerance };
+  g_autoptr (GArray) entries = index_query (index, &around);
+  int best = -1;
+  double best_distance = tolerance;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      int entry = g_array_index (entries, int, i);
+      const GArray *pts;
+      if (entry >= 0)
+        continue;
+      pts = g_array_index (layout->edges, OnyxLayoutEdge, -entry - 1).points;
+      /* Distance to the control polygon, sampled: close enough for picking. */
+      for (guint p = 0; p + 3 < pts->len; p += 2)
+        {
+          double ax = g_array_index (pts, double, p), ay = g_array_index (pts, double, p + 1);
+          double bx = g_array_index (pts, double, p + 2), by = g_array_index (pts, double, p + 3);
+          double vx = bx - ax, vy = by - ay, len2 = vx * vx + vy * vy;
+          double t = len2 > 0 ? CLAMP (((x - ax) * vx + (y - ay) * vy) / len2, 0, 1) : 0;
+          double d = hypot (ax + t * vx - x, ay + t * vy - y);
+          if (d <= best_distance)
+            best_distance = d, best = -entry - 1;
+        }
+    }
+  return best;
+}
+
+gboolean
+onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, GError **error)
+{
+  double margin = 16;
+  double width = layout->bounds.width + 2 * margin, height = layout->bounds.height + 2 * margin;
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  g_autofree char *name = g_path_get_basename (path);
+  /* Written beside the target and renamed over it once complete. */
+  g_autofree char *partial = g_strdup_printf ("%s.partial-%d", path, (int) getpid ());
+  cairo_surface_t *surface;
+  cairo_status_t status;
+  OnyxRenderIndex *index;
+  OnyxRenderOptions options;
+  OnyxRect visible = layout->bounds;
+  cairo_t *cr;
+  gboolean png = g_str_has_suffix (lower, ".png");
+
+  if (png && MAX (width, height) * scale > MAX_IMAGE_SIDE)
+    scale = MAX_IMAGE_SIDE / MAX (width, height);
+  if (png)
+    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width * scale), (int) ceil (height * scale));
+  else if (g_str_has_suffix (lower, ".svg"))
+    surface = cairo_svg_surface_create (partial, width * scale, height * scale);
+  else if (g_str_has_suffix (lower, ".pdf"))
+    surface = cairo_pdf_surface_create (partial, width * scale, height * scale);
+  else
+    {
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO,
+                   "%s: unknown image format: use .png, .svg or .pdf", name);
+      return FALSE;
+    }
+  cr = cairo_create (surface);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_scale (cr, scale, scale);
+  cairo_translate (cr, margin - layout->bounds.x, margin - layout->bounds.y);
+  onyx_render_options_init (&options);
+  /* A file is read at any zoom: always with text. */
+  options.scale = MAX (scale, MIN_TEXT_SCALE);
+  index = onyx_render_index_new (layout);
+  onyx_render_draw (cr, layout, index, &visible, &options);
+  onyx_render_index_free (index);
+  cairo_destroy (cr);
+  if (png)
+    status = cairo_surface_write_to_png (surface, partial);
+  else
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  cairo_surface_destroy (surface);
+  if (status == CAIRO_STATUS_SUCCESS && g_rename (partial, path) != 0)
+    status = CAIRO_STATUS_WRITE_ERROR;
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_unlink (partial);
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: cannot write the image: %s", name,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}

@@ -1,0 +1,52 @@
+/* onyx-render.h: drawing a laid-out graph with cairo and pango, onto any surface:
+ * the app's canvas, or PNG, SVG and PDF files.
+ *
+ * Only what intersects the visible rectangle is drawn (a grid index finds it), and
+ * text is left out below a readable zoom, so a frame costs what is on screen. */
+#pragma once
+
+#include <cairo.h>
+
+#include "onyx-layout.h"
+
+G_BEGIN_DECLS
+
+typedef struct _OnyxRenderIndex OnyxRenderIndex;
+
+OnyxRenderIndex *onyx_render_index_new  (const OnyxLayout *layout);
+void             onyx_render_index_free (OnyxRenderIndex  *index);
+
+typedef struct {
+  double scale;      /* device units per layout point: 1 is 100 % */
+  int selected;      /* layout node index, or -1 */
+  int hovered;       /* layout node index, or -1 */
+  int selected_edge; /* layout edge index, or -1 */
+  gboolean dark;
+  const GHashTable *highlighted; /* layout node indices (GINT_TO_POINTER), or NULL */
+} OnyxRenderOptions;
+
+void onyx_render_options_init (OnyxRenderOptions *options);
+
+/* Draws what of `layout` lies in `visible` (layout coordinates). `cr` must already map
+ * layout coordinates to the device (scaled by options->scale and translated). */
+void onyx_render_draw (cairo_t                 *cr,
+                       const OnyxLayout        *layout,
+                       const OnyxRenderIndex   *index,
+                       const OnyxRect          *visible,
+                       const OnyxRenderOptions *options);
+
+/* The whole layout at `scale` into a .png, .svg or .pdf file (by its extension).
+ * Large PNGs are scaled down to stay within cairo's 32,767-pixel limit. */
+gboolean onyx_render_to_file (const OnyxLayout *layout,
+                              const char       *path,
+                              double            scale,
+                              GError          **error);
+
+/* The layout edge under a point (within `tolerance` points of its curve), or -1. */
+int      onyx_render_edge_hit_test (const OnyxLayout      *layout,
+                                    const OnyxRenderIndex *index,
+                                    double                 x,
+                                    double                 y,
+                                    double                 tolerance);
+
+G_END_DECLS

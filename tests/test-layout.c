@@ -1,0 +1,243 @@
+/* Layout sanity on real models: boxes inside the bounds and inside their groups,
+ * siblings never overlap, edges run from box to box; plus caching, cancellation and
+ * hit testing. */
+#include <math.h>
+
+#include "onyx-layout.h"
+#include "onyx-render.h"
+#include "onyx-test-util.h"
+
+/* Graphviz rounds coordinates to hundredths of a point. */
+#define SLACK 1.0
+
+static gboolean
+inside (const OnyxRect *inner, const OnyxRect *outer)
+{
+  return inner->x >= outer->x - SLACK && inner->y >= outer->y - SLACK &&
+         inner->x + inner->width <= outer->x + outer->width + SLACK &&
+         inner->y + inner->height <= outer->y + outer->height + SLACK;
+}
+
+static gboolean
+overlap (const OnyxRect *a, const OnyxRect *b)
+{
+  return a->x + SLACK < b->x + b->width && b->x + SLACK < a->x + a->width &&
+         a->y + SLACK < b->y + b->height && b->y + SLACK < a->y + a->height;
+}
+
+static double
+distance_to_box (double x, double y, const OnyxRect *box)
+{
+  double dx = MAX (MAX (box->x - x, 0), x - (box->x + box->width));
+  double dy = MAX (MAX (box->y - y, 0), y - (box->y + box->height));
+  return hypot (dx, dy);
+}
+
+static void
+assert_sane (const OnyxLayout *layout, const char *what)
+{
+  g_assert_cmpuint (layout->nodes->len, >, 0);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      g_assert_cmpfloat (node->box.width, >, 0);
+      g_assert_cmpfloat (node->box.height, >, 0);
+      if (!inside (&node->box, &layout->bounds))
+        g_error ("%s: box of %s lies outside the bounds", what, node->title);
+      if (node->parent >= 0)
+        {
+          const OnyxLayoutNode *parent = &g_array_index (layout->nodes, OnyxLayoutNode, node->parent);
+          g_assert_true (parent->kind == ONYX_LAYOUT_GROUP && parent->expanded);
+          if (!inside (&node->box, &parent->box))
+            g_error ("%s: %s lies outside its group %s", what, node->title, parent->title);
+        }
+      for (guint j = i + 1; j < layout->nodes->len; j++)
+        {
+          const OnyxLayoutNode *other = &g_array_index (layout->nodes, OnyxLayoutNode, j);
+          if (other->parent == node->parent && overlap (&node->box, &other->box))
+            g_error ("%s: %s and %s overlap", what, node->title, other->title);
+        }
+    }
+  for (guint e = 0; e < layout->edges->len; e++)
+    {
+      const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
+      const GArray *pts = edge->points;
+      guint n = pts->len / 2;
+      g_assert_cmpuint (n, >=, 4);
+      g_assert_cmpuint ((n - 1) % 3, ==, 0);
+      g_assert_cmpfloat (distance_to_box (g_array_index (pts, double, 0), g_array_index (pts, double, 1),
+                                          &g_array_index (layout->nodes, OnyxLayoutNode, edge->from).box), <, 3.0);
+      g_assert_cmpfloat (distance_to_box (g_array_index (pts, double, 2 * n - 2), g_array_index (pts, double, 2 * n - 1),
+                                          &g_array_index (layout->nodes, OnyxLayoutNode, edge->to).box), <, 3.0);
+    }
+}
+
+static OnyxLayout *
+lay_out (OnyxLayoutEngine *engine, OnyxExpandMode mode)
+{
+  g_autoptr (GHashTable) expanded = onyx_layout_engine_expansion (engine, mode, NULL, NULL);
+  OnyxLayout *layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
+  g_assert_nonnull (layout);
+  return layout;
+}
+
+static guint
+count_kind (const OnyxLayout *layout, OnyxLayoutKind kind)
+{
+  guint n = 0;
+  for (guint i = 0; i < layout->nodes->len; i++)
+    n += g_array_index (layout->nodes, OnyxLayoutNode, i).kind == kind;
+  return n;
+}
+
+static void
+check_model (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  const OnyxExpandMode modes[] = { ONYX_EXPAND_ALL, ONYX_EXPAND_NONE, ONYX_EXPAND_AUTO };
+  OnyxLayoutEngine *engine;
+  Onnx__GraphProto *graph;
+
+  g_assert_no_error (error);
+  graph = onyx_model_get_proto (model)->graph;
+  engine = onyx_layout_engine_new (graph);
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autoptr (OnyxLayout) layout = lay_out (engine, modes[m]);
+      assert_sane (layout, path);
+      if (modes[m] == ONYX_EXPAND_ALL)
+        {
+          /* Every node, graph input (not initializer) and output has its box. */
+          g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OP), ==, graph->n_node);
+          g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTPUT), ==, graph->n_output);
+        }
+    }
+  onyx_layout_engine_free (engine);
+}
+
+static void
+test_walkthrough (void)
+{
+  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *path = test_data_path (names[i]);
+      check_model (path);
+    }
+}
+
+static void
+collect (const char *dir, GPtrArray *paths)
+{
+  GDir *handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        collect (path, paths);
+      else if (g_str_equal (name, "model.onnx"))
+        g_ptr_array_add (paths, g_steal_pointer (&path));
+    }
+  if (handle != NULL)
+    g_dir_close (handle);
+}
+
+static int
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static void
+test_testdata_sample (void)
+{
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  guint n = 0;
+
+  collect ("/usr/share/libonnx-testdata/data", paths);
+  g_assert_cmpuint (paths->len, >, 100);
+  g_ptr_array_sort (paths, compare_paths);
+  for (guint i = 0; i < paths->len; i += 25, n++)
+    check_model (paths->pdata[i]);
+  g_test_message ("laid out %u libonnx-testdata models", n);
+}
+
+static void
+test_groups_cache_and_hits (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  OnyxLayoutEngine *engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+  g_autoptr (OnyxLayout) collapsed = lay_out (engine, ONYX_EXPAND_NONE);
+  g_autoptr (OnyxLayout) again = NULL;
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GHashTable) all = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
+  const OnyxLayoutNode *group = NULL;
+  int hit;
+
+  /* Collapsed: input, the "model" group with its 4 nodes, output. */
+  g_assert_cmpuint (collapsed->nodes->len, ==, 3);
+  for (guint i = 0; i < collapsed->nodes->len; i++)
+    if (g_array_index (collapsed->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_GROUP)
+      group = &g_array_index (collapsed->nodes, OnyxLayoutNode, i);
+  g_assert_nonnull (group);
+  g_assert_cmpstr (group->subtitle, ==, "4 nodes");
+  g_assert_false (group->expanded);
+  hit = onyx_layout_hit_test (collapsed, group->box.x + group->box.width / 2, group->box.y + group->box.height / 2);
+  g_assert_true (&g_array_index (collapsed->nodes, OnyxLayoutNode, hit) == group);
+  g_assert_cmpint (onyx_layout_hit_test (collapsed, -100, -100), ==, -1);
+
+  /* The same request again comes from the cache. */
+  again = lay_out (engine, ONYX_EXPAND_NONE);
+  g_assert_cmpuint (again->n_dot_runs, ==, 0);
+  g_assert_cmpuint (again->nodes->len, ==, collapsed->nodes->len);
+
+  /* Cancelled before it starts: no layout. */
+  g_cancellable_cancel (cancellable);
+  g_assert_null (onyx_layout_engine_run (engine, all, NULL, NULL, cancellable));
+  onyx_layout_engine_free (engine);
+}
+
+static void
+progress_seen (double fraction, gpointer user_data)
+{
+  double *last = user_data;
+  g_assert_cmpfloat (fraction, >=, *last);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  *last = fraction;
+}
+
+static void
+test_progress_and_render_index (void)
+{
+  g_autofree char *path = test_data_path ("model_scripted.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  OnyxLayoutEngine *engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+  g_autoptr (GHashTable) all = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
+  double last = 0;
+  g_autoptr (OnyxLayout) layout = onyx_layout_engine_run (engine, all, progress_seen, &last, NULL);
+  OnyxRenderIndex *index = onyx_render_index_new (layout);
+  const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, 0);
+
+  g_assert_cmpfloat (last, >, 0);
+  /* A point on an edge's curve picks that edge. */
+  g_assert_cmpint (onyx_render_edge_hit_test (layout, index, g_array_index (edge->points, double, 0),
+                                              g_array_index (edge->points, double, 1), 4), >=, 0);
+  onyx_render_index_free (index);
+  onyx_layout_engine_free (engine);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/layout/walkthrough", test_walkthrough);
+  g_test_add_func ("/layout/testdata-sample", test_testdata_sample);
+  g_test_add_func ("/layout/groups-cache-hits", test_groups_cache_and_hits);
+  g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
+  return g_test_run ();
+}
