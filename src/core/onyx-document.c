@@ -30,7 +30,8 @@ typedef struct {
 
 typedef struct {
   char *label;
-  GPtrArray *ops; /* Op*, in the order they were applied */
+  GPtrArray *ops;     /* Op*, in the order they were applied */
+  GPtrArray *replay;  /* GStrv: the edits that made it, as onyx_replay_apply takes them */
 } Command;
 
 struct _OnyxDocument {
@@ -43,6 +44,7 @@ struct _OnyxDocument {
   gint saved_at;         /* n_applied at the last save; -1 when that state is gone */
   Command *recording;
   guint command_start;   /* ops of `recording` before the current edit's */
+  guint replay_start;    /* and its replay entries */
   guint group_depth;
   char *group_label;
 };
@@ -240,6 +242,7 @@ command_free (OnyxDocument *self, Command *command)
   for (guint i = command->ops->len; i-- > 0;)
     op_free (self, command->ops->pdata[i]);
   g_ptr_array_unref (command->ops);
+  g_ptr_array_unref (command->replay);
   g_free (command->label);
   g_free (command);
 }
@@ -263,12 +266,15 @@ onyx_document_begin_command (OnyxDocument *self, const char *label)
       /* Inside a group: keep adding to the group's command. */
       g_return_if_fail (self->group_depth > 0);
       self->command_start = self->recording->ops->len;
+      self->replay_start = self->recording->replay->len;
       return;
     }
   self->recording = g_new0 (Command, 1);
   self->recording->label = g_strdup (self->group_label != NULL ? self->group_label : label);
   self->recording->ops = g_ptr_array_new ();
+  self->recording->replay = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
   self->command_start = 0;
+  self->replay_start = 0;
 }
 
 static void
@@ -313,6 +319,7 @@ onyx_document_abort_command (OnyxDocument *self)
       op_apply (self, op, FALSE);
       op_free (self, op);
     }
+  g_ptr_array_set_size (command->replay, self->replay_start);
   if (self->group_depth == 0)
     {
       self->recording = NULL;
@@ -438,6 +445,36 @@ onyx_document_set_node_order (OnyxDocument *self, Onnx__GraphProto *graph, Onnx_
   op->old_order = g_memdup2 (graph->node, MAX (graph->n_node, 1) * sizeof *graph->node);
   op->new_order = g_memdup2 (order, MAX (graph->n_node, 1) * sizeof *graph->node);
   record (self, op);
+}
+
+void
+onyx_document_note_replay (OnyxDocument *self, const char *step, ...)
+{
+  GPtrArray *entry = g_ptr_array_new ();
+  va_list args;
+
+  g_return_if_fail (self->recording != NULL);
+  g_ptr_array_add (entry, g_strdup (step));
+  va_start (args, step);
+  for (const char *arg = va_arg (args, const char *); arg != NULL; arg = va_arg (args, const char *))
+    g_ptr_array_add (entry, g_strdup (arg));
+  va_end (args);
+  g_ptr_array_add (entry, NULL);
+  g_ptr_array_add (self->recording->replay, g_ptr_array_free (entry, FALSE));
+}
+
+GPtrArray *
+onyx_document_get_replay (OnyxDocument *self)
+{
+  GPtrArray *entries = g_ptr_array_new ();
+
+  for (guint c = 0; c < self->n_applied; c++)
+    {
+      Command *command = self->commands->pdata[c];
+      for (guint i = 0; i < command->replay->len; i++)
+        g_ptr_array_add (entries, command->replay->pdata[i]);
+    }
+  return entries;
 }
 
 void
@@ -622,6 +659,7 @@ onyx_document_finalize (GObject *object)
   if (self->recording != NULL)
     {
       self->command_start = 0;
+      self->replay_start = 0;
       self->group_depth = 0;
       onyx_document_abort_command (self);
     }

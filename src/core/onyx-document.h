@@ -98,6 +98,13 @@ void onyx_document_set_node_order   (OnyxDocument *self, Onnx__GraphProto *graph
 void onyx_document_index_node       (OnyxDocument *self, Onnx__NodeProto *node,
                                      gboolean add);
 
+/* Records how to redo the current edit from the saved file (onyx_replay_apply's
+ * entries: a step name and its arguments, NULL-terminated). */
+void onyx_document_note_replay      (OnyxDocument *self, const char *step, ...) G_GNUC_NULL_TERMINATED;
+/* The replay entries (GStrv, borrowed) of every applied step, oldest first: applied
+ * to the saved file they give the current model (a crash journal). */
+GPtrArray *onyx_document_get_replay (OnyxDocument *self);
+
 /* Deep copy of a message (through pack/unpack), for new items built from old ones. */
 ProtobufCMessage *onyx_proto_copy   (const ProtobufCMessage *message);
 

@@ -64,6 +64,14 @@ onyx_edit_find_node (OnyxDocument *doc, const char *reference, GError **error)
   return NULL;
 }
 
+/* "#12": how replay entries name a node (its position before the edit). */
+static char *
+node_ref (OnyxDocument *doc, Onnx__NodeProto *node)
+{
+  return g_strdup_printf ("#%" G_GSSIZE_FORMAT,
+                          onyx_graph_index_node_position (onyx_document_get_index (doc), node));
+}
+
 static gboolean
 check_main_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
@@ -154,13 +162,16 @@ gboolean
 onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
   g_autofree char *label = NULL;
+  g_autofree char *ref = NULL;
   g_autofree char *described = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Delete node %s", described);
+  ref = node_ref (doc, node);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "delete", ref, NULL);
   onyx_edit_remove_node (doc, node);
   onyx_document_commit_command (doc);
   return TRUE;
@@ -175,6 +186,8 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   g_autofree char *label = NULL;
   g_autofree char *source = NULL;
   g_autofree char *target = NULL;
+  g_autofree char *ref = NULL;
+  g_autofree char *input_text = NULL;
   OnyxValue *source_value;
 
   if (!check_main_node (doc, node, error))
@@ -205,7 +218,10 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
     }
 
   label = g_strdup_printf ("Bypass node %s", described);
+  ref = node_ref (doc, node);
+  input_text = g_strdup_printf ("%u", input);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "bypass", ref, input_text, NULL);
   onyx_edit_remove_node (doc, node);
   source_value = onyx_graph_index_lookup (index, source);
   if (target[0] == '\0')
@@ -272,6 +288,7 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
+  g_autofree char *ref = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
@@ -294,7 +311,9 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
   described = onyx_node_describe (doc, node);
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u descendants", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
+  ref = node_ref (doc, node);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "delete-tree", ref, NULL);
   remove_outputs_of (doc, doomed);
   remove_nodes (doc, doomed);
   onyx_document_commit_command (doc);
@@ -343,6 +362,7 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
   g_autoptr (GPtrArray) initializers = g_ptr_array_new ();
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
+  g_autofree char *ref = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
@@ -388,7 +408,9 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
   described = onyx_node_describe (doc, node);
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u ancestors", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
+  ref = node_ref (doc, node);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "delete-ancestors", ref, NULL);
   remove_nodes (doc, doomed);
   for (guint i = initializers->len; i-- > 0;)
     onyx_document_remove_item (doc, &graph->base, "initializer", GPOINTER_TO_SIZE (initializers->pdata[i]));
@@ -432,6 +454,8 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (tensor);
   g_autofree char *label = NULL;
+  g_autofree char *ref = NULL;
+  g_autofree char *input_text = NULL;
   OnyxValue *value;
 
   if (!check_main_node (doc, node, error))
@@ -451,7 +475,10 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   if (g_strcmp0 (node->input[input], tensor) == 0)
     return TRUE;
   label = g_strdup_printf ("Connect input %u of %s to %s", input, described, shown);
+  ref = node_ref (doc, node);
+  input_text = g_strdup_printf ("%u", input);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "reconnect", ref, input_text, tensor, NULL);
   onyx_document_set_node_input (doc, node, input, tensor);
   onyx_document_commit_command (doc);
   return TRUE;
@@ -484,6 +511,7 @@ onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *ne
 
   label = g_strdup_printf ("Rename %s to %s", old_shown, new_shown);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "rename", old_copy, new_name, NULL);
   if (value != NULL && value->producer != NULL)
     onyx_document_set_node_output (doc, value->producer, value->producer_output, new_name);
   onyx_edit_redirect_uses (doc, old_copy, new_name, NULL);
@@ -519,6 +547,7 @@ onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
   info->type = onyx_infer_tensor_type (doc, tensor);
   label = g_strdup_printf ("Add graph output %s", shown);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "add-output", tensor, NULL);
   onyx_document_insert_item (doc, &graph->base, "output", graph->n_output, &info->base);
   onyx_document_commit_command (doc);
   return TRUE;
@@ -539,6 +568,7 @@ remove_value_info_item (OnyxDocument *doc, const char *field, const char *what, 
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no graph %s '%s'", what, shown);
   label = g_strdup_printf ("Remove graph %s %s", what, shown);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, inputs ? "remove-input" : "remove-output", name, NULL);
   onyx_document_remove_item (doc, &graph->base, field, (gsize) position);
   onyx_document_commit_command (doc);
   return TRUE;
@@ -562,6 +592,7 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (name);
   g_autofree char *label = NULL;
+  g_autofree char *ref = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
@@ -569,7 +600,9 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
     return TRUE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Rename node %s to %s", described, shown);
+  ref = node_ref (doc, node);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "set-name", ref, name, NULL);
   onyx_document_set_node_name (doc, node, name);
   onyx_document_commit_command (doc);
   return TRUE;
@@ -583,6 +616,7 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
   Onnx__ValueInfoProto *info = onyx_graph_index_graph_input (index, input);
   g_autofree char *shown = onyx_display_escape (input);
   g_autofree char *label = NULL;
+  g_autofree char *axis_text = NULL;
   Onnx__TypeProto *type;
   Onnx__TensorShapeProto__Dimension *dim;
   guint64 number;
@@ -612,7 +646,9 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
       dim->dim_param = strdup (value);
     }
   label = g_strdup_printf ("Set dim %u of %s to %s", axis, shown, value[0] != '\0' ? value : "?");
+  axis_text = g_strdup_printf ("%u", axis);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "set-dim", input, axis_text, value, NULL);
   onyx_document_set_value_type (doc, info, type);
   onyx_document_commit_command (doc);
   return TRUE;
@@ -628,6 +664,7 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (name);
   g_autofree char *label = NULL;
+  g_autofree char *ref = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
@@ -639,7 +676,9 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Set %s of %s", shown, described);
+  ref = node_ref (doc, node);
   onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, "set-attr", ref, name, value, NULL);
   if (existing != NULL)
     onyx_document_remove_item (doc, &node->base, "attribute", position);
   else

@@ -210,3 +210,78 @@ onyx_step_apply (OnyxDocument *doc, const char *name, const char *argument, GErr
     return onyx_edit_cleanup (doc, error);
   return onyx_edit_toposort (doc, error);
 }
+
+/* The node at "#N" in a replay entry. */
+static Onnx__NodeProto *
+replay_node (OnyxDocument *doc, const char *reference, GError **error)
+{
+  if (reference == NULL || reference[0] != '#')
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "a replayed node must be given as #N");
+      return NULL;
+    }
+  return onyx_edit_find_node (doc, reference, error);
+}
+
+gboolean
+onyx_replay_apply (OnyxDocument *doc, const char *const *entry, GError **error)
+{
+  guint n_args = entry != NULL && entry[0] != NULL ? g_strv_length ((char **) entry) - 1 : 0;
+  const char *step = entry != NULL ? entry[0] : NULL;
+  const OnyxStepInfo *info = step != NULL ? onyx_step_find (step) : NULL;
+  /* Arguments each step takes, in the order onyx-edits.c records them. */
+  static const struct { const char *step; guint n_args; } arity[] = {
+    { "bypass", 2 }, { "delete", 1 }, { "delete-tree", 1 }, { "delete-ancestors", 1 },
+    { "reconnect", 3 }, { "rename", 2 }, { "add-output", 1 }, { "remove-output", 1 },
+    { "remove-input", 1 }, { "set-attr", 3 }, { "set-name", 2 }, { "set-dim", 3 },
+    { "cleanup", 0 }, { "toposort", 0 },
+  };
+  Onnx__NodeProto *node = NULL;
+  guint index = 0;
+  gboolean known = FALSE;
+
+  for (guint i = 0; info != NULL && i < G_N_ELEMENTS (arity); i++)
+    if (strcmp (arity[i].step, step) == 0)
+      known = arity[i].n_args == n_args;
+  if (!known)
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "unreadable replay entry '%s'",
+                   step != NULL ? step : "");
+      return FALSE;
+    }
+  if (g_strv_contains ((const char *const[]) { "bypass", "delete", "delete-tree", "delete-ancestors",
+                                                "reconnect", "set-attr", "set-name", NULL }, step) &&
+      (node = replay_node (doc, entry[1], error)) == NULL)
+    return FALSE;
+  if ((strcmp (step, "bypass") == 0 || strcmp (step, "reconnect") == 0) && !parse_index (entry[2], &index))
+    return bad_argument (error, info, entry[2]);
+
+  if (strcmp (step, "bypass") == 0)
+    return onyx_edit_bypass_node (doc, node, index, error);
+  if (strcmp (step, "delete") == 0)
+    return onyx_edit_delete_node (doc, node, error);
+  if (strcmp (step, "delete-tree") == 0)
+    return onyx_edit_delete_descendants (doc, node, error);
+  if (strcmp (step, "delete-ancestors") == 0)
+    return onyx_edit_delete_ancestors (doc, node, error);
+  if (strcmp (step, "reconnect") == 0)
+    return onyx_edit_reconnect (doc, node, index, entry[3], error);
+  if (strcmp (step, "rename") == 0)
+    return onyx_edit_rename_tensor (doc, entry[1], entry[2], error);
+  if (strcmp (step, "add-output") == 0)
+    return onyx_edit_add_output (doc, entry[1], error);
+  if (strcmp (step, "remove-output") == 0)
+    return onyx_edit_remove_output (doc, entry[1], error);
+  if (strcmp (step, "remove-input") == 0)
+    return onyx_edit_remove_input (doc, entry[1], error);
+  if (strcmp (step, "set-attr") == 0)
+    return onyx_edit_set_attribute (doc, node, entry[2], entry[3], error);
+  if (strcmp (step, "set-name") == 0)
+    return onyx_edit_set_node_name (doc, node, entry[2], error);
+  if (strcmp (step, "set-dim") == 0)
+    return parse_index (entry[2], &index) ? onyx_edit_set_input_dim (doc, entry[1], index, entry[3], error)
+                                          : bad_argument (error, info, entry[2]);
+  if (strcmp (step, "cleanup") == 0)
+    return onyx_edit_cleanup (doc, error);
+  return onyx_edit_toposort (doc, error);
+}

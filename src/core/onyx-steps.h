@@ -22,4 +22,10 @@ gboolean onyx_step_apply (OnyxDocument *doc,
                           const char   *argument,
                           GError      **error);
 
+/* Applies one replay entry of onyx_document_get_replay ({ "bypass", "#3", "0", NULL }):
+ * the same edits with their arguments kept apart, so that any name round-trips. */
+gboolean onyx_replay_apply (OnyxDocument       *doc,
+                            const char *const  *entry,
+                            GError            **error);
+
 G_END_DECLS

@@ -1,0 +1,160 @@
+/* Crash journals: the replay entries of any sequence of edits (with undos in
+ * between), written and read back, rebuild the same model from the saved file. */
+#include <glib/gstdio.h>
+
+#include "onyx-edits.h"
+#include "onyx-journal.h"
+#include "onyx-steps.h"
+#include "onyx-test-util.h"
+
+static char *
+copy_to_temp (const char *dir, const char *name)
+{
+  g_autofree char *source = test_data_path (name);
+  g_autoptr (GBytes) bytes = test_read_file (source);
+  char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  return path;
+}
+
+static OnyxDocument *
+open_doc (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  g_assert_no_error (error);
+  return onyx_document_new (model);
+}
+
+static void
+random_step (OnyxDocument *doc, GRand *rand, guint serial)
+{
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  guint n = MAX ((guint) graph->n_node, 1);
+  g_autofree char *node = g_strdup_printf ("#%u", g_rand_int_range (rand, 0, (gint32) n));
+  const char *tensor = graph->n_node > 0 && graph->node[0]->n_output > 0 ? graph->node[0]->output[0] : "x";
+  g_autofree char *argument = NULL;
+  const char *step;
+
+  switch (g_rand_int_range (rand, 0, 8))
+    {
+    case 0: step = "bypass"; argument = g_strdup (node); break;
+    case 1: step = "delete"; argument = g_strdup (node); break;
+    /* Names with tabs and newlines must survive the journal. */
+    case 2: step = "rename"; argument = g_strdup_printf ("%s=odd\tname\n%u", tensor, serial); break;
+    case 3: step = "set-attr"; argument = g_strdup_printf ("%s.note=\"a\tb %u\"", node, serial); break;
+    case 4: step = "set-name"; argument = g_strdup_printf ("%s=#node %u", node, serial); break;
+    case 5: step = "set-dim"; argument = g_strdup_printf ("%s:0=batch", graph->n_input > 0 ? graph->input[0]->name : "x"); break;
+    case 6: step = "add-output"; argument = g_strdup (tensor); break;
+    default: step = "cleanup"; break;
+    }
+  onyx_step_apply (doc, step, argument, NULL);
+  /* Now and then the last step is undone, and maybe redone. */
+  if (g_rand_int_range (rand, 0, 4) == 0)
+    {
+      onyx_document_undo (doc);
+      if (g_rand_boolean (rand))
+        onyx_document_redo (doc);
+    }
+}
+
+static void
+check_roundtrip (const char *name, guint32 seed)
+{
+  g_autofree char *dir = g_dir_make_tmp ("onyx-journal-XXXXXX", NULL);
+  g_autofree char *model_path = copy_to_temp (dir, name);
+  g_autofree char *journal_path = g_build_filename (dir, "model.journal", NULL);
+  g_autoptr (OnyxDocument) doc = open_doc (model_path);
+  g_autoptr (OnyxDocument) restored = NULL;
+  g_autoptr (OnyxJournal) journal = NULL;
+  g_autoptr (GBytes) expected = NULL;
+  g_autoptr (GBytes) actual = NULL;
+  g_autoptr (GError) error = NULL;
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  for (guint i = 0; i < 12; i++)
+    random_step (doc, rand, i);
+  g_assert_true (onyx_journal_write (doc, journal_path, &error));
+  g_assert_no_error (error);
+  expected = onyx_document_serialize (doc);
+
+  if (!onyx_document_is_modified (doc))
+    g_assert_false (g_file_test (journal_path, G_FILE_TEST_EXISTS));
+  else
+    {
+      journal = onyx_journal_read (journal_path, &error);
+      g_assert_no_error (error);
+      g_assert_true (onyx_journal_matches (journal));
+      restored = open_doc (journal->model_path);
+      g_assert_true (onyx_journal_replay (journal, restored, &error));
+      g_assert_no_error (error);
+      actual = onyx_document_serialize (restored);
+      g_assert_true (g_bytes_equal (expected, actual));
+      g_assert_cmpuint (onyx_document_get_n_undo (restored), >, 0);
+    }
+  g_rand_free (rand);
+  g_unlink (journal_path);
+  g_unlink (model_path);
+  g_rmdir (dir);
+}
+
+static void
+test_replay_restores_the_model (void)
+{
+  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    for (guint32 seed = 1; seed <= 25; seed++)
+      check_roundtrip (names[i], seed);
+}
+
+static void
+test_journal_lifecycle (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("onyx-journal-XXXXXX", NULL);
+  g_autofree char *model_path = copy_to_temp (dir, "model_foo.onnx");
+  g_autofree char *journal_path = g_build_filename (dir, "j", "foo.journal", NULL);
+  g_autoptr (OnyxDocument) doc = open_doc (model_path);
+  g_autoptr (OnyxJournal) journal = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *default_path = onyx_journal_path_for (model_path);
+
+  g_assert_true (g_str_has_prefix (default_path, g_get_user_state_dir ()));
+  g_assert_true (g_str_has_suffix (default_path, ".journal"));
+
+  g_assert_true (onyx_step_apply (doc, "bypass-op", "devtech::FooOp", &error));
+  g_assert_true (onyx_journal_write (doc, journal_path, &error));
+  g_assert_true (g_file_test (journal_path, G_FILE_TEST_EXISTS));
+  journal = onyx_journal_read (journal_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (journal->entries->len, ==, 1);
+  g_assert_cmpstr (((char **) journal->entries->pdata[0])[0], ==, "bypass");
+
+  /* Saved: nothing left to restore, the journal goes. */
+  g_assert_true (onyx_document_save (doc, model_path, &error));
+  g_assert_true (onyx_journal_write (doc, journal_path, &error));
+  g_assert_false (g_file_test (journal_path, G_FILE_TEST_EXISTS));
+  /* The model file changed since the journal was written: it no longer matches. */
+  g_assert_false (onyx_journal_matches (journal));
+
+  g_assert_true (g_file_set_contents (journal_path, "not a journal\n", -1, NULL));
+  g_clear_pointer (&journal, onyx_journal_free);
+  journal = onyx_journal_read (journal_path, &error);
+  g_assert_null (journal);
+  g_assert_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+  g_unlink (journal_path);
+  {
+    g_autofree char *sub = g_build_filename (dir, "j", NULL);
+    g_rmdir (sub);
+  }
+  g_unlink (model_path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/journal/replay", test_replay_restores_the_model);
+  g_test_add_func ("/journal/lifecycle", test_journal_lifecycle);
+  return g_test_run ();
+}
