@@ -7,20 +7,6 @@
 
 #define MAX_SUBGRAPH_DEPTH 64
 
-static void
-node_reads (const Onnx__NodeProto *node, GPtrArray *names)
-{
-  for (size_t k = 0; k < node->n_input; k++)
-    g_ptr_array_add (names, node->input[k]);
-  for (size_t a = 0; a < node->n_attribute; a++)
-    {
-      if (node->attribute[a]->g != NULL)
-        onyx_graph_collect_outer_reads (node->attribute[a]->g, names);
-      for (size_t g = 0; g < node->attribute[a]->n_graphs; g++)
-        onyx_graph_collect_outer_reads (node->attribute[a]->graphs[g], names);
-    }
-}
-
 static void cleanup_graph (OnyxDocument *doc, Onnx__GraphProto *graph, guint depth);
 
 /* Dead nodes and initializers of any graph (the main one or a subgraph), found by
@@ -50,7 +36,7 @@ cleanup_graph (OnyxDocument *doc, Onnx__GraphProto *graph, guint depth)
         continue;
       producer = g_hash_table_lookup (producer_of, name);
       if (producer != NULL && g_hash_table_add (live_nodes, producer))
-        node_reads (producer, pending);
+        onyx_node_collect_reads (producer, pending);
     }
 
   for (size_t n = graph->n_node; n-- > 0;)

@@ -337,21 +337,6 @@ feeds_only (OnyxGraphIndex *index, Onnx__NodeProto *node, GHashTable *set)
   return TRUE;
 }
 
-static void
-collect_reads (Onnx__NodeProto *node, GPtrArray *names)
-{
-  for (size_t k = 0; k < node->n_input; k++)
-    if (node->input[k][0] != '\0')
-      g_ptr_array_add (names, node->input[k]);
-  for (size_t a = 0; a < node->n_attribute; a++)
-    {
-      if (node->attribute[a]->g != NULL)
-        onyx_graph_collect_outer_reads (node->attribute[a]->g, names);
-      for (size_t g = 0; g < node->attribute[a]->n_graphs; g++)
-        onyx_graph_collect_outer_reads (node->attribute[a]->graphs[g], names);
-    }
-}
-
 gboolean
 onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
@@ -376,7 +361,7 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
       for (guint i = 0; i < doomed->len; i++)
         {
           g_autoptr (GPtrArray) reads = g_ptr_array_new ();
-          collect_reads (doomed->pdata[i], reads);
+          onyx_node_collect_reads (doomed->pdata[i], reads);
           for (guint r = 0; r < reads->len; r++)
             {
               OnyxValue *value = onyx_graph_index_lookup (index, reads->pdata[r]);

@@ -94,6 +94,21 @@ onyx_graph_collect_outer_reads (const Onnx__GraphProto *graph, GPtrArray *names)
   collect_outer_reads (graph, names, 0);
 }
 
+void
+onyx_node_collect_reads (const Onnx__NodeProto *node, GPtrArray *names)
+{
+  for (size_t k = 0; k < node->n_input; k++)
+    if (node->input[k] != NULL && node->input[k][0] != '\0')
+      g_ptr_array_add (names, node->input[k]);
+  for (size_t a = 0; a < node->n_attribute; a++)
+    {
+      if (node->attribute[a]->g != NULL)
+        onyx_graph_collect_outer_reads (node->attribute[a]->g, names);
+      for (size_t g = 0; g < node->attribute[a]->n_graphs; g++)
+        onyx_graph_collect_outer_reads (node->attribute[a]->graphs[g], names);
+    }
+}
+
 /* Outer names read by the node's subgraphs (duplicates removed). */
 static GPtrArray *
 implicit_reads (const Onnx__NodeProto *node)

@@ -77,6 +77,11 @@ void onyx_graph_index_node_renamed   (OnyxGraphIndex *index, Onnx__NodeProto *no
 /* Rebuilds the maps of graph inputs, outputs and initializers (small lists). */
 void onyx_graph_index_refresh_lists  (OnyxGraphIndex *index);
 
+/* Every name a node reads: its (non-empty) inputs and what its subgraphs read from
+ * outside themselves, appended to `names` (char*, borrowed; may repeat). */
+void onyx_node_collect_reads         (const Onnx__NodeProto *node,
+                                      GPtrArray             *names);
+
 /* Names a subgraph reads from outside itself, appended to `names` (char*, borrowed). */
 void onyx_graph_collect_outer_reads  (const Onnx__GraphProto *graph,
                                       GPtrArray              *names);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "onyx-graph-index.h"
 #include "onyx-types.h"
 
 /* Lists of node names in messages stop after this many. */
@@ -175,43 +176,12 @@ validate_graph (Validate *v, const Scope *outer, const char *label, const Onnx__
   g_hash_table_unref (scope.names);
 }
 
-static void
-collect_subgraph_references (const Onnx__GraphProto *graph, GPtrArray *names, guint depth)
-{
-  if (depth > 64)
-    return;
-  for (size_t n = 0; n < graph->n_node; n++)
-    {
-      const Onnx__NodeProto *node = graph->node[n];
-      for (size_t k = 0; k < node->n_input; k++)
-        g_ptr_array_add (names, node->input[k]);
-      for (size_t a = 0; a < node->n_attribute; a++)
-        {
-          const Onnx__AttributeProto *attr = node->attribute[a];
-          if (attr->g != NULL)
-            collect_subgraph_references (attr->g, names, depth + 1);
-          for (size_t g = 0; g < attr->n_graphs; g++)
-            collect_subgraph_references (attr->graphs[g], names, depth + 1);
-        }
-    }
-}
-
 /* Every tensor name a node reads: its inputs and what its subgraphs use from outside. */
 static GPtrArray *
 node_reads (const Onnx__NodeProto *node)
 {
   GPtrArray *names = g_ptr_array_new ();
-
-  for (size_t k = 0; k < node->n_input; k++)
-    g_ptr_array_add (names, node->input[k]);
-  for (size_t a = 0; a < node->n_attribute; a++)
-    {
-      const Onnx__AttributeProto *attr = node->attribute[a];
-      if (attr->g != NULL)
-        collect_subgraph_references (attr->g, names, 0);
-      for (size_t g = 0; g < attr->n_graphs; g++)
-        collect_subgraph_references (attr->graphs[g], names, 0);
-    }
+  onyx_node_collect_reads (node, names);
   return names;
 }
 
