@@ -228,6 +228,45 @@ class Roundtrip(unittest.TestCase):
             self.assertEqual(sorted(os.listdir(tmp)), ["folder.onnx", "out.onnx"])
 
 
+class FailingDisks(unittest.TestCase):
+    """Saving onto a full or read-only file system (small tmpfs mounts, so root's
+    permission bypass does not hide the failure): one clear error, the old file intact,
+    nothing left behind."""
+
+    def mount(self, size, read_only=False):
+        folder = tempfile.mkdtemp()
+        options = "size=%s" % size
+        run = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", folder], capture_output=True)
+        if run.returncode != 0:
+            os.rmdir(folder)
+            self.skipTest("mounting a tmpfs is not permitted here: %s" % run.stderr.decode().strip())
+        self.addCleanup(lambda: (subprocess.run(["umount", folder]), os.rmdir(folder)))
+        return folder
+
+    def test_full_disk(self):
+        folder = self.mount("32k")
+        target = os.path.join(folder, "model.onnx")
+        shutil.copy(data("model_foo.onnx"), target)
+        with open(target, "rb") as f:
+            before = f.read()
+        run = cli("roundtrip", data("model.onnx"), target)  # 40 kB more does not fit
+        self.assertEqual(run.returncode, 3)
+        self.assertRegex(run.stderr, r"^onyx-cli: model.onnx: cannot write: No space left on device\n$")
+        with open(target, "rb") as f:
+            self.assertEqual(f.read(), before)
+        self.assertEqual(os.listdir(folder), ["model.onnx"])
+
+    def test_read_only_folder(self):
+        folder = self.mount("1m")
+        target = os.path.join(folder, "model.onnx")
+        shutil.copy(data("model_foo.onnx"), target)
+        subprocess.run(["mount", "-o", "remount,ro", folder], check=True)
+        run = cli("edit", target, "-o", target, "--bypass-op", "devtech::FooOp")
+        self.assertEqual(run.returncode, 3)
+        self.assertIn("model.onnx: cannot create a file in its folder: Read-only file system", run.stderr)
+        self.assertEqual(onnx.load(target), onnx.load(data("model_foo.onnx")))
+
+
 class Usage(unittest.TestCase):
     def test_help_and_version(self):
         run = cli("--help")
