@@ -103,7 +103,7 @@ onyx_attribute_to_string (const Onnx__AttributeProto *attribute)
       if (attribute->t != NULL)
         {
           g_autofree char *dims = onyx_dims_to_string (attribute->t->dims, attribute->t->n_dims);
-          g_string_append_printf (out, "tensor %s〈%s〉", onyx_elem_type_name (attribute->t->data_type), dims);
+          g_string_append_printf (out, "tensor %s⟨%s⟩", onyx_elem_type_name (attribute->t->data_type), dims);
         }
       break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
