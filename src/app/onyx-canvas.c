@@ -1,0 +1,595 @@
+/* onyx-canvas.c: pan/zoom view of an OnyxLayout.
+ *
+ * The graph without hover and selection is recorded once into a render node that
+ * covers the visible area plus a margin, so panning inside the margin and hovering
+ * only translate that node and redraw the few highlighted boxes on top of it.
+ * The core's renderer culls everything outside the area it is given. */
+#include "onyx-canvas.h"
+
+#include <adwaita.h>
+#include <math.h>
+
+#include "onyx-render.h"
+
+#define MIN_SCALE 0.01
+#define MAX_SCALE 4.0
+#define CLICK_SLOP 4.0
+
+struct _OnyxCanvas {
+  GtkWidget parent_instance;
+
+  OnyxLayout *layout;
+  OnyxRenderIndex *index;
+
+  double scale;
+  double ox, oy;              /* layout point at the widget's top-left corner */
+  gboolean fit_pending;       /* fit once the widget has a size */
+
+  int selected, selected_edge, hovered;
+  GHashTable *highlighted;    /* neighbours of the hovered node */
+
+  /* The cached graph layer, in layout coordinates × cache_scale. */
+  GskRenderNode *cache;
+  OnyxRect cache_rect;
+  double cache_scale;
+  gboolean cache_dark;
+
+  double drag_ox, drag_oy;
+  double zoom_start_scale;
+};
+
+G_DEFINE_FINAL_TYPE (OnyxCanvas, onyx_canvas, GTK_TYPE_WIDGET)
+
+enum { ITEM_ACTIVATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+invalidate_cache (OnyxCanvas *self)
+{
+  g_clear_pointer (&self->cache, gsk_render_node_unref);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static gboolean
+is_dark (void)
+{
+  return adw_style_manager_get_dark (adw_style_manager_get_default ());
+}
+
+static void
+visible_rect (OnyxCanvas *self, OnyxRect *rect)
+{
+  rect->x = self->ox;
+  rect->y = self->oy;
+  rect->width = gtk_widget_get_width (GTK_WIDGET (self)) / self->scale;
+  rect->height = gtk_widget_get_height (GTK_WIDGET (self)) / self->scale;
+}
+
+static gboolean
+rect_contains (const OnyxRect *outer, const OnyxRect *inner)
+{
+  return inner->x >= outer->x && inner->y >= outer->y &&
+         inner->x + inner->width <= outer->x + outer->width &&
+         inner->y + inner->height <= outer->y + outer->height;
+}
+
+static void
+render_cache (OnyxCanvas *self, const OnyxRect *visible)
+{
+  OnyxRenderOptions options;
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  graphene_rect_t bounds;
+  cairo_t *cr;
+
+  /* A quarter of the view on each side: small pans reuse the cache. */
+  self->cache_rect.x = visible->x - visible->width / 4;
+  self->cache_rect.y = visible->y - visible->height / 4;
+  self->cache_rect.width = visible->width * 1.5;
+  self->cache_rect.height = visible->height * 1.5;
+  self->cache_scale = self->scale;
+  self->cache_dark = is_dark ();
+
+  graphene_rect_init (&bounds, self->cache_rect.x * self->scale, self->cache_rect.y * self->scale,
+                      self->cache_rect.width * self->scale, self->cache_rect.height * self->scale);
+  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+  cairo_scale (cr, self->scale, self->scale);
+  onyx_render_options_init (&options);
+  options.scale = self->scale;
+  options.dark = self->cache_dark;
+  onyx_render_draw (cr, self->layout, self->index, &self->cache_rect, &options);
+  cairo_destroy (cr);
+  g_clear_pointer (&self->cache, gsk_render_node_unref);
+  self->cache = gtk_snapshot_free_to_node (snapshot);
+}
+
+/* Redraws a small area with hover/selection on, clipped to it. */
+static void
+draw_overlay_area (OnyxCanvas *self, cairo_t *cr, const OnyxRect *area,
+                   const OnyxRenderOptions *options)
+{
+  OnyxRect r = { area->x - 4, area->y - 4, area->width + 8, area->height + 8 };
+
+  cairo_save (cr);
+  cairo_rectangle (cr, r.x, r.y, r.width, r.height);
+  cairo_clip (cr);
+  /* Translucent group fills would darken if drawn over the cached layer again:
+   * start from the view background (Adwaita's view_bg_color, as in style.css). */
+  if (options->dark)
+    cairo_set_source_rgb (cr, 0x1e / 255.0, 0x1e / 255.0, 0x1e / 255.0);
+  else
+    cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  onyx_render_draw (cr, self->layout, self->index, &r, options);
+  cairo_restore (cr);
+}
+
+static void
+edge_bounds (const OnyxLayoutEdge *edge, OnyxRect *rect)
+{
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+
+  for (guint i = 0; i + 1 < edge->points->len; i += 2)
+    {
+      double x = g_array_index (edge->points, double, i);
+      double y = g_array_index (edge->points, double, i + 1);
+      x0 = MIN (x0, x); y0 = MIN (y0, y); x1 = MAX (x1, x); y1 = MAX (y1, y);
+    }
+  *rect = (OnyxRect) { x0, y0, MAX (x1 - x0, 0), MAX (y1 - y0, 0) };
+}
+
+static const OnyxLayoutNode *
+layout_node (OnyxCanvas *self, int i)
+{
+  return &g_array_index (self->layout->nodes, OnyxLayoutNode, i);
+}
+
+static void
+onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
+{
+  OnyxCanvas *self = ONYX_CANVAS (widget);
+  OnyxRenderOptions options;
+  OnyxRect visible;
+  graphene_rect_t bounds;
+  cairo_t *cr;
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+
+  if (self->layout == NULL || width <= 0 || height <= 0)
+    return;
+
+  visible_rect (self, &visible);
+  if (self->cache == NULL || self->cache_scale != self->scale ||
+      self->cache_dark != is_dark () || !rect_contains (&self->cache_rect, &visible))
+    render_cache (self, &visible);
+
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-self->ox * self->scale,
+                                                          -self->oy * self->scale));
+  gtk_snapshot_append_node (snapshot, self->cache);
+  gtk_snapshot_restore (snapshot);
+
+  if (self->selected < 0 && self->hovered < 0 && self->selected_edge < 0)
+    {
+      gtk_snapshot_pop (snapshot);
+      return;
+    }
+
+  graphene_rect_init (&bounds, 0, 0, width, height);
+  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+  cairo_scale (cr, self->scale, self->scale);
+  cairo_translate (cr, -self->ox, -self->oy);
+  onyx_render_options_init (&options);
+  options.scale = self->scale;
+  options.dark = self->cache_dark;
+  options.selected = self->selected;
+  options.hovered = self->hovered;
+  options.selected_edge = self->selected_edge;
+  options.highlighted = self->highlighted;
+
+  if (self->selected_edge >= 0 && (guint) self->selected_edge < self->layout->edges->len)
+    {
+      OnyxRect r;
+      edge_bounds (&g_array_index (self->layout->edges, OnyxLayoutEdge, self->selected_edge), &r);
+      draw_overlay_area (self, cr, &r, &options);
+    }
+  if (self->selected >= 0)
+    draw_overlay_area (self, cr, &layout_node (self, self->selected)->box, &options);
+  if (self->hovered >= 0)
+    {
+      GHashTableIter iter;
+      gpointer key;
+
+      draw_overlay_area (self, cr, &layout_node (self, self->hovered)->box, &options);
+      g_hash_table_iter_init (&iter, self->highlighted);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        draw_overlay_area (self, cr, &layout_node (self, GPOINTER_TO_INT (key))->box, &options);
+    }
+  cairo_destroy (cr);
+  gtk_snapshot_pop (snapshot);
+}
+
+static void
+clamp_view (OnyxCanvas *self)
+{
+  OnyxRect visible;
+  const OnyxRect *b;
+
+  if (self->layout == NULL)
+    return;
+  /* Keep at least part of the graph in view. */
+  visible_rect (self, &visible);
+  b = &self->layout->bounds;
+  self->ox = CLAMP (self->ox, b->x - visible.width * 0.9, b->x + b->width - visible.width * 0.1);
+  self->oy = CLAMP (self->oy, b->y - visible.height * 0.9, b->y + b->height - visible.height * 0.1);
+}
+
+/* Zooms to `scale` keeping the layout point under widget point (wx, wy) in place. */
+static void
+zoom_at (OnyxCanvas *self, double scale, double wx, double wy)
+{
+  double lx = self->ox + wx / self->scale, ly = self->oy + wy / self->scale;
+
+  self->scale = CLAMP (scale, MIN_SCALE, MAX_SCALE);
+  self->ox = lx - wx / self->scale;
+  self->oy = ly - wy / self->scale;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+onyx_canvas_zoom_fit (OnyxCanvas *self)
+{
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  const OnyxRect *b;
+
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  if (self->layout == NULL)
+    return;
+  if (width <= 0 || height <= 0)
+    {
+      self->fit_pending = TRUE;
+      return;
+    }
+  b = &self->layout->bounds;
+  self->scale = CLAMP (MIN ((width - 40) / MAX (b->width, 1.0), (height - 40) / MAX (b->height, 1.0)),
+                       MIN_SCALE, 1.5);
+  /* A long graph fitted whole is unreadable: a new one starts at its top, at a
+   * readable size, and "0" (zoom-fit) still shows all of it. */
+  if (self->fit_pending && self->scale < 0.4)
+    {
+      self->scale = CLAMP ((width - 40) / MAX (b->width, 1.0), 0.4, 1.0);
+      self->ox = b->x + b->width / 2 - width / 2.0 / self->scale;
+      self->oy = b->y - 20 / self->scale;
+    }
+  else
+    {
+      self->ox = b->x + b->width / 2 - width / 2.0 / self->scale;
+      self->oy = b->y + b->height / 2 - height / 2.0 / self->scale;
+    }
+  self->fit_pending = FALSE;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+onyx_canvas_size_allocate (GtkWidget *widget, int width, int height, int baseline)
+{
+  OnyxCanvas *self = ONYX_CANVAS (widget);
+
+  if (self->fit_pending)
+    onyx_canvas_zoom_fit (self);
+}
+
+static void
+to_layout (OnyxCanvas *self, double wx, double wy, double *lx, double *ly)
+{
+  *lx = self->ox + wx / self->scale;
+  *ly = self->oy + wy / self->scale;
+}
+
+static void
+set_hovered (OnyxCanvas *self, int hovered)
+{
+  if (hovered == self->hovered)
+    return;
+  self->hovered = hovered;
+  g_hash_table_remove_all (self->highlighted);
+  if (hovered >= 0)
+    for (guint i = 0; i < self->layout->edges->len; i++)
+      {
+        const OnyxLayoutEdge *e = &g_array_index (self->layout->edges, OnyxLayoutEdge, i);
+        if (e->from == hovered)
+          g_hash_table_add (self->highlighted, GINT_TO_POINTER (e->to));
+        else if (e->to == hovered)
+          g_hash_table_add (self->highlighted, GINT_TO_POINTER (e->from));
+      }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+motion_cb (GtkEventControllerMotion *motion, double x, double y, OnyxCanvas *self)
+{
+  double lx, ly;
+
+  if (self->layout == NULL)
+    return;
+  to_layout (self, x, y, &lx, &ly);
+  set_hovered (self, onyx_layout_hit_test (self->layout, lx, ly));
+}
+
+static void
+leave_cb (GtkEventControllerMotion *motion, OnyxCanvas *self)
+{
+  if (self->layout != NULL)
+    set_hovered (self, -1);
+}
+
+static void
+drag_begin_cb (GtkGestureDrag *gesture, double x, double y, OnyxCanvas *self)
+{
+  self->drag_ox = self->ox;
+  self->drag_oy = self->oy;
+  gtk_widget_grab_focus (GTK_WIDGET (self));
+}
+
+static void
+drag_update_cb (GtkGestureDrag *gesture, double dx, double dy, OnyxCanvas *self)
+{
+  self->ox = self->drag_ox - dx / self->scale;
+  self->oy = self->drag_oy - dy / self->scale;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, OnyxCanvas *self)
+{
+  double sx, sy, lx, ly;
+  int node, edge = -1;
+
+  if (self->layout == NULL || hypot (dx, dy) > CLICK_SLOP)
+    return;
+  /* A press without movement is a click. */
+  gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
+  to_layout (self, sx, sy, &lx, &ly);
+  node = onyx_layout_hit_test (self->layout, lx, ly);
+  if (node < 0)
+    edge = onyx_render_edge_hit_test (self->layout, self->index, lx, ly, 5 / self->scale);
+  g_signal_emit (self, signals[ITEM_ACTIVATED], 0, node, edge);
+}
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *scroll, double dx, double dy, OnyxCanvas *self)
+{
+  GdkModifierType state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+  double step = gtk_event_controller_scroll_get_unit (scroll) == GDK_SCROLL_UNIT_WHEEL ? 50 : 1;
+
+  if (self->layout == NULL)
+    return FALSE;
+  if (state & GDK_CONTROL_MASK)
+    {
+      double x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0;
+      double y = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+      GdkEvent *event = gtk_event_controller_get_current_event (GTK_EVENT_CONTROLLER (scroll));
+      double ex, ey;
+
+      /* Zoom around the pointer. */
+      if (event != NULL && gdk_event_get_position (event, &ex, &ey))
+        {
+          graphene_point_t p;
+          GtkNative *native = gtk_widget_get_native (GTK_WIDGET (self));
+          double nx, ny;
+          gtk_native_get_surface_transform (native, &nx, &ny);
+          if (gtk_widget_compute_point (GTK_WIDGET (native), GTK_WIDGET (self),
+                                        &GRAPHENE_POINT_INIT (ex - nx, ey - ny), &p))
+            x = p.x, y = p.y;
+        }
+      zoom_at (self, self->scale * pow (1.1, -dy * (step > 1 ? 1 : 0.1)), x, y);
+      return TRUE;
+    }
+  self->ox += dx * step / self->scale;
+  self->oy += dy * step / self->scale;
+  clamp_view (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  return TRUE;
+}
+
+static void
+zoom_begin_cb (GtkGesture *gesture, GdkEventSequence *sequence, OnyxCanvas *self)
+{
+  self->zoom_start_scale = self->scale;
+}
+
+static void
+zoom_changed_cb (GtkGestureZoom *gesture, double scale, OnyxCanvas *self)
+{
+  double x, y;
+
+  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y))
+    x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0, y = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
+  zoom_at (self, self->zoom_start_scale * scale, x, y);
+}
+
+static void
+zoom_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxCanvas *self = ONYX_CANVAS (widget);
+  double x = gtk_widget_get_width (widget) / 2.0, y = gtk_widget_get_height (widget) / 2.0;
+
+  if (g_str_equal (name, "canvas.zoom-in"))
+    zoom_at (self, self->scale * 1.25, x, y);
+  else if (g_str_equal (name, "canvas.zoom-out"))
+    zoom_at (self, self->scale / 1.25, x, y);
+  else
+    {
+      self->fit_pending = FALSE;
+      onyx_canvas_zoom_fit (self);
+    }
+}
+
+static void
+style_changed_cb (OnyxCanvas *self)
+{
+  invalidate_cache (self);
+}
+
+static void
+clear_layout (OnyxCanvas *self)
+{
+  g_clear_pointer (&self->index, onyx_render_index_free);
+  g_clear_pointer (&self->layout, onyx_layout_free);
+  g_clear_pointer (&self->cache, gsk_render_node_unref);
+  g_hash_table_remove_all (self->highlighted);
+  self->hovered = self->selected = self->selected_edge = -1;
+}
+
+static void
+onyx_canvas_dispose (GObject *object)
+{
+  OnyxCanvas *self = ONYX_CANVAS (object);
+
+  clear_layout (self);
+  g_clear_pointer (&self->highlighted, g_hash_table_unref);
+  g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  G_OBJECT_CLASS (onyx_canvas_parent_class)->dispose (object);
+}
+
+static void
+onyx_canvas_class_init (OnyxCanvasClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = onyx_canvas_dispose;
+  widget_class->snapshot = onyx_canvas_snapshot;
+  widget_class->size_allocate = onyx_canvas_size_allocate;
+
+  signals[ITEM_ACTIVATED] = g_signal_new ("item-activated", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
+
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "canvas.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "canvas.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "canvas.zoom-in", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_minus, 0, "canvas.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "canvas.zoom-out", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "canvas.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "canvas.zoom-fit", NULL);
+
+  gtk_widget_class_set_css_name (widget_class, "onyxcanvas");
+}
+
+static void
+onyx_canvas_init (OnyxCanvas *self)
+{
+  GtkEventController *controller;
+  GtkGesture *gesture;
+
+  self->scale = 1.0;
+  self->hovered = self->selected = self->selected_edge = -1;
+  self->highlighted = g_hash_table_new (NULL, NULL);
+  gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  gtk_widget_add_css_class (GTK_WIDGET (self), "onyx-canvas");
+
+  controller = gtk_event_controller_motion_new ();
+  g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (controller, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gesture = gtk_gesture_drag_new ();
+  g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
+  g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
+  g_signal_connect (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (controller, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  gesture = gtk_gesture_zoom_new ();
+  g_signal_connect (gesture, "begin", G_CALLBACK (zoom_begin_cb), self);
+  g_signal_connect (gesture, "scale-changed", G_CALLBACK (zoom_changed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
+                            G_CALLBACK (style_changed_cb), self);
+}
+
+GtkWidget *
+onyx_canvas_new (void)
+{
+  return g_object_new (ONYX_TYPE_CANVAS, NULL);
+}
+
+void
+onyx_canvas_set_layout (OnyxCanvas *self, OnyxLayout *layout, gboolean keep_view)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+
+  clear_layout (self);
+  self->layout = layout;
+  if (layout != NULL)
+    {
+      self->index = onyx_render_index_new (layout);
+      if (!keep_view)
+        {
+          self->fit_pending = TRUE;  /* the initial view, see onyx_canvas_zoom_fit */
+          onyx_canvas_zoom_fit (self);
+        }
+      else
+        clamp_view (self);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const OnyxLayout *
+onyx_canvas_get_layout (OnyxCanvas *self)
+{
+  g_return_val_if_fail (ONYX_IS_CANVAS (self), NULL);
+  return self->layout;
+}
+
+void
+onyx_canvas_set_selection (OnyxCanvas *self, int node, int edge)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  self->selected = node;
+  self->selected_edge = edge;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+int
+onyx_canvas_get_selected_node (OnyxCanvas *self)
+{
+  g_return_val_if_fail (ONYX_IS_CANVAS (self), -1);
+  return self->selected;
+}
+
+double
+onyx_canvas_get_scale (OnyxCanvas *self)
+{
+  return self->scale;
+}
+
+void
+onyx_canvas_reveal_node (OnyxCanvas *self, int node)
+{
+  OnyxRect visible;
+  const OnyxRect *box;
+
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  if (self->layout == NULL || node < 0 || (guint) node >= self->layout->nodes->len)
+    return;
+  visible_rect (self, &visible);
+  box = &layout_node (self, node)->box;
+  if (rect_contains (&visible, box))
+    return;
+  self->ox = box->x + box->width / 2 - visible.width / 2;
+  self->oy = box->y + box->height / 2 - visible.height / 2;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}

@@ -1,0 +1,34 @@
+/* onyx-canvas.h: the widget that shows a laid-out graph (drawn by the core's
+ * renderer) and lets people pan, zoom, hover and click it. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "onyx-layout.h"
+
+G_BEGIN_DECLS
+
+#define ONYX_TYPE_CANVAS (onyx_canvas_get_type ())
+G_DECLARE_FINAL_TYPE (OnyxCanvas, onyx_canvas, ONYX, CANVAS, GtkWidget)
+
+/* Signal "item-activated" (int node, int edge): a click on a layout node or edge
+ * (both -1 for the background). The canvas does not change its selection itself. */
+
+GtkWidget        *onyx_canvas_new            (void);
+/* Takes ownership of `layout` (may be NULL). With `keep_view` the zoom and position
+ * stay (after an edit); otherwise the graph is fitted into the view. */
+void              onyx_canvas_set_layout     (OnyxCanvas *self,
+                                              OnyxLayout *layout,
+                                              gboolean    keep_view);
+const OnyxLayout *onyx_canvas_get_layout     (OnyxCanvas *self);
+void              onyx_canvas_set_selection  (OnyxCanvas *self,
+                                              int         node,
+                                              int         edge);
+int               onyx_canvas_get_selected_node (OnyxCanvas *self);
+/* Scrolls so that the layout node is in view, keeping the zoom. */
+void              onyx_canvas_reveal_node    (OnyxCanvas *self,
+                                              int         node);
+double            onyx_canvas_get_scale      (OnyxCanvas *self);
+void              onyx_canvas_zoom_fit       (OnyxCanvas *self);
+
+G_END_DECLS

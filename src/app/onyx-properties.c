@@ -1,0 +1,398 @@
+/* onyx-properties.c: rebuilt from the document on every selection change or edit;
+ * a panel shows at most a few hundred rows, so rebuilding is cheaper than tracking. */
+#include "onyx-properties.h"
+
+#include <glib/gi18n.h>
+
+#include "onyx-attribute.h"
+#include "onyx-edits.h"
+#include "onyx-summary.h"
+#include "onyx-tensor-values.h"
+#include "onyx-types.h"
+#include "onyx-validate.h"
+
+#define MAX_VALUES 10000
+
+struct _OnyxProperties {
+  GtkBox parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (OnyxProperties, onyx_properties, GTK_TYPE_BOX)
+
+void
+onyx_properties_clear (OnyxProperties *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_box_remove (GTK_BOX (self), child);
+}
+
+static GtkWidget *
+add_group (OnyxProperties *self, const char *title)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
+  gtk_box_append (GTK_BOX (self), group);
+  return group;
+}
+
+/* A read-only "key: value" row; the value is escaped and selectable. */
+static GtkWidget *
+add_row (GtkWidget *group, const char *title, const char *value)
+{
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *escaped = g_markup_escape_text (value != NULL ? value : "", -1);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 12);
+  gtk_widget_add_css_class (row, "property");
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  return row;
+}
+
+/* A row that runs a window action when activated (links to nodes and tensors). */
+static GtkWidget *
+add_link_row (GtkWidget *group, const char *title, const char *value,
+              const char *action, GVariant *target)
+{
+  GtkWidget *row = add_row (group, title, value);
+
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (row), target);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), action);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+  return row;
+}
+
+static void
+add_text_row (GtkWidget *group, const char *title, char *owned_value)
+{
+  add_row (group, title, owned_value);
+  g_free (owned_value);
+}
+
+static void
+add_button (GtkWidget *box, const char *label, const char *action, GVariant *target,
+            gboolean destructive)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+
+  if (target != NULL)
+    gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), target);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  if (destructive)
+    gtk_widget_add_css_class (button, "destructive-action");
+  gtk_box_append (GTK_BOX (box), button);
+}
+
+/* An editable row whose apply button activates `action` with ("key", new text). */
+static void
+entry_applied_cb (AdwEntryRow *row, gpointer data)
+{
+  const char *action = g_object_get_data (G_OBJECT (row), "action");
+  const char *key = g_object_get_data (G_OBJECT (row), "key");
+
+  gtk_widget_activate_action (GTK_WIDGET (row), action, "(ss)", key,
+                              gtk_editable_get_text (GTK_EDITABLE (row)));
+}
+
+static void
+add_entry_row (GtkWidget *group, const char *title, const char *text,
+               const char *action, const char *key)
+{
+  GtkWidget *row = adw_entry_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+  adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (row), TRUE);
+  g_object_set_data_full (G_OBJECT (row), "action", g_strdup (action), g_free);
+  g_object_set_data_full (G_OBJECT (row), "key", g_strdup (key), g_free);
+  g_signal_connect (row, "apply", G_CALLBACK (entry_applied_cb), NULL);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+}
+
+static char *
+format_count (guint64 n)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+}
+
+void
+onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (doc);
+  g_autoptr (OnyxSummary) summary = onyx_summary_new (model);
+  GtkWidget *group;
+
+  onyx_properties_clear (self);
+  group = add_group (self, _("Model"));
+  add_row (group, _("File"), onyx_model_get_display_name (onyx_document_get_model (doc)));
+  add_text_row (group, _("IR version"), g_strdup_printf ("%" G_GINT64_FORMAT, model->ir_version));
+  {
+    g_autofree char *producer = onyx_display_escape (model->producer_name);
+    g_autofree char *version = onyx_display_escape (model->producer_version);
+    add_text_row (group, _("Producer"), g_strstrip (g_strdup_printf ("%s %s", producer, version)));
+  }
+  if (model->domain != NULL && model->domain[0] != '\0')
+    add_text_row (group, _("Domain"), onyx_display_escape (model->domain));
+  if (model->has_model_version)
+    add_text_row (group, _("Model version"), g_strdup_printf ("%" G_GINT64_FORMAT, model->model_version));
+  add_text_row (group, _("Nodes"), format_count (summary->n_nodes));
+  {
+    g_autofree char *size = g_format_size (summary->parameter_bytes);
+    add_text_row (group, _("Parameters"), summary->parameters_overflow ? g_strdup (_("too many to count"))
+                  : g_strdup_printf ("%" G_GUINT64_FORMAT " (%s)", summary->n_parameters, size));
+  }
+  if (model->doc_string != NULL && model->doc_string[0] != '\0')
+    add_text_row (group, _("Description"), onyx_display_escape (model->doc_string));
+
+  group = add_group (self, _("Operator Sets"));
+  for (size_t i = 0; i < model->n_opset_import; i++)
+    {
+      const char *domain = model->opset_import[i]->domain;
+      g_autofree char *name = onyx_display_escape (domain != NULL && domain[0] ? domain : "ai.onnx");
+      add_text_row (group, name, g_strdup_printf ("%" G_GINT64_FORMAT, model->opset_import[i]->version));
+    }
+
+  if (model->n_metadata_props > 0)
+    {
+      group = add_group (self, _("Metadata"));
+      for (size_t i = 0; i < model->n_metadata_props; i++)
+        {
+          g_autofree char *key = onyx_display_escape (model->metadata_props[i]->key);
+          add_text_row (group, key, onyx_display_escape (model->metadata_props[i]->value));
+        }
+    }
+
+  if (model->graph != NULL)
+    {
+      group = add_group (self, _("Inputs"));
+      for (size_t i = 0; i < model->graph->n_input; i++)
+        {
+          Onnx__ValueInfoProto *v = model->graph->input[i];
+          g_autofree char *name = onyx_display_escape (v->name);
+          g_autofree char *type = onyx_type_to_string (v->type);
+          if (onyx_graph_input_is_initializer (model->graph, v->name))
+            continue;
+          add_link_row (group, name, type, "win.select-tensor", g_variant_new_string (v->name));
+        }
+      group = add_group (self, _("Outputs"));
+      for (size_t i = 0; i < model->graph->n_output; i++)
+        {
+          Onnx__ValueInfoProto *v = model->graph->output[i];
+          g_autofree char *name = onyx_display_escape (v->name);
+          g_autofree char *type = onyx_type_to_string (v->type);
+          add_link_row (group, name, type, "win.select-tensor", g_variant_new_string (v->name));
+        }
+    }
+}
+
+static void
+add_tensor_link (GtkWidget *group, OnyxDocument *doc, const char *label, const char *name)
+{
+  g_autofree char *escaped = onyx_display_escape (name);
+  g_autofree char *title = g_strdup_printf ("%s: %s", label, escaped);
+
+  if (name == NULL || name[0] == '\0')
+    add_row (group, label, _("(not connected)"));
+  else
+    add_link_row (group, title, "", "win.select-tensor", g_variant_new_string (name));
+}
+
+void
+onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodeProto *node)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  gssize position = onyx_graph_index_node_position (index, node);
+  g_autofree char *pos = g_strdup_printf ("%" G_GSSIZE_FORMAT, position);
+  GtkWidget *group, *box;
+  const char *domain = node->domain != NULL && node->domain[0] ? node->domain : "ai.onnx";
+
+  onyx_properties_clear (self);
+  group = add_group (self, _("Node"));
+  add_text_row (group, _("Operator"), onyx_display_escape (node->op_type));
+  add_text_row (group, _("Domain"), g_strdup_printf ("%s (%s)", domain,
+                onyx_domain_is_standard (node->domain) ? _("standard ONNX") : _("custom")));
+  add_entry_row (group, _("Name"), node->name != NULL ? node->name : "", "win.rename-node", pos);
+  if (node->doc_string != NULL && node->doc_string[0] != '\0')
+    add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));
+
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_top (box, 6);
+  add_button (box, _("_Bypass"), "win.bypass-node", NULL, FALSE);
+  add_button (box, _("_Delete"), "win.delete-node", NULL, TRUE);
+  add_button (box, _("Delete with _Descendants"), "win.delete-descendants", NULL, TRUE);
+  gtk_box_append (GTK_BOX (self), box);
+
+  if (node->n_attribute > 0)
+    {
+      group = add_group (self, _("Attributes"));
+      for (size_t i = 0; i < node->n_attribute; i++)
+        {
+          Onnx__AttributeProto *a = node->attribute[i];
+          g_autofree char *value = onyx_attribute_to_string (a);
+          g_autofree char *name = onyx_display_escape (a->name);
+          g_autofree char *key = g_strdup_printf ("%s", a->name);
+          switch (a->type)
+            {
+            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
+            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
+            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
+              add_entry_row (group, name, value, "win.set-attribute", key);
+              break;
+            default:
+              add_row (group, name, value);
+            }
+        }
+    }
+
+  group = add_group (self, _("Inputs"));
+  for (size_t i = 0; i < node->n_input; i++)
+    {
+      g_autofree char *label = g_strdup_printf (_("Input %zu"), i);
+      g_autofree char *key = g_strdup_printf ("%zu", i);
+      add_tensor_link (group, doc, label, node->input[i]);
+      if (node->input[i] != NULL && node->input[i][0] != '\0')
+        add_entry_row (group, _("Reconnect to tensor"), node->input[i], "win.reconnect-input", key);
+    }
+  group = add_group (self, _("Outputs"));
+  for (size_t i = 0; i < node->n_output; i++)
+    {
+      g_autofree char *label = g_strdup_printf (_("Output %zu"), i);
+      add_tensor_link (group, doc, label, node->output[i]);
+    }
+}
+
+static void
+add_value_type_rows (GtkWidget *group, Onnx__ValueInfoProto *info)
+{
+  g_autofree char *type = onyx_type_to_string (info->type);
+  add_row (group, _("Type"), type);
+}
+
+static void
+add_initializer_rows (OnyxProperties *self, OnyxDocument *doc, Onnx__TensorProto *tensor)
+{
+  GtkWidget *group = add_group (self, _("Initializer"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxTensorValues) values = NULL;
+  guint64 n_elements = 0, n_bytes = 0;
+
+  add_row (group, _("Element type"), onyx_elem_type_name (tensor->data_type));
+  add_text_row (group, _("Dimensions"), onyx_dims_to_string (tensor->dims, tensor->n_dims));
+  if (onyx_dims_n_elements (tensor->dims, tensor->n_dims, &n_elements))
+    add_text_row (group, _("Elements"), format_count (n_elements));
+  if (onyx_tensor_n_bytes (tensor, &n_bytes))
+    add_text_row (group, _("Size"), g_format_size (n_bytes));
+
+  values = onyx_tensor_values_read (tensor, onyx_model_get_base_dir (onyx_document_get_model (doc)),
+                                    MAX_VALUES, &error);
+  if (values == NULL)
+    {
+      add_row (group, _("Values"), error->message);
+      return;
+    }
+  if (values->has_stats)
+    {
+      add_text_row (group, _("Minimum"), g_strdup_printf ("%g", values->min));
+      add_text_row (group, _("Maximum"), g_strdup_printf ("%g", values->max));
+      add_text_row (group, _("Mean"), g_strdup_printf ("%g", values->mean));
+    }
+  add_text_row (group, values->n_values < values->n_elements ? _("First values") : _("Values"),
+                onyx_tensor_values_format (values, MAX_VALUES));
+}
+
+void
+onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, const char *name)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  Onnx__ValueInfoProto *input = onyx_graph_index_graph_input (index, name);
+  Onnx__ValueInfoProto *output = onyx_graph_index_graph_output (index, name);
+  Onnx__TensorProto *init = onyx_graph_index_initializer (index, name);
+  OnyxValue *value = onyx_graph_index_lookup (index, name);
+  Onnx__GraphProto *graph = onyx_graph_index_get_graph (index);
+  GtkWidget *group, *box;
+
+  onyx_properties_clear (self);
+  group = add_group (self, input != NULL && init == NULL ? _("Graph Input")
+                           : output != NULL ? _("Graph Output") : _("Tensor"));
+  add_entry_row (group, _("Name"), name, "win.rename-tensor", name);
+
+  if (input != NULL)
+    {
+      Onnx__TypeProto *t = input->type;
+      add_value_type_rows (group, input);
+      if (init == NULL && t != NULL && t->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+          t->tensor_type->shape != NULL)
+        {
+          Onnx__TensorShapeProto *shape = t->tensor_type->shape;
+          for (size_t i = 0; i < shape->n_dim; i++)
+            {
+              Onnx__TensorShapeProto__Dimension *d = shape->dim[i];
+              g_autofree char *title = g_strdup_printf (_("Dimension %zu"), i);
+              g_autofree char *key = g_strdup_printf ("%s\n%zu", name, i);
+              g_autofree char *text =
+                d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE
+                  ? g_strdup_printf ("%" G_GINT64_FORMAT, d->dim_value)
+                  : g_strdup (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
+                              ? d->dim_param : "?");
+              add_entry_row (group, title, text, "win.set-input-dim", key);
+            }
+        }
+    }
+  else if (output != NULL)
+    add_value_type_rows (group, output);
+  else
+    for (size_t i = 0; graph != NULL && i < graph->n_value_info; i++)
+      if (g_strcmp0 (graph->value_info[i]->name, name) == 0)
+        add_value_type_rows (group, graph->value_info[i]);
+
+  if (value != NULL && value->producer != NULL)
+    {
+      g_autofree char *who = onyx_node_describe (doc, value->producer);
+      gssize pos = onyx_graph_index_node_position (index, value->producer);
+      add_link_row (group, _("Produced by"), who, "win.select-node", g_variant_new_int32 (pos));
+    }
+  if (value != NULL)
+    for (guint i = 0; i < value->uses->len; i++)
+      {
+        OnyxUse *use = &g_array_index (value->uses, OnyxUse, i);
+        g_autofree char *who = onyx_node_describe (doc, use->node);
+        gssize pos = onyx_graph_index_node_position (index, use->node);
+        add_link_row (group, _("Used by"), who, "win.select-node", g_variant_new_int32 (pos));
+      }
+
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  if (output != NULL)
+    add_button (box, _("_Remove from Graph Outputs"), "win.remove-output",
+                g_variant_new_string (name), TRUE);
+  else if (value != NULL && value->producer != NULL)
+    add_button (box, _("_Add as Graph Output"), "win.add-output", g_variant_new_string (name), FALSE);
+  gtk_box_append (GTK_BOX (self), box);
+
+  if (init != NULL)
+    add_initializer_rows (self, doc, init);
+}
+
+static void
+onyx_properties_class_init (OnyxPropertiesClass *klass)
+{
+  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "onyxproperties");
+}
+
+static void
+onyx_properties_init (OnyxProperties *self)
+{
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  gtk_box_set_spacing (GTK_BOX (self), 18);
+  gtk_widget_set_margin_start (GTK_WIDGET (self), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self), 12);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self), 12);
+}

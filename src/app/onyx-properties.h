@@ -1,0 +1,22 @@
+/* onyx-properties.h: the side panel describing the model or the selected node or
+ * tensor. Links and edits go out as window actions ("win.select-node",
+ * "win.select-tensor", "win.rename-tensor", …), so the panel never edits itself. */
+#pragma once
+
+#include <adwaita.h>
+
+#include "onyx-document.h"
+
+G_BEGIN_DECLS
+
+#define ONYX_TYPE_PROPERTIES (onyx_properties_get_type ())
+G_DECLARE_FINAL_TYPE (OnyxProperties, onyx_properties, ONYX, PROPERTIES, GtkBox)
+
+void onyx_properties_show_model  (OnyxProperties *self, OnyxDocument *doc);
+void onyx_properties_show_node   (OnyxProperties *self, OnyxDocument *doc,
+                                  Onnx__NodeProto *node);
+void onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc,
+                                  const char *name);
+void onyx_properties_clear       (OnyxProperties *self);
+
+G_END_DECLS

@@ -1,0 +1,299 @@
+/* onyx-window-actions.c: the window's actions. Every edit goes through a core
+ * command (onyx-edits.h), which records one undo step. */
+#include "onyx-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "onyx-edits.h"
+#include "onyx-render.h"
+
+void
+onyx_window_edit_done (OnyxWindow *self, gboolean ok, GError *error)
+{
+  if (ok)
+    {
+      /* The step's own name, "Bypass node FooOp_0", says what happened. */
+      onyx_window_toast (self, onyx_document_get_undo_label (self->document), TRUE);
+      return;
+    }
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                               _("Could Not Edit the Model"), error->message));
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+open_chooser_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (chooser));
+      GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+      /* The first file here, any others in windows of their own. */
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr (GFile) file = g_list_model_get_item (files, i);
+          OnyxWindow *target = self;
+          if (i > 0)
+            {
+              target = onyx_window_new (app);
+              gtk_window_present (GTK_WINDOW (target));
+            }
+          onyx_window_open_file (target, file);
+        }
+    }
+  g_object_unref (chooser);
+}
+
+static void
+add_onnx_filter (GtkFileChooser *chooser)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, _("ONNX Models"));
+  gtk_file_filter_add_pattern (filter, "*.onnx");
+  gtk_file_filter_add_mime_type (filter, "application/x-onnx");
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+  filter = gtk_file_filter_new ();
+  gtk_file_filter_set_name (filter, _("All Files"));
+  gtk_file_filter_add_pattern (filter, "*");
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+static void
+show_open_chooser (OnyxWindow *self)
+{
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (_("Open Model"), GTK_WINDOW (self),
+                                    GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
+  add_onnx_filter (GTK_FILE_CHOOSER (chooser));
+  g_signal_connect (chooser, "response", G_CALLBACK (open_chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+open_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_window_confirm_discard (ONYX_WINDOW (widget), show_open_chooser);
+}
+
+static void
+save_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+
+  if (self->file != NULL)
+    onyx_window_save_file (self, self->file);
+}
+
+static void
+save_as_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      gboolean export = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "export"));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr (GError) error = NULL;
+
+      if (!export)
+        onyx_window_save_file (self, file);
+      else if (!onyx_render_to_file (onyx_canvas_get_layout (self->canvas), path, 1.0, &error))
+        {
+          AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                       _("Could Not Export the Image"), error->message));
+          adw_message_dialog_add_response (dialog, "close", _("_Close"));
+          gtk_window_present (GTK_WINDOW (dialog));
+        }
+      else
+        onyx_window_toast (self, _("Image exported"), FALSE);
+    }
+  g_object_unref (chooser);
+}
+
+static void
+save_as_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  gboolean export = g_str_equal (name, "win.export-image");
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
+    export ? _("Export Image") : _("Save Model As"), GTK_WINDOW (self),
+    GTK_FILE_CHOOSER_ACTION_SAVE, export ? _("_Export") : _("_Save"), _("_Cancel"));
+  g_autofree char *base = self->file ? g_file_get_basename (self->file) : g_strdup ("model.onnx");
+
+  if (export)
+    {
+      char *dot = strrchr (base, '.');
+      g_autofree char *stem = dot ? g_strndup (base, dot - base) : g_strdup (base);
+      g_autofree char *suggested = g_strconcat (stem, ".png", NULL);
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
+    }
+  else
+    {
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), base);
+      add_onnx_filter (GTK_FILE_CHOOSER (chooser));
+    }
+  g_object_set_data (G_OBJECT (chooser), "export", GINT_TO_POINTER (export));
+  g_signal_connect (chooser, "response", G_CALLBACK (save_as_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+undo_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+
+  if (g_str_equal (name, "win.undo"))
+    onyx_document_undo (self->document);
+  else
+    onyx_document_redo (self->document);
+}
+
+static void
+find_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+
+  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+cancel_layout_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+
+  self->layout_pending = FALSE;
+  if (self->layout_cancellable != NULL)
+    g_cancellable_cancel (self->layout_cancellable);
+}
+
+static void
+select_node_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  Onnx__GraphProto *graph = onyx_document_get_proto (self->document)->graph;
+  int pos = g_variant_get_int32 (param);
+
+  if (pos >= 0 && (size_t) pos < graph->n_node)
+    onyx_window_select_node (self, graph->node[pos]);
+}
+
+static void
+select_tensor_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_window_select_tensor (ONYX_WINDOW (widget), g_variant_get_string (param, NULL));
+}
+
+static void
+node_edit_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  Onnx__NodeProto *node = self->selected_node;
+  gboolean ok;
+
+  if (self->selection != ONYX_SELECTION_NODE)
+    return;
+  if (g_str_equal (name, "win.bypass-node"))
+    ok = onyx_edit_bypass_node (self->document, node, 0, &error);
+  else if (g_str_equal (name, "win.delete-node"))
+    ok = onyx_edit_delete_node (self->document, node, &error);
+  else
+    ok = onyx_edit_delete_descendants (self->document, node, &error);
+  onyx_window_edit_done (self, ok, error);
+}
+
+/* Actions with a (key, text) parameter, sent by the properties panel's entries. */
+static void
+text_edit_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  const char *key, *text;
+  gboolean ok;
+
+  g_variant_get (param, "(&s&s)", &key, &text);
+  if (g_str_equal (name, "win.rename-tensor"))
+    {
+      g_autofree char *new_name = g_strdup (text);
+      ok = onyx_edit_rename_tensor (self->document, key, text, &error);
+      if (ok)
+        onyx_window_select_tensor (self, new_name);
+    }
+  else if (g_str_equal (name, "win.set-input-dim"))
+    {
+      g_auto (GStrv) parts = g_strsplit (key, "\n", 2);
+      ok = onyx_edit_set_input_dim (self->document, parts[0],
+                                    (guint) g_ascii_strtoull (parts[1], NULL, 10), text, &error);
+    }
+  else if (self->selection != ONYX_SELECTION_NODE)
+    return;
+  else if (g_str_equal (name, "win.rename-node"))
+    ok = onyx_edit_set_node_name (self->document, self->selected_node, text, &error);
+  else if (g_str_equal (name, "win.set-attribute"))
+    ok = onyx_edit_set_attribute (self->document, self->selected_node, key, text, &error);
+  else
+    ok = onyx_edit_reconnect (self->document, self->selected_node,
+                              (guint) g_ascii_strtoull (key, NULL, 10), text, &error);
+  onyx_window_edit_done (self, ok, error);
+}
+
+static void
+output_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *tensor = g_variant_dup_string (param, NULL);
+  gboolean ok;
+
+  if (g_str_equal (name, "win.add-output"))
+    ok = onyx_edit_add_output (self->document, tensor, &error);
+  else
+    ok = onyx_edit_remove_output (self->document, tensor, &error);
+  onyx_window_edit_done (self, ok, error);
+}
+
+static void
+cleanup_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  guint before = onyx_document_get_n_undo (self->document);
+  gboolean ok = onyx_edit_cleanup (self->document, &error);
+
+  if (ok && onyx_document_get_n_undo (self->document) == before)
+    onyx_window_toast (self, _("Nothing to clean up"), FALSE);
+  else
+    onyx_window_edit_done (self, ok, error);
+}
+
+void
+onyx_window_class_init_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
+  gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
+  gtk_widget_class_install_action (widget_class, "win.export-image", NULL, save_as_action);
+  gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.redo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-layout", NULL, cancel_layout_action);
+  gtk_widget_class_install_action (widget_class, "win.select-node", "i", select_node_action);
+  gtk_widget_class_install_action (widget_class, "win.select-tensor", "s", select_tensor_action);
+  gtk_widget_class_install_action (widget_class, "win.bypass-node", NULL, node_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-node", NULL, node_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-descendants", NULL, node_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-node", "(ss)", text_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-tensor", "(ss)", text_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.set-attribute", "(ss)", text_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.reconnect-input", "(ss)", text_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.set-input-dim", "(ss)", text_edit_action);
+  gtk_widget_class_install_action (widget_class, "win.add-output", "s", output_action);
+  gtk_widget_class_install_action (widget_class, "win.remove-output", "s", output_action);
+  gtk_widget_class_install_action (widget_class, "win.cleanup", NULL, cleanup_action);
+}

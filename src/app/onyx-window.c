@@ -1,0 +1,800 @@
+/* onyx-window.c: loading a model, laying it out off the UI thread, selection,
+ * title and saving. Actions live in onyx-window-actions.c, drops in -dnd.c. */
+#include "onyx-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "onyx-edits.h"
+#include "onyx-validate.h"
+
+G_DEFINE_FINAL_TYPE (OnyxWindow, onyx_window, ADW_TYPE_APPLICATION_WINDOW)
+
+gboolean
+onyx_window_has_model (OnyxWindow *self)
+{
+  return self->document != NULL;
+}
+
+gboolean
+onyx_window_is_laying_out (OnyxWindow *self)
+{
+  return self->layout_cancellable != NULL;
+}
+
+void
+onyx_window_toast (OnyxWindow *self, const char *message, gboolean with_undo)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  if (with_undo)
+    {
+      adw_toast_set_button_label (toast, _("Undo"));
+      adw_toast_set_action_name (toast, "win.undo");
+    }
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+static void
+update_title (OnyxWindow *self)
+{
+  g_autofree char *base = NULL, *dir = NULL, *title = NULL;
+
+  if (self->file == NULL)
+    {
+      adw_window_title_set_title (self->window_title, "Onyx");
+      adw_window_title_set_subtitle (self->window_title, NULL);
+      gtk_window_set_title (GTK_WINDOW (self), "Onyx");
+      return;
+    }
+  base = g_file_get_basename (self->file);
+  dir = g_file_get_parse_name (self->file);
+  title = self->document != NULL && onyx_document_is_modified (self->document)
+            ? g_strdup_printf ("• %s", base) : g_strdup (base);
+  adw_window_title_set_title (self->window_title, title);
+  adw_window_title_set_subtitle (self->window_title, dir);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
+/* The layout node showing `node` (-1 when it is inside a collapsed group). */
+static int
+layout_node_for (OnyxWindow *self, OnyxLayoutKind kind, int index)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+
+  for (guint i = 0; layout != NULL && i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (n->kind == kind && n->index == index)
+        return i;
+    }
+  return -1;
+}
+
+static int
+layout_edge_for (OnyxWindow *self, const char *tensor)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+
+  for (guint i = 0; layout != NULL && i < layout->edges->len; i++)
+    if (g_strcmp0 (g_array_index (layout->edges, OnyxLayoutEdge, i).tensor, tensor) == 0)
+      return i;
+  return -1;
+}
+
+static int
+value_info_position (Onnx__ValueInfoProto **list, size_t n, const char *name)
+{
+  for (size_t i = 0; i < n; i++)
+    if (g_strcmp0 (list[i]->name, name) == 0)
+      return i;
+  return -1;
+}
+
+/* Opens the name scopes around a node ("/a/b/Conv" lives in "a" and "a/b"). */
+static gboolean
+expand_scopes_of (OnyxWindow *self, const char *name)
+{
+  g_autofree char *path = g_strdup (name != NULL && name[0] == '/' ? name + 1 : name ? name : "");
+  char *slash;
+  gboolean added = FALSE;
+
+  while ((slash = strrchr (path, '/')) != NULL)
+    {
+      *slash = '\0';
+      if (!g_ptr_array_find_with_equal_func (self->expanded, path, g_str_equal, NULL))
+        {
+          g_ptr_array_add (self->expanded, g_strdup (path));
+          added = TRUE;
+        }
+    }
+  return added;
+}
+
+static void
+sync_canvas_selection (OnyxWindow *self)
+{
+  Onnx__GraphProto *graph;
+  int node = -1, edge = -1;
+
+  if (self->document == NULL)
+    return;
+  graph = onyx_document_get_proto (self->document)->graph;
+  if (self->selection == ONYX_SELECTION_NODE)
+    {
+      gssize pos = onyx_graph_index_node_position (onyx_document_get_index (self->document),
+                                                   self->selected_node);
+      node = layout_node_for (self, ONYX_LAYOUT_OP, pos);
+    }
+  else if (self->selection == ONYX_SELECTION_TENSOR)
+    {
+      int in = value_info_position (graph->input, graph->n_input, self->selected_tensor);
+      int out = value_info_position (graph->output, graph->n_output, self->selected_tensor);
+      if (in >= 0)
+        node = layout_node_for (self, ONYX_LAYOUT_INPUT, in);
+      if (node < 0 && out >= 0)
+        node = layout_node_for (self, ONYX_LAYOUT_OUTPUT, out);
+      if (node < 0)
+        edge = layout_edge_for (self, self->selected_tensor);
+    }
+  onyx_canvas_set_selection (self->canvas, node, edge);
+  if (node >= 0)
+    onyx_canvas_reveal_node (self->canvas, node);
+}
+
+static void
+refresh_properties (OnyxWindow *self)
+{
+  if (self->document == NULL)
+    return;
+  switch (self->selection)
+    {
+    case ONYX_SELECTION_NODE:
+      onyx_properties_show_node (self->properties, self->document, self->selected_node);
+      break;
+    case ONYX_SELECTION_TENSOR:
+      onyx_properties_show_tensor (self->properties, self->document, self->selected_tensor);
+      break;
+    default:
+      onyx_properties_show_model (self->properties, self->document);
+    }
+}
+
+void
+onyx_window_select_model (OnyxWindow *self)
+{
+  self->selection = ONYX_SELECTION_MODEL;
+  self->selected_node = NULL;
+  g_clear_pointer (&self->selected_tensor, g_free);
+  refresh_properties (self);
+  sync_canvas_selection (self);
+  onyx_window_update_state (self);
+}
+
+void
+onyx_window_select_node (OnyxWindow *self, Onnx__NodeProto *node)
+{
+  g_return_if_fail (self->document != NULL && node != NULL);
+  self->selection = ONYX_SELECTION_NODE;
+  self->selected_node = node;
+  g_clear_pointer (&self->selected_tensor, g_free);
+  refresh_properties (self);
+  sync_canvas_selection (self);
+  /* A node hidden in a collapsed group: open the group, selection follows the layout. */
+  if (onyx_canvas_get_selected_node (self->canvas) < 0 && expand_scopes_of (self, node->name))
+    onyx_window_relayout (self, TRUE);
+  onyx_window_update_state (self);
+}
+
+void
+onyx_window_select_tensor (OnyxWindow *self, const char *name)
+{
+  g_return_if_fail (self->document != NULL && name != NULL);
+  self->selection = ONYX_SELECTION_TENSOR;
+  self->selected_node = NULL;
+  g_free (self->selected_tensor);
+  self->selected_tensor = g_strdup (name);
+  refresh_properties (self);
+  sync_canvas_selection (self);
+  onyx_window_update_state (self);
+}
+
+/* After edits the selection may point at something that is gone. */
+static void
+check_selection (OnyxWindow *self)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (self->document);
+
+  if (self->selection == ONYX_SELECTION_NODE &&
+      onyx_graph_index_node_position (index, self->selected_node) < 0)
+    self->selection = ONYX_SELECTION_MODEL;
+  else if (self->selection == ONYX_SELECTION_TENSOR &&
+           !onyx_graph_index_defines (index, self->selected_tensor) &&
+           onyx_graph_index_graph_output (index, self->selected_tensor) == NULL)
+    self->selection = ONYX_SELECTION_MODEL;
+  if (self->selection == ONYX_SELECTION_MODEL)
+    {
+      self->selected_node = NULL;
+      g_clear_pointer (&self->selected_tensor, g_free);
+    }
+}
+
+void
+onyx_window_update_state (OnyxWindow *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean doc = self->document != NULL;
+  /* The layout worker reads the graph: no edits until it is done. */
+  gboolean editable = doc && !onyx_window_is_laying_out (self);
+  gboolean node = editable && self->selection == ONYX_SELECTION_NODE;
+  const char *undo = doc ? onyx_document_get_undo_label (self->document) : NULL;
+  const char *redo = doc ? onyx_document_get_redo_label (self->document) : NULL;
+  g_autofree char *undo_tip = undo ? g_strdup_printf (_("Undo “%s”"), undo) : g_strdup (_("Undo"));
+  g_autofree char *redo_tip = redo ? g_strdup_printf (_("Redo “%s”"), redo) : g_strdup (_("Redo"));
+
+  gtk_widget_action_set_enabled (widget, "win.save", doc);
+  gtk_widget_action_set_enabled (widget, "win.save-as", doc);
+  gtk_widget_action_set_enabled (widget, "win.export-image",
+                                 onyx_canvas_get_layout (self->canvas) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.find", doc);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->find_button), doc);
+  gtk_widget_action_set_enabled (widget, "win.undo", editable && onyx_document_can_undo (self->document));
+  gtk_widget_action_set_enabled (widget, "win.redo", editable && onyx_document_can_redo (self->document));
+  gtk_widget_action_set_enabled (widget, "win.cleanup", editable);
+  gtk_widget_action_set_enabled (widget, "win.cancel-layout", onyx_window_is_laying_out (self));
+  for (const char *const *a = (const char *const[]) { "win.bypass-node", "win.delete-node",
+         "win.delete-descendants", "win.rename-node", "win.set-attribute",
+         "win.reconnect-input", NULL }; *a; a++)
+    gtk_widget_action_set_enabled (widget, *a, node);
+  for (const char *const *a = (const char *const[]) { "win.rename-tensor", "win.set-input-dim",
+         "win.add-output", "win.remove-output", NULL }; *a; a++)
+    gtk_widget_action_set_enabled (widget, *a, editable);
+  gtk_widget_set_tooltip_text (self->undo_button, undo_tip);
+  gtk_widget_set_tooltip_text (self->redo_button, redo_tip);
+  g_menu_remove_all (self->edit_section);
+  if (doc)
+    {
+      /* Menu labels read "_" as a mnemonic; node names are full of them. */
+      g_autoptr (GString) undo_label = g_string_new (undo_tip);
+      g_autoptr (GString) redo_label = g_string_new (redo_tip);
+      g_string_replace (undo_label, "_", "__", 0);
+      g_string_replace (redo_label, "_", "__", 0);
+      g_menu_append (self->edit_section, undo_label->str, "win.undo");
+      g_menu_append (self->edit_section, redo_label->str, "win.redo");
+    }
+  update_title (self);
+}
+
+static void
+document_changed_cb (OnyxWindow *self)
+{
+  check_selection (self);
+  refresh_properties (self);
+  if (self->engine != NULL)
+    onyx_layout_engine_graph_changed (self->engine);
+  onyx_window_relayout (self, TRUE);
+  onyx_window_update_state (self);
+}
+
+/* ---- Layout on a worker thread ---- */
+
+typedef struct {
+  OnyxLayoutEngine *engine;
+  GHashTable *expanded;
+  int *progress_permille;
+} LayoutJob;
+
+static void
+layout_job_free (LayoutJob *job)
+{
+  g_hash_table_unref (job->expanded);
+  g_free (job);
+}
+
+static void
+layout_progress (double fraction, gpointer data)
+{
+  g_atomic_int_set ((int *) data, (int) (fraction * 1000));
+}
+
+static void
+layout_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  LayoutJob *job = data;
+  OnyxLayout *layout = onyx_layout_engine_run (job->engine, job->expanded, layout_progress,
+                                               job->progress_permille, cancellable);
+
+  if (layout == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  else
+    g_task_return_pointer (task, layout, (GDestroyNotify) onyx_layout_free);
+}
+
+static gboolean
+progress_tick (gpointer data)
+{
+  OnyxWindow *self = data;
+
+  gtk_progress_bar_set_fraction (self->progress_bar, g_atomic_int_get (&self->progress_permille) / 1000.0);
+  /* Small graphs finish before the progress box would just flicker. */
+  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+layout_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  OnyxWindow *self = ONYX_WINDOW (source);
+  g_autoptr (GError) error = NULL;
+  OnyxLayout *layout = g_task_propagate_pointer (G_TASK (result), &error);
+
+  g_clear_object (&self->layout_cancellable);
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
+  if (layout != NULL)
+    {
+      onyx_canvas_set_layout (self->canvas, layout, self->layout_keep_view);
+      sync_canvas_selection (self);
+    }
+  else if (self->document != NULL && !self->layout_pending)
+    onyx_window_toast (self, _("Layout cancelled"), FALSE);
+  if (self->layout_pending && self->document != NULL)
+    {
+      self->layout_pending = FALSE;
+      onyx_window_relayout (self, self->layout_keep_view);
+    }
+  onyx_window_update_state (self);
+}
+
+void
+onyx_window_relayout (OnyxWindow *self, gboolean keep_view)
+{
+  g_autoptr (GTask) task = NULL;
+  LayoutJob *job;
+
+  if (self->engine == NULL)
+    return;
+  if (self->layout_cancellable != NULL)
+    {
+      self->layout_pending = TRUE;
+      self->layout_keep_view = self->layout_keep_view && keep_view;
+      return;
+    }
+  g_ptr_array_add (self->expanded, NULL);
+  g_ptr_array_add (self->collapsed, NULL);
+  job = g_new0 (LayoutJob, 1);
+  job->engine = self->engine;
+  job->expanded = onyx_layout_engine_expansion (self->engine, ONYX_EXPAND_AUTO,
+                                                (const char *const *) self->expanded->pdata,
+                                                (const char *const *) self->collapsed->pdata);
+  g_ptr_array_remove_index (self->expanded, self->expanded->len - 1);
+  g_ptr_array_remove_index (self->collapsed, self->collapsed->len - 1);
+  job->progress_permille = &self->progress_permille;
+  self->progress_permille = 0;
+  self->layout_keep_view = keep_view;
+  self->layout_cancellable = g_cancellable_new ();
+  self->progress_source = g_timeout_add (300, progress_tick, self);
+
+  task = g_task_new (self, self->layout_cancellable, layout_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) layout_job_free);
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_run_in_thread (task, layout_thread);
+  onyx_window_update_state (self);
+}
+
+/* A click on a collapsed group opens it; on an open group's frame closes it. */
+static void
+toggle_group (OnyxWindow *self, const OnyxLayoutNode *group)
+{
+  guint pos;
+
+  if (group->expanded)
+    {
+      if (g_ptr_array_find_with_equal_func (self->expanded, group->scope, g_str_equal, &pos))
+        g_ptr_array_remove_index (self->expanded, pos);
+      g_ptr_array_add (self->collapsed, g_strdup (group->scope));
+    }
+  else
+    {
+      if (g_ptr_array_find_with_equal_func (self->collapsed, group->scope, g_str_equal, &pos))
+        g_ptr_array_remove_index (self->collapsed, pos);
+      g_ptr_array_add (self->expanded, g_strdup (group->scope));
+    }
+  onyx_window_relayout (self, TRUE);
+}
+
+static void
+item_activated_cb (OnyxWindow *self, int node, int edge)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  Onnx__GraphProto *graph;
+
+  if (self->document == NULL || layout == NULL)
+    return;
+  graph = onyx_document_get_proto (self->document)->graph;
+  if (node >= 0)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, node);
+      switch (n->kind)
+        {
+        case ONYX_LAYOUT_OP:
+          onyx_window_select_node (self, graph->node[n->index]);
+          break;
+        case ONYX_LAYOUT_INPUT:
+          onyx_window_select_tensor (self, graph->input[n->index]->name);
+          break;
+        case ONYX_LAYOUT_OUTPUT:
+          onyx_window_select_tensor (self, graph->output[n->index]->name);
+          break;
+        case ONYX_LAYOUT_GROUP:
+          if (!onyx_window_is_laying_out (self))
+            toggle_group (self, n);
+          break;
+        }
+    }
+  else if (edge >= 0)
+    onyx_window_select_tensor (self, g_array_index (layout->edges, OnyxLayoutEdge, edge).tensor);
+  else
+    onyx_window_select_model (self);
+}
+
+/* ---- Opening ---- */
+
+static void
+close_document (OnyxWindow *self)
+{
+  if (self->layout_cancellable != NULL)
+    g_cancellable_cancel (self->layout_cancellable);
+  self->layout_pending = FALSE;
+  onyx_canvas_set_layout (self->canvas, NULL, FALSE);
+  onyx_properties_clear (self->properties);
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  /* A running worker still uses the engine: it is freed when the window goes. */
+  self->selection = ONYX_SELECTION_MODEL;
+  self->selected_node = NULL;
+  g_clear_pointer (&self->selected_tensor, g_free);
+  g_ptr_array_set_size (self->expanded, 0);
+  g_ptr_array_set_size (self->collapsed, 0);
+}
+
+static void
+wait_for_worker (OnyxWindow *self)
+{
+  /* The engine must outlive a cancelled run; cancelling makes it return soon. */
+  while (self->layout_cancellable != NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+void
+onyx_window_open_file (OnyxWindow *self, GFile *file)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_file_get_path (file);
+  OnyxModel *model = NULL;
+
+  g_return_if_fail (ONYX_IS_WINDOW (self));
+  close_document (self);
+  wait_for_worker (self);
+  g_clear_pointer (&self->engine, onyx_layout_engine_free);
+  g_clear_object (&self->document);
+  g_set_object (&self->file, file);
+
+  if (path == NULL)
+    g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+  else
+    model = onyx_model_new_from_file (path, &error);
+  if (model == NULL)
+    {
+      /* The description is markup; file names may hold "<" or "&". */
+      g_autofree char *markup = g_markup_escape_text (error->message, -1);
+      adw_status_page_set_description (self->error_page, markup);
+      gtk_stack_set_visible_child_name (self->stack, "error");
+      g_clear_object (&self->file);
+      update_title (self);
+      gtk_window_set_title (GTK_WINDOW (self), _("Could Not Open the Model"));
+      onyx_window_update_state (self);
+      return;
+    }
+  self->document = onyx_document_new (model);
+  g_object_unref (model);
+  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
+  self->engine = onyx_layout_engine_new (onyx_document_get_proto (self->document)->graph);
+  gtk_stack_set_visible_child_name (self->stack, "model");
+  onyx_window_select_model (self);
+  onyx_window_relayout (self, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+}
+
+/* ---- Saving ---- */
+
+static gboolean
+write_file (OnyxWindow *self, GFile *file)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path == NULL || !onyx_document_save (self->document, path, &error))
+    {
+      AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                   _("Could Not Save the Model"), error ? error->message : path));
+      adw_message_dialog_add_response (dialog, "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (dialog));
+      return FALSE;
+    }
+  g_set_object (&self->file, file);
+  onyx_window_update_state (self);
+  onyx_window_toast (self, _("Saved"), FALSE);
+  if (self->after_save != NULL)
+    {
+      OnyxWindowThen then = self->after_save;
+      self->after_save = NULL;
+      then (self);
+    }
+  return TRUE;
+}
+
+static void
+problems_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow *self)
+{
+  GFile *file = g_object_get_data (G_OBJECT (dialog), "file");
+
+  if (g_str_equal (response, "save"))
+    write_file (self, file);
+  else
+    self->after_save = NULL;
+}
+
+gboolean
+onyx_window_save_file (OnyxWindow *self, GFile *file)
+{
+  g_autoptr (GPtrArray) problems = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  AdwMessageDialog *dialog;
+  guint shown = 0;
+
+  g_return_val_if_fail (self->document != NULL, FALSE);
+  problems = onyx_validate_model (onyx_document_get_proto (self->document));
+  if (onyx_problems_count (problems, ONYX_PROBLEM_ERROR) == 0)
+    return write_file (self, file);
+
+  for (guint i = 0; i < problems->len && shown < 20; i++)
+    {
+      OnyxProblem *p = g_ptr_array_index (problems, i);
+      if (p->severity != ONYX_PROBLEM_ERROR)
+        continue;
+      g_string_append_printf (text, "• %s\n", p->message);
+      shown++;
+    }
+  if (onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > shown)
+    g_string_append_printf (text, _("…and %u more"), onyx_problems_count (problems, ONYX_PROBLEM_ERROR) - shown);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                               _("The Model Has Problems"), NULL));
+  adw_message_dialog_set_body (dialog, g_strchomp (text->str));
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "save", _("Save _Anyway"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "save", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (dialog, "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "file", g_object_ref (file), g_object_unref);
+  g_signal_connect (dialog, "response", G_CALLBACK (problems_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return FALSE;
+}
+
+/* ---- Unsaved changes ---- */
+
+static void
+discard_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow *self)
+{
+  OnyxWindowThen then = (OnyxWindowThen) g_object_get_data (G_OBJECT (dialog), "then");
+
+  if (g_str_equal (response, "discard"))
+    then (self);
+  else if (g_str_equal (response, "save") && self->file != NULL)
+    {
+      /* write_file continues with `then` once the file is written. */
+      self->after_save = then;
+      onyx_window_save_file (self, self->file);
+    }
+}
+
+void
+onyx_window_confirm_discard (OnyxWindow *self, OnyxWindowThen then)
+{
+  AdwMessageDialog *dialog;
+
+  if (self->document == NULL || !onyx_document_is_modified (self->document))
+    {
+      then (self);
+      return;
+    }
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Save Changes?"),
+                               _("The model has unsaved changes. Changes which are not saved will be lost.")));
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "discard", _("_Discard"),
+                                    "save", _("_Save"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "discard", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (dialog, "save", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "save");
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_object_set_data (G_OBJECT (dialog), "then", then);
+  g_signal_connect (dialog, "response", G_CALLBACK (discard_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+close_now (OnyxWindow *self)
+{
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static gboolean
+onyx_window_close_request (GtkWindow *window)
+{
+  OnyxWindow *self = ONYX_WINDOW (window);
+  int width, height;
+
+  if (!self->close_confirmed && self->document != NULL && onyx_document_is_modified (self->document))
+    {
+      onyx_window_confirm_discard (self, close_now);
+      return TRUE;
+    }
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  close_document (self);
+  wait_for_worker (self);
+  return GTK_WINDOW_CLASS (onyx_window_parent_class)->close_request (window);
+}
+
+/* ---- Find ---- */
+
+static gboolean
+matches (const char *text, const char *needle)
+{
+  g_autofree char *folded = NULL;
+
+  if (text == NULL || text[0] == '\0')
+    return FALSE;
+  folded = g_utf8_casefold (text, -1);
+  return strstr (folded, needle) != NULL;
+}
+
+static void
+search_activate_cb (OnyxWindow *self)
+{
+  g_autofree char *needle = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), -1);
+  Onnx__GraphProto *graph;
+
+  if (self->document == NULL || needle[0] == '\0')
+    return;
+  graph = onyx_document_get_proto (self->document)->graph;
+  /* Graph inputs come first, then nodes (name, op type, outputs), cycling on Enter. */
+  for (size_t step = 1; step <= graph->n_input + graph->n_node; step++)
+    {
+      size_t k = (self->find_position + step) % (graph->n_input + graph->n_node);
+      if (k < graph->n_input)
+        {
+          if (matches (graph->input[k]->name, needle))
+            {
+              self->find_position = k;
+              onyx_window_select_tensor (self, graph->input[k]->name);
+              gtk_label_set_text (self->search_status, "");
+              return;
+            }
+          continue;
+        }
+      Onnx__NodeProto *node = graph->node[k - graph->n_input];
+      if (matches (node->name, needle) || matches (node->op_type, needle))
+        {
+          self->find_position = k;
+          onyx_window_select_node (self, node);
+          gtk_label_set_text (self->search_status, "");
+          return;
+        }
+      for (size_t o = 0; o < node->n_output; o++)
+        if (matches (node->output[o], needle))
+          {
+            self->find_position = k;
+            onyx_window_select_tensor (self, node->output[o]);
+            gtk_label_set_text (self->search_status, "");
+            return;
+          }
+    }
+  gtk_label_set_text (self->search_status, _("Not found"));
+}
+
+static void
+search_stop_cb (OnyxWindow *self)
+{
+  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+}
+
+/* ---- GObject ---- */
+
+static void
+onyx_window_dispose (GObject *object)
+{
+  OnyxWindow *self = ONYX_WINDOW (object);
+
+  if (self->layout_cancellable != NULL)
+    {
+      close_document (self);
+      wait_for_worker (self);
+    }
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_pointer (&self->engine, onyx_layout_engine_free);
+  g_clear_object (&self->document);
+  g_clear_object (&self->file);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->selected_tensor, g_free);
+  g_clear_pointer (&self->expanded, g_ptr_array_unref);
+  g_clear_pointer (&self->collapsed, g_ptr_array_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), ONYX_TYPE_WINDOW);
+  G_OBJECT_CLASS (onyx_window_parent_class)->dispose (object);
+}
+
+static void
+onyx_window_class_init (OnyxWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = onyx_window_dispose;
+  window_class->close_request = onyx_window_close_request;
+
+  g_type_ensure (ONYX_TYPE_CANVAS);
+  g_type_ensure (ONYX_TYPE_PROPERTIES);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/onyxviewer/Onyx/onyx-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, error_page);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, canvas);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, properties);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, search_status);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, find_button);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, undo_button);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, redo_button);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, edit_section);
+
+  onyx_window_class_init_actions (widget_class);
+}
+
+static void
+onyx_window_init (OnyxWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->expanded = g_ptr_array_new_with_free_func (g_free);
+  self->collapsed = g_ptr_array_new_with_free_func (g_free);
+  self->settings = g_settings_new ("io.github.onyxviewer.Onyx");
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  g_signal_connect_swapped (self->canvas, "item-activated", G_CALLBACK (item_activated_cb), self);
+  g_object_bind_property (self->find_button, "active", self->search_bar, "search-mode-enabled",
+                          G_BINDING_BIDIRECTIONAL);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_activate_cb), self);
+  g_signal_connect_swapped (self->search_entry, "stop-search", G_CALLBACK (search_stop_cb), self);
+  gtk_paned_set_position (GTK_PANED (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (self->canvas)))), 820);
+  onyx_window_init_dnd (self);
+  onyx_window_update_state (self);
+}
+
+OnyxWindow *
+onyx_window_new (GtkApplication *application)
+{
+  return g_object_new (ONYX_TYPE_WINDOW, "application", application, NULL);
+}

@@ -1,0 +1,18 @@
+/* onyx-window.h: one window per open model. */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define ONYX_TYPE_WINDOW (onyx_window_get_type ())
+G_DECLARE_FINAL_TYPE (OnyxWindow, onyx_window, ONYX, WINDOW, AdwApplicationWindow)
+
+OnyxWindow *onyx_window_new       (GtkApplication *application);
+/* Loads the model (or shows why it cannot) and starts laying it out. */
+void        onyx_window_open_file (OnyxWindow *self,
+                                   GFile      *file);
+/* Whether a model is shown (an empty or error window can be reused). */
+gboolean    onyx_window_has_model (OnyxWindow *self);
+
+G_END_DECLS

@@ -1,0 +1,208 @@
+/* test-app.c: drives the real Onyx window under Xvfb: open the walkthrough's model,
+ * select FooOp on the canvas, bypass it through the window action, undo, redo, save,
+ * and read the saved file back with python3-onnx; a broken file shows the core's
+ * error; window snapshots are written as PNG and must not be blank. */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "onyx-window-private.h"
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (g_getenv ("ONYX_TEST_DATA"), name, NULL);
+}
+
+static void
+wait_until_shown (OnyxWindow *window)
+{
+  while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+wait_for_layout (OnyxWindow *window)
+{
+  while (onyx_window_is_laying_out (window) || onyx_canvas_get_layout (window->canvas) == NULL ||
+         gtk_widget_get_width (GTK_WIDGET (window->canvas)) <= 0)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Renders `widget` as GTK would, saves it, and returns how many pixels differ from
+ * the top-left pixel (the background). */
+static guint64
+snapshot_to_png (GtkWidget *widget, const char *name)
+{
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  GdkTexture *texture;
+  g_autofree guchar *pixels = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+  guint64 differing = 0;
+
+  g_assert_cmpint (width, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("snapshot: %s", path);
+
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  pixels = g_malloc ((gsize) width * height * 4);
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    if (memcmp (pixels + 4 * i, pixels, 4) != 0)
+      differing++;
+  gsk_render_node_unref (node);
+  g_object_unref (texture);
+  g_object_unref (paintable);
+  return differing;
+}
+
+static int
+layout_node_of_op (OnyxWindow *window, const char *op_type)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (n->kind == ONYX_LAYOUT_OP && g_str_equal (graph->node[n->index]->op_type, op_type))
+        return i;
+    }
+  return -1;
+}
+
+static char *
+op_types (OnyxWindow *window)
+{
+  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+  GString *s = g_string_new (NULL);
+
+  for (size_t i = 0; i < graph->n_node; i++)
+    g_string_append_printf (s, "%s%s", i ? "," : "", graph->node[i]->op_type);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_open_bypass_undo_save (void)
+{
+  OnyxWindow *window = onyx_window_new (NULL);
+  g_autofree char *path = data_path ("model_foo.onnx");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autofree char *tmpdir = g_dir_make_tmp ("onyx-app-XXXXXX", NULL);
+  g_autofree char *saved = g_build_filename (tmpdir, "saved.onnx", NULL);
+  g_autoptr (GFile) saved_file = g_file_new_for_path (saved);
+  g_autofree char *types = NULL, *out = NULL, *err = NULL, *script = NULL;
+  int foo, status;
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (window);
+  onyx_window_open_file (window, file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  wait_for_layout (window);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window->canvas), "test-app-loaded.png"), >, 2000);
+  snapshot_to_png (GTK_WIDGET (window), "test-app-window.png");
+
+  /* A click on FooOp, as the canvas reports it. */
+  foo = layout_node_of_op (window, "FooOp");
+  g_assert_cmpint (foo, >=, 0);
+  g_signal_emit_by_name (window->canvas, "item-activated", foo, -1);
+  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (window->selected_node->op_type, ==, "FooOp");
+  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, foo);
+  g_assert_false (onyx_document_is_modified (window->document));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  types = op_types (window);
+  g_assert_cmpstr (types, ==, "Conv,Relu");
+  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)), "• "));
+  wait_for_layout (window);
+  g_assert_cmpint (layout_node_of_op (window, "FooOp"), ==, -1);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window->canvas), "test-app-bypassed.png"), >, 2000);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_free (types);
+  types = op_types (window);
+  g_assert_cmpstr (types, ==, "Conv,Relu,FooOp");
+  wait_for_layout (window);
+  g_assert_cmpint (layout_node_of_op (window, "FooOp"), >=, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
+  g_free (types);
+  types = op_types (window);
+  g_assert_cmpstr (types, ==, "Conv,Relu");
+  wait_for_layout (window);
+
+  g_assert_true (onyx_window_save_file (window, saved_file));
+  g_assert_false (onyx_document_is_modified (window->document));
+  script = g_strdup_printf ("import onnx, sys\n"
+                            "m = onnx.load(sys.argv[1])\n"
+                            "onnx.checker.check_model(m)\n"
+                            "print(','.join(n.op_type for n in m.graph.node))\n");
+  {
+    const char *argv[] = { "/usr/bin/python3", "-c", script, saved, NULL };
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                                 &out, &err, &status, NULL));
+  }
+  if (status != 0)
+    g_test_message ("python3: %s", err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpstr (g_strstrip (out), ==, "Conv,Relu");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (saved);
+  g_rmdir (tmpdir);
+}
+
+static void
+test_broken_file (void)
+{
+  OnyxWindow *window = onyx_window_new (NULL);
+  g_autofree char *tmpdir = g_dir_make_tmp ("onyx-app-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (tmpdir, "broken.onnx", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  OnyxModel *model;
+  const char *shown;
+  g_autofree char *escaped = NULL;
+
+  /* A field that runs past the end of the file. */
+  g_assert_true (g_file_set_contents (path, "\x3a\x7f\x0a\x03" "abc", 7, NULL));
+  model = onyx_model_new_from_file (path, &error);
+  g_assert_null (model);
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (window);
+  onyx_window_open_file (window, file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "error");
+  shown = adw_status_page_get_description (window->error_page);
+  escaped = g_markup_escape_text (error->message, -1);
+  g_assert_cmpstr (shown, ==, escaped);
+  g_assert_nonnull (strstr (shown, "truncated"));
+  g_assert_false (onyx_window_has_model (window));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (path);
+  g_rmdir (tmpdir);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+  g_test_add_func ("/app/open-bypass-undo-save", test_open_bypass_undo_save);
+  g_test_add_func ("/app/broken-file", test_broken_file);
+  return g_test_run ();
+}
