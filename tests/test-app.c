@@ -4,6 +4,11 @@
  * error; window snapshots are written as PNG and must not be blank. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "onyx-journal.h"
+#include "onyx-steps.h"
 
 #include "onyx-window-private.h"
 
@@ -195,14 +200,115 @@ test_broken_file (void)
   g_rmdir (tmpdir);
 }
 
+/* The child of test_crash_restore: open MODEL, bypass FooOp as a user would, and die
+ * by SIGKILL before saving. */
+static int
+crash_after_bypass (const char *path)
+{
+  OnyxWindow *window = onyx_window_new (NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (window);
+  onyx_window_open_file (window, file);
+  wait_for_layout (window);
+  g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "FooOp"), -1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  raise (SIGKILL);
+  return 1;
+}
+
+static AdwMessageDialog *
+find_message_dialog (void)
+{
+  for (int round = 0; round < 1000; round++)
+    {
+      GListModel *toplevels = gtk_window_get_toplevels (); /* owned by GTK */
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+        {
+          g_autoptr (GObject) window = g_list_model_get_item (toplevels, i);
+          if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+            return ADW_MESSAGE_DIALOG (window);
+        }
+      g_main_context_iteration (NULL, FALSE);
+    }
+  return NULL;
+}
+
+/* No lost work: after a SIGKILL, opening the model again offers its unsaved edits,
+ * and restoring them gives the model that was being edited. */
+static void
+test_crash_restore (void)
+{
+  g_autofree char *source = data_path ("model_foo.onnx");
+  g_autofree char *tmpdir = g_dir_make_tmp ("onyx-crash-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (tmpdir, "model_foo.onnx", NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *journal = NULL;
+  g_autofree char *self_exe = g_file_read_link ("/proc/self/exe", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = NULL;
+  g_autoptr (OnyxDocument) expected = NULL;
+  g_autoptr (GBytes) expected_bytes = NULL;
+  g_autoptr (GBytes) restored_bytes = NULL;
+  g_autofree char *types = NULL;
+  const char *child_argv[] = { self_exe, "--crash-after-bypass", path, NULL };
+  OnyxWindow *window;
+  AdwMessageDialog *dialog;
+  gsize len;
+  int status;
+
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
+  journal = onyx_journal_path_for (path);
+  g_unlink (journal);
+
+  g_assert_true (g_spawn_sync (NULL, (char **) child_argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFSIGNALED (status) && WTERMSIG (status) == SIGKILL);
+  g_assert_true (g_file_test (journal, G_FILE_TEST_EXISTS));
+
+  window = onyx_window_new (NULL);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (window);
+  onyx_window_open_file (window, file);
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (dialog, "restore");
+  types = op_types (window);
+  g_assert_cmpstr (types, ==, "Conv,Relu");
+  g_assert_true (onyx_document_is_modified (window->document));
+
+  model = onyx_model_new_from_file (path, &error);
+  expected = onyx_document_new (model);
+  g_assert_true (onyx_step_apply (expected, "bypass-op", "devtech::FooOp", &error));
+  expected_bytes = onyx_document_serialize (expected);
+  restored_bytes = onyx_document_serialize (window->document);
+  g_assert_true (g_bytes_equal (expected_bytes, restored_bytes));
+  wait_for_layout (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  g_unlink (journal);
+  g_unlink (path);
+  g_rmdir (tmpdir);
+}
+
 int
 main (int argc, char *argv[])
 {
+  if (argc == 3 && g_str_equal (argv[1], "--crash-after-bypass"))
+    {
+      adw_init ();
+      return crash_after_bypass (argv[2]);
+    }
   g_test_init (&argc, &argv, NULL);
   /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
   adw_init ();
   g_test_add_func ("/app/open-bypass-undo-save", test_open_bypass_undo_save);
   g_test_add_func ("/app/broken-file", test_broken_file);
+  g_test_add_func ("/app/crash-restore", test_crash_restore);
   return g_test_run ();
 }

@@ -82,4 +82,9 @@ void     onyx_window_edit_done      (OnyxWindow *self, gboolean ok, GError *erro
 /* onyx-window-dnd.c */
 void     onyx_window_init_dnd       (OnyxWindow *self);
 
+/* onyx-window-journal.c: unsaved edits kept on disk, offered back after a crash */
+void     onyx_window_journal_update        (OnyxWindow *self);
+void     onyx_window_journal_discard       (OnyxWindow *self);
+void     onyx_window_journal_offer_restore (OnyxWindow *self);
+
 G_END_DECLS

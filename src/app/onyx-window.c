@@ -268,6 +268,7 @@ onyx_window_update_state (OnyxWindow *self)
 static void
 document_changed_cb (OnyxWindow *self)
 {
+  onyx_window_journal_update (self);
   check_selection (self);
   refresh_properties (self);
   if (self->engine != NULL)
@@ -504,6 +505,7 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
   onyx_window_select_model (self);
   onyx_window_relayout (self, FALSE);
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+  onyx_window_journal_offer_restore (self);
 }
 
 /* ---- Saving ---- */
@@ -588,7 +590,10 @@ discard_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow 
   OnyxWindowThen then = (OnyxWindowThen) g_object_get_data (G_OBJECT (dialog), "then");
 
   if (g_str_equal (response, "discard"))
-    then (self);
+    {
+      onyx_window_journal_discard (self);
+      then (self);
+    }
   else if (g_str_equal (response, "save") && self->file != NULL)
     {
       /* write_file continues with `then` once the file is written. */

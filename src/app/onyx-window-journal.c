@@ -1,0 +1,94 @@
+/* onyx-window-journal.c: no lost work. After every change the window writes the
+ * document's unsaved edits to a journal in the XDG state folder (the core's
+ * onyx-journal.h); saving or discarding removes it. Opening a model that has a
+ * journal left by a crash offers to replay those edits on it. */
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "onyx-journal.h"
+#include "onyx-window-private.h"
+
+static char *
+journal_path (OnyxWindow *self)
+{
+  const char *model_path;
+
+  if (self->document == NULL)
+    return NULL;
+  model_path = onyx_model_get_path (onyx_document_get_model (self->document));
+  return model_path != NULL ? onyx_journal_path_for (model_path) : NULL;
+}
+
+void
+onyx_window_journal_update (OnyxWindow *self)
+{
+  g_autofree char *path = journal_path (self);
+  g_autoptr (GError) error = NULL;
+
+  /* A journal that cannot be written costs only the crash protection: say so once
+   * in the log, do not stop the user's work. */
+  if (path != NULL && !onyx_journal_write (self->document, path, &error))
+    g_warning ("cannot keep the journal of unsaved edits: %s", error->message);
+}
+
+void
+onyx_window_journal_discard (OnyxWindow *self)
+{
+  g_autofree char *path = journal_path (self);
+
+  if (path != NULL)
+    g_unlink (path);
+}
+
+static void
+restore_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow *self)
+{
+  OnyxJournal *journal = g_object_get_data (G_OBJECT (dialog), "journal");
+  g_autoptr (GError) error = NULL;
+
+  if (self->document == NULL)
+    return;
+  if (!g_str_equal (response, "restore"))
+    {
+      onyx_window_journal_discard (self);
+      return;
+    }
+  if (!onyx_journal_replay (journal, self->document, &error))
+    onyx_window_toast (self, error->message, FALSE);
+  else
+    onyx_window_toast (self, _("Unsaved edits restored"), FALSE);
+}
+
+void
+onyx_window_journal_offer_restore (OnyxWindow *self)
+{
+  g_autofree char *path = journal_path (self);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *body = NULL;
+  OnyxJournal *journal;
+  AdwMessageDialog *dialog;
+
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+    return;
+  journal = onyx_journal_read (path, &error);
+  /* Edits journaled against another version of the file would not apply to this one. */
+  if (journal == NULL || !onyx_journal_matches (journal) || journal->entries->len == 0)
+    {
+      g_clear_pointer (&journal, onyx_journal_free);
+      g_unlink (path);
+      return;
+    }
+  body = g_strdup_printf (g_dngettext (NULL, "Onyx closed before %u edit of this model was saved.",
+                                       "Onyx closed before %u edits of this model were saved.",
+                                       journal->entries->len),
+                          journal->entries->len);
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Restore Unsaved Edits?"), body));
+  adw_message_dialog_add_responses (dialog, "discard", _("_Discard"), "restore", _("_Restore"), NULL);
+  adw_message_dialog_set_response_appearance (dialog, "discard", ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (dialog, "restore", ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, "restore");
+  adw_message_dialog_set_close_response (dialog, "discard");
+  g_object_set_data_full (G_OBJECT (dialog), "journal", journal, (GDestroyNotify) onyx_journal_free);
+  g_signal_connect (dialog, "response", G_CALLBACK (restore_response_cb), self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
