@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include "onyx-document.h"
+#include "onyx-layout.h"
 #include "onyx-summary.h"
 #include "onyx-test-util.h"
 #include "onyx-types.h"
@@ -149,6 +151,52 @@ test_save_on_full_disk (void)
   g_rmdir (dir);
 }
 
+/* Inputs the fuzzers once crashed on: each loads (or fails with a message) and then
+ * goes through everything a model goes through: validation, summary, the edit index,
+ * layout and serialization. */
+static void
+test_fuzz_regressions (void)
+{
+  g_autofree char *dir = test_data_path ("fuzz-regressions");
+  GDir *handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (handle);
+  while ((name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+      g_autoptr (OnyxDocument) doc = NULL;
+      g_autoptr (GPtrArray) problems = NULL;
+      g_autoptr (OnyxSummary) summary = NULL;
+      g_autoptr (GBytes) saved = NULL;
+      g_autoptr (GHashTable) expanded = NULL;
+      g_autoptr (OnyxLayout) layout = NULL;
+      OnyxLayoutEngine *engine;
+
+      n++;
+      if (model == NULL)
+        {
+          g_assert_nonnull (error);
+          continue;
+        }
+      problems = onyx_validate_model (onyx_model_get_proto (model));
+      summary = onyx_summary_new (onyx_model_get_proto (model));
+      doc = onyx_document_new (model);
+      engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+      expanded = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
+      layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
+      g_assert_nonnull (layout);
+      onyx_layout_engine_free (engine);
+      saved = onyx_document_serialize (doc);
+      g_assert_nonnull (saved);
+    }
+  g_dir_close (handle);
+  g_assert_cmpuint (n, >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -157,5 +205,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/100k-inputs", test_hundred_thousand_inputs);
   g_test_add_func ("/hostile/names", test_hostile_names);
   g_test_add_func ("/hostile/full-disk", test_save_on_full_disk);
+  g_test_add_func ("/hostile/fuzz-regressions", test_fuzz_regressions);
   return g_test_run ();
 }

@@ -54,10 +54,13 @@ collect_outer_reads (const Onnx__GraphProto *graph, GPtrArray *names, guint dept
   if (depth > MAX_SUBGRAPH_DEPTH)
     return;
   defined = g_hash_table_new (g_str_hash, g_str_equal);
+  /* Optional names are NULL when a file leaves them out. */
   for (size_t i = 0; i < graph->n_input; i++)
-    g_hash_table_add (defined, graph->input[i]->name);
+    if (graph->input[i]->name != NULL)
+      g_hash_table_add (defined, graph->input[i]->name);
   for (size_t i = 0; i < graph->n_initializer; i++)
-    g_hash_table_add (defined, graph->initializer[i]->name);
+    if (graph->initializer[i]->name != NULL)
+      g_hash_table_add (defined, graph->initializer[i]->name);
   for (size_t n = 0; n < graph->n_node; n++)
     for (size_t k = 0; k < graph->node[n]->n_output; k++)
       g_hash_table_add (defined, graph->node[n]->output[k]);
@@ -257,10 +260,13 @@ onyx_graph_index_refresh_lists (OnyxGraphIndex *index)
   g_hash_table_remove_all (index->inputs);
   g_hash_table_remove_all (index->outputs);
   g_hash_table_remove_all (index->initializers);
+  /* Optional names are NULL when a file leaves them out: such entries name nothing. */
   for (size_t i = 0; i < graph->n_input; i++)
-    g_hash_table_insert (index->inputs, graph->input[i]->name, graph->input[i]);
+    if (graph->input[i]->name != NULL)
+      g_hash_table_insert (index->inputs, graph->input[i]->name, graph->input[i]);
   for (size_t i = 0; i < graph->n_output; i++)
-    g_hash_table_insert (index->outputs, graph->output[i]->name, graph->output[i]);
+    if (graph->output[i]->name != NULL)
+      g_hash_table_insert (index->outputs, graph->output[i]->name, graph->output[i]);
   for (size_t i = 0; i < graph->n_initializer; i++)
     if (graph->initializer[i]->name != NULL)
       g_hash_table_insert (index->initializers, graph->initializer[i]->name, graph->initializer[i]);

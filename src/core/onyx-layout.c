@@ -420,7 +420,7 @@ build_model (OnyxLayoutEngine *engine)
   for (size_t i = 0; i < graph->n_input; i++)
     {
       record_shape (engine->shapes, graph->input[i]);
-      if (!g_hash_table_contains (initializers, graph->input[i]->name))
+      if (graph->input[i]->name != NULL && !g_hash_table_contains (initializers, graph->input[i]->name))
         {
           add_value_item (engine, ONYX_LAYOUT_INPUT, (int) i, graph->input[i]);
           g_hash_table_insert (producer, graph->input[i]->name, GINT_TO_POINTER (engine->items->len));

@@ -1,6 +1,7 @@
 /* libFuzzer target for the model loader: whatever the bytes, loading either fails
  * with a message or gives a model that validates, summarises and serializes; and
  * what was serialized loads again to the same bytes. */
+#include "onyx-document.h"
 #include "onyx-model.h"
 #include "onyx-summary.h"
 #include "onyx-validate.h"
@@ -23,6 +24,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
     }
   g_ptr_array_unref (onyx_validate_model (onyx_model_get_proto (model)));
   onyx_summary_free (onyx_summary_new (onyx_model_get_proto (model)));
+  /* The edit index, as the app and onyx-cli edit build it for any file they open. */
+  g_object_unref (onyx_document_new (model));
   saved = onyx_model_serialize (model);
   again = onyx_model_new_from_data (g_bytes_get_data (saved, NULL), g_bytes_get_size (saved),
                                     "fuzz-saved.onnx", NULL, &error);

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Runs a libFuzzer target for a bounded time on a fresh corpus seeded from the given
-# folders (read only: new inputs go to a temporary folder). A crash fails the test;
-# the input that caused it is kept in tests/fuzz/crashes/ of the build folder.
+# Runs a libFuzzer target for a fixed number of inputs from a fixed random seed, on a
+# fresh corpus seeded from the given folders (read only: new inputs go to a temporary
+# folder). Fixed, so that a run in CI explores what the same run explored here; change
+# the seed to explore elsewhere. A crash fails the test;
+# the input that caused it is kept in tests/fuzz/crashes/ of the build folder: copy it
+# to tests/data/fuzz-regressions/ (test-hostile runs every file there) with the fix.
 set -euo pipefail
-fuzzer=$1 seconds=$2
+fuzzer=$1 runs=$2
 shift 2
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
@@ -13,5 +16,5 @@ seeds=()
 for dir in "$@"; do
   [ -d "$dir" ] && seeds+=("$dir")
 done
-exec "$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=200000 \
+exec "$fuzzer" -seed=1 -runs="$runs" -max_total_time=240 -timeout=10 -rss_limit_mb=2048 -max_len=200000 \
   -print_final_stats=1 -artifact_prefix="$artifacts" "$corpus" "${seeds[@]}"
