@@ -268,7 +268,7 @@ remove_outputs_of (OnyxDocument *doc, GPtrArray *nodes)
         g_hash_table_add (produced, node->output[k]);
     }
   for (size_t i = graph->n_output; i-- > 0;)
-    if (g_hash_table_contains (produced, graph->output[i]->name))
+    if (graph->output[i]->name != NULL && g_hash_table_contains (produced, graph->output[i]->name))
       onyx_document_remove_item (doc, &graph->base, "output", i);
   g_hash_table_unref (produced);
 }
