@@ -355,11 +355,11 @@ draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
 static void draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
                                        const OnyxRenderOptions *options);
 
+/* Adds the boxes of the listed nodes that are groups (category < 0) or ops and values
+ * of `category` to the current path. */
 static void
-draw_coarse (cairo_t *cr, const OnyxLayout *layout, GArray *entries, const OnyxRenderOptions *options)
+path_boxes (cairo_t *cr, const OnyxLayout *layout, GArray *entries, int category)
 {
-  /* Groups, then edges, then nodes by category: one fill or stroke each. */
-  cairo_set_source_rgba (cr, 0.45, 0.52, 0.65, options->dark ? 0.3 : 0.15);
   for (guint i = 0; i < entries->len; i++)
     {
       int entry = g_array_index (entries, int, i);
@@ -367,9 +367,21 @@ draw_coarse (cairo_t *cr, const OnyxLayout *layout, GArray *entries, const OnyxR
       if (entry < 0)
         continue;
       node = &g_array_index (layout->nodes, OnyxLayoutNode, entry);
-      if (node->kind == ONYX_LAYOUT_GROUP)
+      if ((node->kind == ONYX_LAYOUT_GROUP) == (category < 0) &&
+          (category < 0 || (int) node->category == category))
         cairo_rectangle (cr, node->box.x, node->box.y, node->box.width, node->box.height);
     }
+}
+
+static void
+draw_coarse (cairo_t *cr, const OnyxLayout *layout, GArray *entries, const OnyxRenderOptions *options)
+{
+  /* Groups, then edges, then nodes by category: one fill or stroke each, without
+   * antialiasing (boxes of a few pixels gain nothing from it, and it costs most). */
+  cairo_save (cr);
+  cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
+  cairo_set_source_rgba (cr, 0.45, 0.52, 0.65, options->dark ? 0.3 : 0.15);
+  path_boxes (cr, layout, entries, -1);
   cairo_fill (cr);
   for (guint i = 0; i < entries->len; i++)
     {
@@ -388,20 +400,12 @@ draw_coarse (cairo_t *cr, const OnyxLayout *layout, GArray *entries, const OnyxR
   cairo_stroke (cr);
   for (guint category = 0; category < G_N_ELEMENTS (category_colours); category++)
     {
-      for (guint i = 0; i < entries->len; i++)
-        {
-          int entry = g_array_index (entries, int, i);
-          const OnyxLayoutNode *node;
-          if (entry < 0)
-            continue;
-          node = &g_array_index (layout->nodes, OnyxLayoutNode, entry);
-          if (node->kind != ONYX_LAYOUT_GROUP && node->category == category)
-            cairo_rectangle (cr, node->box.x, node->box.y, node->box.width, node->box.height);
-        }
+      path_boxes (cr, layout, entries, (int) category);
       cairo_set_source_rgb (cr, category_colours[category].r, category_colours[category].g,
                             category_colours[category].b);
       cairo_fill (cr);
     }
+  cairo_restore (cr);
   /* Selection and hover still show. */
   for (guint k = 0; k < 2; k++)
     {
