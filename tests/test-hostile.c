@@ -4,6 +4,8 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include "onyx-diagnose.h"
+#include "onyx-diff.h"
 #include "onyx-document.h"
 #include "onyx-layout.h"
 #include "onyx-summary.h"
@@ -59,6 +61,12 @@ test_hundred_thousand_inputs (void)
   g_assert_no_error (error);
   problems = onyx_validate_model (onyx_model_get_proto (model));
   g_assert_cmpuint (problems->len, ==, 0);
+  g_ptr_array_unref (problems);
+  /* Concat's inputs are variadic: empty names and 100,000 slots are fine; only its
+   * required axis is missing. */
+  problems = onyx_diagnose_model (onyx_model_get_proto (model));
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->kind, ==, ONYX_PROBLEM_MISSING_ATTRIBUTE);
   saved = onyx_model_serialize (model);
   g_assert_cmpuint (g_bytes_get_size (saved), >, 100000);
 }
@@ -171,6 +179,7 @@ test_fuzz_regressions (void)
       g_autoptr (OnyxDocument) doc = NULL;
       g_autoptr (GPtrArray) problems = NULL;
       g_autoptr (OnyxSummary) summary = NULL;
+      g_autoptr (OnyxDiff) diff = NULL;
       g_autoptr (GBytes) saved = NULL;
       g_autoptr (GHashTable) expanded = NULL;
       g_autoptr (OnyxLayout) layout = NULL;
@@ -182,9 +191,12 @@ test_fuzz_regressions (void)
           g_assert_nonnull (error);
           continue;
         }
-      problems = onyx_validate_model (onyx_model_get_proto (model));
+      problems = onyx_diagnose_model (onyx_model_get_proto (model));
       summary = onyx_summary_new (onyx_model_get_proto (model));
+      diff = onyx_diff_models (onyx_model_get_proto (model), onyx_model_get_proto (model));
+      g_assert_cmpuint (diff->entries->len, ==, 0);
       doc = onyx_document_new (model);
+      onyx_diagnostics_free (onyx_diagnostics_new (doc));
       engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
       expanded = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
       layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);

@@ -26,6 +26,13 @@ class Valgrind(unittest.TestCase):
 
     def test_check(self):
         self.run_clean("check", os.path.join(DATA, "model_foo.onnx"))
+        self.run_clean("check", "--json", os.path.join(DATA, "model.onnx"))
+
+    def test_diff(self):
+        self.run_clean("diff", os.path.join(DATA, "model.onnx"), os.path.join(DATA, "model_scripted.onnx"),
+                       expected=1)
+        self.run_clean("diff", "--json", os.path.join(DATA, "model.onnx"), os.path.join(DATA, "model_foo.onnx"),
+                       expected=1)
 
     def test_roundtrip(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -2,18 +2,19 @@
 #include <stdio.h>
 
 #include "onyx-cli.h"
+#include "onyx-diagnose.h"
 #include "onyx-json.h"
 #include "onyx-model.h"
-#include "onyx-validate.h"
+#include "onyx-types.h"
 
 static const char *
 severity_name (OnyxProblemSeverity severity)
 {
-  return severity == ONYX_PROBLEM_ERROR ? "error" : "warning";
+  return onyx_problem_severity_name (severity);
 }
 
 static void
-print_problems_json (OnyxModel *model, GPtrArray *problems)
+print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
 {
   OnyxJson *json = onyx_json_new ();
   g_autofree char *text = NULL;
@@ -25,6 +26,8 @@ print_problems_json (OnyxModel *model, GPtrArray *problems)
   onyx_json_uint (json, onyx_problems_count (problems, ONYX_PROBLEM_ERROR));
   onyx_json_key (json, "warnings");
   onyx_json_uint (json, onyx_problems_count (problems, ONYX_PROBLEM_WARNING));
+  onyx_json_key (json, "infos");
+  onyx_json_uint (json, onyx_problems_count (problems, ONYX_PROBLEM_INFO));
   onyx_json_key (json, "problems");
   onyx_json_begin_array (json);
   for (guint i = 0; i < problems->len; i++)
@@ -33,6 +36,8 @@ print_problems_json (OnyxModel *model, GPtrArray *problems)
       onyx_json_begin_object (json);
       onyx_json_key (json, "severity");
       onyx_json_string (json, severity_name (problem->severity));
+      onyx_json_key (json, "kind");
+      onyx_json_string (json, onyx_problem_kind_name (problem->kind));
       onyx_json_key (json, "message");
       onyx_json_string (json, problem->message);
       onyx_json_key (json, "graph");
@@ -46,9 +51,48 @@ print_problems_json (OnyxModel *model, GPtrArray *problems)
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
+  onyx_json_key (json, "dynamic_dims");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < dims->len; i++)
+    {
+      const OnyxDimParam *dim = dims->pdata[i];
+      onyx_json_begin_object (json);
+      onyx_json_key (json, "name");
+      onyx_json_string (json, dim->name);
+      onyx_json_key (json, "tensors");
+      onyx_json_begin_array (json);
+      for (guint t = 0; t < dim->tensors->len; t++)
+        onyx_json_string (json, dim->tensors->pdata[t]);
+      onyx_json_end_array (json);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
   onyx_json_end_object (json);
   text = onyx_json_finish (json);
   fputs (text, stdout);
+}
+
+/* "N (input, output), batch (ids)": the dynamic axes, so that a mistyped one shows. */
+static void
+print_dims_text (OnyxModel *model, GPtrArray *dims)
+{
+  g_autoptr (GString) line = g_string_new (NULL);
+
+  if (dims->len == 0)
+    return;
+  for (guint i = 0; i < dims->len; i++)
+    {
+      const OnyxDimParam *dim = dims->pdata[i];
+      g_autofree char *name = onyx_display_escape (dim->name);
+      g_string_append_printf (line, "%s%s (", i > 0 ? ", " : "", name);
+      for (guint t = 0; t < dim->tensors->len; t++)
+        {
+          g_autofree char *tensor = onyx_display_escape (dim->tensors->pdata[t]);
+          g_string_append_printf (line, "%s%s", t > 0 ? ", " : "", tensor);
+        }
+      g_string_append_c (line, ')');
+    }
+  printf ("%s: dynamic dims: %s\n", onyx_model_get_display_name (model), line->str);
 }
 
 int
@@ -59,18 +103,25 @@ onyx_cli_check (int argc, char **argv)
   g_autoptr (OnyxModel) model = onyx_cli_open_model (
     "check",
     "Validate the model: dangling inputs, cycles, node order, duplicate names,\n"
-    "domains without an opset import. Exit status 1 when errors are found.",
+    "domains without an opset import; and diagnose it against the ONNX operator\n"
+    "schemas: custom or unknown operators, operators not in the imported opset,\n"
+    "input/output counts, attributes, element types; unused initializers, nodes\n"
+    "that reach no output, inputs/outputs without shape, mistyped dynamic dims.\n"
+    "Exit status 1 when errors are found (warnings and infos do not count).",
     &argc, &argv, &as_json, &exit_code);
   g_autoptr (GPtrArray) problems = NULL;
-  guint n_errors;
+  g_autoptr (GPtrArray) dims = NULL;
+  guint n_errors, n_infos;
 
   if (model == NULL)
     return exit_code;
 
-  problems = onyx_validate_model (onyx_model_get_proto (model));
+  problems = onyx_diagnose_model (onyx_model_get_proto (model));
+  dims = onyx_model_dim_params (onyx_model_get_proto (model));
   n_errors = onyx_problems_count (problems, ONYX_PROBLEM_ERROR);
+  n_infos = onyx_problems_count (problems, ONYX_PROBLEM_INFO);
   if (as_json)
-    print_problems_json (model, problems);
+    print_problems_json (model, problems, dims);
   else
     {
       for (guint i = 0; i < problems->len; i++)
@@ -79,8 +130,12 @@ onyx_cli_check (int argc, char **argv)
           printf ("%s: %s: %s: %s\n", onyx_model_get_display_name (model),
                   severity_name (problem->severity), problem->graph, problem->message);
         }
+      print_dims_text (model, dims);
       if (problems->len == 0)
         printf ("%s: no problems found\n", onyx_model_get_display_name (model));
+      else if (n_infos > 0)
+        printf ("%s: %u errors, %u warnings, %u infos\n", onyx_model_get_display_name (model),
+                n_errors, onyx_problems_count (problems, ONYX_PROBLEM_WARNING), n_infos);
       else
         printf ("%s: %u errors, %u warnings\n", onyx_model_get_display_name (model), n_errors,
                 onyx_problems_count (problems, ONYX_PROBLEM_WARNING));

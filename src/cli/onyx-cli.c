@@ -19,6 +19,8 @@ static const Command commands[] = {
   { "check", "MODEL [--json]", "validate the model; lists the problems found", onyx_cli_check },
   { "nodes", "MODEL [--op OP] [--json]", "list nodes with inputs, outputs and attributes",
     onyx_cli_nodes },
+  { "diff", "A B [--json]", "what differs from model A to B (nodes matched by name, then structure)",
+    onyx_cli_diff },
   { "edit", "IN -o OUT STEP...", "repair: bypass, delete, reconnect, rename, cleanup… (edit --help)",
     onyx_cli_edit },
   { "render", "MODEL -o OUT [--expand]", "draw the graph to a PNG, SVG or PDF file", onyx_cli_render },
@@ -37,7 +39,8 @@ print_usage (FILE *out)
                 "  --version      print the version\n"
                 "\nExit status:\n"
                 "  %d  success (check: no errors; warnings may be listed)\n"
-                "  %d  check found errors, or an edit step failed or left errors (nothing written)\n"
+                "  %d  check found errors, diff found differences, or an edit step failed or\n"
+                "     left errors (nothing written)\n"
                 "  %d  bad usage: unknown command or option, missing argument\n"
                 "  %d  a model could not be read or written (the message says why)\n",
            ONYX_EXIT_OK, ONYX_EXIT_PROBLEMS, ONYX_EXIT_USAGE, ONYX_EXIT_IO);

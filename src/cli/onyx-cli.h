@@ -40,6 +40,7 @@ int      onyx_cli_report_error (GError *error);
 
 int onyx_cli_info      (int argc, char **argv);
 int onyx_cli_check     (int argc, char **argv);
+int onyx_cli_diff      (int argc, char **argv);
 int onyx_cli_roundtrip (int argc, char **argv);
 int onyx_cli_nodes     (int argc, char **argv);
 int onyx_cli_edit      (int argc, char **argv);

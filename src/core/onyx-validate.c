@@ -41,6 +41,50 @@ onyx_domain_is_standard (const char *domain)
   return FALSE;
 }
 
+const char *
+onyx_problem_kind_name (OnyxProblemKind kind)
+{
+  static const char *const names[] = {
+    [ONYX_PROBLEM_NO_IR_VERSION] = "no-ir-version",
+    [ONYX_PROBLEM_NO_OPSET_IMPORT] = "no-opset-import",
+    [ONYX_PROBLEM_DANGLING_INPUT] = "dangling-input",
+    [ONYX_PROBLEM_DANGLING_OUTPUT] = "dangling-output",
+    [ONYX_PROBLEM_DUPLICATE_NAME] = "duplicate-name",
+    [ONYX_PROBLEM_CYCLE] = "cycle",
+    [ONYX_PROBLEM_NOT_SORTED] = "not-sorted",
+    [ONYX_PROBLEM_MISSING_OPSET] = "missing-opset",
+    [ONYX_PROBLEM_CUSTOM_OP] = "custom-op",
+    [ONYX_PROBLEM_UNKNOWN_OP] = "unknown-op",
+    [ONYX_PROBLEM_OP_NOT_IN_OPSET] = "op-not-in-opset",
+    [ONYX_PROBLEM_INPUT_COUNT] = "input-count",
+    [ONYX_PROBLEM_OUTPUT_COUNT] = "output-count",
+    [ONYX_PROBLEM_UNKNOWN_ATTRIBUTE] = "unknown-attribute",
+    [ONYX_PROBLEM_ATTRIBUTE_TYPE] = "attribute-type",
+    [ONYX_PROBLEM_MISSING_ATTRIBUTE] = "missing-attribute",
+    [ONYX_PROBLEM_TYPE_CONFLICT] = "type-conflict",
+    [ONYX_PROBLEM_UNUSED_INITIALIZER] = "unused-initializer",
+    [ONYX_PROBLEM_INITIALIZER_INPUT] = "initializer-input",
+    [ONYX_PROBLEM_DEAD_NODE] = "dead-node",
+    [ONYX_PROBLEM_NO_SHAPE] = "no-shape",
+    [ONYX_PROBLEM_DIM_NAME] = "dim-name",
+  };
+
+  if ((guint) kind < G_N_ELEMENTS (names) && names[kind] != NULL)
+    return names[kind];
+  return "unknown";
+}
+
+const char *
+onyx_problem_severity_name (OnyxProblemSeverity severity)
+{
+  switch (severity)
+    {
+    case ONYX_PROBLEM_ERROR: return "error";
+    case ONYX_PROBLEM_WARNING: return "warning";
+    default: return "info";
+    }
+}
+
 guint
 onyx_problems_count (GPtrArray *problems, OnyxProblemSeverity severity)
 {
@@ -74,9 +118,8 @@ scope_defines (const Scope *scope, const char *name)
   return FALSE;
 }
 
-/* "Conv_3" for named nodes, "node #3 (Conv)" for anonymous ones. */
-static char *
-node_label (const Onnx__NodeProto *node, int index)
+char *
+onyx_node_label (const Onnx__NodeProto *node, int index)
 {
   if (node->name != NULL && node->name[0] != '\0')
     return onyx_display_escape (node->name);
@@ -88,24 +131,54 @@ add_problem (Validate *v, const Scope *scope, OnyxProblemKind kind, OnyxProblemS
              const Onnx__NodeProto *node, int node_index, const char *tensor,
              const char *format, ...) G_GNUC_PRINTF (8, 9);
 
+OnyxProblem *
+onyx_problem_new_valist (OnyxProblemKind kind, OnyxProblemSeverity severity, const char *graph,
+                         const Onnx__NodeProto *node, int node_index, const char *tensor,
+                         const char *format, va_list args)
+{
+  OnyxProblem *problem = g_new0 (OnyxProblem, 1);
+
+  problem->kind = kind;
+  problem->severity = severity;
+  problem->message = g_strdup_vprintf (format, args);
+  problem->graph = g_strdup (graph != NULL ? graph : "model");
+  problem->node = node != NULL ? g_strdup (node->name != NULL ? node->name : "") : NULL;
+  problem->node_index = node != NULL ? node_index : -1;
+  problem->node_proto = node;
+  problem->tensor = g_strdup (tensor);
+  return problem;
+}
+
+char *
+onyx_subgraph_label (const Onnx__NodeProto *node, int index, const Onnx__AttributeProto *attribute,
+                     gssize position)
+{
+  g_autofree char *node_name = onyx_node_label (node, index);
+  if (position < 0)
+    return g_strdup_printf ("%s/%s", node_name, attribute->name);
+  return g_strdup_printf ("%s/%s[%" G_GSSIZE_FORMAT "]", node_name, attribute->name, position);
+}
+
+char *
+onyx_function_label (const Onnx__FunctionProto *function)
+{
+  g_autofree char *domain = onyx_display_escape (function->domain);
+  g_autofree char *name = onyx_display_escape (function->name);
+  return g_strdup_printf ("function %s::%s", domain, name);
+}
+
 static void
 add_problem (Validate *v, const Scope *scope, OnyxProblemKind kind, OnyxProblemSeverity severity,
              const Onnx__NodeProto *node, int node_index, const char *tensor,
              const char *format, ...)
 {
-  OnyxProblem *problem = g_new0 (OnyxProblem, 1);
   va_list args;
 
-  problem->kind = kind;
-  problem->severity = severity;
   va_start (args, format);
-  problem->message = g_strdup_vprintf (format, args);
+  g_ptr_array_add (v->problems, onyx_problem_new_valist (kind, severity,
+                                                         scope != NULL ? scope->graph : NULL,
+                                                         node, node_index, tensor, format, args));
   va_end (args);
-  problem->graph = g_strdup (scope != NULL ? scope->graph : "model");
-  problem->node = node != NULL ? g_strdup (node->name != NULL ? node->name : "") : NULL;
-  problem->node_index = node != NULL ? node_index : -1;
-  problem->tensor = g_strdup (tensor);
-  g_ptr_array_add (v->problems, problem);
 }
 
 static gboolean
@@ -255,7 +328,7 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
             first = i;
           if (n_listed < MAX_LISTED_NODES)
             {
-              g_autofree char *label = node_label (nodes[i], (int) i);
+              g_autofree char *label = onyx_node_label (nodes[i], (int) i);
               g_string_append_printf (listed, "%s%s", n_listed > 0 ? ", " : "", label);
               n_listed++;
             }
@@ -269,7 +342,7 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
     }
   else if (!sorted_in_file)
     {
-      g_autofree char *label = node_label (nodes[first_unsorted], first_unsorted);
+      g_autofree char *label = onyx_node_label (nodes[first_unsorted], first_unsorted);
       g_autofree char *shown = onyx_display_escape (first_unsorted_tensor);
       add_problem (v, scope, ONYX_PROBLEM_NOT_SORTED, ONYX_PROBLEM_ERROR, nodes[first_unsorted],
                    first_unsorted, first_unsorted_tensor,
@@ -303,8 +376,8 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
             continue;
           if (g_hash_table_lookup_extended (producer_of, name, NULL, &other))
             {
-              g_autofree char *label = node_label (node, (int) i);
-              g_autofree char *other_label = node_label (nodes[GPOINTER_TO_UINT (other)],
+              g_autofree char *label = onyx_node_label (node, (int) i);
+              g_autofree char *other_label = onyx_node_label (nodes[GPOINTER_TO_UINT (other)],
                                                          (int) GPOINTER_TO_UINT (other));
               g_autofree char *shown = onyx_display_escape (name);
               add_problem (v, scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, node, (int) i,
@@ -314,7 +387,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
             }
           if (scope_defines (scope, name))
             {
-              g_autofree char *label = node_label (node, (int) i);
+              g_autofree char *label = onyx_node_label (node, (int) i);
               g_autofree char *shown = onyx_display_escape (name);
               add_problem (v, scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, node, (int) i,
                            name, "output '%s' of %s has the name of a graph input or initializer",
@@ -334,7 +407,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
           if (name == NULL || name[0] == '\0' || g_hash_table_contains (producer_of, name) ||
               scope_defines (scope, name))
             continue;
-          g_autofree char *label = node_label (node, (int) i);
+          g_autofree char *label = onyx_node_label (node, (int) i);
           g_autofree char *shown = onyx_display_escape (name);
           add_problem (v, scope, ONYX_PROBLEM_DANGLING_INPUT, ONYX_PROBLEM_ERROR, node, (int) i,
                        name, "input %zu '%s' of %s is not produced by any node, graph input "
@@ -343,7 +416,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
       if (!opset_imports_domain (scope->opsets, scope->n_opsets, node->domain) &&
           g_hash_table_add (missing_domains, onyx_domain_is_default (node->domain) ? "" : node->domain))
         {
-          g_autofree char *label = node_label (node, (int) i);
+          g_autofree char *label = onyx_node_label (node, (int) i);
           g_autofree char *shown = onyx_display_escape (onyx_domain_is_default (node->domain)
                                                           ? "ai.onnx" : node->domain);
           add_problem (v, scope, ONYX_PROBLEM_MISSING_OPSET, ONYX_PROBLEM_ERROR, node, (int) i, NULL,
@@ -367,15 +440,14 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
       for (size_t a = 0; a < node->n_attribute; a++)
         {
           const Onnx__AttributeProto *attr = node->attribute[a];
-          g_autofree char *node_name = node_label (node, (int) i);
           if (attr->g != NULL)
             {
-              g_autofree char *label = g_strdup_printf ("%s/%s", node_name, attr->name);
+              g_autofree char *label = onyx_subgraph_label (node, (int) i, attr, -1);
               validate_graph (v, scope, label, attr->g, scope->opsets, scope->n_opsets);
             }
           for (size_t g = 0; g < attr->n_graphs; g++)
             {
-              g_autofree char *label = g_strdup_printf ("%s/%s[%zu]", node_name, attr->name, g);
+              g_autofree char *label = onyx_subgraph_label (node, (int) i, attr, (gssize) g);
               validate_graph (v, scope, label, attr->graphs[g], scope->opsets, scope->n_opsets);
             }
         }
@@ -387,9 +459,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
 static void
 validate_function (Validate *v, const Onnx__FunctionProto *function)
 {
-  g_autofree char *domain = onyx_display_escape (function->domain);
-  g_autofree char *name = onyx_display_escape (function->name);
-  g_autofree char *label = g_strdup_printf ("function %s::%s", domain, name);
+  g_autofree char *label = onyx_function_label (function);
   Scope scope = { NULL, g_hash_table_new (g_str_hash, g_str_equal), label,
                   function->opset_import, function->n_opset_import };
 

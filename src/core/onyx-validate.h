@@ -11,6 +11,7 @@ G_BEGIN_DECLS
 typedef enum {
   ONYX_PROBLEM_ERROR,   /* onnx.checker or a runtime would reject the model */
   ONYX_PROBLEM_WARNING, /* loads, but is probably not what was meant */
+  ONYX_PROBLEM_INFO,    /* worth knowing; nothing to fix */
 } OnyxProblemSeverity;
 
 typedef enum {
@@ -22,6 +23,21 @@ typedef enum {
   ONYX_PROBLEM_CYCLE,
   ONYX_PROBLEM_NOT_SORTED,
   ONYX_PROBLEM_MISSING_OPSET,
+  /* Found by onyx-diagnose.h from the operator schemas and the graph's uses. */
+  ONYX_PROBLEM_CUSTOM_OP,
+  ONYX_PROBLEM_UNKNOWN_OP,
+  ONYX_PROBLEM_OP_NOT_IN_OPSET,
+  ONYX_PROBLEM_INPUT_COUNT,
+  ONYX_PROBLEM_OUTPUT_COUNT,
+  ONYX_PROBLEM_UNKNOWN_ATTRIBUTE,
+  ONYX_PROBLEM_ATTRIBUTE_TYPE,
+  ONYX_PROBLEM_MISSING_ATTRIBUTE,
+  ONYX_PROBLEM_TYPE_CONFLICT,
+  ONYX_PROBLEM_UNUSED_INITIALIZER,
+  ONYX_PROBLEM_INITIALIZER_INPUT,
+  ONYX_PROBLEM_DEAD_NODE,
+  ONYX_PROBLEM_NO_SHAPE,
+  ONYX_PROBLEM_DIM_NAME,
 } OnyxProblemKind;
 
 typedef struct {
@@ -32,13 +48,39 @@ typedef struct {
   char *node;         /* the node's name (raw), NULL when the problem is not about a node */
   int node_index;     /* index in its graph's node list, -1 when not about a node */
   char *tensor;       /* the tensor's name (raw) or NULL */
+  const Onnx__NodeProto *node_proto; /* the node itself (borrowed from the model), or NULL */
 } OnyxProblem;
 
 void       onyx_problem_free     (OnyxProblem *problem);
+/* For passes that add their own problems (onyx-diagnose.c): `graph` NULL means the
+ * model as a whole. */
+OnyxProblem *onyx_problem_new_valist (OnyxProblemKind        kind,
+                                      OnyxProblemSeverity    severity,
+                                      const char            *graph,
+                                      const Onnx__NodeProto *node,
+                                      int                    node_index,
+                                      const char            *tensor,
+                                      const char            *format,
+                                      va_list                args) G_GNUC_PRINTF (7, 0);
+/* "Conv_3" for named nodes, "node #3 (Conv)" for anonymous ones (escaped). */
+char      *onyx_node_label       (const Onnx__NodeProto *node,
+                                  int                    index);
+/* Labels of graphs in problems: "Loop_2/body", "Foo/branches[1]" (position -1 for a
+ * single GRAPH attribute), "function devtech::Foo". */
+char      *onyx_subgraph_label   (const Onnx__NodeProto      *node,
+                                  int                         index,
+                                  const Onnx__AttributeProto *attribute,
+                                  gssize                      position);
+char      *onyx_function_label   (const Onnx__FunctionProto *function);
 
 /* All problems of the model, its subgraphs and its functions, in graph order.
  * The array frees its elements. */
 GPtrArray *onyx_validate_model   (const Onnx__ModelProto *model);
+
+/* "dangling-input", "custom-op"…: stable names for --json and tests. */
+const char *onyx_problem_kind_name     (OnyxProblemKind     kind);
+/* "error", "warning", "info". */
+const char *onyx_problem_severity_name (OnyxProblemSeverity severity);
 
 /* Number of problems of the given severity. */
 guint      onyx_problems_count   (GPtrArray          *problems,

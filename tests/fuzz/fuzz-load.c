@@ -1,6 +1,8 @@
 /* libFuzzer target for the model loader: whatever the bytes, loading either fails
  * with a message or gives a model that validates, summarises and serializes; and
  * what was serialized loads again to the same bytes. */
+#include "onyx-diagnose.h"
+#include "onyx-diff.h"
 #include "onyx-document.h"
 #include "onyx-model.h"
 #include "onyx-summary.h"
@@ -22,10 +24,21 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
       g_error_free (error);
       return 0;
     }
-  g_ptr_array_unref (onyx_validate_model (onyx_model_get_proto (model)));
+  g_ptr_array_unref (onyx_diagnose_model (onyx_model_get_proto (model)));
+  /* Whatever the model, it is the same as itself. */
+  {
+    OnyxDiff *diff = onyx_diff_models (onyx_model_get_proto (model), onyx_model_get_proto (model));
+    g_assert (diff->entries->len == 0);
+    onyx_diff_free (diff);
+  }
   onyx_summary_free (onyx_summary_new (onyx_model_get_proto (model)));
-  /* The edit index, as the app and onyx-cli edit build it for any file they open. */
-  g_object_unref (onyx_document_new (model));
+  /* The edit index, as the app and onyx-cli edit build it for any file they open,
+   * and the diagnostics kept beside it. */
+  {
+    OnyxDocument *doc = onyx_document_new (model);
+    onyx_diagnostics_free (onyx_diagnostics_new (doc));
+    g_object_unref (doc);
+  }
   saved = onyx_model_serialize (model);
   again = onyx_model_new_from_data (g_bytes_get_data (saved, NULL), g_bytes_get_size (saved),
                                     "fuzz-saved.onnx", NULL, &error);

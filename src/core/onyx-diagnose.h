@@ -1,0 +1,61 @@
+/* onyx-diagnose.h: what is wrong with an exported model, found without the user
+ * knowing what to look for.
+ *
+ * On top of onyx_validate_model()'s checks (dangling inputs, cycles, order, duplicate
+ * names, missing opset imports) this reads the operator schemas (onyx-schema.h):
+ * custom operators, operators not in the imported opset, input/output counts,
+ * unknown, mistyped and missing attributes, element types against the schemas' type
+ * constraints; and the graph's uses: unused initializers, initializers also listed as
+ * inputs, nodes that reach no graph output, graph inputs/outputs without shape, and
+ * dynamic dims whose names differ only in case or separators.
+ *
+ * Findings are OnyxProblems (onyx-validate.h): severity, one-line message, graph,
+ * node (name, index and pointer) and tensor. */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-document.h"
+#include "onyx-validate.h"
+
+G_BEGIN_DECLS
+
+/* Every finding of the model, its subgraphs and functions: validation problems first,
+ * then the others in graph order. The array frees its elements. */
+GPtrArray *onyx_diagnose_model    (const Onnx__ModelProto *model);
+
+typedef struct {
+  char *name;            /* "N", "batch" */
+  GPtrArray *tensors;    /* char*: the main graph's inputs and outputs using it */
+} OnyxDimParam;
+
+/* Named dynamic dims (dim_param) of the main graph's inputs and outputs, in order of
+ * first use. The array frees its elements. */
+GPtrArray *onyx_model_dim_params  (const Onnx__ModelProto *model);
+
+/* Findings of an OnyxDocument's model kept up to date edit by edit.
+ *
+ * The checks of one node (schema, attributes, types of its inputs and outputs) are
+ * kept per node; after an edit, onyx_diagnostics_update_node() re-checks that
+ * node's neighbourhood: the node itself if it is still in the graph, the nodes
+ * producing or reading the tensors it touches, and, as far as they change, the
+ * element types known downstream and which nodes still reach a graph output
+ * upstream. The graph-wide lists (validation, initializers, graph inputs/outputs)
+ * are re-run too; they only hash names. */
+typedef struct _OnyxDiagnostics OnyxDiagnostics;
+
+OnyxDiagnostics *onyx_diagnostics_new          (OnyxDocument    *document);
+void             onyx_diagnostics_free         (OnyxDiagnostics *self);
+/* The current findings, ordered as onyx_diagnose_model() orders them; node_index
+ * fields are current. Borrowed: valid until the next update. */
+GPtrArray       *onyx_diagnostics_get_problems (OnyxDiagnostics *self);
+/* After an edit of `node` (a node of the main graph, or one just removed from it:
+ * removed nodes stay readable on the undo stack). */
+void             onyx_diagnostics_update_node  (OnyxDiagnostics *self,
+                                                Onnx__NodeProto *node);
+/* After edits of graph inputs, outputs or initializers, or of unknown extent. */
+void             onyx_diagnostics_update_all   (OnyxDiagnostics *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxDiagnostics, onyx_diagnostics_free)
+
+G_END_DECLS

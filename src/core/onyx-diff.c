@@ -1,0 +1,1069 @@
+#include "onyx-diff.h"
+
+#include <string.h>
+
+#include "onyx-attribute.h"
+#include "onyx-schema.h"
+#include "onyx-summary.h"
+#include "onyx-types.h"
+#include "onyx-validate.h"
+
+/* ---- One side's main graph, indexed ---- */
+
+typedef struct {
+  guint node;
+  guint slot;
+} Slot;
+
+typedef struct {
+  const Onnx__ModelProto *model;
+  const Onnx__GraphProto *graph;
+  guint n_nodes;
+  char **op_keys;             /* "Conv", "devtech::FooOp" per node */
+  GHashTable *producer;       /* tensor → Slot* */
+  GHashTable *consumers;      /* tensor → GArray of Slot */
+  GHashTable *initializers;   /* name → Onnx__TensorProto* */
+  GHashTable *inputs;         /* name → position + 1 */
+  GHashTable *outputs;        /* name → position + 1 */
+} Side;
+
+static gboolean
+named (const char *name)
+{
+  return name != NULL && name[0] != '\0';
+}
+
+static void
+side_init (Side *side, const Onnx__ModelProto *model)
+{
+  static const Onnx__GraphProto empty = ONNX__GRAPH_PROTO__INIT;
+  const Onnx__GraphProto *graph = model->graph != NULL ? model->graph : &empty;
+
+  side->model = model;
+  side->graph = graph;
+  side->n_nodes = (guint) graph->n_node;
+  side->op_keys = g_new0 (char *, graph->n_node + 1);
+  side->producer = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  side->consumers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                           (GDestroyNotify) g_array_unref);
+  side->initializers = g_hash_table_new (g_str_hash, g_str_equal);
+  side->inputs = g_hash_table_new (g_str_hash, g_str_equal);
+  side->outputs = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < side->n_nodes; i++)
+    {
+      const Onnx__NodeProto *node = graph->node[i];
+      side->op_keys[i] = onyx_node_op_key (node);
+      for (size_t k = 0; k < node->n_output; k++)
+        if (named (node->output[k]) && !g_hash_table_contains (side->producer, node->output[k]))
+          {
+            Slot *slot = g_new (Slot, 1);
+            *slot = (Slot) { i, (guint) k };
+            g_hash_table_insert (side->producer, node->output[k], slot);
+          }
+      for (size_t k = 0; k < node->n_input; k++)
+        {
+          GArray *uses;
+          Slot slot = { i, (guint) k };
+          if (!named (node->input[k]))
+            continue;
+          uses = g_hash_table_lookup (side->consumers, node->input[k]);
+          if (uses == NULL)
+            {
+              uses = g_array_new (FALSE, FALSE, sizeof (Slot));
+              g_hash_table_insert (side->consumers, node->input[k], uses);
+            }
+          g_array_append_val (uses, slot);
+        }
+    }
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    if (named (graph->initializer[i]->name))
+      g_hash_table_insert (side->initializers, graph->initializer[i]->name, graph->initializer[i]);
+  for (size_t i = 0; i < graph->n_input; i++)
+    if (named (graph->input[i]->name))
+      g_hash_table_insert (side->inputs, graph->input[i]->name, GSIZE_TO_POINTER (i + 1));
+  for (size_t i = 0; i < graph->n_output; i++)
+    if (named (graph->output[i]->name))
+      g_hash_table_insert (side->outputs, graph->output[i]->name, GSIZE_TO_POINTER (i + 1));
+}
+
+static void
+side_clear (Side *side)
+{
+  g_strfreev (side->op_keys);
+  g_hash_table_unref (side->producer);
+  g_hash_table_unref (side->consumers);
+  g_hash_table_unref (side->initializers);
+  g_hash_table_unref (side->inputs);
+  g_hash_table_unref (side->outputs);
+}
+
+/* ---- Tensor contents ---- */
+
+static void
+digest_count (GChecksum *sum, guint64 n)
+{
+  g_checksum_update (sum, (const guchar *) &n, sizeof n);
+}
+
+/* Length first, so that consecutive fields cannot run into each other. */
+static void
+digest_bytes (GChecksum *sum, const void *data, gsize len)
+{
+  if (data == NULL)
+    len = 0;
+  digest_count (sum, len);
+  if (len > 0)
+    g_checksum_update (sum, data, len);
+}
+
+/* Type, dims and values (external data: where they are), not the name. */
+static char *
+tensor_digest (const Onnx__TensorProto *tensor)
+{
+  GChecksum *sum = g_checksum_new (G_CHECKSUM_SHA256);
+  char *digest;
+
+  digest_bytes (sum, &tensor->data_type, sizeof tensor->data_type);
+  digest_bytes (sum, tensor->dims, tensor->n_dims * sizeof *tensor->dims);
+  digest_bytes (sum, tensor->raw_data.data, tensor->has_raw_data ? tensor->raw_data.len : 0);
+  digest_bytes (sum, tensor->float_data, tensor->n_float_data * sizeof *tensor->float_data);
+  digest_bytes (sum, tensor->int32_data, tensor->n_int32_data * sizeof *tensor->int32_data);
+  digest_bytes (sum, tensor->int64_data, tensor->n_int64_data * sizeof *tensor->int64_data);
+  digest_bytes (sum, tensor->double_data, tensor->n_double_data * sizeof *tensor->double_data);
+  digest_bytes (sum, tensor->uint64_data, tensor->n_uint64_data * sizeof *tensor->uint64_data);
+  digest_count (sum, tensor->n_string_data);
+  for (size_t i = 0; i < tensor->n_string_data; i++)
+    digest_bytes (sum, tensor->string_data[i].data, tensor->string_data[i].len);
+  digest_count (sum, tensor->n_external_data);
+  for (size_t i = 0; i < tensor->n_external_data; i++)
+    {
+      const char *key = tensor->external_data[i]->key, *value = tensor->external_data[i]->value;
+      digest_bytes (sum, key, key != NULL ? strlen (key) : 0);
+      digest_bytes (sum, value, value != NULL ? strlen (value) : 0);
+    }
+  digest = g_strdup (g_checksum_get_string (sum));
+  g_checksum_free (sum);
+  return digest;
+}
+
+/* ---- Matching ---- */
+
+typedef struct {
+  const char *a, *b;
+} Pair;
+
+typedef struct {
+  Side a, b;
+  int *a_to_b, *b_to_a;
+  gboolean *by_name;          /* per node of B */
+  gboolean *by_order;
+  GHashTable *ab, *ba;        /* corresponding tensor names (borrowed) */
+  GArray *pending;            /* Pair: correspondences not followed yet */
+} Match;
+
+static gboolean
+correspond (Match *m, const char *ta, const char *tb)
+{
+  Pair pair = { ta, tb };
+
+  if (!named (ta) || !named (tb) || g_hash_table_contains (m->ab, ta) ||
+      g_hash_table_contains (m->ba, tb))
+    return FALSE;
+  g_hash_table_insert (m->ab, (gpointer) ta, (gpointer) tb);
+  g_hash_table_insert (m->ba, (gpointer) tb, (gpointer) ta);
+  g_array_append_val (m->pending, pair);
+  return TRUE;
+}
+
+static void
+match_inputs (Match *m, guint ia, guint ib)
+{
+  const Onnx__NodeProto *na = m->a.graph->node[ia], *nb = m->b.graph->node[ib];
+  for (size_t k = 0; k < MIN (na->n_input, nb->n_input); k++)
+    correspond (m, na->input[k], nb->input[k]);
+}
+
+/* Pairs two nodes; their outputs correspond slot by slot, and (unless told not to yet)
+ * their inputs too where nothing else explains them. */
+static void
+match_nodes (Match *m, guint ia, guint ib, gboolean by_name, gboolean inputs)
+{
+  const Onnx__NodeProto *na = m->a.graph->node[ia], *nb = m->b.graph->node[ib];
+
+  m->a_to_b[ia] = (int) ib;
+  m->b_to_a[ib] = (int) ia;
+  m->by_name[ib] = by_name;
+  for (size_t k = 0; k < MIN (na->n_output, nb->n_output); k++)
+    correspond (m, na->output[k], nb->output[k]);
+  if (inputs)
+    match_inputs (m, ia, ib);
+}
+
+/* How well two nodes agree on where their inputs come from: -1 when some input is
+ * known to come from somewhere else. */
+static int
+agreement (Match *m, guint ia, guint ib)
+{
+  const Onnx__NodeProto *na = m->a.graph->node[ia], *nb = m->b.graph->node[ib];
+  int score = 0;
+
+  for (size_t k = 0; k < MIN (na->n_input, nb->n_input); k++)
+    {
+      const char *known = named (na->input[k]) ? g_hash_table_lookup (m->ab, na->input[k]) : NULL;
+      const char *back = named (nb->input[k]) ? g_hash_table_lookup (m->ba, nb->input[k]) : NULL;
+      if (known != NULL && g_strcmp0 (known, nb->input[k]) == 0)
+        score++;
+      else if (known != NULL || back != NULL)
+        return -1;
+    }
+  return score;
+}
+
+/* The unmatched readers of a tensor pair: each B reader is matched to the A reader of
+ * the same operator at the same input slot that agrees best, when that choice is the
+ * only one on both sides. */
+static void
+match_readers (Match *m, const char *ta, const char *tb)
+{
+  GArray *ua = g_hash_table_lookup (m->a.consumers, ta);
+  GArray *ub = g_hash_table_lookup (m->b.consumers, tb);
+
+  if (ua == NULL || ub == NULL)
+    return;
+  for (guint j = 0; j < ub->len; j++)
+    {
+      Slot sb = g_array_index (ub, Slot, j);
+      int best = -1, best_score = -1;
+      gboolean tie = FALSE;
+
+      if (m->b_to_a[sb.node] >= 0)
+        continue;
+      for (guint i = 0; i < ua->len; i++)
+        {
+          Slot sa = g_array_index (ua, Slot, i);
+          int score;
+          if (m->a_to_b[sa.node] >= 0 || sa.slot != sb.slot ||
+              strcmp (m->a.op_keys[sa.node], m->b.op_keys[sb.node]) != 0)
+            continue;
+          score = agreement (m, sa.node, sb.node);
+          if (score > best_score)
+            best = (int) sa.node, best_score = score, tie = FALSE;
+          else if (score == best_score && score >= 0 && (int) sa.node != best)
+            tie = TRUE;
+        }
+      if (best < 0 || best_score < 0 || tie)
+        continue;
+      /* …and the chosen A reader has no equally good B reader besides this one. */
+      for (guint k = 0; k < ub->len && !tie; k++)
+        {
+          Slot other = g_array_index (ub, Slot, k);
+          if (k != j && m->b_to_a[other.node] < 0 && other.slot == sb.slot &&
+              other.node != sb.node &&
+              strcmp (m->a.op_keys[best], m->b.op_keys[other.node]) == 0 &&
+              agreement (m, (guint) best, other.node) >= best_score)
+            tie = TRUE;
+        }
+      if (!tie)
+        match_nodes (m, (guint) best, sb.node, FALSE, TRUE);
+    }
+}
+
+static void
+follow (Match *m, Pair pair)
+{
+  Slot *pa = g_hash_table_lookup (m->a.producer, pair.a);
+  Slot *pb = g_hash_table_lookup (m->b.producer, pair.b);
+
+  if (pa != NULL && pb != NULL && m->a_to_b[pa->node] < 0 && m->b_to_a[pb->node] < 0 &&
+      pa->slot == pb->slot && strcmp (m->a.op_keys[pa->node], m->b.op_keys[pb->node]) == 0)
+    match_nodes (m, pa->node, pb->node, FALSE, TRUE);
+  match_readers (m, pair.a, pair.b);
+}
+
+static GHashTable *
+node_name_counts (const Side *side)
+{
+  GHashTable *counts = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < side->n_nodes; i++)
+    {
+      const char *name = side->graph->node[i]->name;
+      if (named (name))
+        g_hash_table_insert (counts, (gpointer) name,
+                             GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1));
+    }
+  return counts;
+}
+
+/* Initializers without a counterpart yet whose contents are found once on each side. */
+static void
+match_initializers_by_content (Match *m)
+{
+  g_autoptr (GHashTable) in_a = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) in_b = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const Onnx__GraphProto *ga = m->a.graph, *gb = m->b.graph;
+  static const char ambiguous[] = "";
+
+  for (int side = 0; side < 2; side++)
+    {
+      const Onnx__GraphProto *graph = side == 0 ? ga : gb;
+      GHashTable *known = side == 0 ? m->ab : m->ba;
+      GHashTable *by_digest = side == 0 ? in_a : in_b;
+      for (size_t i = 0; i < graph->n_initializer; i++)
+        {
+          const char *name = graph->initializer[i]->name;
+          char *digest;
+          if (!named (name) || g_hash_table_contains (known, name))
+            continue;
+          digest = tensor_digest (graph->initializer[i]);
+          if (g_hash_table_contains (by_digest, digest))
+            g_hash_table_insert (by_digest, digest, (gpointer) ambiguous);
+          else
+            g_hash_table_insert (by_digest, digest, (gpointer) name);
+        }
+    }
+  for (size_t i = 0; i < ga->n_initializer; i++)
+    {
+      const char *name = ga->initializer[i]->name;
+      g_autofree char *digest = NULL;
+      const char *other;
+      if (!named (name) || g_hash_table_contains (m->ab, name))
+        continue;
+      digest = tensor_digest (ga->initializer[i]);
+      other = g_hash_table_lookup (in_b, digest);
+      if (g_hash_table_lookup (in_a, digest) != ambiguous && other != NULL && other != ambiguous)
+        correspond (m, name, other);
+    }
+}
+
+/* Nodes still unmatched, paired per operator in the order they come in. */
+static void
+match_in_order (Match *m)
+{
+  g_autoptr (GHashTable) next_a = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint ib = 0; ib < m->b.n_nodes; ib++)
+    {
+      guint ia;
+      if (m->b_to_a[ib] >= 0)
+        continue;
+      /* Each operator's search goes on from where it last stopped. */
+      for (ia = GPOINTER_TO_UINT (g_hash_table_lookup (next_a, m->b.op_keys[ib])); ia < m->a.n_nodes; ia++)
+        if (m->a_to_b[ia] < 0 && strcmp (m->a.op_keys[ia], m->b.op_keys[ib]) == 0)
+          break;
+      g_hash_table_insert (next_a, m->b.op_keys[ib], GUINT_TO_POINTER (MIN (ia + 1, m->a.n_nodes)));
+      if (ia < m->a.n_nodes)
+        {
+          match_nodes (m, ia, ib, FALSE, TRUE);
+          m->by_order[ib] = TRUE;
+        }
+    }
+}
+
+static void
+match_models (Match *m)
+{
+  g_autoptr (GHashTable) counts_a = node_name_counts (&m->a);
+  g_autoptr (GHashTable) counts_b = node_name_counts (&m->b);
+  g_autoptr (GHashTable) by_name_a = g_hash_table_new (g_str_hash, g_str_equal);
+
+  /* Names first, unique ones only: their outputs are the strongest anchors. */
+  for (guint i = 0; i < m->a.n_nodes; i++)
+    {
+      const char *name = m->a.graph->node[i]->name;
+      if (named (name) && GPOINTER_TO_UINT (g_hash_table_lookup (counts_a, name)) == 1)
+        g_hash_table_insert (by_name_a, (gpointer) name, GUINT_TO_POINTER (i));
+    }
+  for (guint ib = 0; ib < m->b.n_nodes; ib++)
+    {
+      const char *name = m->b.graph->node[ib]->name;
+      gpointer ia;
+      if (named (name) && GPOINTER_TO_UINT (g_hash_table_lookup (counts_b, name)) == 1 &&
+          g_hash_table_lookup_extended (by_name_a, name, NULL, &ia))
+        match_nodes (m, GPOINTER_TO_UINT (ia), ib, TRUE, FALSE);
+    }
+  /* Graph inputs, outputs and initializers of the same name, then initializers of
+   * the same contents. */
+  for (size_t i = 0; i < m->a.graph->n_input; i++)
+    if (g_hash_table_contains (m->b.inputs, m->a.graph->input[i]->name ? m->a.graph->input[i]->name : ""))
+      correspond (m, m->a.graph->input[i]->name, m->a.graph->input[i]->name);
+  for (size_t i = 0; i < m->a.graph->n_output; i++)
+    if (g_hash_table_contains (m->b.outputs, m->a.graph->output[i]->name ? m->a.graph->output[i]->name : ""))
+      correspond (m, m->a.graph->output[i]->name, m->a.graph->output[i]->name);
+  /* Exporters reuse generated initializer names ("onnx::Conv_23") for other tensors,
+   * so contents come before names. */
+  match_initializers_by_content (m);
+  /* What name-matched nodes read, where nothing above explained it. */
+  for (guint ib = 0; ib < m->b.n_nodes; ib++)
+    if (m->by_name[ib])
+      match_inputs (m, (guint) m->b_to_a[ib], ib);
+
+  /* Then outwards from every correspondence, until nothing more matches; then once
+   * more from initializers left with the same name (changed values); and last from
+   * nodes that nothing told apart (identical branches, say), paired in file order. */
+  for (int round = 0; round < 3; round++)
+    {
+      for (guint i = 0; i < m->pending->len; i++)
+        follow (m, g_array_index (m->pending, Pair, i));
+      g_array_set_size (m->pending, 0);
+      if (round == 0)
+        for (size_t i = 0; i < m->a.graph->n_initializer; i++)
+          {
+            const char *name = m->a.graph->initializer[i]->name;
+            if (named (name) && g_hash_table_contains (m->b.initializers, name))
+              correspond (m, name, name);
+          }
+      else if (round == 1)
+        match_in_order (m);
+    }
+}
+
+/* ---- Entries ---- */
+
+static OnyxDiffEntry *
+entry_new (OnyxDiff *diff, OnyxDiffSubject subject, OnyxDiffChange change, const char *name_a,
+           const char *name_b, int index_a, int index_b)
+{
+  OnyxDiffEntry *entry = g_new0 (OnyxDiffEntry, 1);
+  entry->subject = subject;
+  entry->change = change;
+  entry->name_a = g_strdup (name_a);
+  entry->name_b = g_strdup (name_b);
+  entry->index_a = index_a;
+  entry->index_b = index_b;
+  entry->details = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (diff->entries, entry);
+  return entry;
+}
+
+static void
+entry_free (OnyxDiffEntry *entry)
+{
+  g_free (entry->name_a);
+  g_free (entry->name_b);
+  g_free (entry->message);
+  g_ptr_array_unref (entry->details);
+  g_free (entry);
+}
+
+static void add_detail (OnyxDiffEntry *entry, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+add_detail (OnyxDiffEntry *entry, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_ptr_array_add (entry->details, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+static const char *
+subject_label (OnyxDiffSubject subject)
+{
+  switch (subject)
+    {
+    case ONYX_DIFF_METADATA: return "metadata";
+    case ONYX_DIFF_OPSET: return "opset";
+    case ONYX_DIFF_GRAPH_INPUT: return "graph input";
+    case ONYX_DIFF_GRAPH_OUTPUT: return "graph output";
+    case ONYX_DIFF_NODE: return "node";
+    default: return "initializer";
+    }
+}
+
+/* "changed node Conv_3: attribute strides: [2, 2] → [1, 1]" (details after the first
+ * are counted). */
+static void
+finish_entry (OnyxDiffEntry *entry, const char *label_a, const char *label_b)
+{
+  GString *message = g_string_new (NULL);
+
+  g_string_append_printf (message, "%s %s ", onyx_diff_change_name (entry->change),
+                          subject_label (entry->subject));
+  if (entry->change == ONYX_DIFF_ADDED)
+    g_string_append (message, label_b);
+  else if (entry->change == ONYX_DIFF_REMOVED || g_strcmp0 (label_a, label_b) == 0)
+    g_string_append (message, label_a);
+  else
+    g_string_append_printf (message, "%s → %s", label_a, label_b);
+  if (entry->details->len > 0)
+    g_string_append_printf (message, ": %s", (const char *) entry->details->pdata[0]);
+  if (entry->details->len > 1)
+    g_string_append_printf (message, " (and %u more)", entry->details->len - 1);
+  entry->message = g_string_free (message, FALSE);
+}
+
+static void
+finish_named (OnyxDiffEntry *entry)
+{
+  g_autofree char *a = onyx_display_escape (entry->name_a);
+  g_autofree char *b = onyx_display_escape (entry->name_b);
+  finish_entry (entry, a, b);
+}
+
+static void
+compare_text (OnyxDiff *diff, const char *field, const char *a, const char *b)
+{
+  if (g_strcmp0 (a != NULL ? a : "", b != NULL ? b : "") != 0)
+    {
+      OnyxDiffEntry *entry = entry_new (diff, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, field, field, -1, -1);
+      g_autofree char *shown_a = onyx_display_escape (a);
+      g_autofree char *shown_b = onyx_display_escape (b);
+      add_detail (entry, "\"%s\" → \"%s\"", shown_a, shown_b);
+      finish_named (entry);
+    }
+}
+
+static void
+compare_number (OnyxDiff *diff, const char *field, gboolean has_a, gint64 a, gboolean has_b, gint64 b)
+{
+  if (has_a != has_b || a != b)
+    {
+      OnyxDiffEntry *entry = entry_new (diff, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, field, field, -1, -1);
+      g_autofree char *shown_a = has_a ? g_strdup_printf ("%" G_GINT64_FORMAT, a) : g_strdup ("unset");
+      g_autofree char *shown_b = has_b ? g_strdup_printf ("%" G_GINT64_FORMAT, b) : g_strdup ("unset");
+      add_detail (entry, "%s → %s", shown_a, shown_b);
+      finish_named (entry);
+    }
+}
+
+/* Pairs the items of two lists: first through `corresponding` (A's name → B's name;
+ * may be NULL), then items of the same name, the k-th of a name in A with the k-th in
+ * B (names repeat in hostile files). Per item of A: its partner's position in B, or
+ * -1; `paired_b` marks B's items that have one. */
+static int *
+pair_names (GHashTable *corresponding, const char *const *names_a, gsize n_a,
+            const char *const *names_b, gsize n_b, gboolean *paired_b)
+{
+  g_autoptr (GHashTable) where_b = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                          (GDestroyNotify) g_queue_free);
+  int *partner = g_new (int, n_a + 1);
+
+  for (gsize j = 0; j < n_b; j++)
+    {
+      GQueue *queue = g_hash_table_lookup (where_b, names_b[j]);
+      if (queue == NULL)
+        g_hash_table_insert (where_b, (gpointer) names_b[j], queue = g_queue_new ());
+      g_queue_push_tail (queue, GSIZE_TO_POINTER (j));
+    }
+  for (int pass = 0; pass < 2; pass++)
+    for (gsize i = 0; i < n_a; i++)
+      {
+        const char *wanted = names_a[i];
+        GQueue *queue;
+        gsize j;
+
+        if (pass == 0)
+          {
+            partner[i] = -1;
+            wanted = corresponding != NULL && named (names_a[i])
+                     ? g_hash_table_lookup (corresponding, names_a[i]) : NULL;
+          }
+        else if (partner[i] >= 0)
+          continue;
+        queue = wanted != NULL ? g_hash_table_lookup (where_b, wanted) : NULL;
+        if (queue == NULL || g_queue_is_empty (queue))
+          continue;
+        j = GPOINTER_TO_SIZE (g_queue_pop_head (queue));
+        partner[i] = (int) j;
+        paired_b[j] = TRUE;
+      }
+  return partner;
+}
+
+static const char **
+property_keys (const Onnx__ModelProto *model)
+{
+  const char **keys = g_new (const char *, model->n_metadata_props + 1);
+  for (size_t i = 0; i < model->n_metadata_props; i++)
+    keys[i] = model->metadata_props[i]->key != NULL ? model->metadata_props[i]->key : "";
+  return keys;
+}
+
+static const char *
+property_value (const Onnx__StringStringEntryProto *entry)
+{
+  return entry->value != NULL ? entry->value : "";
+}
+
+static void
+compare_metadata (OnyxDiff *diff, const Onnx__ModelProto *a, const Onnx__ModelProto *b)
+{
+  compare_number (diff, "ir_version", a->has_ir_version, a->ir_version, b->has_ir_version, b->ir_version);
+  compare_text (diff, "producer_name", a->producer_name, b->producer_name);
+  compare_text (diff, "producer_version", a->producer_version, b->producer_version);
+  compare_text (diff, "domain", a->domain, b->domain);
+  compare_number (diff, "model_version", a->has_model_version, a->model_version, b->has_model_version,
+                  b->model_version);
+  compare_text (diff, "doc_string", a->doc_string, b->doc_string);
+  compare_text (diff, "graph name", a->graph != NULL ? a->graph->name : NULL,
+                b->graph != NULL ? b->graph->name : NULL);
+  compare_text (diff, "graph doc_string", a->graph != NULL ? a->graph->doc_string : NULL,
+                b->graph != NULL ? b->graph->doc_string : NULL);
+
+  {
+    g_autofree const char **keys_a = property_keys (a);
+    g_autofree const char **keys_b = property_keys (b);
+    g_autofree gboolean *paired_b = g_new0 (gboolean, b->n_metadata_props + 1);
+    g_autofree int *partner = pair_names (NULL, keys_a, a->n_metadata_props, keys_b, b->n_metadata_props,
+                                          paired_b);
+
+    for (size_t i = 0; i < a->n_metadata_props + b->n_metadata_props; i++)
+      {
+        gboolean in_a = i < a->n_metadata_props;
+        gsize at = in_a ? i : i - a->n_metadata_props;
+        const Onnx__StringStringEntryProto *entry = in_a ? a->metadata_props[at] : b->metadata_props[at];
+        g_autofree char *shown_key = onyx_display_escape (in_a ? keys_a[at] : keys_b[at]);
+        g_autofree char *label = g_strdup_printf ("metadata_props[%s]", shown_key);
+        g_autofree char *shown = onyx_display_escape (property_value (entry));
+        OnyxDiffEntry *result;
+
+        if (in_a && partner[at] >= 0)
+          {
+            const Onnx__StringStringEntryProto *other = b->metadata_props[partner[at]];
+            g_autofree char *shown_other = NULL;
+            if (strcmp (property_value (entry), property_value (other)) == 0)
+              continue;
+            shown_other = onyx_display_escape (property_value (other));
+            result = entry_new (diff, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, keys_a[at], keys_a[at], -1, -1);
+            add_detail (result, "\"%s\" → \"%s\"", shown, shown_other);
+          }
+        else if (in_a || !paired_b[at])
+          {
+            result = entry_new (diff, ONYX_DIFF_METADATA, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
+                                in_a ? keys_a[at] : NULL, in_a ? NULL : keys_b[at], -1, -1);
+            add_detail (result, "\"%s\"", shown);
+          }
+        else
+          continue;
+        finish_entry (result, label, label);
+      }
+  }
+}
+
+static const char *
+shown_domain (const char *domain)
+{
+  return onyx_domain_is_default (domain) ? "ai.onnx" : domain;
+}
+
+static const char **
+opset_keys (const Onnx__ModelProto *model)
+{
+  const char **keys = g_new (const char *, model->n_opset_import + 1);
+  for (size_t i = 0; i < model->n_opset_import; i++)
+    keys[i] = shown_domain (model->opset_import[i]->domain);
+  return keys;
+}
+
+static void
+compare_opsets (OnyxDiff *diff, const Onnx__ModelProto *a, const Onnx__ModelProto *b)
+{
+  g_autofree const char **keys_a = opset_keys (a);
+  g_autofree const char **keys_b = opset_keys (b);
+  g_autofree gboolean *paired_b = g_new0 (gboolean, b->n_opset_import + 1);
+  g_autofree int *partner = pair_names (NULL, keys_a, a->n_opset_import, keys_b, b->n_opset_import, paired_b);
+
+  for (size_t i = 0; i < a->n_opset_import + b->n_opset_import; i++)
+    {
+      gboolean in_a = i < a->n_opset_import;
+      gsize at = in_a ? i : i - a->n_opset_import;
+      const Onnx__OperatorSetIdProto *opset = in_a ? a->opset_import[at] : b->opset_import[at];
+      const char *domain = in_a ? keys_a[at] : keys_b[at];
+      OnyxDiffEntry *entry;
+
+      if (in_a && partner[at] >= 0)
+        {
+          gint64 version = b->opset_import[partner[at]]->version;
+          if (version == opset->version)
+            continue;
+          entry = entry_new (diff, ONYX_DIFF_OPSET, ONYX_DIFF_CHANGED, domain, domain, (int) at, partner[at]);
+          add_detail (entry, "version %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT, opset->version, version);
+        }
+      else if (in_a || !paired_b[at])
+        {
+          entry = entry_new (diff, ONYX_DIFF_OPSET, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
+                             in_a ? domain : NULL, in_a ? NULL : domain, in_a ? (int) at : -1,
+                             in_a ? -1 : (int) at);
+          add_detail (entry, "version %" G_GINT64_FORMAT, opset->version);
+        }
+      else
+        continue;
+      finish_named (entry);
+    }
+}
+
+static const char **
+value_names (Onnx__ValueInfoProto **list, size_t n)
+{
+  const char **names = g_new (const char *, n + 1);
+  for (size_t i = 0; i < n; i++)
+    names[i] = list[i]->name != NULL ? list[i]->name : "";
+  return names;
+}
+
+static void
+compare_values (OnyxDiff *diff, Match *m, gboolean outputs)
+{
+  OnyxDiffSubject subject = outputs ? ONYX_DIFF_GRAPH_OUTPUT : ONYX_DIFF_GRAPH_INPUT;
+  Onnx__ValueInfoProto **list_a = outputs ? m->a.graph->output : m->a.graph->input;
+  Onnx__ValueInfoProto **list_b = outputs ? m->b.graph->output : m->b.graph->input;
+  size_t n_a = outputs ? m->a.graph->n_output : m->a.graph->n_input;
+  size_t n_b = outputs ? m->b.graph->n_output : m->b.graph->n_input;
+  g_autofree const char **names_a = value_names (list_a, n_a);
+  g_autofree const char **names_b = value_names (list_b, n_b);
+  g_autofree gboolean *paired_b = g_new0 (gboolean, n_b + 1);
+  g_autofree int *partner = pair_names (m->ab, names_a, n_a, names_b, n_b, paired_b);
+
+  for (size_t i = 0; i < n_a + n_b; i++)
+    {
+      gboolean in_a = i < n_a;
+      gsize at = in_a ? i : i - n_a;
+      g_autofree char *type = onyx_type_to_string (in_a ? list_a[at]->type : list_b[at]->type);
+      g_autofree char *type_b = NULL;
+      OnyxDiffEntry *entry;
+
+      if (in_a && partner[at] >= 0)
+        {
+          gsize j = (gsize) partner[at];
+          type_b = onyx_type_to_string (list_b[j]->type);
+          if (strcmp (type, type_b) == 0 && strcmp (names_a[at], names_b[j]) == 0)
+            continue;
+          entry = entry_new (diff, subject, ONYX_DIFF_CHANGED, names_a[at], names_b[j], (int) at, (int) j);
+          if (strcmp (type, type_b) != 0)
+            add_detail (entry, "%s → %s", type, type_b);
+          else
+            entry->change = ONYX_DIFF_RENAMED;
+        }
+      else if (in_a || !paired_b[at])
+        {
+          entry = entry_new (diff, subject, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
+                             in_a ? names_a[at] : NULL, in_a ? NULL : names_b[at],
+                             in_a ? (int) at : -1, in_a ? -1 : (int) at);
+          add_detail (entry, "%s", type);
+        }
+      else
+        continue;
+      finish_named (entry);
+    }
+}
+
+static char *
+tensor_summary (const Onnx__TensorProto *tensor)
+{
+  g_autofree char *dims = onyx_dims_to_string (tensor->dims, tensor->n_dims);
+  return g_strdup_printf ("%s[%s]", onyx_elem_type_name (tensor->data_type), dims);
+}
+
+static const char **
+initializer_names (const Onnx__GraphProto *graph)
+{
+  const char **names = g_new (const char *, graph->n_initializer + 1);
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    names[i] = graph->initializer[i]->name != NULL ? graph->initializer[i]->name : "";
+  return names;
+}
+
+static void
+compare_initializers (OnyxDiff *diff, Match *m)
+{
+  const Onnx__GraphProto *ga = m->a.graph, *gb = m->b.graph;
+  g_autofree const char **names_a = initializer_names (ga);
+  g_autofree const char **names_b = initializer_names (gb);
+  g_autofree gboolean *paired_b = g_new0 (gboolean, gb->n_initializer + 1);
+  /* Correspondences first: exporters give other tensors the names of old ones. */
+  g_autofree int *partner = pair_names (m->ab, names_a, ga->n_initializer, names_b, gb->n_initializer,
+                                        paired_b);
+
+  for (size_t i = 0; i < ga->n_initializer + gb->n_initializer; i++)
+    {
+      gboolean in_a = i < ga->n_initializer;
+      gsize at = in_a ? i : i - ga->n_initializer;
+      const Onnx__TensorProto *tensor = in_a ? ga->initializer[at] : gb->initializer[at];
+      g_autofree char *summary = tensor_summary (tensor);
+      OnyxDiffEntry *entry;
+
+      if (in_a && partner[at] >= 0)
+        {
+          gsize j = (gsize) partner[at];
+          const Onnx__TensorProto *other = gb->initializer[j];
+          g_autofree char *summary_b = tensor_summary (other);
+          entry = entry_new (diff, ONYX_DIFF_INITIALIZER, ONYX_DIFF_CHANGED, names_a[at], names_b[j],
+                             (int) at, (int) j);
+          if (strcmp (summary, summary_b) != 0)
+            add_detail (entry, "%s → %s", summary, summary_b);
+          else
+            {
+              g_autofree char *digest_a = tensor_digest (tensor);
+              g_autofree char *digest_b = tensor_digest (other);
+              if (strcmp (digest_a, digest_b) != 0)
+                add_detail (entry, "values differ");
+            }
+          if (entry->details->len == 0)
+            {
+              if (strcmp (names_a[at], names_b[j]) == 0)
+                {
+                  g_ptr_array_remove (diff->entries, entry);
+                  continue;
+                }
+              entry->change = ONYX_DIFF_RENAMED;
+            }
+        }
+      else if (in_a || !paired_b[at])
+        {
+          entry = entry_new (diff, ONYX_DIFF_INITIALIZER, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
+                             in_a ? names_a[at] : NULL, in_a ? NULL : names_b[at],
+                             in_a ? (int) at : -1, in_a ? -1 : (int) at);
+          add_detail (entry, "%s", summary);
+        }
+      else
+        continue;
+      finish_named (entry);
+    }
+}
+
+static gboolean
+same_attribute (const Onnx__AttributeProto *a, const Onnx__AttributeProto *b)
+{
+  gsize len_a = protobuf_c_message_get_packed_size (&a->base);
+  gsize len_b = protobuf_c_message_get_packed_size (&b->base);
+  gboolean same;
+  guint8 *buf_a, *buf_b;
+
+  if (len_a != len_b)
+    return FALSE;
+  buf_a = g_malloc (MAX (len_a, 1));
+  buf_b = g_malloc (MAX (len_b, 1));
+  protobuf_c_message_pack (&a->base, buf_a);
+  protobuf_c_message_pack (&b->base, buf_b);
+  same = memcmp (buf_a, buf_b, len_a) == 0;
+  g_free (buf_a);
+  g_free (buf_b);
+  return same;
+}
+
+static int
+compare_attribute_names (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char *const *) a, *(const char *const *) b);
+}
+
+static void
+compare_attributes (OnyxDiffEntry *entry, const Onnx__NodeProto *na, const Onnx__NodeProto *nb)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (int side = 0; side < 2; side++)
+    {
+      const Onnx__NodeProto *node = side == 0 ? na : nb;
+      for (size_t i = 0; i < node->n_attribute; i++)
+        if (node->attribute[i]->name != NULL && g_hash_table_add (listed, node->attribute[i]->name))
+          g_ptr_array_add (names, node->attribute[i]->name);
+    }
+  g_ptr_array_sort (names, compare_attribute_names);
+  for (guint i = 0; i < names->len; i++)
+    {
+      const Onnx__AttributeProto *a = onyx_node_find_attribute (na, names->pdata[i], NULL);
+      const Onnx__AttributeProto *b = onyx_node_find_attribute (nb, names->pdata[i], NULL);
+      g_autofree char *name = onyx_display_escape (names->pdata[i]);
+      g_autofree char *text_a = a != NULL ? onyx_attribute_to_string (a) : NULL;
+      g_autofree char *text_b = b != NULL ? onyx_attribute_to_string (b) : NULL;
+
+      if (a == NULL)
+        add_detail (entry, "attribute %s added: %s", name, text_b);
+      else if (b == NULL)
+        add_detail (entry, "attribute %s removed (was %s)", name, text_a);
+      else if (!same_attribute (a, b))
+        add_detail (entry, "attribute %s: %s → %s%s", name, text_a, text_b,
+                    strcmp (text_a, text_b) == 0 ? " (contents differ)" : "");
+    }
+}
+
+static char *
+slot_label (const OnyxSchema *schema, gboolean output, size_t k)
+{
+  g_autofree char *name = schema == NULL ? NULL : output ? onyx_schema_output_name (schema, k)
+                                                         : onyx_schema_input_name (schema, k);
+  if (name != NULL)
+    return g_strdup_printf ("%s %zu (%s)", output ? "output" : "input", k, name);
+  return g_strdup_printf ("%s %zu", output ? "output" : "input", k);
+}
+
+static const char *
+slot_name (char **names, size_t n, size_t k)
+{
+  return k < n && names[k] != NULL ? names[k] : "";
+}
+
+/* What differs between two matched nodes; renames apart, each is a change. */
+static void
+compare_nodes (OnyxDiff *diff, Match *m, guint ia, guint ib)
+{
+  const Onnx__NodeProto *na = m->a.graph->node[ia], *nb = m->b.graph->node[ib];
+  const OnyxSchema *schema = onyx_schema_for_node (nb, m->b.model->opset_import, m->b.model->n_opset_import);
+  OnyxDiffEntry *entry = entry_new (diff, ONYX_DIFF_NODE, ONYX_DIFF_CHANGED, na->name != NULL ? na->name : "",
+                                    nb->name != NULL ? nb->name : "", (int) ia, (int) ib);
+  g_autofree char *label_a = onyx_node_label (na, (int) ia);
+  g_autofree char *label_b = onyx_node_label (nb, (int) ib);
+  guint n_renames = 0;
+  gboolean renamed;
+
+  if (strcmp (m->a.op_keys[ia], m->b.op_keys[ib]) != 0)
+    add_detail (entry, "operator %s → %s", m->a.op_keys[ia], m->b.op_keys[ib]);
+  compare_attributes (entry, na, nb);
+  if (na->n_input != nb->n_input)
+    add_detail (entry, "%zu inputs → %zu", na->n_input, nb->n_input);
+  for (size_t k = 0; k < MAX (na->n_input, nb->n_input); k++)
+    {
+      const char *ta = slot_name (na->input, na->n_input, k), *tb = slot_name (nb->input, nb->n_input, k);
+      const char *expected = named (ta) ? g_hash_table_lookup (m->ab, ta) : "";
+      g_autofree char *slot = NULL, *shown_a = NULL, *shown_b = NULL;
+
+      if (g_strcmp0 (expected != NULL ? expected : ta, tb) == 0)
+        continue;
+      slot = slot_label (schema, FALSE, k);
+      shown_a = onyx_display_escape (named (ta) ? ta : "nothing");
+      shown_b = onyx_display_escape (named (tb) ? tb : "nothing");
+      add_detail (entry, "%s reads %s → %s", slot, shown_a, shown_b);
+    }
+  if (na->n_output != nb->n_output)
+    add_detail (entry, "%zu outputs → %zu", na->n_output, nb->n_output);
+
+  /* Renamed outputs are listed after the changes (a new node name shows in the
+   * entry's names). */
+  renamed = g_strcmp0 (na->name, nb->name) != 0;
+  for (size_t k = 0; k < MIN (na->n_output, nb->n_output); k++)
+    if (g_strcmp0 (na->output[k], nb->output[k]) != 0)
+      {
+        g_autofree char *slot = slot_label (schema, TRUE, k);
+        g_autofree char *shown_a = onyx_display_escape (na->output[k]);
+        g_autofree char *shown_b = onyx_display_escape (nb->output[k]);
+        n_renames++;
+        add_detail (entry, "%s renamed %s → %s", slot, shown_a, shown_b);
+      }
+  if (entry->details->len == 0 && !renamed)
+    {
+      g_ptr_array_remove (diff->entries, entry);
+      return;
+    }
+  if (entry->details->len == n_renames)
+    entry->change = ONYX_DIFF_RENAMED;
+  diff->node_change_b[ib] = entry->change;
+  finish_entry (entry, label_a, label_b);
+}
+
+static void
+node_only_in (OnyxDiff *diff, const Side *side, guint i, gboolean in_b)
+{
+  const Onnx__NodeProto *node = side->graph->node[i];
+  g_autofree char *label = onyx_node_label (node, (int) i);
+  OnyxDiffEntry *entry = entry_new (diff, ONYX_DIFF_NODE, in_b ? ONYX_DIFF_ADDED : ONYX_DIFF_REMOVED,
+                                    in_b ? NULL : (node->name != NULL ? node->name : ""),
+                                    in_b ? (node->name != NULL ? node->name : "") : NULL,
+                                    in_b ? -1 : (int) i, in_b ? (int) i : -1);
+  add_detail (entry, "%s", side->op_keys[i]);
+  if (in_b)
+    diff->node_change_b[i] = ONYX_DIFF_ADDED;
+  finish_entry (entry, label, label);
+}
+
+OnyxDiff *
+onyx_diff_models (const Onnx__ModelProto *a, const Onnx__ModelProto *b)
+{
+  OnyxDiff *diff = g_new0 (OnyxDiff, 1);
+  Match m = { 0 };
+
+  side_init (&m.a, a);
+  side_init (&m.b, b);
+  diff->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
+  diff->n_nodes_a = m.a.n_nodes;
+  diff->n_nodes_b = m.b.n_nodes;
+  diff->node_a_to_b = m.a_to_b = g_new (int, m.a.n_nodes + 1);
+  diff->node_b_to_a = m.b_to_a = g_new (int, m.b.n_nodes + 1);
+  diff->node_change_b = g_new (int, m.b.n_nodes + 1);
+  for (guint i = 0; i < m.a.n_nodes; i++)
+    m.a_to_b[i] = -1;
+  for (guint i = 0; i < m.b.n_nodes; i++)
+    m.b_to_a[i] = diff->node_change_b[i] = -1;
+  m.by_name = g_new0 (gboolean, m.b.n_nodes + 1);
+  m.by_order = g_new0 (gboolean, m.b.n_nodes + 1);
+  m.ab = g_hash_table_new (g_str_hash, g_str_equal);
+  m.ba = g_hash_table_new (g_str_hash, g_str_equal);
+  m.pending = g_array_new (FALSE, FALSE, sizeof (Pair));
+
+  match_models (&m);
+  for (guint ib = 0; ib < m.b.n_nodes; ib++)
+    if (m.b_to_a[ib] >= 0)
+      {
+        if (m.by_name[ib])
+          diff->n_matched_by_name++;
+        else if (m.by_order[ib])
+          diff->n_matched_by_order++;
+        else
+          diff->n_matched_by_structure++;
+      }
+
+  compare_metadata (diff, a, b);
+  compare_opsets (diff, a, b);
+  compare_values (diff, &m, FALSE);
+  compare_values (diff, &m, TRUE);
+  for (guint ib = 0; ib < m.b.n_nodes; ib++)
+    {
+      if (m.b_to_a[ib] >= 0)
+        compare_nodes (diff, &m, (guint) m.b_to_a[ib], ib);
+      else
+        node_only_in (diff, &m.b, ib, TRUE);
+    }
+  for (guint ia = 0; ia < m.a.n_nodes; ia++)
+    if (m.a_to_b[ia] < 0)
+      node_only_in (diff, &m.a, ia, FALSE);
+  compare_initializers (diff, &m);
+
+  g_free (m.by_name);
+  g_free (m.by_order);
+  g_hash_table_unref (m.ab);
+  g_hash_table_unref (m.ba);
+  g_array_unref (m.pending);
+  side_clear (&m.a);
+  side_clear (&m.b);
+  return diff;
+}
+
+void
+onyx_diff_free (OnyxDiff *diff)
+{
+  if (diff == NULL)
+    return;
+  g_ptr_array_unref (diff->entries);
+  g_free (diff->node_a_to_b);
+  g_free (diff->node_b_to_a);
+  g_free (diff->node_change_b);
+  g_free (diff);
+}
+
+const char *
+onyx_diff_subject_name (OnyxDiffSubject subject)
+{
+  switch (subject)
+    {
+    case ONYX_DIFF_METADATA: return "metadata";
+    case ONYX_DIFF_OPSET: return "opset";
+    case ONYX_DIFF_GRAPH_INPUT: return "graph-input";
+    case ONYX_DIFF_GRAPH_OUTPUT: return "graph-output";
+    case ONYX_DIFF_NODE: return "node";
+    default: return "initializer";
+    }
+}
+
+const char *
+onyx_diff_change_name (OnyxDiffChange change)
+{
+  switch (change)
+    {
+    case ONYX_DIFF_ADDED: return "added";
+    case ONYX_DIFF_REMOVED: return "removed";
+    case ONYX_DIFF_CHANGED: return "changed";
+    default: return "renamed";
+    }
+}

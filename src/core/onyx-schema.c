@@ -1,0 +1,342 @@
+#include "onyx-schema.h"
+
+#include <string.h>
+
+#include "onyx-attribute.h"
+#include "onyx-schema-private.h"
+#include "onyx-validate.h"
+
+static const char *
+normal_domain (const char *domain)
+{
+  return onyx_domain_is_default (domain) ? "" : domain;
+}
+
+static int
+compare_key (const OnyxSchema *schema, const char *domain, const char *name)
+{
+  int c = strcmp (schema->domain, domain);
+  return c != 0 ? c : strcmp (schema->name, name);
+}
+
+const OnyxSchema *
+onyx_schema_history (const char *domain, const char *op_type, guint *n_versions)
+{
+  guint lo = 0, hi = onyx_schema_table_size, end;
+
+  if (op_type == NULL)
+    return NULL;
+  domain = normal_domain (domain);
+  /* First entry not before (domain, op_type). */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (compare_key (&onyx_schema_table[mid], domain, op_type) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (end = lo; end < onyx_schema_table_size &&
+                 compare_key (&onyx_schema_table[end], domain, op_type) == 0; end++)
+    ;
+  if (end == lo)
+    return NULL;
+  if (n_versions != NULL)
+    *n_versions = end - lo;
+  return &onyx_schema_table[lo];
+}
+
+const OnyxSchema *
+onyx_schema_lookup (const char *domain, const char *op_type, gint64 opset_version)
+{
+  guint n = 0;
+  const OnyxSchema *versions = onyx_schema_history (domain, op_type, &n);
+
+  for (guint i = n; i-- > 0;)
+    if (versions[i].since_version <= opset_version)
+      return &versions[i];
+  return NULL;
+}
+
+int
+onyx_schema_domain_version (const char *domain)
+{
+  /* Asked once per node by the diagnostics: the answers are kept. */
+  static GHashTable *newest_by_domain;
+
+  if (g_once_init_enter (&newest_by_domain))
+    {
+      GHashTable *newest = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint i = 0; i < onyx_schema_table_size; i++)
+        {
+          const OnyxSchema *schema = &onyx_schema_table[i];
+          int known = GPOINTER_TO_INT (g_hash_table_lookup (newest, schema->domain));
+          if (schema->since_version > known)
+            g_hash_table_insert (newest, (gpointer) schema->domain,
+                                 GINT_TO_POINTER (schema->since_version));
+        }
+      g_once_init_leave (&newest_by_domain, newest);
+    }
+  return GPOINTER_TO_INT (g_hash_table_lookup (newest_by_domain, normal_domain (domain)));
+}
+
+const char *
+onyx_schema_onnx_version (void)
+{
+  return onyx_schema_table_onnx_version;
+}
+
+/* Index of the formal parameter behind slot `index`. */
+static const OnyxSchemaParam *
+param_at (const OnyxSchemaParam *params, guint n_params, guint index, guint *first_slot)
+{
+  if (n_params == 0)
+    return NULL;
+  if (index < n_params)
+    {
+      *first_slot = index;
+      return &params[index];
+    }
+  if (params[n_params - 1].option == ONYX_PARAM_VARIADIC)
+    {
+      *first_slot = n_params - 1;
+      return &params[n_params - 1];
+    }
+  return NULL;
+}
+
+const OnyxSchemaParam *
+onyx_schema_input (const OnyxSchema *schema, guint index)
+{
+  guint first;
+  return param_at (schema->inputs, schema->n_inputs, index, &first);
+}
+
+const OnyxSchemaParam *
+onyx_schema_output (const OnyxSchema *schema, guint index)
+{
+  guint first;
+  return param_at (schema->outputs, schema->n_outputs, index, &first);
+}
+
+static char *
+param_name (const OnyxSchemaParam *params, guint n_params, guint index)
+{
+  guint first = 0;
+  const OnyxSchemaParam *param = param_at (params, n_params, index, &first);
+
+  if (param == NULL)
+    return NULL;
+  if (param->option == ONYX_PARAM_VARIADIC)
+    return g_strdup_printf ("%s[%u]", param->name, index - first);
+  return g_strdup (param->name);
+}
+
+char *
+onyx_schema_input_name (const OnyxSchema *schema, guint index)
+{
+  return param_name (schema->inputs, schema->n_inputs, index);
+}
+
+char *
+onyx_schema_output_name (const OnyxSchema *schema, guint index)
+{
+  return param_name (schema->outputs, schema->n_outputs, index);
+}
+
+const OnyxSchemaAttribute *
+onyx_schema_find_attribute (const OnyxSchema *schema, const char *name)
+{
+  guint lo = 0, hi = schema->n_attributes;
+
+  if (name == NULL)
+    return NULL;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      int c = strcmp (schema->attributes[mid].name, name);
+      if (c == 0)
+        return &schema->attributes[mid];
+      if (c < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return NULL;
+}
+
+Onnx__AttributeProto *
+onyx_schema_attribute_default (const OnyxSchemaAttribute *attribute)
+{
+  if (attribute->default_value == NULL)
+    return NULL;
+  return onnx__attribute_proto__unpack (NULL, attribute->default_size,
+                                        (const uint8_t *) attribute->default_value);
+}
+
+char *
+onyx_schema_attribute_default_text (const OnyxSchemaAttribute *attribute)
+{
+  Onnx__AttributeProto *value = onyx_schema_attribute_default (attribute);
+  char *text;
+
+  if (value == NULL)
+    return NULL;
+  text = onyx_attribute_to_string (value);
+  protobuf_c_message_free_unpacked (&value->base, NULL);
+  return text;
+}
+
+GPtrArray *
+onyx_schema_omitted_defaults (const OnyxSchema *schema, const Onnx__NodeProto *node)
+{
+  GPtrArray *omitted = g_ptr_array_new ();
+
+  for (guint a = 0; a < schema->n_attributes; a++)
+    if (schema->attributes[a].default_value != NULL &&
+        onyx_node_find_attribute (node, schema->attributes[a].name, NULL) == NULL)
+      g_ptr_array_add (omitted, (gpointer) &schema->attributes[a]);
+  return omitted;
+}
+
+const OnyxSchemaTypeConstraint *
+onyx_schema_find_constraint (const OnyxSchema *schema, const char *type_str)
+{
+  for (guint i = 0; i < schema->n_type_constraints; i++)
+    if (strcmp (schema->type_constraints[i].name, type_str) == 0)
+      return &schema->type_constraints[i];
+  return NULL;
+}
+
+const char *
+onyx_schema_type_string (guint8 id)
+{
+  g_return_val_if_fail (id < onyx_schema_n_type_strings, NULL);
+  return onyx_schema_type_strings[id];
+}
+
+gboolean
+onyx_schema_param_allows (const OnyxSchema *schema, const OnyxSchemaParam *param,
+                          const char *type_string)
+{
+  const OnyxSchemaTypeConstraint *constraint = onyx_schema_find_constraint (schema, param->type_str);
+
+  if (constraint == NULL)
+    return strcmp (param->type_str, type_string) == 0;
+  for (guint i = 0; i < constraint->n_types; i++)
+    if (strcmp (onyx_schema_type_strings[constraint->types[i]], type_string) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* TensorProto.DataType names as ONNX's type strings spell them. */
+static const char *const schema_elem_names[] = {
+  [1] = "float", [2] = "uint8", [3] = "int8", [4] = "uint16", [5] = "int16",
+  [6] = "int32", [7] = "int64", [8] = "string", [9] = "bool", [10] = "float16",
+  [11] = "double", [12] = "uint32", [13] = "uint64", [14] = "complex64",
+  [15] = "complex128", [16] = "bfloat16", [17] = "float8e4m3fn", [18] = "float8e4m3fnuz",
+  [19] = "float8e5m2", [20] = "float8e5m2fnuz", [21] = "uint4", [22] = "int4",
+  [23] = "float4e2m1",
+};
+
+static const char *
+elem_name (int32_t elem_type)
+{
+  if (elem_type <= 0 || (gsize) elem_type >= G_N_ELEMENTS (schema_elem_names))
+    return NULL;
+  return schema_elem_names[elem_type];
+}
+
+char *
+onyx_elem_type_schema_string (int32_t elem_type)
+{
+  const char *name = elem_name (elem_type);
+  return name != NULL ? g_strdup_printf ("tensor(%s)", name) : NULL;
+}
+
+char *
+onyx_type_schema_string (const Onnx__TypeProto *type)
+{
+  g_autofree char *inner = NULL;
+
+  if (type == NULL)
+    return NULL;
+  switch (type->value_case)
+    {
+    case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
+      if (!type->tensor_type->has_elem_type)
+        return NULL;
+      return onyx_elem_type_schema_string (type->tensor_type->elem_type);
+    case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
+      if (!type->sparse_tensor_type->has_elem_type || elem_name (type->sparse_tensor_type->elem_type) == NULL)
+        return NULL;
+      return g_strdup_printf ("sparse_tensor(%s)", elem_name (type->sparse_tensor_type->elem_type));
+    case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
+      inner = onyx_type_schema_string (type->sequence_type->elem_type);
+      return inner != NULL ? g_strdup_printf ("seq(%s)", inner) : NULL;
+    case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
+      inner = onyx_type_schema_string (type->optional_type->elem_type);
+      return inner != NULL ? g_strdup_printf ("optional(%s)", inner) : NULL;
+    case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
+      {
+        const Onnx__TypeProto *value = type->map_type->value_type;
+        const char *key = type->map_type->has_key_type ? elem_name (type->map_type->key_type) : NULL;
+        /* Schemas write map values that are tensors by their element type alone:
+         * map(int64, float), but seq(map(string, float)) stays as it is. */
+        if (key == NULL || value == NULL)
+          return NULL;
+        if (value->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE)
+          {
+            const char *name = value->tensor_type->has_elem_type
+                               ? elem_name (value->tensor_type->elem_type) : NULL;
+            return name != NULL ? g_strdup_printf ("map(%s, %s)", key, name) : NULL;
+          }
+        inner = onyx_type_schema_string (value);
+        return inner != NULL ? g_strdup_printf ("map(%s, %s)", key, inner) : NULL;
+      }
+    default:
+      return NULL;
+    }
+}
+
+char *
+onyx_schema_docs_url (const char *domain, const char *op_type)
+{
+  g_autofree char *compact = NULL;
+
+  if (op_type == NULL || op_type[0] == '\0' || onyx_schema_history (domain, op_type, NULL) == NULL)
+    return NULL;
+  /* The pages are named onnx__Conv.html and onnx_aionnxml_LinearClassifier.html. */
+  compact = g_strdup (normal_domain (domain));
+  for (char *p = compact, *q = compact;; p++)
+    {
+      if (*p != '.')
+        *q++ = *p;
+      if (*p == '\0')
+        break;
+    }
+  return g_strdup_printf ("https://onnx.ai/onnx/operators/onnx_%s_%s.html", compact, op_type);
+}
+
+gint64
+onyx_opset_version (Onnx__OperatorSetIdProto *const *opsets, size_t n_opsets, const char *domain)
+{
+  for (size_t i = 0; i < n_opsets; i++)
+    {
+      const char *imported = opsets[i]->domain;
+      if (onyx_domain_is_default (domain) ? onyx_domain_is_default (imported)
+                                          : g_strcmp0 (imported, domain) == 0)
+        return opsets[i]->version;
+    }
+  return -1;
+}
+
+const OnyxSchema *
+onyx_schema_for_node (const Onnx__NodeProto *node, Onnx__OperatorSetIdProto *const *opsets,
+                      size_t n_opsets)
+{
+  gint64 version = onyx_opset_version (opsets, n_opsets, node->domain);
+  if (version < 0)
+    return NULL;
+  return onyx_schema_lookup (node->domain, node->op_type, version);
+}

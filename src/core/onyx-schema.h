@@ -1,0 +1,137 @@
+/* onyx-schema.h: the standard operator schemas — what each ONNX operator takes and
+ * gives at each opset version: inputs and outputs (optional, variadic, type
+ * constraint), attributes (type, required, default), allowed types, a one-line doc.
+ *
+ * The table (onyx-schema-table.c) is generated from python3-onnx by
+ * tools/gen-op-schemas.py and covers the domains "" (ai.onnx), ai.onnx.ml and
+ * ai.onnx.preview.training with their whole version history. */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-proto.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  ONYX_PARAM_SINGLE,
+  ONYX_PARAM_OPTIONAL,
+  ONYX_PARAM_VARIADIC,   /* the last formal parameter; takes all the remaining slots */
+} OnyxParamOption;
+
+typedef struct {
+  const char *name;        /* "X" */
+  const char *type_str;    /* a type constraint's name ("T") or a type ("tensor(int64)") */
+  OnyxParamOption option;
+  gboolean homogeneous;    /* variadic: every slot has the same type */
+  const char *doc;         /* one line */
+} OnyxSchemaParam;
+
+typedef struct {
+  const char *name;
+  int type;                  /* ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__… */
+  gboolean required;
+  const char *default_value; /* a serialized AttributeProto, or NULL (no default) */
+  gsize default_size;
+  const char *doc;           /* one line */
+} OnyxSchemaAttribute;
+
+typedef struct {
+  const char *name;          /* "T" */
+  const guint8 *types;       /* indices for onyx_schema_type_string() */
+  guint n_types;
+} OnyxSchemaTypeConstraint;
+
+typedef struct {
+  const char *domain;        /* "" for ai.onnx */
+  const char *name;
+  int since_version;
+  gboolean deprecated;       /* removed from this version on */
+  const OnyxSchemaParam *inputs;
+  guint n_inputs;
+  const OnyxSchemaParam *outputs;
+  guint n_outputs;
+  const OnyxSchemaAttribute *attributes;   /* sorted by name */
+  guint n_attributes;
+  const OnyxSchemaTypeConstraint *type_constraints;
+  guint n_type_constraints;
+  int min_input, max_input;  /* G_MAXINT: no upper bound */
+  int min_output, max_output;
+  const char *doc;           /* one line */
+} OnyxSchema;
+
+/* The schema in force at `opset_version` of the domain: the version with the highest
+ * since_version ≤ opset_version. NULL when the op does not exist yet at that opset
+ * or at all. A deprecated result means the op was removed at that opset. */
+const OnyxSchema *onyx_schema_lookup          (const char *domain,
+                                               const char *op_type,
+                                               gint64      opset_version);
+/* Every version of an op, oldest first (contiguous in the table); NULL when unknown. */
+const OnyxSchema *onyx_schema_history         (const char *domain,
+                                               const char *op_type,
+                                               guint      *n_versions);
+/* Highest since_version of any op of the domain: the newest opset the table knows
+ * (0 for a domain without schemas). */
+int               onyx_schema_domain_version  (const char *domain);
+/* Version of the ONNX release the table was generated from ("1.12.0"). */
+const char       *onyx_schema_onnx_version    (void);
+
+/* The formal parameter behind input/output slot `index` (a variadic parameter covers
+ * every slot from its own on); NULL past the last. */
+const OnyxSchemaParam *onyx_schema_input      (const OnyxSchema *schema,
+                                               guint             index);
+const OnyxSchemaParam *onyx_schema_output     (const OnyxSchema *schema,
+                                               guint             index);
+/* "X" for single and optional parameters, "inputs[2]" for the slots of a variadic
+ * one (counted from its first slot); NULL past the last parameter. */
+char             *onyx_schema_input_name      (const OnyxSchema *schema,
+                                               guint             index);
+char             *onyx_schema_output_name     (const OnyxSchema *schema,
+                                               guint             index);
+
+const OnyxSchemaAttribute *onyx_schema_find_attribute (const OnyxSchema *schema,
+                                                       const char       *name);
+/* The default as an AttributeProto (free with protobuf_c_message_free_unpacked), or
+ * NULL when the attribute has none. */
+Onnx__AttributeProto *onyx_schema_attribute_default      (const OnyxSchemaAttribute *attribute);
+/* The default as onyx_attribute_to_string() shows values ("\"NOTSET\"", "1"), or NULL. */
+char                 *onyx_schema_attribute_default_text (const OnyxSchemaAttribute *attribute);
+
+/* The schema's attributes (OnyxSchemaAttribute*, name order) that the node leaves out
+ * and that have a default: what the node runs with without saying so. */
+GPtrArray            *onyx_schema_omitted_defaults       (const OnyxSchema      *schema,
+                                                          const Onnx__NodeProto *node);
+
+/* The constraint a parameter's type_str names, or NULL for a fixed type. */
+const OnyxSchemaTypeConstraint *onyx_schema_find_constraint (const OnyxSchema *schema,
+                                                             const char       *type_str);
+const char       *onyx_schema_type_string     (guint8 id);
+/* Whether a type string ("tensor(float)") is allowed for a parameter's type_str,
+ * which is a constraint's name or a fixed type. */
+gboolean          onyx_schema_param_allows    (const OnyxSchema      *schema,
+                                               const OnyxSchemaParam *param,
+                                               const char            *type_string);
+
+/* ONNX's name of a type as schemas write it: "tensor(float)", "seq(tensor(int64))",
+ * "map(int64, float)", "optional(tensor(bool))"; NULL when the type (or its element
+ * type) is unknown. */
+char             *onyx_type_schema_string     (const Onnx__TypeProto *type);
+/* "tensor(float)" for an element type code; NULL for unknown codes. */
+char             *onyx_elem_type_schema_string (int32_t elem_type);
+
+/* The operator's page in the ONNX documentation, e.g.
+ * https://onnx.ai/onnx/operators/onnx__Conv.html; NULL outside the standard domains. */
+char             *onyx_schema_docs_url        (const char *domain,
+                                               const char *op_type);
+
+/* Version of the opset a node list imports for `domain` ("" and ai.onnx alike),
+ * -1 when the domain is not imported. */
+gint64            onyx_opset_version          (Onnx__OperatorSetIdProto *const *opsets,
+                                               size_t                           n_opsets,
+                                               const char                      *domain);
+/* The schema in force for a node under these opset imports, or NULL. */
+const OnyxSchema *onyx_schema_for_node        (const Onnx__NodeProto           *node,
+                                               Onnx__OperatorSetIdProto *const *opsets,
+                                               size_t                           n_opsets);
+
+G_END_DECLS

@@ -1,0 +1,388 @@
+/* Diagnostics kept up to date edit by edit (OnyxDiagnostics) find what the full pass
+ * (onyx_diagnose_model) finds, after every edit, undo and redo. */
+#include <string.h>
+
+#include "onyx-diagnose.h"
+#include "onyx-edits.h"
+#include "onyx-test-util.h"
+
+static OnyxDocument *
+open_document (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  g_assert_no_error (error);
+  return onyx_document_new (model);
+}
+
+static OnyxDocument *
+open_data (const char *name)
+{
+  g_autofree char *path = test_data_path (name);
+  return open_document (path);
+}
+
+static Onnx__NodeProto *
+node (OnyxDocument *doc, const char *name)
+{
+  Onnx__NodeProto *found = onyx_graph_index_node_by_name (onyx_document_get_index (doc), name);
+  g_assert_nonnull (found);
+  return found;
+}
+
+/* Kind, severity, node (pointer and position) and tensor: messages of unnamed nodes
+ * name their position at the time they were checked, so they are left out. */
+static char *
+problem_key (const OnyxProblem *problem)
+{
+  return g_strdup_printf ("%s %s %p %d %s %s", onyx_problem_kind_name (problem->kind),
+                          onyx_problem_severity_name (problem->severity), problem->node_proto,
+                          problem->node_index, problem->tensor != NULL ? problem->tensor : "-",
+                          problem->graph);
+}
+
+static GPtrArray *
+keys (GPtrArray *problems)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < problems->len; i++)
+    g_ptr_array_add (out, problem_key (problems->pdata[i]));
+  return out;
+}
+
+/* The incremental list equals the full pass, in the same order. */
+static void
+assert_same_as_full (OnyxDiagnostics *diagnostics, OnyxDocument *doc, const char *after)
+{
+  g_autoptr (GPtrArray) full = onyx_diagnose_model (onyx_document_get_proto (doc));
+  GPtrArray *kept = onyx_diagnostics_get_problems (diagnostics);
+  g_autoptr (GPtrArray) full_keys = keys (full);
+  g_autoptr (GPtrArray) kept_keys = keys (kept);
+
+  if (full_keys->len != kept_keys->len)
+    {
+      for (guint i = 0; i < full->len; i++)
+        g_test_message ("full: %s", ((OnyxProblem *) full->pdata[i])->message);
+      for (guint i = 0; i < kept->len; i++)
+        g_test_message ("kept: %s", ((OnyxProblem *) kept->pdata[i])->message);
+      g_error ("after %s: %u findings kept, %u found by the full pass", after, kept_keys->len,
+               full_keys->len);
+    }
+  for (guint i = 0; i < full_keys->len; i++)
+    if (strcmp (full_keys->pdata[i], kept_keys->pdata[i]) != 0)
+      g_error ("after %s: finding %u kept as %s, full pass has %s", after, i,
+               (char *) kept_keys->pdata[i], (char *) full_keys->pdata[i]);
+}
+
+static guint
+count_kind (GPtrArray *problems, OnyxProblemKind kind)
+{
+  guint n = 0;
+  for (guint i = 0; i < problems->len; i++)
+    n += ((OnyxProblem *) problems->pdata[i])->kind == kind;
+  return n;
+}
+
+static void
+test_walkthrough_repair (void)
+{
+  g_autoptr (OnyxDocument) doc = open_data ("model_foo.onnx");
+  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (GError) error = NULL;
+  Onnx__NodeProto *foo = node (doc, "/FooOp");
+  GPtrArray *problems = onyx_diagnostics_get_problems (diagnostics);
+  const OnyxProblem *custom;
+
+  g_assert_cmpuint (problems->len, ==, 1);
+  custom = problems->pdata[0];
+  g_assert_cmpint (custom->kind, ==, ONYX_PROBLEM_CUSTOM_OP);
+  g_assert_cmpint (custom->severity, ==, ONYX_PROBLEM_WARNING);
+  g_assert_true (custom->node_proto == foo);
+  g_assert_cmpint (custom->node_index, ==, 2);
+  g_assert_cmpstr (custom->graph, ==, "main graph");
+
+  g_assert_true (onyx_edit_bypass_node (doc, foo, 0, &error));
+  onyx_diagnostics_update_node (diagnostics, foo);
+  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  assert_same_as_full (diagnostics, doc, "bypass");
+
+  g_assert_true (onyx_document_undo (doc));
+  onyx_diagnostics_update_node (diagnostics, foo);
+  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 1);
+  assert_same_as_full (diagnostics, doc, "undo");
+}
+
+/* Deleting the last node leaves the output dangling and everything before it dead;
+ * the dead nodes are found upstream of the edit, not by re-checking the graph. */
+static void
+test_dead_upstream (void)
+{
+  g_autoptr (OnyxDocument) doc = open_data ("model.onnx");
+  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (GError) error = NULL;
+  Onnx__NodeProto *last = node (doc, "/model/model.5/Relu");
+  GPtrArray *problems;
+
+  g_assert_true (onyx_edit_delete_node (doc, last, &error));
+  onyx_diagnostics_update_node (diagnostics, last);
+  problems = onyx_diagnostics_get_problems (diagnostics);
+  g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_DANGLING_OUTPUT), ==, 1);
+  g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_DEAD_NODE), ==, 3);
+  /* The initializers are still read, by dead nodes: those are what to fix. */
+  g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_UNUSED_INITIALIZER), ==, 0);
+  assert_same_as_full (diagnostics, doc, "delete");
+
+  g_assert_true (onyx_document_undo (doc));
+  onyx_diagnostics_update_node (diagnostics, last);
+  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+}
+
+/* An attribute edit is found on that node; a reconnection to a tensor of another
+ * type is found at the node it feeds. */
+static void
+test_attribute_and_types (void)
+{
+  g_autoptr (OnyxDocument) doc = open_data ("model.onnx");
+  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (GError) error = NULL;
+  Onnx__NodeProto *conv = node (doc, "/model/model.3/Conv");
+  GPtrArray *problems;
+
+  g_assert_true (onyx_edit_set_attribute (doc, conv, "dilation", "[1, 1]", &error));
+  onyx_diagnostics_update_node (diagnostics, conv);
+  problems = onyx_diagnostics_get_problems (diagnostics);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->kind, ==, ONYX_PROBLEM_UNKNOWN_ATTRIBUTE);
+  g_assert_true (((OnyxProblem *) problems->pdata[0])->node_proto == conv);
+  g_assert_true (onyx_document_undo (doc));
+  onyx_diagnostics_update_node (diagnostics, conv);
+  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  assert_same_as_full (diagnostics, doc, "undo of set-attr");
+}
+
+/* x, y: float; i: int64. A = Identity(x), B = Identity(A), C = Add(B, y). Feeding A
+ * from i makes B's output int64 too, which C cannot add to y: found two nodes
+ * downstream of the edit. */
+static void
+test_types_followed_downstream (void)
+{
+  Onnx__ModelProto *proto = test_model_new ();
+  Onnx__GraphProto *graph = proto->graph;
+  const int64_t dims[] = { 4 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = NULL;
+  g_autoptr (OnyxDocument) doc = NULL;
+  g_autoptr (OnyxDiagnostics) diagnostics = NULL;
+  Onnx__ValueInfoProto *ints = test_value_info ("i", 1, dims);
+  GPtrArray *problems;
+  const OnyxProblem *conflict;
+
+  ints->type->tensor_type->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+  TEST_APPEND (graph->input, graph->n_input, test_value_info ("x", 1, dims));
+  TEST_APPEND (graph->input, graph->n_input, test_value_info ("y", 1, dims));
+  TEST_APPEND (graph->input, graph->n_input, ints);
+  TEST_APPEND (graph->output, graph->n_output, test_value_info ("out", 1, dims));
+  TEST_APPEND (graph->output, graph->n_output, test_value_info ("j", 1, dims));
+  graph->output[1]->type->tensor_type->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Identity", "A", "x", NULL, "a", NULL));
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Identity", "B", "a", NULL, "b", NULL));
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Add", "C", "b", "y", NULL, "out", NULL));
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Identity", "J", "i", NULL, "j", NULL));
+  model = test_model_load (proto, &error);
+  g_assert_no_error (error);
+  doc = onyx_document_new (model);
+  diagnostics = onyx_diagnostics_new (doc);
+  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+
+  g_assert_true (onyx_edit_reconnect (doc, node (doc, "A"), 0, "i", &error));
+  onyx_diagnostics_update_node (diagnostics, node (doc, "A"));
+  problems = onyx_diagnostics_get_problems (diagnostics);
+  for (guint i = 0; i < problems->len; i++)
+    g_test_message ("%s", ((OnyxProblem *) problems->pdata[i])->message);
+  g_assert_cmpuint (problems->len, ==, 1);
+  conflict = problems->pdata[0];
+  g_assert_cmpint (conflict->kind, ==, ONYX_PROBLEM_TYPE_CONFLICT);
+  g_assert_true (conflict->node_proto == node (doc, "C"));
+  g_assert_cmpstr (conflict->tensor, ==, "y");
+  g_assert_nonnull (strstr (conflict->message, "'b' (tensor(int64))"));
+  assert_same_as_full (diagnostics, doc, "reconnect");
+
+  g_assert_true (onyx_document_undo (doc));
+  onyx_diagnostics_update_node (diagnostics, node (doc, "A"));
+  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+}
+
+/* ---- Random edits on real models ---- */
+
+static const char *
+earlier_tensor (Onnx__GraphProto *graph, guint position, GRand *rand)
+{
+  /* Tensors defined before the node keep the graph sorted (types are followed in
+   * file order by the full pass). */
+  guint n = graph->n_input + position;
+  guint pick;
+
+  if (n == 0)
+    return NULL;
+  pick = (guint) g_rand_int_range (rand, 0, (gint32) n);
+  if (pick < graph->n_input)
+    return graph->input[pick]->name;
+  pick -= (guint) graph->n_input;
+  return graph->node[pick]->n_output > 0 ? graph->node[pick]->output[0] : NULL;
+}
+
+static gboolean
+random_edit (OnyxDocument *doc, GRand *rand, guint serial, Onnx__NodeProto **edited,
+             const char **what)
+{
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = g_strdup_printf ("%u", serial);
+  g_autofree char *name = g_strdup_printf ("node_%u", serial);
+  guint position;
+  Onnx__NodeProto *target;
+  const char *tensor;
+
+  if (graph->n_node == 0)
+    return FALSE;
+  position = (guint) g_rand_int_range (rand, 0, (gint32) graph->n_node);
+  target = graph->node[position];
+  *edited = target;
+  switch (g_rand_int_range (rand, 0, 6))
+    {
+    case 0:
+      *what = "delete";
+      return onyx_edit_delete_node (doc, target, &error);
+    case 1:
+      *what = "bypass";
+      return onyx_edit_bypass_node (doc, target, 0, &error);
+    case 2:
+      *what = "reconnect";
+      tensor = earlier_tensor (graph, position, rand);
+      return tensor != NULL && target->n_input > 0 &&
+             onyx_edit_reconnect (doc, target, 0, tensor, &error);
+    case 3:
+      *what = "set-attr";
+      return onyx_edit_set_attribute (doc, target, g_rand_boolean (rand) ? "onyx_test" : "axis",
+                                      text, &error);
+    case 4:
+      *what = "set-attr-existing";
+      return target->n_attribute > 0 &&
+             onyx_edit_set_attribute (doc, target, target->attribute[0]->name, "[1.5]", &error);
+    default:
+      *what = "set-name";
+      return onyx_edit_set_node_name (doc, target, name, &error);
+    }
+}
+
+static void
+check_random_edits (const char *path, guint32 seed, guint n_edits)
+{
+  g_autoptr (OnyxDocument) doc = open_document (path);
+  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (GPtrArray) edited = g_ptr_array_new ();
+  GRand *rand = g_rand_new_with_seed (seed);
+
+  assert_same_as_full (diagnostics, doc, "opening");
+  for (guint i = 0; i < n_edits; i++)
+    {
+      Onnx__NodeProto *target = NULL;
+      const char *what = "?";
+      guint n_undo = onyx_document_get_n_undo (doc);
+      if (!random_edit (doc, rand, i, &target, &what) || onyx_document_get_n_undo (doc) == n_undo)
+        continue;
+      g_ptr_array_add (edited, target);
+      onyx_diagnostics_update_node (diagnostics, target);
+      assert_same_as_full (diagnostics, doc, what);
+    }
+  /* Undo everything, then redo it, one update per command. */
+  for (guint i = edited->len; i-- > 0;)
+    {
+      g_assert_true (onyx_document_undo (doc));
+      onyx_diagnostics_update_node (diagnostics, edited->pdata[i]);
+      assert_same_as_full (diagnostics, doc, "undo");
+    }
+  for (guint i = 0; i < edited->len; i++)
+    {
+      g_assert_true (onyx_document_redo (doc));
+      onyx_diagnostics_update_node (diagnostics, edited->pdata[i]);
+      assert_same_as_full (diagnostics, doc, "redo");
+    }
+  onyx_diagnostics_update_all (diagnostics);
+  assert_same_as_full (diagnostics, doc, "update_all");
+  g_rand_free (rand);
+}
+
+static void
+test_random_edits_walkthrough (void)
+{
+  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    for (guint32 seed = 1; seed <= 20; seed++)
+      {
+        g_autofree char *path = test_data_path (names[i]);
+        check_random_edits (path, seed, 8);
+      }
+}
+
+static void
+collect_models (const char *dir, GPtrArray *paths)
+{
+  GDir *handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  if (handle == NULL)
+    return;
+  while ((name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        collect_models (path, paths);
+      else if (g_str_equal (name, "model.onnx"))
+        g_ptr_array_add (paths, g_steal_pointer (&path));
+    }
+  g_dir_close (handle);
+}
+
+static int
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+static void
+test_random_edits_testdata (void)
+{
+  const char *dir = g_getenv ("ONYX_TESTDATA_DIR");
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  guint n_checked = 0;
+
+  if (dir == NULL)
+    dir = "/usr/share/libonnx-testdata/data";
+  collect_models (dir, paths);
+  if (paths->len == 0)
+    {
+      g_test_skip ("libonnx-testdata is not installed");
+      return;
+    }
+  g_ptr_array_sort (paths, compare_paths);
+  /* A spread sample: every 15th model (Loop, If and Scan ones where they fall). */
+  for (guint i = 0; i < paths->len; i += 15, n_checked++)
+    check_random_edits (paths->pdata[i], i, 10);
+  g_test_message ("incremental diagnostics matched on %u libonnx-testdata models", n_checked);
+  g_assert_cmpuint (n_checked, >=, 60);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/diagnose/walkthrough-repair", test_walkthrough_repair);
+  g_test_add_func ("/diagnose/dead-upstream", test_dead_upstream);
+  g_test_add_func ("/diagnose/attribute-and-types", test_attribute_and_types);
+  g_test_add_func ("/diagnose/types-downstream", test_types_followed_downstream);
+  g_test_add_func ("/diagnose/random-edits/walkthrough", test_random_edits_walkthrough);
+  g_test_add_func ("/diagnose/random-edits/testdata", test_random_edits_testdata);
+  return g_test_run ();
+}

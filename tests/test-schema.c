@@ -1,0 +1,191 @@
+/* Operator schemas: lookups by opset, variadic slots, defaults, docs links, and the
+ * type strings that the diagnostics compare. */
+#include <string.h>
+
+#include "onyx-schema.h"
+
+static void
+test_lookup_by_opset (void)
+{
+  const OnyxSchema *conv = onyx_schema_lookup ("", "Conv", 13);
+  guint n = 0;
+
+  g_assert_nonnull (conv);
+  g_assert_cmpint (conv->since_version, ==, 11);
+  g_assert_cmpint (onyx_schema_lookup ("ai.onnx", "Conv", 10)->since_version, ==, 1);
+  g_assert_cmpint (onyx_schema_lookup ("", "Conv", 11)->since_version, ==, 11);
+  g_assert_null (onyx_schema_lookup ("", "HardSwish", 13));
+  g_assert_cmpint (onyx_schema_lookup ("", "HardSwish", 14)->since_version, ==, 14);
+  g_assert_null (onyx_schema_lookup ("", "NoSuchOp", 13));
+  g_assert_null (onyx_schema_lookup ("devtech", "FooOp", 1));
+  g_assert_true (onyx_schema_lookup ("", "Upsample", 13)->deprecated);
+  g_assert_false (onyx_schema_lookup ("", "Upsample", 9)->deprecated);
+  g_assert_nonnull (onyx_schema_lookup ("ai.onnx.ml", "LinearClassifier", 3));
+
+  g_assert_nonnull (onyx_schema_history ("", "Conv", &n));
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_cmpint (onyx_schema_domain_version (""), >=, 17);
+  g_assert_cmpint (onyx_schema_domain_version ("ai.onnx"), ==, onyx_schema_domain_version (""));
+  g_assert_cmpint (onyx_schema_domain_version ("ai.onnx.ml"), >=, 3);
+  g_assert_cmpint (onyx_schema_domain_version ("devtech"), ==, 0);
+  g_assert_nonnull (strstr (conv->doc, "convolution"));
+  g_assert_cmpint (conv->min_input, ==, 2);
+  g_assert_cmpint (conv->max_input, ==, 3);
+}
+
+static void
+test_slot_names (void)
+{
+  const OnyxSchema *conv = onyx_schema_lookup ("", "Conv", 13);
+  const OnyxSchema *concat = onyx_schema_lookup ("", "Concat", 13);
+  const OnyxSchema *loop = onyx_schema_lookup ("", "Loop", 13);
+  g_autofree char *x = onyx_schema_input_name (conv, 0);
+  g_autofree char *b = onyx_schema_input_name (conv, 2);
+  g_autofree char *none = onyx_schema_input_name (conv, 3);
+  g_autofree char *c0 = onyx_schema_input_name (concat, 0);
+  g_autofree char *c4 = onyx_schema_input_name (concat, 4);
+  g_autofree char *l1 = onyx_schema_input_name (loop, 1);
+  g_autofree char *l3 = onyx_schema_input_name (loop, 3);
+  g_autofree char *y = onyx_schema_output_name (conv, 0);
+
+  g_assert_cmpstr (x, ==, "X");
+  g_assert_cmpstr (b, ==, "B");
+  g_assert_null (none);
+  g_assert_cmpint (onyx_schema_input (conv, 2)->option, ==, ONYX_PARAM_OPTIONAL);
+  g_assert_cmpstr (c0, ==, "inputs[0]");
+  g_assert_cmpstr (c4, ==, "inputs[4]");
+  g_assert_true (onyx_schema_input (concat, 7)->homogeneous);
+  g_assert_cmpstr (l1, ==, "cond");
+  g_assert_cmpstr (l3, ==, "v_initial[1]");
+  g_assert_false (onyx_schema_input (loop, 3)->homogeneous);
+  g_assert_cmpstr (y, ==, "Y");
+}
+
+static void
+test_attributes (void)
+{
+  const OnyxSchema *conv = onyx_schema_lookup ("", "Conv", 13);
+  const OnyxSchema *cast = onyx_schema_lookup ("", "Cast", 13);
+  const OnyxSchema *elu = onyx_schema_lookup ("", "LeakyRelu", 13);
+  const OnyxSchemaAttribute *auto_pad = onyx_schema_find_attribute (conv, "auto_pad");
+  const OnyxSchemaAttribute *group = onyx_schema_find_attribute (conv, "group");
+  const OnyxSchemaAttribute *alpha = onyx_schema_find_attribute (elu, "alpha");
+  g_autofree char *pad_text = onyx_schema_attribute_default_text (auto_pad);
+  g_autofree char *group_text = onyx_schema_attribute_default_text (group);
+  g_autofree char *alpha_text = onyx_schema_attribute_default_text (alpha);
+  Onnx__AttributeProto *value = onyx_schema_attribute_default (group);
+
+  g_assert_nonnull (auto_pad);
+  g_assert_cmpint (auto_pad->type, ==, ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING);
+  g_assert_cmpstr (pad_text, ==, "\"NOTSET\"");
+  g_assert_cmpstr (group_text, ==, "1");
+  g_assert_cmpstr (alpha_text, ==, "0.01");
+  g_assert_nonnull (value);
+  g_assert_cmpint (value->i, ==, 1);
+  protobuf_c_message_free_unpacked (&value->base, NULL);
+  /* No default: computed from the input (kernel_shape) or required (Cast's to). */
+  g_assert_null (onyx_schema_attribute_default_text (onyx_schema_find_attribute (conv, "kernel_shape")));
+  g_assert_true (onyx_schema_find_attribute (cast, "to")->required);
+  g_assert_null (onyx_schema_find_attribute (conv, "dilation"));
+  g_assert_nonnull (onyx_schema_find_attribute (conv, "dilations")->doc);
+}
+
+static void
+test_types (void)
+{
+  const OnyxSchema *conv = onyx_schema_lookup ("", "Conv", 13);
+  const OnyxSchema *shape = onyx_schema_lookup ("", "Shape", 13);
+  g_autofree char *f = onyx_elem_type_schema_string (ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT);
+  g_autofree char *unknown = onyx_elem_type_schema_string (999);
+
+  g_assert_cmpstr (f, ==, "tensor(float)");
+  g_assert_null (unknown);
+  g_assert_true (onyx_schema_param_allows (conv, onyx_schema_input (conv, 1), "tensor(float)"));
+  g_assert_false (onyx_schema_param_allows (conv, onyx_schema_input (conv, 1), "tensor(int64)"));
+  g_assert_true (onyx_schema_param_allows (shape, onyx_schema_output (shape, 0), "tensor(int64)"));
+  g_assert_false (onyx_schema_param_allows (shape, onyx_schema_output (shape, 0), "tensor(int32)"));
+
+  /* seq(tensor(int64)) and map(int64, float) as schemas write them. */
+  {
+    Onnx__TypeProto inner = ONNX__TYPE_PROTO__INIT, seq = ONNX__TYPE_PROTO__INIT, map = ONNX__TYPE_PROTO__INIT;
+    Onnx__TypeProto__Tensor tensor = ONNX__TYPE_PROTO__TENSOR__INIT;
+    Onnx__TypeProto__Sequence sequence = ONNX__TYPE_PROTO__SEQUENCE__INIT;
+    Onnx__TypeProto__Map map_type = ONNX__TYPE_PROTO__MAP__INIT;
+    g_autofree char *seq_text = NULL, *map_text = NULL;
+
+    tensor.has_elem_type = TRUE;
+    tensor.elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+    inner.value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+    inner.tensor_type = &tensor;
+    sequence.elem_type = &inner;
+    seq.value_case = ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE;
+    seq.sequence_type = &sequence;
+    seq_text = onyx_type_schema_string (&seq);
+    g_assert_cmpstr (seq_text, ==, "seq(tensor(int64))");
+
+    tensor.elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+    map_type.has_key_type = TRUE;
+    map_type.key_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+    map_type.value_type = &inner;
+    map.value_case = ONNX__TYPE_PROTO__VALUE_MAP_TYPE;
+    map.map_type = &map_type;
+    map_text = onyx_type_schema_string (&map);
+    g_assert_cmpstr (map_text, ==, "map(int64, float)");
+    g_assert_null (onyx_type_schema_string (NULL));
+  }
+}
+
+static void
+test_docs_url (void)
+{
+  g_autofree char *conv = onyx_schema_docs_url ("", "Conv");
+  g_autofree char *ai_onnx = onyx_schema_docs_url ("ai.onnx", "Relu");
+  g_autofree char *ml = onyx_schema_docs_url ("ai.onnx.ml", "LinearClassifier");
+  g_autofree char *custom = onyx_schema_docs_url ("devtech", "FooOp");
+
+  g_assert_cmpstr (conv, ==, "https://onnx.ai/onnx/operators/onnx__Conv.html");
+  g_assert_cmpstr (ai_onnx, ==, "https://onnx.ai/onnx/operators/onnx__Relu.html");
+  g_assert_cmpstr (ml, ==, "https://onnx.ai/onnx/operators/onnx_aionnxml_LinearClassifier.html");
+  g_assert_null (custom);
+}
+
+/* Every version in the table is what a lookup at its own opset finds, and the one
+ * before it is what the opset just below finds. */
+static void
+test_table_consistent (void)
+{
+  const char *ops[] = { "Conv", "Relu", "Resize", "Clip", "Concat", "Loop", "If", "Softmax",
+                        "Reshape", "BatchNormalization", "Split", "Slice", "Pad" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ops); i++)
+    {
+      guint n = 0;
+      const OnyxSchema *versions = onyx_schema_history ("", ops[i], &n);
+      g_assert_nonnull (versions);
+      for (guint v = 0; v < n; v++)
+        {
+          g_assert_cmpstr (versions[v].name, ==, ops[i]);
+          g_assert_true (onyx_schema_lookup ("", ops[i], versions[v].since_version) == &versions[v]);
+          if (v > 0)
+            {
+              g_assert_cmpint (versions[v].since_version, >, versions[v - 1].since_version);
+              g_assert_true (onyx_schema_lookup ("", ops[i], versions[v].since_version - 1) == &versions[v - 1]);
+            }
+          for (guint a = 1; a < versions[v].n_attributes; a++)
+            g_assert_cmpstr (versions[v].attributes[a - 1].name, <, versions[v].attributes[a].name);
+        }
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/schema/lookup-by-opset", test_lookup_by_opset);
+  g_test_add_func ("/schema/slot-names", test_slot_names);
+  g_test_add_func ("/schema/attributes", test_attributes);
+  g_test_add_func ("/schema/types", test_types);
+  g_test_add_func ("/schema/docs-url", test_docs_url);
+  g_test_add_func ("/schema/table-consistent", test_table_consistent);
+  return g_test_run ();
+}

@@ -1,0 +1,315 @@
+#!/usr/bin/python3
+"""onyx-cli check's diagnostics (operator schemas, types, uses): the walkthrough models,
+hand-broken variants of them (one defect each, found on the right node and nothing
+else), and Debian's libonnx-testdata with no error that python3-onnx's checker does
+not share."""
+import copy
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+
+CLI = os.environ["ONYX_CLI"]
+DATA = os.environ["ONYX_TEST_DATA"]
+TESTDATA = os.environ.get("ONYX_TESTDATA_DIR", "/usr/share/libonnx-testdata/data")
+
+
+def check(path):
+    run = subprocess.run([CLI, "check", path, "--json"], capture_output=True, text=True, timeout=120)
+    if run.returncode not in (0, 1):
+        raise AssertionError("onyx-cli check %s: exit %d: %s" % (path, run.returncode, run.stderr))
+    report = json.loads(run.stdout)
+    # Exit status 1 exactly when there are errors.
+    assert (run.returncode == 1) == (report["errors"] > 0), (path, run.returncode, report)
+    return report
+
+
+def findings(report):
+    return sorted((p["kind"], p["severity"], p["node"], p["tensor"]) for p in report["problems"])
+
+
+class Walkthrough(unittest.TestCase):
+    def test_clean_exports(self):
+        for name in ("model.onnx", "model_scripted.onnx"):
+            report = check(os.path.join(DATA, name))
+            self.assertEqual(report["problems"], [], name)
+            self.assertEqual(report["dynamic_dims"], [{"name": "N", "tensors": ["input", "output"]}])
+
+    def test_custom_op_is_the_only_finding(self):
+        report = check(os.path.join(DATA, "model_foo.onnx"))
+        self.assertEqual(findings(report), [("custom-op", "warning", "/FooOp", None)])
+        self.assertIn("devtech::FooOp", report["problems"][0]["message"])
+        self.assertEqual(report["errors"], 0)
+        text = subprocess.run([CLI, "check", os.path.join(DATA, "model_foo.onnx")],
+                              capture_output=True, text=True)
+        self.assertEqual(text.returncode, 0)
+        self.assertIn("warning: main graph: /FooOp uses the custom operator devtech::FooOp", text.stdout)
+        self.assertIn("0 errors, 1 warnings", text.stdout)
+
+
+FIRST_CONV = "/model/model.0/Conv"
+FIRST_RELU = "/model/model.2/Relu"
+SECOND_CONV = "/model/model.3/Conv"
+LAST_RELU = "/model/model.5/Relu"
+
+
+def node(model, name):
+    return next(n for n in model.graph.node if n.name == name)
+
+
+def set_attribute(target, attribute):
+    kept = [a for a in target.attribute if a.name != attribute.name]
+    del target.attribute[:]
+    target.attribute.extend(kept + [attribute])
+
+
+class Broken(unittest.TestCase):
+    """Each variant of model.onnx has one defect; exactly that is reported."""
+
+    def variant(self, change):
+        model = onnx.load(os.path.join(DATA, "model.onnx"))
+        change(model)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "broken.onnx")
+            onnx.save(model, path)
+            report = check(path)
+        # An error is what python3-onnx's full checker rejects too.
+        if report["errors"] > 0:
+            with self.assertRaises(Exception, msg=report["problems"]):
+                onnx.checker.check_model(model, full_check=True)
+        return report
+
+    def assert_only(self, report, kind, severity, node_name=None, tensor=None, text=None):
+        self.assertEqual(findings(report), [(kind, severity, node_name, tensor)],
+                         [p["message"] for p in report["problems"]])
+        if text is not None:
+            self.assertIn(text, report["problems"][0]["message"])
+
+    def test_wrong_input_count(self):
+        report = self.variant(lambda m: node(m, FIRST_RELU).input.append("input"))
+        self.assert_only(report, "input-count", "error", FIRST_RELU, text="has 2 inputs, but Relu takes 1")
+
+    def test_wrong_output_count(self):
+        report = self.variant(lambda m: node(m, FIRST_RELU).output.append("extra"))
+        self.assert_only(report, "output-count", "error", FIRST_RELU)
+
+    def test_unknown_attribute(self):
+        report = self.variant(lambda m: node(m, SECOND_CONV).attribute.append(
+            helper.make_attribute("dilation", [1, 1])))
+        self.assert_only(report, "unknown-attribute", "error", SECOND_CONV, text="'dilation'")
+
+    def test_wrong_attribute_type(self):
+        report = self.variant(lambda m: set_attribute(node(m, SECOND_CONV),
+                                                      helper.make_attribute("group", 1.0)))
+        self.assert_only(report, "attribute-type", "error", SECOND_CONV,
+                         text="attribute 'group' of /model/model.3/Conv is FLOAT, but Conv expects INT")
+
+    def test_missing_required_attribute(self):
+        # Concat of one input is fine, but only with its required `axis`.
+        def change(m):
+            node(m, LAST_RELU).op_type = "Concat"
+        self.assert_only(self.variant(change), "missing-attribute", "error", LAST_RELU, text="'axis'")
+
+    def test_op_too_new_for_opset(self):
+        # HardSwish arrived in opset 14; the model imports 13.
+        def change(m):
+            node(m, FIRST_RELU).op_type = "HardSwish"
+        self.assert_only(self.variant(change), "op-not-in-opset", "error", FIRST_RELU,
+                         text="exists from opset 14 of ai.onnx on, but the model imports opset 13")
+
+    def test_op_removed_from_opset(self):
+        # Upsample was deprecated in opset 10 (Resize took its place).
+        def change(m):
+            target = node(m, FIRST_RELU)
+            target.op_type = "Upsample"
+            target.input.append("scales")
+            m.graph.initializer.append(numpy_helper.from_array(
+                np.array([1, 1, 2, 2], dtype=np.float32), "scales"))
+        self.assert_only(self.variant(change), "op-not-in-opset", "error", FIRST_RELU,
+                         text="was removed in opset 10")
+
+    def test_unknown_standard_op(self):
+        def change(m):
+            node(m, FIRST_RELU).op_type = "Rleu"
+        self.assert_only(self.variant(change), "unknown-op", "error", FIRST_RELU,
+                         text="Rleu is not an operator of ai.onnx")
+
+    def test_type_conflict_between_inputs(self):
+        # The bias stored as float64 while X and W are float32: Conv's T binds all three.
+        def change(m):
+            bias = next(t for t in m.graph.initializer if t.name == "onnx::Conv_23")
+            array = numpy_helper.to_array(bias).astype(np.float64)
+            bias.CopyFrom(numpy_helper.from_array(array, "onnx::Conv_23"))
+        report = self.variant(change)
+        self.assert_only(report, "type-conflict", "error", FIRST_CONV, "onnx::Conv_23",
+                         text="must have the same type T")
+        self.assertIn("tensor(double)", report["problems"][0]["message"])
+
+    def test_type_not_allowed(self):
+        # int64 weights: Conv's T allows only floating point types.
+        def change(m):
+            for t in m.graph.initializer:
+                if t.name in ("onnx::Conv_25", "onnx::Conv_26"):
+                    array = numpy_helper.to_array(t).astype(np.int64)
+                    t.CopyFrom(numpy_helper.from_array(array, t.name))
+        report = self.variant(change)
+        # W is not allowed; B then has nothing valid left to agree with, so it is
+        # reported on its own.
+        self.assertEqual({f[:3] for f in findings(report)}, {("type-conflict", "error", SECOND_CONV)})
+        self.assertIn("allows only tensor(double), tensor(float), tensor(float16)",
+                      report["problems"][0]["message"])
+
+    def test_value_info_conflicts_with_producer(self):
+        def change(m):
+            m.graph.value_info.append(helper.make_tensor_value_info(
+                "/model/model.2/Relu_output_0", TensorProto.DOUBLE, None))
+        report = self.variant(change)
+        # Reported once, at the producer, not again at the Conv that reads it.
+        self.assert_only(report, "type-conflict", "error", FIRST_RELU, "/model/model.2/Relu_output_0",
+                         text="is declared tensor(double), but Relu makes it tensor(float)")
+
+    def test_type_followed_through_the_graph(self):
+        # A Cast to int64 in front of the second Conv: the conflict shows at the Conv,
+        # known only by following Cast's `to` through.
+        def change(m):
+            cast = helper.make_node("Cast", ["/model/model.2/Relu_output_0"], ["as_int"], name="cast",
+                                    to=TensorProto.INT64)
+            conv = node(m, SECOND_CONV)
+            conv.input[0] = "as_int"
+            nodes = list(m.graph.node)
+            nodes.insert(2, cast)
+            del m.graph.node[:]
+            m.graph.node.extend(nodes)
+        report = self.variant(change)
+        self.assert_only(report, "type-conflict", "error", SECOND_CONV, "as_int",
+                         text="input X 'as_int' of /model/model.3/Conv is tensor(int64)")
+
+    def test_unused_initializer(self):
+        def change(m):
+            m.graph.initializer.append(numpy_helper.from_array(np.zeros(3, np.float32), "leftover"))
+        self.assert_only(self.variant(change), "unused-initializer", "warning", None, "leftover")
+
+    def test_dead_node(self):
+        def change(m):
+            m.graph.node.append(helper.make_node("Neg", ["input"], ["nowhere"], name="dead"))
+        self.assert_only(self.variant(change), "dead-node", "warning", "dead")
+
+    def test_dead_chain_each_node(self):
+        def change(m):
+            m.graph.node.append(helper.make_node("Neg", ["input"], ["a"], name="dead_a"))
+            m.graph.node.append(helper.make_node("Abs", ["a"], ["b"], name="dead_b"))
+        report = self.variant(change)
+        self.assertEqual(findings(report), [("dead-node", "warning", "dead_a", None),
+                                            ("dead-node", "warning", "dead_b", None)])
+
+    def test_initializers_listed_as_inputs(self):
+        def change(m):
+            for t in m.graph.initializer:
+                m.graph.input.append(helper.make_tensor_value_info(t.name, t.data_type, list(t.dims)))
+        report = self.variant(change)
+        self.assert_only(report, "initializer-input", "info", None, "onnx::Conv_22",
+                         text="4 initializers are also listed as graph inputs")
+        self.assertEqual(report["errors"], 0)
+
+    def test_input_without_shape(self):
+        def change(m):
+            m.graph.input[0].type.tensor_type.ClearField("shape")
+        self.assert_only(self.variant(change), "no-shape", "warning", None, "input")
+
+    def test_mistyped_dynamic_dim(self):
+        def change(m):
+            m.graph.output[0].type.tensor_type.shape.dim[0].dim_param = "n"
+        report = self.variant(change)
+        self.assert_only(report, "dim-name", "warning", None, "output", text="'n' of 'output'")
+        self.assertEqual(report["dynamic_dims"], [{"name": "N", "tensors": ["input"]},
+                                                  {"name": "n", "tensors": ["output"]}])
+
+    def test_different_dim_names_are_fine(self):
+        def change(m):
+            m.graph.output[0].type.tensor_type.shape.dim[0].dim_param = "batch_size"
+            m.graph.input[0].type.tensor_type.shape.dim[0].dim_param = "batch"
+        self.assertEqual(self.variant(change)["problems"], [])
+
+    def test_opset_newer_than_the_schemas_only_warns(self):
+        # An op the schema table does not know, in an opset newer than it: maybe real.
+        def change(m):
+            m.opset_import[0].version = 99
+            node(m, FIRST_RELU).op_type = "FutureOp"
+        report = self.variant(change)
+        self.assert_only(report, "unknown-op", "warning", FIRST_RELU)
+
+    def test_subgraph_nodes_checked(self):
+        # An If whose then-branch holds a Relu with an unknown attribute.
+        def change(m):
+            relu = node(m, LAST_RELU)
+            then_branch = helper.make_graph(
+                [helper.make_node("Relu", [relu.input[0]], ["t"], name="inner", alpha=1.0)], "then", [],
+                [helper.make_tensor_value_info("t", TensorProto.FLOAT, None)])
+            else_branch = helper.make_graph(
+                [helper.make_node("Neg", [relu.input[0]], ["e"], name="inner_else")], "else", [],
+                [helper.make_tensor_value_info("e", TensorProto.FLOAT, None)])
+            m.graph.initializer.append(numpy_helper.from_array(np.array(True), "flag"))
+            branch = helper.make_node("If", ["flag"], ["output"], name="branch",
+                                      then_branch=then_branch, else_branch=else_branch)
+            nodes = [n for n in m.graph.node if n.name != LAST_RELU] + [branch]
+            del m.graph.node[:]
+            m.graph.node.extend(nodes)
+        report = self.variant(change)
+        self.assert_only(report, "unknown-attribute", "error", "inner")
+        self.assertEqual(report["problems"][0]["graph"], "branch/then_branch")
+
+
+class LocalFunctions(unittest.TestCase):
+    def test_function_call_is_not_a_custom_op(self):
+        """A node calling a function of the model runs anywhere (runtimes inline it);
+        the function's body is checked against its own opset imports."""
+        body = [helper.make_node("Relu", ["x"], ["r"]),
+                helper.make_node("Neg", ["r"], ["y"], bogus=1)]
+        function = helper.make_function("local", "ReluNeg", ["x"], ["y"], body,
+                                        [helper.make_opsetid("", 13)])
+        graph = helper.make_graph([helper.make_node("ReluNeg", ["in"], ["out"], name="call", domain="local")],
+                                  "g", [helper.make_tensor_value_info("in", TensorProto.FLOAT, [2])],
+                                  [helper.make_tensor_value_info("out", TensorProto.FLOAT, [2])])
+        model = helper.make_model(graph, functions=[function],
+                                  opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("local", 1)])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "functions.onnx")
+            onnx.save(model, path)
+            report = check(path)
+        self.assertEqual([(p["kind"], p["graph"], p["node_index"]) for p in report["problems"]],
+                         [("unknown-attribute", "function local::ReluNeg", 1)])
+
+
+class Testdata(unittest.TestCase):
+    def test_no_false_errors(self):
+        """An error is only allowed where python3-onnx's full checker fails too."""
+        paths = sorted(glob.glob(os.path.join(TESTDATA, "**", "model.onnx"), recursive=True))
+        if not paths:
+            self.skipTest("libonnx-testdata is not installed")
+        sample = paths[::3]
+        self.assertGreaterEqual(len(sample), 100)
+        checked = warned = 0
+        for path in sample:
+            report = check(path)
+            checked += 1
+            warned += report["warnings"] > 0
+            if report["errors"] == 0:
+                continue
+            try:
+                onnx.checker.check_model(onnx.load(path), full_check=True)
+            except Exception:
+                continue
+            self.fail("%s: errors python3-onnx does not see: %s" % (
+                path, [p["message"] for p in report["problems"] if p["severity"] == "error"]))
+        print("%d testdata models checked, %d with warnings" % (checked, warned), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+"""Writes src/core/onyx-schema-table.c: every standard ONNX operator schema, with its
+version history, as a compact C table read by onyx-schema.c.
+
+The schemas come from Debian's python3-onnx (onnx.defs.get_all_schemas_with_history()),
+so nothing is typed by hand. The output is committed, because builds without
+python3-onnx (Flatpak) must still work; tests/test_schemas.py checks it is current.
+
+    /usr/bin/python3 tools/gen-op-schemas.py src/core/onyx-schema-table.c
+    /usr/bin/python3 tools/gen-op-schemas.py --check src/core/onyx-schema-table.c
+"""
+import argparse
+import re
+import sys
+
+import onnx
+import onnx.defs
+
+# Domains of the standard: the default one, ONNX-ML and the training preview.
+DOMAINS = ("", "ai.onnx.ml", "ai.onnx.preview.training")
+DOC_MAX = 200
+
+
+def c_string(text):
+    """A C string literal; bytes outside printable ASCII as octal escapes (which,
+    unlike \\x, cannot swallow the digits that follow)."""
+    out = ['"']
+    for byte in text.encode("utf-8") if isinstance(text, str) else text:
+        ch = chr(byte)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif 32 <= byte < 127 and ch != "?":  # '?' could start a trigraph
+            out.append(ch)
+        else:
+            out.append("\\%03o" % byte)
+    out.append('"')
+    return "".join(out)
+
+
+def one_line(doc):
+    """The first sentence of the schema's first paragraph, markdown links reduced to
+    their text, at most DOC_MAX characters."""
+    doc = re.sub(r"<br\s*/?>", "\n\n", doc)
+    paragraphs = [p for p in re.split(r"\n\s*\n", doc.strip()) if p.strip()]
+    if not paragraphs:
+        return ""
+    text = " ".join(paragraphs[0].split())
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    # A sentence ends before a capital letter (so "w.r.t. x" does not end one).
+    match = re.search(r"[.:;](\s+(?=[A-Z`(])|$)", text)
+    if match:
+        text = text[: match.start() + 1].rstrip(":;") + ("." if text[match.start()] != "." else "")
+    if len(text) > DOC_MAX:
+        text = text[: DOC_MAX - 1].rsplit(" ", 1)[0] + "…"
+    return text
+
+
+OPTION = {
+    onnx.defs.OpSchema.FormalParameterOption.Single: "ONYX_PARAM_SINGLE",
+    onnx.defs.OpSchema.FormalParameterOption.Optional: "ONYX_PARAM_OPTIONAL",
+    onnx.defs.OpSchema.FormalParameterOption.Variadic: "ONYX_PARAM_VARIADIC",
+}
+
+
+class Writer:
+    """Emits each distinct array once, however many schema versions share it."""
+
+    def __init__(self):
+        self.lines = []
+        self.arrays = {}
+        self.types = []
+        self.type_index = {}
+
+    def array(self, prefix, ctype, items):
+        if not items:
+            return "NULL"
+        body = tuple(items)
+        name = self.arrays.get((ctype, body))
+        if name is None:
+            name = "%s%d" % (prefix, len(self.arrays))
+            self.arrays[(ctype, body)] = name
+            self.lines.append("static const %s %s[] = {" % (ctype, name))
+            self.lines.extend("  %s," % item for item in body)
+            self.lines.append("};")
+        return name
+
+    def type_id(self, type_str):
+        if type_str not in self.type_index:
+            self.type_index[type_str] = len(self.types)
+            self.types.append(type_str)
+        return self.type_index[type_str]
+
+
+def params(writer, prefix, formal):
+    items = ["{ %s, %s, %s, %s, %s }" % (c_string(p.name), c_string(p.typeStr), OPTION[p.option],
+                                         "TRUE" if p.isHomogeneous else "FALSE",
+                                         c_string(one_line(p.description or "")))
+             for p in formal]
+    return writer.array(prefix, "OnyxSchemaParam", items)
+
+
+def attributes(writer, schema):
+    items = []
+    for name in sorted(schema.attributes):
+        attr = schema.attributes[name]
+        default = attr.default_value
+        if default.type != 0:
+            data = default.SerializeToString()
+            value = "%s, %d" % (c_string(data), len(data))
+        else:
+            value = "NULL, 0"
+        items.append("{ %s, %d, %s, %s, %s }" % (c_string(name), int(attr.type),
+                                                 "TRUE" if attr.required else "FALSE", value,
+                                                 c_string(one_line(attr.description or ""))))
+    return writer.array("a", "OnyxSchemaAttribute", items)
+
+
+def constraints(writer, schema):
+    items = []
+    for constraint in schema.type_constraints:
+        ids = [str(writer.type_id(t)) for t in sorted(constraint.allowed_type_strs)]
+        allowed = writer.array("t", "guint8", ids)
+        items.append("{ %s, %s, %d }" % (c_string(constraint.type_param_str), allowed, len(ids)))
+    return writer.array("c", "OnyxSchemaTypeConstraint", items)
+
+
+def arity(value):
+    # Variadic parameters have no upper bound (INT_MAX in the schema).
+    return "G_MAXINT" if value >= 2 ** 31 - 1 else str(value)
+
+
+def generate():
+    schemas = [s for s in onnx.defs.get_all_schemas_with_history() if s.domain in DOMAINS]
+    schemas.sort(key=lambda s: (s.domain, s.name, s.since_version))
+    writer = Writer()
+    rows = []
+    for s in schemas:
+        inputs = params(writer, "i", s.inputs)
+        outputs = params(writer, "o", s.outputs)
+        attrs = attributes(writer, s)
+        cons = constraints(writer, s)
+        rows.append("  { %s, %s, %d, %s, %s, %d, %s, %d, %s, %d, %s, %d, %s, %s, %s, %s, %s },"
+                    % (c_string(s.domain), c_string(s.name), s.since_version,
+                       "TRUE" if s.deprecated else "FALSE",
+                       inputs, len(s.inputs), outputs, len(s.outputs),
+                       attrs, len(s.attributes), cons, len(s.type_constraints),
+                       arity(s.min_input), arity(s.max_input),
+                       arity(s.min_output), arity(s.max_output),
+                       c_string(one_line(s.doc or ""))))
+    out = ["/* Generated by tools/gen-op-schemas.py from the operator schemas of ONNX %s"
+           % onnx.__version__,
+           " * (%d schemas). Do not edit; run the script again. */" % len(schemas),
+           '#include "onyx-schema-private.h"',
+           ""]
+    out.extend(writer.lines)
+    out.append("")
+    out.append("const char *const onyx_schema_type_strings[] = {")
+    out.extend("  %s," % c_string(t) for t in writer.types)
+    out.append("};")
+    out.append("const guint onyx_schema_n_type_strings = %d;" % len(writer.types))
+    out.append("")
+    out.append("/* Sorted by domain, name and since_version. */")
+    out.append("const OnyxSchema onyx_schema_table[] = {")
+    out.extend(rows)
+    out.append("};")
+    out.append("const guint onyx_schema_table_size = %d;" % len(rows))
+    out.append('const char onyx_schema_table_onnx_version[] = "%s";' % onnx.__version__)
+    return "\n".join(out) + "\n"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("output")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 when OUTPUT differs from what would be written")
+    args = parser.parse_args()
+    text = generate()
+    if args.check:
+        with open(args.output, encoding="utf-8") as f:
+            if f.read() != text:
+                print("%s is out of date: run %s %s" % (args.output, sys.argv[0], args.output))
+                return 1
+        return 0
+    with open(args.output, "w", encoding="utf-8") as f:
+        f.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
