@@ -365,7 +365,9 @@ onyx_window_relayout (OnyxWindow *self, gboolean keep_view)
   g_ptr_array_add (self->collapsed, NULL);
   job = g_new0 (LayoutJob, 1);
   job->engine = self->engine;
-  job->expanded = onyx_layout_engine_expansion (self->engine, ONYX_EXPAND_AUTO,
+  /* The schema's GroupExpansion nicks auto/top-level/all are OnyxExpandMode's order. */
+  job->expanded = onyx_layout_engine_expansion (self->engine,
+                                                g_settings_get_enum (self->settings, "group-expansion"),
                                                 (const char *const *) self->expanded->pdata,
                                                 (const char *const *) self->collapsed->pdata);
   g_ptr_array_remove_index (self->expanded, self->expanded->len - 1);
