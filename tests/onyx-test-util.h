@@ -186,3 +186,41 @@ test_data_path (const char *name)
   g_assert_nonnull (dir);
   return g_build_filename (dir, name, NULL);
 }
+
+static inline void
+test_collect_models_below (const char *dir, GPtrArray *paths)
+{
+  GDir *handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      if (g_file_test (path, G_FILE_TEST_IS_DIR))
+        test_collect_models_below (path, paths);
+      else if (g_str_equal (name, "model.onnx"))
+        g_ptr_array_add (paths, g_steal_pointer (&path));
+    }
+  if (handle != NULL)
+    g_dir_close (handle);
+}
+
+static inline int
+test_compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(char *const *) a, *(char *const *) b);
+}
+
+/* The model.onnx files of Debian's libonnx-testdata corpus ($ONYX_TESTDATA_DIR
+ * overrides where), sorted so that every Nth of them is the same sample each run.
+ * Empty when the corpus is not installed. */
+static inline GPtrArray *
+test_testdata_models (void)
+{
+  const char *dir = g_getenv ("ONYX_TESTDATA_DIR");
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+
+  test_collect_models_below (dir != NULL ? dir : "/usr/share/libonnx-testdata/data", paths);
+  g_ptr_array_sort (paths, test_compare_paths);
+  return paths;
+}

@@ -703,42 +703,12 @@ test_undo_laws_walkthrough (void)
 }
 
 static void
-collect_models (const char *dir, GPtrArray *paths)
-{
-  GDir *handle = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (handle == NULL)
-    return;
-  while ((name = g_dir_read_name (handle)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      if (g_file_test (path, G_FILE_TEST_IS_DIR))
-        collect_models (path, paths);
-      else if (g_str_equal (name, "model.onnx"))
-        g_ptr_array_add (paths, g_steal_pointer (&path));
-    }
-  g_dir_close (handle);
-}
-
-static int
-compare_paths (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(char *const *) a, *(char *const *) b);
-}
-
-static void
 test_undo_laws_testdata (void)
 {
-  const char *dir = g_getenv ("ONYX_TESTDATA_DIR");
-  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) paths = test_testdata_models ();
   guint n_checked = 0;
 
-  if (dir == NULL)
-    dir = "/usr/share/libonnx-testdata/data";
-  collect_models (dir, paths);
   g_assert_cmpuint (paths->len, >, 100);
-  g_ptr_array_sort (paths, compare_paths);
   /* A spread sample: every 30th model, including Loop/If/Scan ones where they fall. */
   for (guint i = 0; i < paths->len; i += 30, n_checked++)
     check_undo_laws (paths->pdata[i], i, 10);
