@@ -20,34 +20,23 @@ print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
   g_autofree char *text = NULL;
 
   onyx_json_begin_object (json);
-  onyx_json_key (json, "file");
-  onyx_json_string (json, onyx_model_get_display_name (model));
-  onyx_json_key (json, "errors");
-  onyx_json_uint (json, onyx_problems_count (problems, ONYX_PROBLEM_ERROR));
-  onyx_json_key (json, "warnings");
-  onyx_json_uint (json, onyx_problems_count (problems, ONYX_PROBLEM_WARNING));
-  onyx_json_key (json, "infos");
-  onyx_json_uint (json, onyx_problems_count (problems, ONYX_PROBLEM_INFO));
+  onyx_json_member_string (json, "file", onyx_model_get_display_name (model));
+  onyx_json_member_uint (json, "errors", onyx_problems_count (problems, ONYX_PROBLEM_ERROR));
+  onyx_json_member_uint (json, "warnings", onyx_problems_count (problems, ONYX_PROBLEM_WARNING));
+  onyx_json_member_uint (json, "infos", onyx_problems_count (problems, ONYX_PROBLEM_INFO));
   onyx_json_key (json, "problems");
   onyx_json_begin_array (json);
   for (guint i = 0; i < problems->len; i++)
     {
       const OnyxProblem *problem = problems->pdata[i];
       onyx_json_begin_object (json);
-      onyx_json_key (json, "severity");
-      onyx_json_string (json, severity_name (problem->severity));
-      onyx_json_key (json, "kind");
-      onyx_json_string (json, onyx_problem_kind_name (problem->kind));
-      onyx_json_key (json, "message");
-      onyx_json_string (json, problem->message);
-      onyx_json_key (json, "graph");
-      onyx_json_string (json, problem->graph);
-      onyx_json_key (json, "node");
-      onyx_json_string (json, problem->node);
-      onyx_json_key (json, "node_index");
-      onyx_json_int (json, problem->node_index);
-      onyx_json_key (json, "tensor");
-      onyx_json_string (json, problem->tensor);
+      onyx_json_member_string (json, "severity", severity_name (problem->severity));
+      onyx_json_member_string (json, "kind", onyx_problem_kind_name (problem->kind));
+      onyx_json_member_string (json, "message", problem->message);
+      onyx_json_member_string (json, "graph", problem->graph);
+      onyx_json_member_string (json, "node", problem->node);
+      onyx_json_member_int (json, "node_index", problem->node_index);
+      onyx_json_member_string (json, "tensor", problem->tensor);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
@@ -57,8 +46,7 @@ print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
     {
       const OnyxDimParam *dim = dims->pdata[i];
       onyx_json_begin_object (json);
-      onyx_json_key (json, "name");
-      onyx_json_string (json, dim->name);
+      onyx_json_member_string (json, "name", dim->name);
       onyx_json_key (json, "tensors");
       onyx_json_begin_array (json);
       for (guint t = 0; t < dim->tensors->len; t++)

@@ -13,20 +13,13 @@ print_diff_json (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)
   g_autofree char *text = NULL;
 
   onyx_json_begin_object (json);
-  onyx_json_key (json, "a");
-  onyx_json_string (json, onyx_model_get_display_name (a));
-  onyx_json_key (json, "b");
-  onyx_json_string (json, onyx_model_get_display_name (b));
-  onyx_json_key (json, "nodes_a");
-  onyx_json_uint (json, diff->n_nodes_a);
-  onyx_json_key (json, "nodes_b");
-  onyx_json_uint (json, diff->n_nodes_b);
-  onyx_json_key (json, "matched_by_name");
-  onyx_json_uint (json, diff->n_matched_by_name);
-  onyx_json_key (json, "matched_by_structure");
-  onyx_json_uint (json, diff->n_matched_by_structure);
-  onyx_json_key (json, "matched_by_order");
-  onyx_json_uint (json, diff->n_matched_by_order);
+  onyx_json_member_string (json, "a", onyx_model_get_display_name (a));
+  onyx_json_member_string (json, "b", onyx_model_get_display_name (b));
+  onyx_json_member_uint (json, "nodes_a", diff->n_nodes_a);
+  onyx_json_member_uint (json, "nodes_b", diff->n_nodes_b);
+  onyx_json_member_uint (json, "matched_by_name", diff->n_matched_by_name);
+  onyx_json_member_uint (json, "matched_by_structure", diff->n_matched_by_structure);
+  onyx_json_member_uint (json, "matched_by_order", diff->n_matched_by_order);
   /* [index in A, index in B] of every matched node. */
   onyx_json_key (json, "node_matches");
   onyx_json_begin_array (json);
@@ -45,20 +38,13 @@ print_diff_json (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)
     {
       const OnyxDiffEntry *entry = diff->entries->pdata[i];
       onyx_json_begin_object (json);
-      onyx_json_key (json, "subject");
-      onyx_json_string (json, onyx_diff_subject_name (entry->subject));
-      onyx_json_key (json, "change");
-      onyx_json_string (json, onyx_diff_change_name (entry->change));
-      onyx_json_key (json, "name_a");
-      onyx_json_string (json, entry->name_a);
-      onyx_json_key (json, "name_b");
-      onyx_json_string (json, entry->name_b);
-      onyx_json_key (json, "index_a");
-      onyx_json_int (json, entry->index_a);
-      onyx_json_key (json, "index_b");
-      onyx_json_int (json, entry->index_b);
-      onyx_json_key (json, "message");
-      onyx_json_string (json, entry->message);
+      onyx_json_member_string (json, "subject", onyx_diff_subject_name (entry->subject));
+      onyx_json_member_string (json, "change", onyx_diff_change_name (entry->change));
+      onyx_json_member_string (json, "name_a", entry->name_a);
+      onyx_json_member_string (json, "name_b", entry->name_b);
+      onyx_json_member_int (json, "index_a", entry->index_a);
+      onyx_json_member_int (json, "index_b", entry->index_b);
+      onyx_json_member_string (json, "message", entry->message);
       onyx_json_key (json, "details");
       onyx_json_begin_array (json);
       for (guint d = 0; d < entry->details->len; d++)

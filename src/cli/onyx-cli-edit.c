@@ -184,12 +184,9 @@ print_schema_json (OnyxJson *json, const OnyxSchema *schema, const Onnx__NodePro
   defaults = onyx_schema_omitted_defaults (schema, node);
   url = onyx_schema_docs_url (schema->domain, schema->name);
   onyx_json_begin_object (json);
-  onyx_json_key (json, "since_version");
-  onyx_json_int (json, schema->since_version);
-  onyx_json_key (json, "doc");
-  onyx_json_string (json, schema->doc);
-  onyx_json_key (json, "docs_url");
-  onyx_json_string (json, url);
+  onyx_json_member_int (json, "since_version", schema->since_version);
+  onyx_json_member_string (json, "doc", schema->doc);
+  onyx_json_member_string (json, "docs_url", url);
   for (int outputs = 0; outputs < 2; outputs++)
     {
       onyx_json_key (json, outputs ? "output_names" : "input_names");
@@ -229,14 +226,10 @@ print_nodes_json (Onnx__ModelProto *model, GArray *positions)
       gsize position = g_array_index (positions, gsize, i);
       Onnx__NodeProto *node = graph->node[position];
       onyx_json_begin_object (json);
-      onyx_json_key (json, "index");
-      onyx_json_uint (json, position);
-      onyx_json_key (json, "name");
-      onyx_json_string (json, node->name != NULL ? node->name : "");
-      onyx_json_key (json, "op_type");
-      onyx_json_string (json, node->op_type);
-      onyx_json_key (json, "domain");
-      onyx_json_string (json, node->domain != NULL ? node->domain : "");
+      onyx_json_member_uint (json, "index", position);
+      onyx_json_member_string (json, "name", node->name != NULL ? node->name : "");
+      onyx_json_member_string (json, "op_type", node->op_type);
+      onyx_json_member_string (json, "domain", node->domain != NULL ? node->domain : "");
       onyx_json_key (json, "inputs");
       onyx_json_begin_array (json);
       for (size_t k = 0; k < node->n_input; k++)

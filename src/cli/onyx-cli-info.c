@@ -136,10 +136,8 @@ json_value_infos (OnyxJson *json, const char *key, Onnx__ValueInfoProto **values
         continue;
       type_text = onyx_type_to_string (type);
       onyx_json_begin_object (json);
-      onyx_json_key (json, "name");
-      onyx_json_string (json, values[i]->name);
-      onyx_json_key (json, "type");
-      onyx_json_string (json, type_text);
+      onyx_json_member_string (json, "name", values[i]->name);
+      onyx_json_member_string (json, "type", type_text);
       onyx_json_key (json, "elem_type");
       if (type != NULL && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
           type->tensor_type->has_elem_type)
@@ -212,10 +210,8 @@ print_json (OnyxModel *model)
       const Onnx__OperatorSetIdProto *opset = proto->opset_import[i];
       onyx_json_begin_object (json);
       json_optional_string (json, "domain", opset->domain != NULL ? opset->domain : "");
-      onyx_json_key (json, "version");
-      onyx_json_int (json, opset->version);
-      onyx_json_key (json, "standard");
-      onyx_json_bool (json, onyx_domain_is_standard (opset->domain));
+      onyx_json_member_int (json, "version", opset->version);
+      onyx_json_member_bool (json, "standard", onyx_domain_is_standard (opset->domain));
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
@@ -234,10 +230,8 @@ print_json (OnyxModel *model)
   json_value_infos (json, "inputs", graph->input, graph->n_input, graph, TRUE);
   json_value_infos (json, "outputs", graph->output, graph->n_output, graph, FALSE);
 
-  onyx_json_key (json, "node_count");
-  onyx_json_uint (json, summary->n_nodes);
-  onyx_json_key (json, "node_count_with_subgraphs");
-  onyx_json_uint (json, summary->n_nodes_all);
+  onyx_json_member_uint (json, "node_count", summary->n_nodes);
+  onyx_json_member_uint (json, "node_count_with_subgraphs", summary->n_nodes_all);
   onyx_json_key (json, "op_counts");
   onyx_json_begin_array (json);
   for (guint i = 0; i < summary->op_counts->len; i++)
@@ -245,17 +239,13 @@ print_json (OnyxModel *model)
       const OnyxOpCount *count = summary->op_counts->pdata[i];
       onyx_json_begin_object (json);
       json_optional_string (json, "op", count->op);
-      onyx_json_key (json, "count");
-      onyx_json_uint (json, count->count);
+      onyx_json_member_uint (json, "count", count->count);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
-  onyx_json_key (json, "initializer_count");
-  onyx_json_uint (json, summary->n_initializers);
-  onyx_json_key (json, "parameter_count");
-  onyx_json_uint (json, summary->n_parameters);
-  onyx_json_key (json, "parameter_bytes");
-  onyx_json_uint (json, summary->parameter_bytes);
+  onyx_json_member_uint (json, "initializer_count", summary->n_initializers);
+  onyx_json_member_uint (json, "parameter_count", summary->n_parameters);
+  onyx_json_member_uint (json, "parameter_bytes", summary->parameter_bytes);
   onyx_json_key (json, "custom_domains");
   onyx_json_begin_array (json);
   for (guint i = 0; i < summary->custom_domains->len; i++)
@@ -268,8 +258,7 @@ print_json (OnyxModel *model)
       onyx_json_begin_object (json);
       json_optional_string (json, "domain", proto->functions[i]->domain);
       json_optional_string (json, "name", proto->functions[i]->name);
-      onyx_json_key (json, "node_count");
-      onyx_json_uint (json, proto->functions[i]->n_node);
+      onyx_json_member_uint (json, "node_count", proto->functions[i]->n_node);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);

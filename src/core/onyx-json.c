@@ -147,3 +147,32 @@ onyx_json_uint (OnyxJson *json, guint64 value)
 
 void onyx_json_bool (OnyxJson *json, gboolean value) { scalar (json, value ? "true" : "false"); }
 void onyx_json_null (OnyxJson *json) { scalar (json, "null"); }
+
+/* Key and value in one call: most members of the CLI's reports are scalars. */
+void
+onyx_json_member_string (OnyxJson *json, const char *key, const char *value)
+{
+  onyx_json_key (json, key);
+  onyx_json_string (json, value);
+}
+
+void
+onyx_json_member_int (OnyxJson *json, const char *key, gint64 value)
+{
+  onyx_json_key (json, key);
+  onyx_json_int (json, value);
+}
+
+void
+onyx_json_member_uint (OnyxJson *json, const char *key, guint64 value)
+{
+  onyx_json_key (json, key);
+  onyx_json_uint (json, value);
+}
+
+void
+onyx_json_member_bool (OnyxJson *json, const char *key, gboolean value)
+{
+  onyx_json_key (json, key);
+  onyx_json_bool (json, value);
+}

@@ -23,5 +23,10 @@ void      onyx_json_int          (OnyxJson *json, gint64 value);
 void      onyx_json_uint         (OnyxJson *json, guint64 value);
 void      onyx_json_bool         (OnyxJson *json, gboolean value);
 void      onyx_json_null         (OnyxJson *json);
+/* onyx_json_key() followed by the value. */
+void      onyx_json_member_string (OnyxJson *json, const char *key, const char *value);
+void      onyx_json_member_int    (OnyxJson *json, const char *key, gint64 value);
+void      onyx_json_member_uint   (OnyxJson *json, const char *key, guint64 value);
+void      onyx_json_member_bool   (OnyxJson *json, const char *key, gboolean value);
 
 G_END_DECLS
