@@ -206,6 +206,37 @@ test_progress_and_render_index (void)
   onyx_layout_engine_free (engine);
 }
 
+/* Initializer lines: the schema's slot for standard ops (Conv's W, B, as in Netron),
+ * the tensor's own name for custom ops that have no schema. */
+static void
+test_initializer_lines_named_by_slot (void)
+{
+  g_autofree char *path = test_data_path ("model_foo.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  Onnx__ModelProto *proto;
+  OnyxLayoutEngine *engine;
+  g_autoptr (OnyxLayout) layout = NULL;
+  guint n_conv = 0;
+
+  g_assert_no_error (error);
+  proto = onyx_model_get_proto (model);
+  engine = onyx_layout_engine_new (proto->graph);
+  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (node->kind != ONYX_LAYOUT_OP || g_strcmp0 (node->title, "Conv") != 0)
+        continue;
+      n_conv++;
+      g_assert_cmpuint (node->lines->len, >=, 2);
+      g_assert_cmpstr (node->lines->pdata[0], ==, "W ⟨16×3×3×3⟩");
+      g_assert_cmpstr (node->lines->pdata[1], ==, "B ⟨16⟩");
+    }
+  g_assert_cmpuint (n_conv, ==, 1);
+  onyx_layout_engine_free (engine);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -213,6 +244,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/walkthrough", test_walkthrough);
   g_test_add_func ("/layout/testdata-sample", test_testdata_sample);
   g_test_add_func ("/layout/groups-cache-hits", test_groups_cache_and_hits);
+  g_test_add_func ("/layout/initializer-lines", test_initializer_lines_named_by_slot);
   g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
   return g_test_run ();
 }

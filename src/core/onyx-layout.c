@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "onyx-attribute.h"
+#include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
@@ -190,19 +191,25 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers)
 {
   const Onnx__NodeProto *node = engine->graph->node[index];
   Item item = { ONYX_LAYOUT_OP, index };
+  const OnyxSchema *schema;
 
   item.scope = scope_of (node->name);
   item.title = onyx_display_escape (node->op_type);
   item.subtitle = onyx_domain_is_default (node->domain) ? NULL : onyx_display_escape (node->domain);
   item.lines = g_ptr_array_new_with_free_func (g_free);
   item.category = onyx_category_of (node->domain, node->op_type);
+  /* The engine has no opset imports: the newest schema names the slots (Conv's W and
+   * B), which is what people look for; slot names hardly change across versions. */
+  schema = onyx_schema_lookup (node->domain, node->op_type, G_MAXINT64);
   for (size_t k = 0; k < node->n_input && item.lines->len < MAX_LINES; k++)
     {
       const Onnx__TensorProto *init = g_hash_table_lookup (initializers, node->input[k]);
       if (init != NULL)
         {
           const char *dot = strrchr (init->name, '.');
-          g_autofree char *name = shorten (dot != NULL && dot[1] != '\0' ? dot + 1 : init->name);
+          g_autofree char *slot = schema != NULL ? onyx_schema_input_name (schema, k) : NULL;
+          g_autofree char *name = slot != NULL ? g_steal_pointer (&slot)
+                                               : shorten (dot != NULL && dot[1] != '\0' ? dot + 1 : init->name);
           g_autofree char *dims = onyx_dims_to_string (init->dims, init->n_dims);
           g_ptr_array_add (item.lines, g_strdup_printf ("%s ⟨%s⟩", name, dims));
         }

@@ -49,7 +49,7 @@ typedef struct {
   char *scope;          /* groups: the scope path "layers.0/self_attn" */
   char *title;          /* op type, value name, or group name (escaped for display) */
   char *subtitle;       /* node name, type, or "135 nodes" */
-  GPtrArray *lines;     /* char*: initializer inputs "weight 〈64×16×3×3〉", key attributes */
+  GPtrArray *lines;     /* char*: initializer inputs by schema slot "W ⟨64×16×3×3⟩", key attributes */
   OnyxCategory category;
   OnyxRect box;         /* absolute */
 } OnyxLayoutNode;
