@@ -97,6 +97,55 @@ class Steps(unittest.TestCase):
         model, _ = self.edit("--add-output", relu0.output[0])
         self.assertEqual([o.name for o in model.graph.output], ["output", relu0.output[0]])
 
+    def test_added_outputs_typed_as_onnx_infers(self):
+        """New graph outputs get the element types onnx's own shape inference gives,
+        from the operator schemas (Shape, TopK's indices, Equal, Add of int32)."""
+        from onnx import TensorProto, helper
+        graph = helper.make_graph(
+            [helper.make_node("Shape", ["x"], ["s"]),
+             helper.make_node("TopK", ["x", "k"], ["values", "indices"]),
+             helper.make_node("Equal", ["x", "x"], ["eq"]),
+             helper.make_node("Cast", ["x"], ["c"], to=TensorProto.INT32),
+             helper.make_node("Add", ["c", "c"], ["sum"]),
+             helper.make_node("Mul", ["x", "w"], ["scaled"]),
+             helper.make_node("Where", ["eq", "one", "scaled"], ["picked"]),
+             helper.make_node("Relu", ["x"], ["y"])],
+            "typed", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+            [helper.make_tensor("k", TensorProto.INT64, [1], [2]),
+             helper.make_tensor("w", TensorProto.FLOAT, [3], [1, 2, 3]),
+             helper.make_tensor("one", TensorProto.FLOAT, [1, 1, 1], [1])])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        inferred = {v.name: v.type.tensor_type
+                    for v in onnx.shape_inference.infer_shapes(model).graph.value_info}
+        names = ["s", "values", "indices", "eq", "c", "sum", "scaled", "picked"]
+        with tempfile.TemporaryDirectory() as tmp:
+            source, out = os.path.join(tmp, "typed.onnx"), os.path.join(tmp, "out.onnx")
+            onnx.save(model, source)
+            steps = [arg for name in names for arg in ("--add-output", name)]
+            run = cli("edit", source, "-o", out, *steps)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            edited = onnx.load(out)
+        onnx.checker.check_model(edited, full_check=True)
+        outputs = {o.name: o.type.tensor_type for o in edited.graph.output}
+        self.assertEqual({name: outputs[name].elem_type for name in names},
+                         {name: inferred[name].elem_type for name in names})
+        self.assertEqual(outputs["indices"].elem_type, TensorProto.INT64)
+        self.assertEqual(outputs["sum"].elem_type, TensorProto.INT32)
+
+        def dims(tensor_type):
+            return [d.dim_value if d.HasField("dim_value") else d.dim_param or "?"
+                    for d in tensor_type.shape.dim]
+        # Where onnx infers a dim, Onyx gives the same or leaves it unknown.
+        for name in names:
+            ours, theirs = dims(outputs[name]), dims(inferred[name])
+            self.assertEqual(len(ours), len(theirs), name)
+            for a, b in zip(ours, theirs):
+                self.assertIn(a, (b, "?"), (name, ours, theirs))
+        self.assertEqual(dims(outputs["s"]), [2])
+        self.assertEqual(dims(outputs["sum"]), ["N", 3])
+        self.assertEqual(dims(outputs["picked"]), [1, "N", 3])
+
     def test_rename_set_attr_set_dim_set_name(self):
         model, run = self.edit("--rename", "input=image", "--set-dim", "image:0=1", "--set-dim", "image:2=H",
                                "--set-attr", "#0.strides=[1,1]", "--set-name", "#0=first_conv")

@@ -2,8 +2,9 @@
  *
  * PyTorch exports carry no value_info for intermediate tensors, yet exposing one as
  * a graph output needs a type (onnx.checker requires element type and shape). This is
- * a small, conservative inference: recorded types first, then the element type and
- * rank followed back through operators whose rules are simple. */
+ * a small, conservative inference: recorded types first, then element types from the
+ * operator schemas' type constraints (Shape gives int64, Add its inputs' type), and
+ * shapes or ranks followed back through operators whose rules are simple. */
 #pragma once
 
 #include "onyx-document.h"

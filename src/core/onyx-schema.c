@@ -254,6 +254,21 @@ onyx_elem_type_schema_string (int32_t elem_type)
   return name != NULL ? g_strdup_printf ("tensor(%s)", name) : NULL;
 }
 
+int32_t
+onyx_elem_type_from_schema_string (const char *type_string)
+{
+  gsize length;
+
+  if (type_string == NULL || !g_str_has_prefix (type_string, "tensor(") || !g_str_has_suffix (type_string, ")"))
+    return 0;
+  length = strlen (type_string) - strlen ("tensor()");
+  for (gsize code = 1; code < G_N_ELEMENTS (schema_elem_names); code++)
+    if (schema_elem_names[code] != NULL && strlen (schema_elem_names[code]) == length &&
+        strncmp (type_string + strlen ("tensor("), schema_elem_names[code], length) == 0)
+      return (int32_t) code;
+  return 0;
+}
+
 char *
 onyx_type_schema_string (const Onnx__TypeProto *type)
 {

@@ -118,6 +118,8 @@ gboolean          onyx_schema_param_allows    (const OnyxSchema      *schema,
 char             *onyx_type_schema_string     (const Onnx__TypeProto *type);
 /* "tensor(float)" for an element type code; NULL for unknown codes. */
 char             *onyx_elem_type_schema_string (int32_t elem_type);
+/* The element type code of "tensor(float)"; 0 for anything else. */
+int32_t           onyx_elem_type_from_schema_string (const char *type_string);
 
 /* The operator's page in the ONNX documentation, e.g.
  * https://onnx.ai/onnx/operators/onnx__Conv.html; NULL outside the standard domains. */
