@@ -4,25 +4,20 @@
 #include <stdio.h>
 #include <sys/resource.h>
 
+#include "bench-util.h"
 #include "onyx-layout.h"
 #include "onyx-model.h"
 #include "onyx-render.h"
 
-static double
-now (void)
-{
-  return (double) g_get_monotonic_time () / 1e6;
-}
-
 static OnyxLayout *
 timed_layout (const Onnx__GraphProto *graph, OnyxExpandMode mode, double *seconds)
 {
-  double start = now ();
+  double start = bench_now ();
   OnyxLayoutEngine *engine = onyx_layout_engine_new (graph);
   GHashTable *expanded = onyx_layout_engine_expansion (engine, mode, NULL, NULL);
   OnyxLayout *layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
 
-  *seconds = now () - start;
+  *seconds = bench_now () - start;
   g_hash_table_unref (expanded);
   onyx_layout_engine_free (engine);
   return layout;
@@ -42,7 +37,7 @@ frame_time (const OnyxLayout *layout, double scale)
 
   onyx_render_options_init (&options);
   options.scale = scale;
-  start = now ();
+  start = bench_now ();
   for (int i = 0; i < frames; i++)
     {
       cairo_t *cr = cairo_create (surface);
@@ -55,7 +50,7 @@ frame_time (const OnyxLayout *layout, double scale)
     }
   onyx_render_index_free (index);
   cairo_surface_destroy (surface);
-  return (now () - start) / frames;
+  return (bench_now () - start) / frames;
 }
 
 int
