@@ -10,98 +10,13 @@
 #include "onyx-journal.h"
 #include "onyx-steps.h"
 
-#include "onyx-window-private.h"
-
-static char *
-data_path (const char *name)
-{
-  return g_build_filename (g_getenv ("ONYX_TEST_DATA"), name, NULL);
-}
-
-static void
-wait_until_shown (OnyxWindow *window)
-{
-  while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
-    g_main_context_iteration (NULL, TRUE);
-}
-
-static void
-wait_for_layout (OnyxWindow *window)
-{
-  while (onyx_window_is_laying_out (window) || onyx_canvas_get_layout (window->canvas) == NULL ||
-         gtk_widget_get_width (GTK_WIDGET (window->canvas)) <= 0)
-    g_main_context_iteration (NULL, TRUE);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-/* Renders `widget` as GTK would, saves it, and returns how many pixels differ from
- * the top-left pixel (the background). */
-static guint64
-snapshot_to_png (GtkWidget *widget, const char *name)
-{
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderNode *node;
-  GdkTexture *texture;
-  g_autofree guchar *pixels = NULL;
-  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
-  guint64 differing = 0;
-
-  g_assert_cmpint (width, >, 0);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  g_assert_true (gdk_texture_save_to_png (texture, path));
-  g_test_message ("snapshot: %s", path);
-
-  width = gdk_texture_get_width (texture);
-  height = gdk_texture_get_height (texture);
-  pixels = g_malloc ((gsize) width * height * 4);
-  gdk_texture_download (texture, pixels, (gsize) width * 4);
-  for (gsize i = 0; i < (gsize) width * height; i++)
-    if (memcmp (pixels + 4 * i, pixels, 4) != 0)
-      differing++;
-  gsk_render_node_unref (node);
-  g_object_unref (texture);
-  g_object_unref (paintable);
-  return differing;
-}
-
-static int
-layout_node_of_op (OnyxWindow *window, const char *op_type)
-{
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
-  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
-
-  for (guint i = 0; i < layout->nodes->len; i++)
-    {
-      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
-      if (n->kind == ONYX_LAYOUT_OP && g_str_equal (graph->node[n->index]->op_type, op_type))
-        return i;
-    }
-  return -1;
-}
-
-static char *
-op_types (OnyxWindow *window)
-{
-  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
-  GString *s = g_string_new (NULL);
-
-  for (size_t i = 0; i < graph->n_node; i++)
-    g_string_append_printf (s, "%s%s", i ? "," : "", graph->node[i]->op_type);
-  return g_string_free (s, FALSE);
-}
+#include "onyx-app-test-util.h"
 
 static void
 test_open_bypass_undo_save (void)
 {
   OnyxWindow *window = onyx_window_new (NULL);
-  g_autofree char *path = data_path ("model_foo.onnx");
+  g_autofree char *path = test_data_path ("model_foo.onnx");
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autofree char *tmpdir = g_dir_make_tmp ("onyx-app-XXXXXX", NULL);
   g_autofree char *saved = g_build_filename (tmpdir, "saved.onnx", NULL);
@@ -218,29 +133,12 @@ crash_after_bypass (const char *path)
   return 1;
 }
 
-static AdwMessageDialog *
-find_message_dialog (void)
-{
-  for (int round = 0; round < 1000; round++)
-    {
-      GListModel *toplevels = gtk_window_get_toplevels (); /* owned by GTK */
-      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-        {
-          g_autoptr (GObject) window = g_list_model_get_item (toplevels, i);
-          if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
-            return ADW_MESSAGE_DIALOG (window);
-        }
-      g_main_context_iteration (NULL, FALSE);
-    }
-  return NULL;
-}
-
 /* No lost work: after a SIGKILL, opening the model again offers its unsaved edits,
  * and restoring them gives the model that was being edited. */
 static void
 test_crash_restore (void)
 {
-  g_autofree char *source = data_path ("model_foo.onnx");
+  g_autofree char *source = test_data_path ("model_foo.onnx");
   g_autofree char *tmpdir = g_dir_make_tmp ("onyx-crash-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (tmpdir, "model_foo.onnx", NULL);
   g_autofree char *contents = NULL;

@@ -27,6 +27,7 @@ struct _OnyxCanvas {
 
   int selected, selected_edge, hovered;
   GHashTable *highlighted;    /* neighbours of the hovered node */
+  GdkRGBA *tints;             /* per layout node (alpha 0: none), or NULL */
 
   /* The cached graph layer, in layout coordinates × cache_scale. */
   GskRenderNode *cache;
@@ -35,6 +36,7 @@ struct _OnyxCanvas {
   gboolean cache_dark;
 
   double drag_ox, drag_oy;
+  int alloc_width, alloc_height; /* the last size: resizes keep the centre in view */
   double zoom_start_scale;
 };
 
@@ -143,6 +145,37 @@ layout_node (OnyxCanvas *self, int i)
   return &g_array_index (self->layout->nodes, OnyxLayoutNode, i);
 }
 
+/* Tinted nodes get a coloured frame just outside their box, drawn over the cached
+ * layer (and the hover/selection boxes) so that setting tints costs no re-render.
+ * The frame keeps its width on screen at any zoom: an overview still shows it. */
+static void
+append_tints (OnyxCanvas *self, GtkSnapshot *snapshot, const OnyxRect *visible)
+{
+  const float width = 3, gap = 2;
+
+  if (self->tints == NULL)
+    return;
+  for (guint i = 0; i < self->layout->nodes->len; i++)
+    {
+      const OnyxRect *box = &layout_node (self, i)->box;
+      GskRoundedRect frame;
+      float x, y, w, h;
+
+      if (self->tints[i].alpha <= 0 || box->x > visible->x + visible->width ||
+          box->y > visible->y + visible->height || box->x + box->width < visible->x ||
+          box->y + box->height < visible->y)
+        continue;
+      x = (box->x - self->ox) * self->scale - gap - width;
+      y = (box->y - self->oy) * self->scale - gap - width;
+      w = box->width * self->scale + 2 * (gap + width);
+      h = box->height * self->scale + 2 * (gap + width);
+      gsk_rounded_rect_init_from_rect (&frame, &GRAPHENE_RECT_INIT (x, y, w, h), 4 + gap + width);
+      gtk_snapshot_append_border (snapshot, &frame, (const float[4]) { width, width, width, width },
+                                  (const GdkRGBA[4]) { self->tints[i], self->tints[i],
+                                                       self->tints[i], self->tints[i] });
+    }
+}
+
 static void
 onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -170,6 +203,7 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
   if (self->selected < 0 && self->hovered < 0 && self->selected_edge < 0)
     {
+      append_tints (self, snapshot, &visible);
       gtk_snapshot_pop (snapshot);
       return;
     }
@@ -205,6 +239,7 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
         draw_overlay_area (self, cr, &layout_node (self, GPOINTER_TO_INT (key))->box, &options);
     }
   cairo_destroy (cr);
+  append_tints (self, snapshot, &visible);
   gtk_snapshot_pop (snapshot);
 }
 
@@ -277,6 +312,14 @@ onyx_canvas_size_allocate (GtkWidget *widget, int width, int height, int baselin
 {
   OnyxCanvas *self = ONYX_CANVAS (widget);
 
+  /* A sidebar sliding in, or a dragged pane handle, should not push the graph aside. */
+  if (!self->fit_pending && self->alloc_width > 0 && self->alloc_height > 0)
+    {
+      self->ox += (self->alloc_width - width) / 2.0 / self->scale;
+      self->oy += (self->alloc_height - height) / 2.0 / self->scale;
+    }
+  self->alloc_width = width;
+  self->alloc_height = height;
   if (self->fit_pending)
     onyx_canvas_zoom_fit (self);
 }
@@ -406,7 +449,10 @@ zoom_changed_cb (GtkGestureZoom *gesture, double scale, OnyxCanvas *self)
 {
   double x, y;
 
-  if (!gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y))
+  /* Between the fingers; the widget's centre when the gesture has no touch points
+   * (scale-changed emitted by hand, as the tests do). */
+  if (!gtk_gesture_is_active (GTK_GESTURE (gesture)) ||
+      !gtk_gesture_get_bounding_box_center (GTK_GESTURE (gesture), &x, &y))
     x = gtk_widget_get_width (GTK_WIDGET (self)) / 2.0, y = gtk_widget_get_height (GTK_WIDGET (self)) / 2.0;
   zoom_at (self, self->zoom_start_scale * scale, x, y);
 }
@@ -440,6 +486,7 @@ clear_layout (OnyxCanvas *self)
   g_clear_pointer (&self->index, onyx_render_index_free);
   g_clear_pointer (&self->layout, onyx_layout_free);
   g_clear_pointer (&self->cache, gsk_render_node_unref);
+  g_clear_pointer (&self->tints, g_free);
   g_hash_table_remove_all (self->highlighted);
   self->hovered = self->selected = self->selected_edge = -1;
 }
@@ -563,6 +610,29 @@ onyx_canvas_set_selection (OnyxCanvas *self, int node, int edge)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+void
+onyx_canvas_set_node_tints (OnyxCanvas *self, const GdkRGBA *tints, guint n_tints)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  g_return_if_fail (tints == NULL || (self->layout != NULL && n_tints == self->layout->nodes->len));
+  g_clear_pointer (&self->tints, g_free);
+  if (tints != NULL)
+    self->tints = g_memdup2 (tints, n_tints * sizeof (GdkRGBA));
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+onyx_canvas_get_node_tint (OnyxCanvas *self, int node, GdkRGBA *tint)
+{
+  g_return_val_if_fail (ONYX_IS_CANVAS (self), FALSE);
+  if (self->tints == NULL || node < 0 || (guint) node >= self->layout->nodes->len ||
+      self->tints[node].alpha <= 0)
+    return FALSE;
+  if (tint != NULL)
+    *tint = self->tints[node];
+  return TRUE;
+}
+
 int
 onyx_canvas_get_selected_node (OnyxCanvas *self)
 {
@@ -574,6 +644,13 @@ double
 onyx_canvas_get_scale (OnyxCanvas *self)
 {
   return self->scale;
+}
+
+void
+onyx_canvas_get_visible_area (OnyxCanvas *self, OnyxRect *area)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  visible_rect (self, area);
 }
 
 void

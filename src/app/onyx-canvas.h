@@ -25,10 +25,23 @@ void              onyx_canvas_set_selection  (OnyxCanvas *self,
                                               int         node,
                                               int         edge);
 int               onyx_canvas_get_selected_node (OnyxCanvas *self);
+/* A coloured frame around layout nodes (a comparison's differences): `tints` has one
+ * colour per layout node, alpha 0 for none; NULL removes them. Drawn over the cached
+ * graph; a new layout drops them. */
+void              onyx_canvas_set_node_tints (OnyxCanvas    *self,
+                                              const GdkRGBA *tints,
+                                              guint          n_tints);
+/* Whether layout node `node` is tinted, and in which colour (`tint` may be NULL). */
+gboolean          onyx_canvas_get_node_tint  (OnyxCanvas *self,
+                                              int         node,
+                                              GdkRGBA    *tint);
 /* Scrolls so that the layout node is in view, keeping the zoom. */
 void              onyx_canvas_reveal_node    (OnyxCanvas *self,
                                               int         node);
 double            onyx_canvas_get_scale      (OnyxCanvas *self);
+/* The part of the layout in view, in layout coordinates. */
+void              onyx_canvas_get_visible_area (OnyxCanvas *self,
+                                                OnyxRect   *area);
 void              onyx_canvas_zoom_fit       (OnyxCanvas *self);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 #include "onyx-attribute.h"
 #include "onyx-edits.h"
 #include "onyx-summary.h"
+#include "onyx-tensor-picker.h"
 #include "onyx-tensor-values.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -190,16 +191,15 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc)
     }
 }
 
-static void
+static GtkWidget *
 add_tensor_link (GtkWidget *group, OnyxDocument *doc, const char *label, const char *name)
 {
   g_autofree char *escaped = onyx_display_escape (name);
   g_autofree char *title = g_strdup_printf ("%s: %s", label, escaped);
 
   if (name == NULL || name[0] == '\0')
-    add_row (group, label, _("(not connected)"));
-  else
-    add_link_row (group, title, "", "win.select-tensor", g_variant_new_string (name));
+    return add_row (group, label, _("(not connected)"));
+  return add_link_row (group, title, "", "win.select-tensor", g_variant_new_string (name));
 }
 
 void
@@ -257,9 +257,11 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodePr
     {
       g_autofree char *label = g_strdup_printf (_("Input %zu"), i);
       g_autofree char *key = g_strdup_printf ("%zu", i);
-      add_tensor_link (group, doc, label, node->input[i]);
-      if (node->input[i] != NULL && node->input[i][0] != '\0')
-        add_entry_row (group, _("Reconnect to tensor"), node->input[i], "win.reconnect-input", key);
+      GtkWidget *row = add_tensor_link (group, doc, label, node->input[i]);
+      /* Any input, an unconnected optional one too, can read any tensor of the graph. */
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row),
+                                 onyx_tensor_picker_button_new (doc, node->input[i],
+                                                                "win.reconnect-input", key));
     }
   group = add_group (self, _("Outputs"));
   for (size_t i = 0; i < node->n_output; i++)

@@ -5,7 +5,6 @@
 #include <glib/gi18n.h>
 
 #include "onyx-edits.h"
-#include "onyx-render.h"
 
 void
 onyx_window_edit_done (OnyxWindow *self, gboolean ok, GError *error)
@@ -46,8 +45,8 @@ open_chooser_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *se
   g_object_unref (chooser);
 }
 
-static void
-add_onnx_filter (GtkFileChooser *chooser)
+void
+onyx_window_add_onnx_filter (GtkFileChooser *chooser)
 {
   GtkFileFilter *filter = gtk_file_filter_new ();
 
@@ -70,7 +69,7 @@ show_open_chooser (OnyxWindow *self)
                                     GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
 
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  add_onnx_filter (GTK_FILE_CHOOSER (chooser));
+  onyx_window_add_onnx_filter (GTK_FILE_CHOOSER (chooser));
   g_signal_connect (chooser, "response", G_CALLBACK (open_chooser_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -96,21 +95,8 @@ save_as_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      gboolean export = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "export"));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr (GError) error = NULL;
 
-      if (!export)
-        onyx_window_save_file (self, file);
-      else if (!onyx_render_to_file (onyx_canvas_get_layout (self->canvas), path, 1.0, &error))
-        {
-          AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                                       _("Could Not Export the Image"), error->message));
-          adw_message_dialog_add_response (dialog, "close", _("_Close"));
-          gtk_window_present (GTK_WINDOW (dialog));
-        }
-      else
-        onyx_window_toast (self, _("Image exported"), FALSE);
+      onyx_window_save_file (self, file);
     }
   g_object_unref (chooser);
 }
@@ -119,25 +105,12 @@ static void
 save_as_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
-  gboolean export = g_str_equal (name, "win.export-image");
-  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (
-    export ? _("Export Image") : _("Save Model As"), GTK_WINDOW (self),
-    GTK_FILE_CHOOSER_ACTION_SAVE, export ? _("_Export") : _("_Save"), _("_Cancel"));
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (_("Save Model As"), GTK_WINDOW (self),
+    GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
   g_autofree char *base = self->file ? g_file_get_basename (self->file) : g_strdup ("model.onnx");
 
-  if (export)
-    {
-      char *dot = strrchr (base, '.');
-      g_autofree char *stem = dot ? g_strndup (base, dot - base) : g_strdup (base);
-      g_autofree char *suggested = g_strconcat (stem, ".png", NULL);
-      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), suggested);
-    }
-  else
-    {
-      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), base);
-      add_onnx_filter (GTK_FILE_CHOOSER (chooser));
-    }
-  g_object_set_data (G_OBJECT (chooser), "export", GINT_TO_POINTER (export));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), base);
+  onyx_window_add_onnx_filter (GTK_FILE_CHOOSER (chooser));
   g_signal_connect (chooser, "response", G_CALLBACK (save_as_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -278,7 +251,6 @@ onyx_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
-  gtk_widget_class_install_action (widget_class, "win.export-image", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
@@ -296,4 +268,5 @@ onyx_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.add-output", "s", output_action);
   gtk_widget_class_install_action (widget_class, "win.remove-output", "s", output_action);
   gtk_widget_class_install_action (widget_class, "win.cleanup", NULL, cleanup_action);
+  onyx_window_class_init_export (widget_class);
 }

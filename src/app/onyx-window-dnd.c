@@ -2,15 +2,20 @@
  * others in new windows), after asking about unsaved changes. */
 #include "onyx-window-private.h"
 
-static GFile *pending_drop;
-
 static void
-open_dropped (OnyxWindow *self)
+open_pending (OnyxWindow *self)
 {
-  g_autoptr (GFile) file = g_steal_pointer (&pending_drop);
+  g_autoptr (GFile) file = g_steal_pointer (&self->pending_open);
 
   if (file != NULL)
     onyx_window_open_file (self, file);
+}
+
+void
+onyx_window_open_confirmed (OnyxWindow *self, GFile *file)
+{
+  g_set_object (&self->pending_open, file);
+  onyx_window_confirm_discard (self, open_pending);
 }
 
 static gboolean
@@ -29,9 +34,8 @@ drop_cb (GtkDropTarget *target, const GValue *value, double x, double y, OnyxWin
       gtk_window_present (GTK_WINDOW (other));
       onyx_window_open_file (other, l->data);
     }
-  g_set_object (&pending_drop, files->data);
+  onyx_window_open_confirmed (self, files->data);
   g_slist_free (files);
-  onyx_window_confirm_discard (self, open_dropped);
   return TRUE;
 }
 

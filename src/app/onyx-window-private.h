@@ -3,6 +3,7 @@
 
 #include "onyx-window.h"
 #include "onyx-canvas.h"
+#include "onyx-compare-pane.h"
 #include "onyx-document.h"
 #include "onyx-layout.h"
 #include "onyx-properties.h"
@@ -55,7 +56,20 @@ struct _OnyxWindow {
 
   guint find_position;
   gboolean close_confirmed;
+  GFile *pending_open;            /* opened once unsaved changes are dealt with */
+
+  /* onyx-window-recent.c */
+  GtkWidget *recent_group;        /* the empty page's "Recent Models" */
+  GtkListBox *recent_list;
+  GMenu *recent_menu;             /* the main menu's "Open Recent" */
   void (*after_save) (OnyxWindow *self); /* closing or opening over unsaved changes */
+
+  /* onyx-window-compare.c */
+  GtkRevealer *compare_revealer;
+  OnyxComparePane *compare_pane;
+  OnyxModel *compare_model;       /* A, the model compared with; the document is B */
+  char *compare_name;             /* A's file name, as shown */
+  OnyxDiff *diff;                 /* of A and B as they are now, or NULL */
 };
 
 /* onyx-window.c */
@@ -78,9 +92,35 @@ gboolean onyx_window_save_file      (OnyxWindow *self, GFile *file);
 void     onyx_window_class_init_actions (GtkWidgetClass *widget_class);
 /* After an edit function returned: toast on success, error dialog otherwise. */
 void     onyx_window_edit_done      (OnyxWindow *self, gboolean ok, GError *error);
+/* "ONNX Models" and "All Files" filters for a file chooser. */
+void     onyx_window_add_onnx_filter (GtkFileChooser *chooser);
 
 /* onyx-window-dnd.c */
 void     onyx_window_init_dnd       (OnyxWindow *self);
+/* Opens `file` here once unsaved changes are saved or discarded (drops, recent models). */
+void     onyx_window_open_confirmed (OnyxWindow *self, GFile *file);
+
+/* onyx-window-recent.c */
+void     onyx_window_class_init_recent (GtkWidgetClass *widget_class);
+void     onyx_window_init_recent    (OnyxWindow *self);
+/* Records a model that was opened or saved (GSettings recent-models, GtkRecentManager). */
+void     onyx_window_recent_add     (OnyxWindow *self, GFile *file);
+
+/* onyx-window-export.c: the whole graph, or exactly the visible area at the current
+ * zoom (view_only), into a .png or .svg file. */
+void     onyx_window_class_init_export (GtkWidgetClass *widget_class);
+gboolean onyx_window_export_image   (OnyxWindow *self, GFile *file, gboolean view_only,
+                                     GError **error);
+
+/* onyx-window-compare.c: the open model (B, the newer one) compared with a file (A):
+ * the differences listed in a sidebar and framed in colour on the graph. The diff is
+ * computed again after each edit (3,183 nodes take about 20 ms). */
+void     onyx_window_class_init_compare (GtkWidgetClass *widget_class);
+void     onyx_window_init_compare   (OnyxWindow *self);
+gboolean onyx_window_compare_with   (OnyxWindow *self, GFile *file, GError **error);
+void     onyx_window_compare_stop   (OnyxWindow *self);
+/* After a new layout: the frames follow it (collapsed groups take their nodes'). */
+void     onyx_window_compare_update_tints (OnyxWindow *self);
 
 /* onyx-window-journal.c: unsaved edits kept on disk, offered back after a crash */
 void     onyx_window_journal_update        (OnyxWindow *self);

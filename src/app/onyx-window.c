@@ -234,9 +234,11 @@ onyx_window_update_state (OnyxWindow *self)
 
   gtk_widget_action_set_enabled (widget, "win.save", doc);
   gtk_widget_action_set_enabled (widget, "win.save-as", doc);
-  gtk_widget_action_set_enabled (widget, "win.export-image",
-                                 onyx_canvas_get_layout (self->canvas) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.export-view", onyx_canvas_get_layout (self->canvas) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.export-graph", onyx_canvas_get_layout (self->canvas) != NULL);
   gtk_widget_action_set_enabled (widget, "win.find", doc);
+  gtk_widget_action_set_enabled (widget, "win.compare-with", doc);
+  gtk_widget_action_set_enabled (widget, "win.compare-close", self->compare_model != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->find_button), doc);
   gtk_widget_action_set_enabled (widget, "win.undo", editable && onyx_document_can_undo (self->document));
   gtk_widget_action_set_enabled (widget, "win.redo", editable && onyx_document_can_redo (self->document));
@@ -336,6 +338,7 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
     {
       onyx_canvas_set_layout (self->canvas, layout, self->layout_keep_view);
       sync_canvas_selection (self);
+      onyx_window_compare_update_tints (self);
     }
   else if (self->document != NULL && !self->layout_pending)
     onyx_window_toast (self, _("Layout cancelled"), FALSE);
@@ -446,6 +449,7 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
 static void
 close_document (OnyxWindow *self)
 {
+  onyx_window_compare_stop (self);
   if (self->layout_cancellable != NULL)
     g_cancellable_cancel (self->layout_cancellable);
   self->layout_pending = FALSE;
@@ -503,6 +507,7 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
   g_object_unref (model);
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
   self->engine = onyx_layout_engine_new (onyx_document_get_proto (self->document)->graph);
+  onyx_window_recent_add (self, file);
   gtk_stack_set_visible_child_name (self->stack, "model");
   onyx_window_select_model (self);
   onyx_window_relayout (self, FALSE);
@@ -527,6 +532,7 @@ write_file (OnyxWindow *self, GFile *file)
       return FALSE;
     }
   g_set_object (&self->file, file);
+  onyx_window_recent_add (self, file);
   onyx_window_update_state (self);
   onyx_window_toast (self, _("Saved"), FALSE);
   if (self->after_save != NULL)
@@ -591,6 +597,9 @@ discard_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow 
 {
   OnyxWindowThen then = (OnyxWindowThen) g_object_get_data (G_OBJECT (dialog), "then");
 
+  /* The dialog outlives this handler, and `then` may close the window: detach it, or
+   * it would let go of a finalized parent later. */
+  gtk_window_set_transient_for (GTK_WINDOW (dialog), NULL);
   if (g_str_equal (response, "discard"))
     {
       onyx_window_journal_discard (self);
@@ -735,10 +744,14 @@ onyx_window_dispose (GObject *object)
   g_clear_pointer (&self->engine, onyx_layout_engine_free);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
+  g_clear_object (&self->pending_open);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->selected_tensor, g_free);
   g_clear_pointer (&self->expanded, g_ptr_array_unref);
   g_clear_pointer (&self->collapsed, g_ptr_array_unref);
+  g_clear_object (&self->compare_model);
+  g_clear_pointer (&self->compare_name, g_free);
+  g_clear_pointer (&self->diff, onyx_diff_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), ONYX_TYPE_WINDOW);
   G_OBJECT_CLASS (onyx_window_parent_class)->dispose (object);
 }
@@ -773,6 +786,8 @@ onyx_window_class_init (OnyxWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, edit_section);
 
   onyx_window_class_init_actions (widget_class);
+  onyx_window_class_init_recent (widget_class);
+  onyx_window_class_init_compare (widget_class);
 }
 
 static void
@@ -795,8 +810,10 @@ onyx_window_init (OnyxWindow *self)
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_activate_cb), self);
   g_signal_connect_swapped (self->search_entry, "stop-search", G_CALLBACK (search_stop_cb), self);
-  gtk_paned_set_position (GTK_PANED (gtk_widget_get_parent (gtk_widget_get_parent (GTK_WIDGET (self->canvas)))), 820);
+  gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (self->canvas), GTK_TYPE_PANED)), 820);
   onyx_window_init_dnd (self);
+  onyx_window_init_recent (self);
+  onyx_window_init_compare (self);
   onyx_window_update_state (self);
 }
 

@@ -518,6 +518,28 @@ onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine)
   build_model (engine);
 }
 
+const char *
+onyx_layout_engine_node_scope (OnyxLayoutEngine *engine, guint node)
+{
+  /* Op items follow the graph inputs' items in graph order: look there first. */
+  gint64 guess = (gint64) engine->items->len - engine->graph->n_output - engine->graph->n_node + node;
+  const Item *item;
+
+  if (guess >= 0 && guess < engine->items->len)
+    {
+      item = &g_array_index (engine->items, Item, guess);
+      if (item->kind == ONYX_LAYOUT_OP && item->index == (int) node)
+        return item->scope;
+    }
+  for (guint i = 0; i < engine->items->len; i++)
+    {
+      item = &g_array_index (engine->items, Item, i);
+      if (item->kind == ONYX_LAYOUT_OP && item->index == (int) node)
+        return item->scope;
+    }
+  return "";
+}
+
 void
 onyx_layout_engine_free (OnyxLayoutEngine *engine)
 {

@@ -86,6 +86,11 @@ void              onyx_layout_engine_free  (OnyxLayoutEngine       *engine);
 /* Call after the graph changed (an edit): the cache keys include each group's
  * contents, so only groups whose contents changed are laid out again. */
 void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
+/* The scope path graph node `node` is filed under ("" at top level; unscoped
+ * constants join the scope of their readers): a collapsed group shows it when the
+ * group's path is this one or a prefix of it ending at a "/". */
+const char       *onyx_layout_engine_node_scope (OnyxLayoutEngine *engine,
+                                                 guint             node);
 
 /* The scopes open under `mode`, plus `extra_expanded` (scope paths, may be NULL),
  * minus `collapsed` (may be NULL). */

@@ -511,11 +511,12 @@ onyx_render_edge_hit_test (const OnyxLayout *layout, const OnyxRenderIndex *inde
   return best;
 }
 
-gboolean
-onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, GError **error)
+/* `area` at `scale` into a file; with `always_text`, text is drawn at any scale. */
+static gboolean
+render_area_to_file (const OnyxLayout *layout, const OnyxRect *area, double scale,
+                     gboolean always_text, const char *path, GError **error)
 {
-  double margin = 16;
-  double width = layout->bounds.width + 2 * margin, height = layout->bounds.height + 2 * margin;
+  double width = area->width, height = area->height;
   g_autofree char *lower = g_ascii_strdown (path, -1);
   g_autofree char *name = g_path_get_basename (path);
   /* Written beside the target and renamed over it once complete. */
@@ -524,7 +525,7 @@ onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, G
   cairo_status_t status;
   OnyxRenderIndex *index;
   OnyxRenderOptions options;
-  OnyxRect visible = layout->bounds;
+  OnyxRect visible = *area;
   cairo_t *cr;
   gboolean png = g_str_has_suffix (lower, ".png");
 
@@ -546,10 +547,9 @@ onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, G
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   cairo_scale (cr, scale, scale);
-  cairo_translate (cr, margin - layout->bounds.x, margin - layout->bounds.y);
+  cairo_translate (cr, -area->x, -area->y);
   onyx_render_options_init (&options);
-  /* A file is read at any zoom: always with text. */
-  options.scale = MAX (scale, MIN_TEXT_SCALE);
+  options.scale = always_text ? MAX (scale, MIN_TEXT_SCALE) : scale;
   index = onyx_render_index_new (layout);
   onyx_render_draw (cr, layout, index, &visible, &options);
   onyx_render_index_free (index);
@@ -572,4 +572,23 @@ onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, G
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, GError **error)
+{
+  double margin = 16;
+  OnyxRect area = { layout->bounds.x - margin, layout->bounds.y - margin,
+                    layout->bounds.width + 2 * margin, layout->bounds.height + 2 * margin };
+
+  /* A file is read at any zoom: always with text. */
+  return render_area_to_file (layout, &area, scale, TRUE, path, error);
+}
+
+gboolean
+onyx_render_area_to_file (const OnyxLayout *layout, const OnyxRect *area, double scale,
+                          const char *path, GError **error)
+{
+  /* As on screen: what is too small to read there is left out here too. */
+  return render_area_to_file (layout, area, scale, FALSE, path, error);
 }

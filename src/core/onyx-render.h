@@ -42,6 +42,14 @@ gboolean onyx_render_to_file (const OnyxLayout *layout,
                               double            scale,
                               GError          **error);
 
+/* What of `layout` lies in `area` (layout coordinates) at `scale`, as the canvas
+ * shows it, into a .png, .svg or .pdf file: the exported view of the app. */
+gboolean onyx_render_area_to_file (const OnyxLayout *layout,
+                                   const OnyxRect   *area,
+                                   double            scale,
+                                   const char       *path,
+                                   GError          **error);
+
 /* The layout edge under a point (within `tolerance` points of its curve), or -1. */
 int      onyx_render_edge_hit_test (const OnyxLayout      *layout,
                                     const OnyxRenderIndex *index,

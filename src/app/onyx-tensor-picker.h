@@ -1,0 +1,36 @@
+/* onyx-tensor-picker.h: a popover to pick any tensor of a model's main graph (graph
+ * inputs, node outputs, initializers) from a list filtered as one types, each shown
+ * with its producer and type. Choosing one activates a window action with
+ * ("key", tensor name), as the properties panel's entries do: the picker never edits.
+ *
+ * The list is built when the popover first opens, and rows describe their tensor only
+ * when they are shown, so that a panel for a 13,000-node graph stays cheap. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "onyx-document.h"
+
+G_BEGIN_DECLS
+
+#define ONYX_TYPE_TENSOR_PICKER (onyx_tensor_picker_get_type ())
+G_DECLARE_FINAL_TYPE (OnyxTensorPicker, onyx_tensor_picker, ONYX, TENSOR_PICKER, GtkPopover)
+
+/* `current` (may be NULL) is marked in the list. */
+GtkWidget   *onyx_tensor_picker_new         (OnyxDocument *doc,
+                                             const char   *current,
+                                             const char   *action,
+                                             const char   *key);
+/* A menu button opening a new picker. */
+GtkWidget   *onyx_tensor_picker_button_new  (OnyxDocument *doc,
+                                             const char   *current,
+                                             const char   *action,
+                                             const char   *key);
+GtkEditable *onyx_tensor_picker_get_search  (OnyxTensorPicker *self);
+/* The tensors that match the search (GtkStringObject items, the tensor names). */
+GListModel  *onyx_tensor_picker_get_results (OnyxTensorPicker *self);
+/* What a click on row `position` of the results does. */
+void         onyx_tensor_picker_choose      (OnyxTensorPicker *self,
+                                             guint             position);
+
+G_END_DECLS

@@ -1,0 +1,245 @@
+/* onyx-window-compare.c: "Compare With…". The open model is B, the newer one, and
+ * the chosen file is A: the graph on screen is B's, so what B added, changed or
+ * renamed is framed in colour on it, and what only A has (removed) is listed. Edits
+ * of B recompute the diff (cheap next to the layout an edit starts anyway), so the
+ * list always says how B now differs from A. */
+#include "onyx-window-private.h"
+
+#include <glib/gi18n.h>
+
+static void
+compare_changed_cb (OnyxWindow *self)
+{
+  g_clear_pointer (&self->diff, onyx_diff_free);
+  self->diff = onyx_diff_models (onyx_model_get_proto (self->compare_model),
+                                 onyx_document_get_proto (self->document));
+  onyx_compare_pane_set_diff (self->compare_pane, self->diff, self->compare_name);
+  /* An edit starts a layout; the frames follow when it is done (layout indices of
+   * the old layout would point at other nodes now). */
+  if (!onyx_window_is_laying_out (self))
+    onyx_window_compare_update_tints (self);
+}
+
+gboolean
+onyx_window_compare_with (OnyxWindow *self, GFile *file, GError **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  OnyxModel *model;
+
+  g_return_val_if_fail (self->document != NULL, FALSE);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      return FALSE;
+    }
+  model = onyx_model_new_from_file (path, error);
+  if (model == NULL)
+    return FALSE;
+  onyx_window_compare_stop (self);
+  self->compare_model = model;
+  self->compare_name = g_file_get_basename (file);
+  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (compare_changed_cb), self);
+  compare_changed_cb (self);
+  gtk_revealer_set_reveal_child (self->compare_revealer, TRUE);
+  onyx_window_update_state (self);
+  return TRUE;
+}
+
+void
+onyx_window_compare_stop (OnyxWindow *self)
+{
+  if (self->compare_model == NULL)
+    return;
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_func (self->document, compare_changed_cb, self);
+  g_clear_object (&self->compare_model);
+  g_clear_pointer (&self->compare_name, g_free);
+  g_clear_pointer (&self->diff, onyx_diff_free);
+  onyx_compare_pane_set_diff (self->compare_pane, NULL, NULL);
+  gtk_revealer_set_reveal_child (self->compare_revealer, FALSE);
+  onyx_canvas_set_node_tints (self->canvas, NULL, 0);
+  onyx_window_update_state (self);
+}
+
+/* A collapsed group shows several changes as one: their kind when all agree,
+ * "changed" otherwise. */
+static void
+merge_change (int *group, int change)
+{
+  if (*group < 0)
+    *group = change;
+  else if (*group != change)
+    *group = ONYX_DIFF_CHANGED;
+}
+
+void
+onyx_window_compare_update_tints (OnyxWindow *self)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  g_autoptr (GHashTable) collapsed = NULL;   /* scope → layout index of its closed group */
+  g_autofree int *change = NULL;              /* per layout node, -1 for none */
+  g_autofree GdkRGBA *tints = NULL;
+  guint n;
+
+  if (self->diff == NULL || layout == NULL)
+    return;
+  n = layout->nodes->len;
+  change = g_new (int, n);
+  collapsed = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < n; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      change[i] = -1;
+      if (node->kind == ONYX_LAYOUT_OP && node->index >= 0 && (guint) node->index < self->diff->n_nodes_b)
+        change[i] = self->diff->node_change_b[node->index];
+      else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded)
+        g_hash_table_insert (collapsed, node->scope, GUINT_TO_POINTER (i + 1));
+    }
+
+  /* Graph inputs and outputs that changed are boxes of their own. */
+  for (guint e = 0; e < self->diff->entries->len; e++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (self->diff->entries, e);
+      OnyxLayoutKind kind = entry->subject == ONYX_DIFF_GRAPH_INPUT ? ONYX_LAYOUT_INPUT : ONYX_LAYOUT_OUTPUT;
+
+      if ((entry->subject != ONYX_DIFF_GRAPH_INPUT && entry->subject != ONYX_DIFF_GRAPH_OUTPUT) ||
+          entry->index_b < 0)
+        continue;
+      for (guint i = 0; i < n; i++)
+        {
+          const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+          if (node->kind == kind && node->index == entry->index_b)
+            change[i] = entry->change;
+        }
+    }
+
+  /* Nodes hidden in a closed group: the group's box shows them. */
+  if (g_hash_table_size (collapsed) > 0)
+    for (guint b = 0; b < self->diff->n_nodes_b; b++)
+      {
+        g_autofree char *scope = NULL;
+        char *slash;
+        gpointer group;
+
+        if (self->diff->node_change_b[b] < 0)
+          continue;
+        scope = g_strdup (onyx_layout_engine_node_scope (self->engine, b));
+        for (;;)
+          {
+            if ((group = g_hash_table_lookup (collapsed, scope)) != NULL)
+              {
+                merge_change (&change[GPOINTER_TO_UINT (group) - 1], self->diff->node_change_b[b]);
+                break;
+              }
+            if ((slash = strrchr (scope, '/')) == NULL)
+              break;
+            *slash = '\0';
+          }
+      }
+
+  tints = g_new0 (GdkRGBA, n);
+  for (guint i = 0; i < n; i++)
+    if (change[i] >= 0)
+      onyx_diff_change_color (change[i], &tints[i]);
+  onyx_canvas_set_node_tints (self->canvas, tints, n);
+}
+
+static void
+entry_activated_cb (OnyxWindow *self, guint index)
+{
+  Onnx__GraphProto *graph;
+  const OnyxDiffEntry *entry;
+  size_t b;
+
+  if (self->diff == NULL || self->document == NULL || index >= self->diff->entries->len)
+    return;
+  graph = onyx_document_get_proto (self->document)->graph;
+  entry = g_ptr_array_index (self->diff->entries, index);
+  if (entry->index_b < 0)
+    return;
+  b = (size_t) entry->index_b;
+  switch (entry->subject)
+    {
+    case ONYX_DIFF_NODE:
+      if (b < graph->n_node)
+        {
+          onyx_window_select_node (self, graph->node[b]);
+          onyx_canvas_reveal_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
+        }
+      break;
+    case ONYX_DIFF_GRAPH_INPUT:
+      if (b < graph->n_input)
+        onyx_window_select_tensor (self, graph->input[b]->name);
+      break;
+    case ONYX_DIFF_GRAPH_OUTPUT:
+      if (b < graph->n_output)
+        onyx_window_select_tensor (self, graph->output[b]->name);
+      break;
+    case ONYX_DIFF_INITIALIZER:
+      if (b < graph->n_initializer)
+        onyx_window_select_tensor (self, graph->initializer[b]->name);
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+compare_chooser_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr (GError) error = NULL;
+
+      if (!onyx_window_compare_with (self, file, &error))
+        {
+          AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                       _("Could Not Open the Model"), error->message));
+          adw_message_dialog_add_response (dialog, "close", _("_Close"));
+          gtk_window_present (GTK_WINDOW (dialog));
+        }
+    }
+  g_object_unref (chooser);
+}
+
+static void
+compare_with_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (_("Compare With Model"), GTK_WINDOW (self),
+                                    GTK_FILE_CHOOSER_ACTION_OPEN, _("C_ompare"), _("_Cancel"));
+
+  onyx_window_add_onnx_filter (GTK_FILE_CHOOSER (chooser));
+  /* Most often the other export next to this one. */
+  if (self->file != NULL)
+    {
+      g_autoptr (GFile) folder = g_file_get_parent (self->file);
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+    }
+  g_signal_connect (chooser, "response", G_CALLBACK (compare_chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+compare_close_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_window_compare_stop (ONYX_WINDOW (widget));
+}
+
+void
+onyx_window_class_init_compare (GtkWidgetClass *widget_class)
+{
+  g_type_ensure (ONYX_TYPE_COMPARE_PANE);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, compare_revealer);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, compare_pane);
+  gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, compare_with_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-close", NULL, compare_close_action);
+}
+
+void
+onyx_window_init_compare (OnyxWindow *self)
+{
+  g_signal_connect_swapped (self->compare_pane, "entry-activated", G_CALLBACK (entry_activated_cb), self);
+}

@@ -1,0 +1,131 @@
+/* onyx-window-export.c: Export View… (exactly what the canvas shows, at its zoom)
+ * and Export Graph… (the whole layout), as PNG or SVG, drawn by the core renderer. */
+#include "onyx-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "onyx-render.h"
+
+gboolean
+onyx_window_export_image (OnyxWindow *self, GFile *file, gboolean view_only, GError **error)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  g_autofree char *path = g_file_get_path (file);
+  OnyxRect area;
+
+  if (layout == NULL || path == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           layout == NULL ? _("There is no graph to export yet")
+                                          : _("Images can only be exported to local files"));
+      return FALSE;
+    }
+  if (!view_only)
+    return onyx_render_to_file (layout, path, 1.0, error);
+  onyx_canvas_get_visible_area (self->canvas, &area);
+  return onyx_render_area_to_file (layout, &area, onyx_canvas_get_scale (self->canvas), path, error);
+}
+
+static gboolean
+has_image_extension (const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  return g_str_has_suffix (lower, ".png") || g_str_has_suffix (lower, ".svg") ||
+         g_str_has_suffix (lower, ".pdf");
+}
+
+static void
+export_response_cb (GtkNativeDialog *dialog, int response, OnyxWindow *self)
+{
+  GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
+  gboolean view_only = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "view-only"));
+  g_autoptr (GFile) file = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *name = NULL;
+  GtkFileFilter *filter;
+  const char *ext;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    {
+      g_object_unref (dialog);
+      return;
+    }
+  file = gtk_file_chooser_get_file (chooser);
+  name = g_file_get_basename (file);
+  filter = gtk_file_chooser_get_filter (chooser);
+  ext = filter != NULL ? g_object_get_data (G_OBJECT (filter), "extension") : NULL;
+  /* The file type decides the extension of a name without one, and of the suggested
+   * name when only the type was changed ("model.png" saved as SVG is "model.svg"). */
+  if (!has_image_extension (name) ||
+      (ext != NULL && g_str_equal (name, g_object_get_data (G_OBJECT (dialog), "suggested"))))
+    {
+      g_autoptr (GFile) parent = g_file_get_parent (file);
+      char *dot = strrchr (name, '.');
+      g_autofree char *renamed = NULL;
+
+      if (dot != NULL && has_image_extension (name))
+        *dot = '\0';
+      renamed = g_strconcat (name, ext != NULL ? ext : ".png", NULL);
+      g_object_unref (file);
+      file = g_file_get_child (parent, renamed);
+    }
+  if (onyx_window_export_image (self, file, view_only, &error))
+    onyx_window_toast (self, _("Image exported"), FALSE);
+  else
+    {
+      AdwMessageDialog *message = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                    _("Could Not Export the Image"), error->message));
+      adw_message_dialog_add_response (message, "close", _("_Close"));
+      gtk_window_present (GTK_WINDOW (message));
+    }
+  g_object_unref (dialog);
+}
+
+static void
+add_image_filter (GtkFileChooser *chooser, const char *name, const char *mime_type,
+                  const char *extension)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+  g_autofree char *pattern = g_strconcat ("*", extension, NULL);
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_mime_type (filter, mime_type);
+  gtk_file_filter_add_pattern (filter, pattern);
+  g_object_set_data_full (G_OBJECT (filter), "extension", g_strdup (extension), g_free);
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+static void
+export_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  gboolean view_only = g_str_equal (name, "win.export-view");
+  GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
+    view_only ? _("Export View") : _("Export Graph"), GTK_WINDOW (self),
+    GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
+  g_autofree char *base = self->file ? g_file_get_basename (self->file) : g_strdup ("model.onnx");
+  char *dot = strrchr (base, '.');
+  g_autofree char *suggested = NULL;
+
+  if (dot != NULL)
+    *dot = '\0';
+  /* "model-view.png" beside "model.png": the two exports do not overwrite each other. */
+  suggested = g_strconcat (base, view_only ? "-view" : "", ".png", NULL);
+  gtk_file_chooser_set_current_name (chooser, suggested);
+  g_object_set_data_full (G_OBJECT (dialog), "suggested", g_steal_pointer (&suggested), g_free);
+  add_image_filter (chooser, _("PNG Image"), "image/png", ".png");
+  add_image_filter (chooser, _("SVG Image"), "image/svg+xml", ".svg");
+  g_object_set_data (G_OBJECT (dialog), "view-only", GINT_TO_POINTER (view_only));
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+void
+onyx_window_class_init_export (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.export-view", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-graph", NULL, export_action);
+}

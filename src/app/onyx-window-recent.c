@@ -1,0 +1,129 @@
+/* onyx-window-recent.c: recently opened and saved models. The list lives in the
+ * GSettings key recent-models (URIs, newest first, at most recent-models-limit) and
+ * is also given to GtkRecentManager so that GNOME's own recent files show it. An
+ * empty window lists it, and the main menu has it as "Open Recent". */
+#include "onyx-window-private.h"
+
+#include <glib/gi18n.h>
+
+/* The stored list cut to the limit (which may have been lowered since), with `uri`
+ * first when it is not NULL. */
+static GPtrArray *
+recent_uris (GSettings *settings, const char *uri)
+{
+  g_auto (GStrv) stored = g_settings_get_strv (settings, "recent-models");
+  guint limit = g_settings_get_uint (settings, "recent-models-limit");
+  GPtrArray *uris = g_ptr_array_new_with_free_func (g_free);
+
+  if (uri != NULL && limit > 0)
+    g_ptr_array_add (uris, g_strdup (uri));
+  for (guint i = 0; stored[i] != NULL && uris->len < limit; i++)
+    if (g_strcmp0 (stored[i], uri) != 0)
+      g_ptr_array_add (uris, g_strdup (stored[i]));
+  return uris;
+}
+
+void
+onyx_window_recent_add (OnyxWindow *self, GFile *file)
+{
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autoptr (GPtrArray) uris = recent_uris (self->settings, uri);
+  GtkRecentData data = {
+    .mime_type = (char *) "application/x-onnx",
+    .app_name = (char *) "Onyx",
+    .app_exec = (char *) "onyx %u",
+  };
+
+  g_ptr_array_add (uris, NULL);
+  g_settings_set_strv (self->settings, "recent-models", (const char *const *) uris->pdata);
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+static GtkWidget *
+recent_row (GFile *file, const char *uri, gboolean exists)
+{
+  g_autofree char *base = g_file_get_basename (file);
+  g_autoptr (GFile) parent = g_file_get_parent (file);
+  g_autofree char *where = parent != NULL ? g_file_get_parse_name (parent) : g_strdup ("");
+  GtkWidget *row = adw_action_row_new ();
+
+  /* Row titles are markup; file names may hold "<" or "&". */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), base);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), where);
+  if (!exists)
+    {
+      /* Greyed out: still listed, so that a model on an unplugged disk is not forgotten.
+       * (An action would make the row sensitive again.) */
+      gtk_widget_set_sensitive (row, FALSE);
+      gtk_widget_set_tooltip_text (row, _("The file no longer exists"));
+      return row;
+    }
+  gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", uri);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-recent");
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
+  return row;
+}
+
+static void
+recent_changed_cb (OnyxWindow *self)
+{
+  g_autoptr (GPtrArray) uris = recent_uris (self->settings, NULL);
+  GtkWidget *child;
+  guint in_menu = 0;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+  g_menu_remove_all (self->recent_menu);
+  for (guint i = 0; i < uris->len; i++)
+    {
+      const char *uri = g_ptr_array_index (uris, i);
+      g_autoptr (GFile) file = g_file_new_for_uri (uri);
+      g_autofree char *base = g_file_get_basename (file);
+      g_autoptr (GString) label = g_string_new (base);
+      g_autoptr (GMenuItem) item = NULL;
+      gboolean exists = g_file_query_exists (file, NULL);
+
+      gtk_list_box_append (self->recent_list, recent_row (file, uri, exists));
+      if (!exists)
+        continue;
+      /* Menu labels read "_" as a mnemonic. */
+      g_string_replace (label, "_", "__", 0);
+      item = g_menu_item_new (label->str, NULL);
+      g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
+      g_menu_append_item (self->recent_menu, item);
+      in_menu++;
+    }
+  if (in_menu == 0)
+    /* An item without an action is shown greyed out. */
+    g_menu_append (self->recent_menu, _("No Recent Models"), NULL);
+  gtk_widget_set_visible (self->recent_group, uris->len > 0);
+}
+
+static void
+open_recent_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  g_autoptr (GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+
+  onyx_window_open_confirmed (ONYX_WINDOW (widget), file);
+}
+
+void
+onyx_window_class_init_recent (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, recent_group);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, recent_menu);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+}
+
+void
+onyx_window_init_recent (OnyxWindow *self)
+{
+  g_signal_connect_swapped (self->settings, "changed::recent-models",
+                            G_CALLBACK (recent_changed_cb), self);
+  g_signal_connect_swapped (self->settings, "changed::recent-models-limit",
+                            G_CALLBACK (recent_changed_cb), self);
+  recent_changed_cb (self);
+}

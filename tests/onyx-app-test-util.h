@@ -1,0 +1,118 @@
+/* onyx-app-test-util.h: helpers shared by the window tests run under Xvfb. */
+#pragma once
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "onyx-window-private.h"
+
+static inline char *
+test_data_path (const char *name)
+{
+  return g_build_filename (g_getenv ("ONYX_TEST_DATA"), name, NULL);
+}
+
+static inline void
+wait_until_shown (OnyxWindow *window)
+{
+  while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static inline void
+wait_for_layout (OnyxWindow *window)
+{
+  while (onyx_window_is_laying_out (window) || onyx_canvas_get_layout (window->canvas) == NULL ||
+         gtk_widget_get_width (GTK_WIDGET (window->canvas)) <= 0)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Renders `widget` as GTK would, saves it, and returns how many pixels differ from
+ * the top-left pixel (the background). */
+static inline guint64
+snapshot_to_png (GtkWidget *widget, const char *name)
+{
+  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  GdkTexture *texture;
+  g_autofree guchar *pixels = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
+  guint64 differing = 0;
+
+  g_assert_cmpint (width, >, 0);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+  g_test_message ("snapshot: %s", path);
+
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  pixels = g_malloc ((gsize) width * height * 4);
+  gdk_texture_download (texture, pixels, (gsize) width * 4);
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    if (memcmp (pixels + 4 * i, pixels, 4) != 0)
+      differing++;
+  gsk_render_node_unref (node);
+  g_object_unref (texture);
+  g_object_unref (paintable);
+  return differing;
+}
+
+static inline int
+layout_node_of_op (OnyxWindow *window, const char *op_type)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (n->kind == ONYX_LAYOUT_OP && g_str_equal (graph->node[n->index]->op_type, op_type))
+        return i;
+    }
+  return -1;
+}
+
+/* "Conv,Relu,FooOp": the op types of the window's graph in order. */
+static inline char *
+op_types (OnyxWindow *window)
+{
+  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+  GString *s = g_string_new (NULL);
+
+  for (size_t i = 0; i < graph->n_node; i++)
+    g_string_append_printf (s, "%s%s", i ? "," : "", graph->node[i]->op_type);
+  return g_string_free (s, FALSE);
+}
+
+/* The visible toplevel of `type` (a dialog), after letting it appear; NULL when none
+ * does. */
+static inline gpointer
+find_toplevel (GType type)
+{
+  for (int round = 0; round < 1000; round++)
+    {
+      GListModel *toplevels = gtk_window_get_toplevels (); /* owned by GTK */
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+        {
+          g_autoptr (GObject) window = g_list_model_get_item (toplevels, i);
+          if (G_TYPE_CHECK_INSTANCE_TYPE (window, type) && gtk_widget_get_visible (GTK_WIDGET (window)))
+            return window; /* GTK keeps it */
+        }
+      g_main_context_iteration (NULL, FALSE);
+    }
+  return NULL;
+}
+
+static inline AdwMessageDialog *
+find_message_dialog (void)
+{
+  return find_toplevel (ADW_TYPE_MESSAGE_DIALOG);
+}

@@ -1,0 +1,400 @@
+/* test-app-compare.c: "Compare With…" in the real window under Xvfb. The open model
+ * (B) is compared with a file (A): the sidebar lists what the core's diff reports,
+ * B's graph frames the differing nodes (or the closed group holding them), a row
+ * selects its node, an edit of B is listed as exactly that edit, and closing the
+ * sidebar drops the frames. */
+#include "onyx-app-test-util.h"
+
+#include <sys/wait.h>
+
+#include "onyx-diff.h"
+#include "onyx-edits.h"
+
+static OnyxWindow *
+open_window (const char *name)
+{
+  OnyxWindow *window = onyx_window_new (NULL);
+  g_autofree char *path = test_data_path (name);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (window);
+  onyx_window_open_file (window, file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  wait_for_layout (window);
+  return window;
+}
+
+/* Until the sidebar has slid in or out and a frame was drawn since, so that the
+ * window is allocated for snapshots. */
+static gboolean
+count_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  return ++*(int *) data < 3 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static void
+wait_for_sidebar (OnyxWindow *window)
+{
+  int ticks = 0;
+
+  while (gtk_revealer_get_child_revealed (window->compare_revealer) !=
+         gtk_revealer_get_reveal_child (window->compare_revealer))
+    g_main_context_iteration (NULL, TRUE);
+  /* A tick callback makes the frame clock run: frames get laid out and drawn. */
+  gtk_widget_add_tick_callback (GTK_WIDGET (window), count_tick, &ticks, NULL);
+  while (ticks < 3)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static void
+compare_with (OnyxWindow *window, const char *name)
+{
+  g_autofree char *path = test_data_path (name);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (onyx_window_compare_with (window, file, &error));
+  g_assert_no_error (error);
+  wait_for_layout (window);
+  g_assert_true (gtk_revealer_get_reveal_child (window->compare_revealer));
+  wait_for_sidebar (window);
+}
+
+/* The core's own diff of the two files, as `onyx-cli diff A B` reports it. */
+static OnyxDiff *
+core_diff (const char *name_a, const char *name_b)
+{
+  g_autofree char *path_a = test_data_path (name_a), *path_b = test_data_path (name_b);
+  g_autoptr (OnyxModel) a = onyx_model_new_from_file (path_a, NULL);
+  g_autoptr (OnyxModel) b = onyx_model_new_from_file (path_b, NULL);
+
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  return onyx_diff_models (onyx_model_get_proto (a), onyx_model_get_proto (b));
+}
+
+/* `onyx-cli diff A B`: a summary line, then one message per difference. */
+static GStrv
+cli_diff_messages (const char *name_a, const char *name_b)
+{
+  g_autofree char *path_a = test_data_path (name_a), *path_b = test_data_path (name_b);
+  const char *argv[] = { g_getenv ("ONYX_CLI"), "diff", path_a, path_b, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  int status;
+  char **lines;
+
+  g_assert_nonnull (argv[0]);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL,
+                               &status, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (WEXITSTATUS (status), ==, 1);  /* differences found */
+  g_strchomp (out);
+  lines = g_strsplit (strchr (out, '\n') + 1, "\n", -1);
+  return lines;
+}
+
+static guint
+n_rows (OnyxWindow *window)
+{
+  GtkListBox *list = onyx_compare_pane_get_list (window->compare_pane);
+  guint n = 0;
+
+  while (gtk_list_box_get_row_at_index (list, n) != NULL)
+    n++;
+  return n;
+}
+
+/* The pane lists `diff`'s entries in order, each row's tooltip its full message. */
+static void
+assert_pane_lists (OnyxWindow *window, const OnyxDiff *diff)
+{
+  GtkListBox *list = onyx_compare_pane_get_list (window->compare_pane);
+
+  g_assert_cmpuint (n_rows (window), ==, diff->entries->len);
+  for (guint i = 0; i < diff->entries->len; i++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (diff->entries, i);
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, i);
+      g_assert_cmpuint (onyx_compare_pane_row_entry (window->compare_pane, row), ==, i);
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (row)), ==, entry->message);
+    }
+}
+
+static gboolean
+has_tint (OnyxWindow *window, int layout_node, OnyxDiffChange change)
+{
+  GdkRGBA tint, expected;
+
+  onyx_diff_change_color (change, &expected);
+  return onyx_canvas_get_node_tint (window->canvas, layout_node, &tint) && gdk_rgba_equal (&tint, &expected);
+}
+
+static guint
+n_tinted (OnyxWindow *window)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  guint n = 0;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    n += onyx_canvas_get_node_tint (window->canvas, i, NULL);
+  return n;
+}
+
+static void
+test_compare_scripted (void)
+{
+  OnyxWindow *window = open_window ("model.onnx");
+  g_autoptr (OnyxDiff) diff = core_diff ("model_scripted.onnx", "model.onnx");
+  const OnyxLayout *layout;
+  Onnx__GraphProto *graph;
+  const OnyxDiffEntry *first;
+  guint renamed_nodes = 0;
+
+  g_assert_false (gtk_revealer_get_reveal_child (window->compare_revealer));
+  compare_with (window, "model_scripted.onnx");
+
+  /* What `onyx-cli diff` says of this pair: 4 renamed nodes, 4 renamed initializers. */
+  g_assert_cmpuint (diff->entries->len, ==, 8);
+  for (guint i = 0; i < diff->entries->len; i++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (diff->entries, i);
+      renamed_nodes += entry->subject == ONYX_DIFF_NODE && entry->change == ONYX_DIFF_RENAMED;
+    }
+  g_assert_cmpuint (renamed_nodes, ==, 4);
+  g_assert_cmpstr (onyx_compare_pane_get_title (window->compare_pane), ==, "8 Differences");
+  assert_pane_lists (window, diff);
+  {
+    g_auto (GStrv) cli = cli_diff_messages ("model_scripted.onnx", "model.onnx");
+    GtkListBox *list = onyx_compare_pane_get_list (window->compare_pane);
+    g_assert_cmpuint (g_strv_length (cli), ==, n_rows (window));
+    for (guint i = 0; cli[i] != NULL; i++)
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (gtk_list_box_get_row_at_index (list, i))), ==, cli[i]);
+  }
+
+  /* Every op box of model.onnx is framed as renamed; inputs and outputs are not. */
+  layout = onyx_canvas_get_layout (window->canvas);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (n->kind == ONYX_LAYOUT_OP)
+        g_assert_true (has_tint (window, i, ONYX_DIFF_RENAMED));
+      else if (n->kind != ONYX_LAYOUT_GROUP)
+        g_assert_false (onyx_canvas_get_node_tint (window->canvas, i, NULL));
+    }
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-compare-scripted.png"), >, 2000);
+
+  /* Activating a row selects its node in B. */
+  first = g_ptr_array_index (diff->entries, 0);
+  g_assert_cmpint (first->subject, ==, ONYX_DIFF_NODE);
+  graph = onyx_document_get_proto (window->document)->graph;
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_compare_pane_get_list (window->compare_pane), 0)));
+  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
+  g_assert_true (window->selected_node == graph->node[first->index_b]);
+  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), >=, 0);
+  wait_for_sidebar (window);
+  snapshot_to_png (GTK_WIDGET (window), "test-app-compare-selected.png");
+
+  /* Closing the sidebar leaves compare mode: no frames. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-close", NULL));
+  g_assert_false (gtk_revealer_get_reveal_child (window->compare_revealer));
+  g_assert_cmpuint (n_tinted (window), ==, 0);
+  g_assert_null (window->diff);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* With only top-level groups shown, model.onnx is one closed group "model": it takes
+ * the frame of the nodes inside. */
+static void
+test_compare_collapsed_group (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.onyxviewer.Onyx");
+  OnyxWindow *window;
+  const OnyxLayout *layout;
+  guint groups = 0;
+
+  g_settings_set_string (settings, "group-expansion", "top-level");
+  window = open_window ("model.onnx");
+  compare_with (window, "model_scripted.onnx");
+  layout = onyx_canvas_get_layout (window->canvas);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      g_assert_cmpint (n->kind, !=, ONYX_LAYOUT_OP);
+      if (n->kind == ONYX_LAYOUT_GROUP && !n->expanded)
+        {
+          g_assert_true (has_tint (window, i, ONYX_DIFF_RENAMED));
+          groups++;
+        }
+    }
+  g_assert_cmpuint (groups, ==, 1);
+  snapshot_to_png (GTK_WIDGET (window), "test-app-compare-group.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_settings_reset (settings, "group-expansion");
+}
+
+static void
+test_compare_same (void)
+{
+  OnyxWindow *window = open_window ("model.onnx");
+
+  compare_with (window, "model.onnx");
+  g_assert_nonnull (window->diff);
+  g_assert_cmpuint (window->diff->entries->len, ==, 0);
+  g_assert_cmpstr (onyx_compare_pane_get_title (window->compare_pane), ==, "No Differences");
+  g_assert_cmpuint (n_rows (window), ==, 0);
+  g_assert_cmpuint (n_tinted (window), ==, 0);
+  snapshot_to_png (GTK_WIDGET (window), "test-app-compare-same.png");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Compared with its own file, then FooOp bypassed in the window: the list follows
+ * the edit, and says exactly that FooOp went and Relu's output took over FooOp's
+ * ("output"), as `onyx-cli diff model_foo.onnx bypassed.onnx` says. */
+static void
+test_compare_after_edit (void)
+{
+  OnyxWindow *window = open_window ("model_foo.onnx");
+  g_autofree char *path = test_data_path ("model_foo.onnx");
+  g_autoptr (OnyxModel) original = onyx_model_new_from_file (path, NULL);
+  g_autoptr (OnyxDiff) diff = NULL;
+  Onnx__GraphProto *graph;
+  const OnyxDiffEntry *removed = NULL, *changed = NULL;
+  int foo, relu, conv;
+
+  compare_with (window, "model_foo.onnx");
+  g_assert_cmpuint (window->diff->entries->len, ==, 0);
+
+  foo = layout_node_of_op (window, "FooOp");
+  g_signal_emit_by_name (window->canvas, "item-activated", foo, -1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  wait_for_layout (window);
+
+  graph = onyx_document_get_proto (window->document)->graph;
+  diff = onyx_diff_models (onyx_model_get_proto (original), onyx_document_get_proto (window->document));
+  assert_pane_lists (window, diff);
+  g_assert_cmpuint (diff->entries->len, ==, 2);
+  for (guint i = 0; i < diff->entries->len; i++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (diff->entries, i);
+      g_assert_cmpint (entry->subject, ==, ONYX_DIFF_NODE);
+      if (entry->change == ONYX_DIFF_REMOVED)
+        removed = entry;
+      else if (entry->change == ONYX_DIFF_RENAMED)
+        changed = entry;
+    }
+  g_assert_nonnull (removed);
+  g_assert_cmpstr (onyx_model_get_proto (original)->graph->node[removed->index_a]->op_type, ==, "FooOp");
+  g_assert_nonnull (changed);
+  g_assert_cmpstr (graph->node[changed->index_b]->op_type, ==, "Relu");
+  g_assert_cmpuint (changed->details->len, ==, 1);
+  g_assert_true (g_str_has_suffix (changed->details->pdata[0], "→ output"));
+  g_assert_cmpuint (window->diff->entries->len, ==, 2);
+  g_assert_cmpstr (onyx_compare_pane_get_title (window->compare_pane), ==, "2 Differences");
+
+  /* Relu is framed (its output was renamed); Conv is as it was. */
+  relu = layout_node_of_op (window, "Relu");
+  conv = layout_node_of_op (window, "Conv");
+  g_assert_true (has_tint (window, relu, ONYX_DIFF_RENAMED));
+  g_assert_false (onyx_canvas_get_node_tint (window->canvas, conv, NULL));
+  g_assert_cmpuint (n_tinted (window), ==, 1);
+  wait_for_sidebar (window);
+  snapshot_to_png (GTK_WIDGET (window), "test-app-compare-edit.png");
+
+  /* The removed node is only listed: its row selects nothing. */
+  for (guint i = 0; i < diff->entries->len; i++)
+    if (g_ptr_array_index (diff->entries, i) == removed)
+      g_assert_false (gtk_list_box_row_get_activatable (
+        gtk_list_box_get_row_at_index (onyx_compare_pane_get_list (window->compare_pane), i)));
+
+  /* Undo: the same as the file again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  wait_for_layout (window);
+  g_assert_cmpuint (window->diff->entries->len, ==, 0);
+  g_assert_cmpuint (n_tinted (window), ==, 0);
+
+  /* Opening another model leaves compare mode. */
+  {
+    g_autofree char *other = test_data_path ("model.onnx");
+    g_autoptr (GFile) file = g_file_new_for_path (other);
+    onyx_window_open_file (window, file);
+    wait_for_layout (window);
+    g_assert_false (gtk_revealer_get_reveal_child (window->compare_revealer));
+    g_assert_null (window->diff);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* model_foo.onnx against model.onnx: an added opset, a changed graph output, an
+ * added node, removed nodes and initializers. The output box and FooOp are framed;
+ * the output's row selects the output. */
+static void
+test_compare_model_entries (void)
+{
+  OnyxWindow *window = open_window ("model_foo.onnx");
+  g_autoptr (OnyxDiff) diff = core_diff ("model.onnx", "model_foo.onnx");
+  const OnyxLayout *layout;
+  GtkListBox *list;
+  int output_row = -1;
+
+  compare_with (window, "model.onnx");
+  assert_pane_lists (window, diff);
+  g_assert_true (has_tint (window, layout_node_of_op (window, "FooOp"), ONYX_DIFF_ADDED));
+  g_assert_false (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Conv"), NULL));
+  layout = onyx_canvas_get_layout (window->canvas);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (n->kind == ONYX_LAYOUT_OUTPUT)
+        g_assert_true (has_tint (window, i, ONYX_DIFF_CHANGED));
+      else if (n->kind == ONYX_LAYOUT_INPUT)
+        g_assert_false (onyx_canvas_get_node_tint (window->canvas, i, NULL));
+    }
+
+  list = onyx_compare_pane_get_list (window->compare_pane);
+  for (guint i = 0; i < diff->entries->len; i++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (diff->entries, i);
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, i);
+      /* Opsets and what only model.onnx has are listed, not selectable. */
+      g_assert_cmpint (gtk_list_box_row_get_activatable (row), ==,
+                       entry->subject != ONYX_DIFF_OPSET && entry->change != ONYX_DIFF_REMOVED);
+      if (entry->subject == ONYX_DIFF_GRAPH_OUTPUT)
+        output_row = i;
+    }
+  g_assert_cmpint (output_row, >=, 0);
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (list, output_row)));
+  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_TENSOR);
+  g_assert_cmpstr (window->selected_tensor, ==, "output");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_compare_bad_file (void)
+{
+  OnyxWindow *window = open_window ("model.onnx");
+  g_autoptr (GFile) file = g_file_new_for_path ("/nonexistent/model.onnx");
+  g_autoptr (GError) error = NULL;
+
+  g_assert_false (onyx_window_compare_with (window, file, &error));
+  g_assert_nonnull (error);
+  g_assert_false (gtk_revealer_get_reveal_child (window->compare_revealer));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+  g_test_add_func ("/app-compare/scripted", test_compare_scripted);
+  g_test_add_func ("/app-compare/collapsed-group", test_compare_collapsed_group);
+  g_test_add_func ("/app-compare/same", test_compare_same);
+  g_test_add_func ("/app-compare/after-edit", test_compare_after_edit);
+  g_test_add_func ("/app-compare/model-entries", test_compare_model_entries);
+  g_test_add_func ("/app-compare/bad-file", test_compare_bad_file);
+  return g_test_run ();
+}

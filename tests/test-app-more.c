@@ -1,0 +1,761 @@
+/* test-app-more.c: the rest of the window under Xvfb, through the handlers GTK
+ * itself calls: dropping files, closing or opening over unsaved changes, the dark
+ * style preference, pinch zoom, recent models, exporting the view or the whole
+ * graph, and reconnecting an input from the searchable tensor list.
+ *
+ * With ONYX_TEST_SCREENSHOTS=DIR, screenshots of the whole screen (popovers
+ * included) are written there for a person to look at. */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "onyx-app-test-util.h"
+#include "onyx-application.h"
+#include "onyx-preferences.h"
+#include "onyx-tensor-picker.h"
+
+static GtkApplication *app;
+
+static void
+set_true (gpointer flag)
+{
+  *(gboolean *) flag = TRUE;
+}
+
+static void
+screenshot (const char *name)
+{
+  const char *dir = g_getenv ("ONYX_TEST_SCREENSHOTS");
+  g_autofree char *path = NULL, *command = NULL;
+
+  gboolean drawn = FALSE;
+
+  if (dir == NULL)
+    return;
+  /* Long enough for a few frames (and popover animations) to be drawn. */
+  g_timeout_add_once (500, set_true, &drawn);
+  while (!drawn)
+    g_main_context_iteration (NULL, TRUE);
+  path = g_build_filename (dir, name, NULL);
+  command = g_strdup_printf ("import -window root %s", path);
+  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL));
+}
+
+/* What a click on a response button does: the dialog closes, then responds. */
+static void
+respond (AdwMessageDialog *dialog, const char *response)
+{
+  g_object_ref (dialog);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  adw_message_dialog_response (dialog, response);
+  g_object_unref (dialog);
+}
+
+static OnyxWindow *
+new_window (void)
+{
+  OnyxWindow *window = onyx_window_new (app);
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (window);
+  while (gtk_widget_get_width (GTK_WIDGET (window)) <= 0)
+    g_main_context_iteration (NULL, TRUE);
+  return window;
+}
+
+static OnyxWindow *
+open_window (const char *model)
+{
+  OnyxWindow *window = new_window ();
+  g_autofree char *path = test_data_path (model);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  onyx_window_open_file (window, file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  wait_for_layout (window);
+  return window;
+}
+
+static Onnx__NodeProto *
+node_of_op (OnyxWindow *window, const char *op_type)
+{
+  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+
+  for (size_t i = 0; i < graph->n_node; i++)
+    if (g_str_equal (graph->node[i]->op_type, op_type))
+      return graph->node[i];
+  return NULL;
+}
+
+/* An unsaved edit: FooOp bypassed. */
+static void
+bypass_foo (OnyxWindow *window)
+{
+  onyx_window_select_node (window, node_of_op (window, "FooOp"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  g_assert_true (onyx_document_is_modified (window->document));
+}
+
+static GtkEventController *
+find_controller (GtkWidget *widget, GType type)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) controller = g_list_model_get_item (controllers, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (controller, type))
+        return controller; /* the widget keeps it */
+    }
+  return NULL;
+}
+
+/* What GTK does when files are dropped on the window: "drop" with a GdkFileList. */
+static gboolean
+drop_files (OnyxWindow *window, const char *first, ...)
+{
+  GtkEventController *target = find_controller (GTK_WIDGET (window), GTK_TYPE_DROP_TARGET);
+  g_autoptr (GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+  va_list args;
+
+  g_assert_nonnull (target);
+  va_start (args, first);
+  for (const char *name = first; name != NULL; name = va_arg (args, const char *))
+    {
+      g_autofree char *path = test_data_path (name);
+      g_ptr_array_add (files, g_file_new_for_path (path));
+    }
+  va_end (args);
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_array ((GFile **) files->pdata, files->len));
+  g_signal_emit_by_name (target, "drop", &value, 100.0, 100.0, &accepted);
+  g_value_unset (&value);
+  return accepted;
+}
+
+static gboolean
+shows_file (OnyxWindow *window, const char *name)
+{
+  g_autofree char *base = window->file ? g_file_get_basename (window->file) : NULL;
+
+  return window->document != NULL && g_strcmp0 (base, name) == 0;
+}
+
+static void
+test_drop_open (void)
+{
+  OnyxWindow *window = new_window ();
+  guint n_windows = g_list_length (gtk_application_get_windows (app));
+  AdwMessageDialog *dialog;
+  GList *windows;
+
+  g_assert_true (drop_files (window, "model_foo.onnx", NULL));
+  g_assert_true (shows_file (window, "model_foo.onnx"));
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  wait_for_layout (window);
+
+  /* Two files over unsaved changes: the second opens in a new window at once, the
+   * first waits for Save / Discard / Cancel. */
+  bypass_foo (window);
+  g_assert_true (drop_files (window, "model.onnx", "model_foo.onnx", NULL));
+  windows = gtk_application_get_windows (app);
+  g_assert_cmpuint (g_list_length (windows), ==, n_windows + 1);
+  g_assert_true (shows_file (ONYX_WINDOW (windows->data), "model_foo.onnx"));
+  g_assert_false (onyx_document_is_modified (ONYX_WINDOW (windows->data)->document));
+  wait_for_layout (ONYX_WINDOW (windows->data));
+  gtk_window_destroy (GTK_WINDOW (windows->data));
+
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  respond (dialog, "cancel");
+  g_assert_null (find_message_dialog ());
+  g_assert_true (shows_file (window, "model_foo.onnx"));
+  g_assert_true (onyx_document_is_modified (window->document));
+
+  g_assert_true (drop_files (window, "model.onnx", NULL));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  respond (dialog, "discard");
+  g_assert_true (shows_file (window, "model.onnx"));
+  g_assert_false (onyx_document_is_modified (window->document));
+  wait_for_layout (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_open_over_unsaved (void)
+{
+  OnyxWindow *window = open_window ("model_foo.onnx");
+  AdwMessageDialog *dialog;
+
+  bypass_foo (window);
+  /* Open (Ctrl+O) asks first; Cancel keeps the edit and shows no file chooser. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open", NULL));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Save Changes?");
+  g_assert_true (adw_message_dialog_has_response (dialog, "save"));
+  g_assert_true (adw_message_dialog_has_response (dialog, "discard"));
+  screenshot ("open-over-unsaved.png");
+  respond (dialog, "cancel");
+  g_assert_true (onyx_document_is_modified (window->document));
+  wait_for_layout (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_close_unsaved (void)
+{
+  OnyxWindow *window = open_window ("model_foo.onnx");
+  AdwMessageDialog *dialog;
+
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  bypass_foo (window);
+  wait_for_layout (window);
+
+  gtk_window_close (GTK_WINDOW (window));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_true (gtk_window_get_transient_for (GTK_WINDOW (dialog)) == GTK_WINDOW (window));
+  respond (dialog, "cancel");
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_nonnull (window);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
+  g_assert_true (onyx_document_is_modified (window->document));
+
+  gtk_window_close (GTK_WINDOW (window));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  respond (dialog, "discard");
+  for (int i = 0; i < 1000 && window != NULL; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_null (window);
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The switch animates to its new state, then GSettings tells the application. */
+static void
+wait_for_dark (GtkWidget *dark_switch, gboolean dark)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  AdwColorScheme scheme = dark ? ADW_COLOR_SCHEME_FORCE_DARK : ADW_COLOR_SCHEME_DEFAULT;
+
+  for (int i = 0; i < 10000 && (adw_style_manager_get_color_scheme (manager) != scheme ||
+                                gtk_switch_get_active (GTK_SWITCH (dark_switch)) != dark); i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (gtk_switch_get_active (GTK_SWITCH (dark_switch)), ==, dark);
+  g_assert_cmpint (adw_style_manager_get_color_scheme (manager), ==, scheme);
+  g_assert_cmpint (adw_style_manager_get_dark (manager), ==, dark);
+}
+
+static void
+test_dark_style (void)
+{
+  OnyxWindow *window = new_window ();
+  GtkWidget *prefs = onyx_preferences_new (GTK_WINDOW (window));
+  GtkWidget *dark_switch;
+
+  gtk_window_present (GTK_WINDOW (prefs));
+  dark_switch = find_descendant (prefs, GTK_TYPE_SWITCH);
+  g_assert_nonnull (dark_switch);
+  wait_for_dark (dark_switch, FALSE);
+
+  /* As a click on the switch does. */
+  gtk_widget_activate (dark_switch);
+  wait_for_dark (dark_switch, TRUE);
+  screenshot ("dark-style.png");
+  gtk_widget_activate (dark_switch);
+  wait_for_dark (dark_switch, FALSE);
+
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_pinch_zoom (void)
+{
+  OnyxWindow *window = open_window ("model.onnx");
+  GtkEventController *zoom = find_controller (GTK_WIDGET (window->canvas), GTK_TYPE_GESTURE_ZOOM);
+  double before = onyx_canvas_get_scale (window->canvas);
+  OnyxRect area0, area1;
+  gboolean handled;
+
+  g_assert_nonnull (zoom);
+  onyx_canvas_get_visible_area (window->canvas, &area0);
+  /* Two fingers moving apart to twice their distance, then back to 1.5 times. With no
+   * touch points the gesture's centre is the widget's. */
+  g_signal_emit_by_name (zoom, "begin", NULL);
+  g_signal_emit_by_name (zoom, "scale-changed", 2.0, &handled);
+  g_assert_cmpfloat_with_epsilon (onyx_canvas_get_scale (window->canvas), before * 2, 1e-9);
+  g_signal_emit_by_name (zoom, "scale-changed", 1.5, &handled);
+  g_assert_cmpfloat_with_epsilon (onyx_canvas_get_scale (window->canvas), before * 1.5, 1e-9);
+  onyx_canvas_get_visible_area (window->canvas, &area1);
+  /* Around the centre: the layout point there stays; the view is 1/1.5 as wide. */
+  g_assert_cmpfloat_with_epsilon (area1.x + area1.width / 2, area0.x + area0.width / 2, 1e-6);
+  g_assert_cmpfloat_with_epsilon (area1.y + area1.height / 2, area0.y + area0.height / 2, 1e-6);
+  g_assert_cmpfloat_with_epsilon (area1.width, area0.width / 1.5, 1e-6);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static char *
+data_uri (const char *name)
+{
+  g_autofree char *path = test_data_path (name);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  return g_file_get_uri (file);
+}
+
+static GPtrArray *
+recent_row_titles (OnyxWindow *window)
+{
+  GPtrArray *titles = g_ptr_array_new ();
+
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (window->recent_list)); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    g_ptr_array_add (titles, (gpointer) adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
+  return titles;
+}
+
+static char *
+menu_target (GMenuModel *menu, int i)
+{
+  g_autoptr (GVariant) target = g_menu_model_get_item_attribute_value (menu, i, G_MENU_ATTRIBUTE_TARGET,
+                                                                       G_VARIANT_TYPE_STRING);
+  return target != NULL ? g_variant_dup_string (target, NULL) : NULL;
+}
+
+static void
+test_recent (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.onyxviewer.Onyx");
+  g_autofree char *foo_uri = data_uri ("model_foo.onnx");
+  g_autofree char *model_uri = data_uri ("model.onnx");
+  g_autofree char *missing_uri = data_uri ("no-such-model.onnx");
+  const char *with_missing[] = { missing_uri, model_uri, NULL };
+  g_autoptr (GPtrArray) titles = NULL;
+  g_auto (GStrv) stored = NULL;
+  g_autofree char *first = NULL;
+  OnyxWindow *window, *empty;
+  GMenuModel *menu;
+  GtkWidget *row;
+
+  g_settings_set_strv (settings, "recent-models", NULL);
+  g_settings_set_uint (settings, "recent-models-limit", 10);
+  window = open_window ("model_foo.onnx");
+  gtk_window_destroy (GTK_WINDOW (window));
+  window = open_window ("model.onnx");
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Newest first, in the settings, GNOME's recent files, the empty page and the menu. */
+  stored = g_settings_get_strv (settings, "recent-models");
+  g_assert_cmpuint (g_strv_length (stored), ==, 2);
+  g_assert_cmpstr (stored[0], ==, model_uri);
+  g_assert_cmpstr (stored[1], ==, foo_uri);
+  g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), model_uri));
+  g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), foo_uri));
+  empty = new_window ();
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (empty->stack), ==, "empty");
+  g_assert_true (gtk_widget_get_visible (empty->recent_group));
+  titles = recent_row_titles (empty);
+  g_assert_cmpuint (titles->len, ==, 2);
+  g_assert_cmpstr (titles->pdata[0], ==, "model.onnx");
+  g_assert_cmpstr (titles->pdata[1], ==, "model_foo.onnx");
+  menu = G_MENU_MODEL (empty->recent_menu);
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
+  first = menu_target (menu, 0);
+  g_assert_cmpstr (first, ==, model_uri);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (empty), "test-app-more-recent.png"), >, 2000);
+  screenshot ("recent.png");
+  {
+    /* The header bar's main menu (Open Recent, Export View…, Export Graph…). */
+    GtkWidget *menu_button = find_descendant (GTK_WIDGET (empty), GTK_TYPE_MENU_BUTTON);
+    gtk_menu_button_popup (GTK_MENU_BUTTON (menu_button));
+    screenshot ("main-menu.png");
+    gtk_menu_button_popdown (GTK_MENU_BUTTON (menu_button));
+  }
+
+  /* The limit cuts what is shown at once, and what is stored at the next open. */
+  g_settings_set_uint (settings, "recent-models-limit", 1);
+  g_clear_pointer (&titles, g_ptr_array_unref);
+  titles = recent_row_titles (empty);
+  g_assert_cmpuint (titles->len, ==, 1);
+  g_assert_cmpstr (titles->pdata[0], ==, "model.onnx");
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);
+  window = open_window ("model_foo.onnx");
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_strfreev (stored);
+  stored = g_settings_get_strv (settings, "recent-models");
+  g_assert_cmpuint (g_strv_length (stored), ==, 1);
+  g_assert_cmpstr (stored[0], ==, foo_uri);
+
+  /* Saving records the file saved to. */
+  g_settings_set_uint (settings, "recent-models-limit", 10);
+  {
+    g_autofree char *tmpdir = g_dir_make_tmp ("onyx-recent-XXXXXX", NULL);
+    g_autofree char *saved = g_build_filename (tmpdir, "saved.onnx", NULL);
+    g_autoptr (GFile) saved_file = g_file_new_for_path (saved);
+    g_autofree char *saved_uri = g_file_get_uri (saved_file);
+
+    window = open_window ("model_foo.onnx");
+    g_assert_true (onyx_window_save_file (window, saved_file));
+    gtk_window_destroy (GTK_WINDOW (window));
+    g_strfreev (stored);
+    stored = g_settings_get_strv (settings, "recent-models");
+    g_assert_cmpuint (g_strv_length (stored), ==, 2);
+    g_assert_cmpstr (stored[0], ==, saved_uri);
+    g_assert_cmpstr (stored[1], ==, foo_uri);
+    g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), saved_uri));
+    g_unlink (saved);
+    g_rmdir (tmpdir);
+  }
+
+  /* A file that is gone: greyed out on the page, left out of the menu. */
+  g_settings_set_strv (settings, "recent-models", with_missing);
+  row = gtk_widget_get_first_child (GTK_WIDGET (empty->recent_list));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "no-such-model.onnx");
+  g_assert_false (gtk_widget_get_sensitive (row));
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);
+  g_free (first);
+  first = menu_target (menu, 0);
+  g_assert_cmpstr (first, ==, model_uri);
+  screenshot ("recent-missing.png");
+
+  /* A click on the second row opens it here. */
+  row = gtk_widget_get_next_sibling (row);
+  g_assert_true (gtk_widget_get_sensitive (row));
+  gtk_widget_activate (row);
+  g_assert_true (shows_file (empty, "model.onnx"));
+  wait_for_layout (empty);
+  gtk_window_destroy (GTK_WINDOW (empty));
+  g_settings_set_strv (settings, "recent-models", NULL);
+}
+
+static void
+png_size (const char *path, int *width, int *height)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GdkTexture) texture = gdk_texture_new_from_filename (path, &error);
+
+  g_assert_no_error (error);
+  *width = gdk_texture_get_width (texture);
+  *height = gdk_texture_get_height (texture);
+}
+
+static void
+test_export_view_and_graph (void)
+{
+  OnyxWindow *window = open_window ("model.onnx");
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  g_autofree char *tmpdir = g_dir_make_tmp ("onyx-export-XXXXXX", NULL);
+  const char *names[] = { "view.png", "graph.png", "view.svg", "graph.svg" };
+  char *paths[4] = { NULL };
+  g_autoptr (GError) error = NULL;
+  int view_w, view_h, graph_w, graph_h;
+  int canvas_w = gtk_widget_get_width (GTK_WIDGET (window->canvas));
+  int canvas_h = gtk_widget_get_height (GTK_WIDGET (window->canvas));
+
+  /* Zoomed in, the view is a part of the graph. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.zoom-in", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.zoom-in", NULL));
+  for (int i = 0; i < 4; i++)
+    {
+      g_autoptr (GFile) file = NULL;
+      paths[i] = g_build_filename (tmpdir, names[i], NULL);
+      file = g_file_new_for_path (paths[i]);
+      g_assert_true (onyx_window_export_image (window, file, i % 2 == 0, &error));
+      g_assert_no_error (error);
+    }
+  png_size (paths[0], &view_w, &view_h);
+  png_size (paths[1], &graph_w, &graph_h);
+  g_test_message ("canvas %d×%d, view %d×%d, graph %d×%d", canvas_w, canvas_h, view_w, view_h,
+                  graph_w, graph_h);
+  /* The view: the canvas's pixels, so its aspect too. */
+  g_assert_cmpint (ABS (view_w - canvas_w), <=, 1);
+  g_assert_cmpint (ABS (view_h - canvas_h), <=, 1);
+  /* The graph: all of the layout at 100 %, with a margin of 16 points around it. */
+  g_assert_cmpint (graph_w, ==, (int) ceil (layout->bounds.width + 32));
+  g_assert_cmpint (graph_h, ==, (int) ceil (layout->bounds.height + 32));
+  g_assert_true (graph_w != view_w || graph_h != view_h);
+  for (int i = 2; i < 4; i++)
+    {
+      g_autofree char *svg = NULL;
+      g_assert_true (g_file_get_contents (paths[i], &svg, NULL, NULL));
+      g_assert_nonnull (strstr (svg, "<svg"));
+    }
+  {
+    g_autofree char *view_svg = NULL, *graph_svg = NULL, *view_size = NULL;
+    g_assert_true (g_file_get_contents (paths[2], &view_svg, NULL, NULL));
+    g_assert_true (g_file_get_contents (paths[3], &graph_svg, NULL, NULL));
+    view_size = g_strdup_printf ("width=\"%d", canvas_w);
+    g_assert_nonnull (strstr (view_svg, view_size));
+    g_assert_null (strstr (graph_svg, view_size));
+  }
+  for (int i = 0; i < 4; i++)
+    {
+      g_unlink (paths[i]);
+      g_free (paths[i]);
+    }
+  g_rmdir (tmpdir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Export View… as a person does it: the menu action, then in the file dialog the SVG
+ * file type and `name` (NULL: the name suggested). Returns the SVG's text. */
+static char *
+export_view_svg (OnyxWindow *window, const char *folder_path, const char *name, const char *expected)
+{
+  g_autofree char *path = g_build_filename (folder_path, expected, NULL);
+  g_autoptr (GFile) folder = g_file_new_for_path (folder_path);
+  g_autoptr (GListModel) filters = NULL;
+  g_autoptr (GtkFileFilter) svg = NULL;
+  g_autofree char *current_name = NULL;
+  GtkFileChooser *chooser;
+  char *contents = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-view", NULL));
+  chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER);
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (chooser)), ==, "Export View");
+  current_name = gtk_file_chooser_get_current_name (chooser);
+  g_assert_cmpstr (current_name, ==, "model-view.png");
+  screenshot ("export-dialog.png");
+  filters = gtk_file_chooser_get_filters (chooser);
+  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 2);
+  svg = g_list_model_get_item (filters, 1);
+  g_assert_cmpstr (gtk_file_filter_get_name (svg), ==, "SVG Image");
+  gtk_file_chooser_set_filter (chooser, svg);
+  if (name != NULL)
+    gtk_file_chooser_set_current_name (chooser, name);
+
+  /* The dialog reads its first folder, then the one chosen here, and answers only once
+   * it has checked the name: step by step until the file is written. */
+  g_object_add_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
+  for (int i = 0; i < 300 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
+    {
+      g_autoptr (GFile) shown = chooser != NULL ? gtk_file_chooser_get_current_folder (chooser) : NULL;
+      gboolean waited = FALSE;
+
+      if (shown != NULL && !g_file_equal (shown, folder))
+        g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, NULL));
+      else if (shown != NULL)
+        gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+      g_timeout_add_once (100, set_true, &waited);
+      while (!waited)
+        g_main_context_iteration (NULL, TRUE);
+    }
+  if (chooser != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_unlink (path);
+  return contents;
+}
+
+static void
+test_export_dialog (void)
+{
+  OnyxWindow *window = open_window ("model.onnx");
+  g_autofree char *tmpdir = g_dir_make_tmp ("onyx-export-XXXXXX", NULL);
+  g_autofree char *width = g_strdup_printf ("width=\"%d", gtk_widget_get_width (GTK_WIDGET (window->canvas)));
+  g_autofree char *named = NULL, *suggested = NULL;
+
+  /* A name without extension, or the suggested "model-view.png", with the SVG type. */
+  named = export_view_svg (window, tmpdir, "shown", "shown.svg");
+  g_assert_nonnull (strstr (named, width));
+  suggested = export_view_svg (window, tmpdir, NULL, "model-view.svg");
+  g_assert_nonnull (strstr (suggested, width));
+  g_rmdir (tmpdir);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static OnyxTensorPicker *
+picker_of_input (OnyxWindow *window, guint input)
+{
+  GtkWidget *widget = GTK_WIDGET (window->properties);
+  guint seen = 0;
+
+  /* Depth first: the pickers of inputs 0, 1, … in order. */
+  for (GtkWidget *w = widget; w != NULL;)
+    {
+      if (ONYX_IS_TENSOR_PICKER (w) && seen++ == input)
+        return ONYX_TENSOR_PICKER (w);
+      if (gtk_widget_get_first_child (w) != NULL)
+        w = gtk_widget_get_first_child (w);
+      else
+        {
+          while (w != widget && gtk_widget_get_next_sibling (w) == NULL)
+            w = gtk_widget_get_parent (w);
+          w = w == widget ? NULL : gtk_widget_get_next_sibling (w);
+        }
+    }
+  return NULL;
+}
+
+static guint
+n_results (OnyxTensorPicker *picker)
+{
+  return g_list_model_get_n_items (onyx_tensor_picker_get_results (picker));
+}
+
+static const char *
+result (OnyxTensorPicker *picker, guint i)
+{
+  g_autoptr (GtkStringObject) item = g_list_model_get_item (onyx_tensor_picker_get_results (picker), i);
+
+  return gtk_string_object_get_string (item); /* the list keeps it */
+}
+
+static void
+test_reconnect_picker (void)
+{
+  OnyxWindow *window = open_window ("model_foo.onnx");
+  Onnx__NodeProto *relu = node_of_op (window, "Relu"), *conv = node_of_op (window, "Conv");
+  OnyxTensorPicker *picker;
+  GtkWidget *button;
+  AdwMessageDialog *dialog;
+  g_autofree char *before = g_strdup (relu->input[0]);
+
+  onyx_window_select_node (window, relu);
+  picker = picker_of_input (window, 0);
+  g_assert_nonnull (picker);
+  g_assert_null (picker_of_input (window, 1));
+  /* Every tensor: the graph input, three node outputs, two initializers. */
+  g_assert_cmpuint (n_results (picker), ==, 6);
+  g_assert_cmpstr (result (picker, 0), ==, "input");
+
+  button = gtk_widget_get_parent (GTK_WIDGET (picker));
+  g_assert_true (GTK_IS_MENU_BUTTON (button));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  for (int i = 0; i < 1000 && !gtk_widget_get_mapped (GTK_WIDGET (picker)); i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (picker)));
+  screenshot ("picker-all.png");
+
+  /* Typing filters, ignoring case. */
+  gtk_editable_set_text (onyx_tensor_picker_get_search (picker), "CONV");
+  g_assert_cmpuint (n_results (picker), ==, 3);
+  g_assert_cmpstr (result (picker, 0), ==, "/model/model.0/Conv_output_0");
+  g_assert_cmpstr (result (picker, 1), ==, "onnx::Conv_13");
+  screenshot ("picker-conv.png");
+  /* Down moves from the search to the list (the key controllers of the search entry
+   * are asked as GTK would, until one handles the key). */
+  {
+    g_autoptr (GListModel) controllers =
+      gtk_widget_observe_controllers (GTK_WIDGET (onyx_tensor_picker_get_search (picker)));
+    gboolean handled = FALSE;
+    GtkWidget *list = find_descendant (GTK_WIDGET (picker), GTK_TYPE_LIST_VIEW);
+
+    for (guint i = 0; !handled && i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr (GtkEventController) controller = g_list_model_get_item (controllers, i);
+        if (GTK_IS_EVENT_CONTROLLER_KEY (controller))
+          g_signal_emit_by_name (controller, "key-pressed", GDK_KEY_Down, 0, 0, &handled);
+      }
+    g_assert_true (handled);
+    g_assert_nonnull (gtk_widget_get_focus_child (list));
+  }
+  gtk_editable_set_text (onyx_tensor_picker_get_search (picker), "nothing like this");
+  g_assert_cmpuint (n_results (picker), ==, 0);
+  gtk_editable_set_text (onyx_tensor_picker_get_search (picker), "inp");
+  g_assert_cmpuint (n_results (picker), ==, 1);
+
+  /* Enter takes the first match: Relu now reads the graph input. */
+  g_signal_emit_by_name (onyx_tensor_picker_get_search (picker), "activate");
+  g_assert_cmpstr (relu->input[0], ==, "input");
+  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_nonnull (strstr (onyx_document_get_undo_label (window->document), "Connect input 0"));
+  wait_for_layout (window);
+  screenshot ("picker-done.png");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_cmpstr (relu->input[0], ==, before);
+  g_assert_false (onyx_document_is_modified (window->document));
+  wait_for_layout (window);
+
+  /* Conv reading Relu's output would be a cycle: the core's message, no change. */
+  onyx_window_select_node (window, conv);
+  picker = picker_of_input (window, 0);
+  gtk_editable_set_text (onyx_tensor_picker_get_search (picker), "relu_output");
+  g_assert_cmpuint (n_results (picker), ==, 1);
+  onyx_tensor_picker_choose (picker, 0);
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "depend on itself"));
+  respond (dialog, "close");
+  g_assert_cmpstr (conv->input[0], ==, "input");
+  g_assert_false (onyx_document_is_modified (window->document));
+  wait_for_layout (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  /* Journals of unsaved edits (left by windows closed unsaved here) and the recent
+   * files of GtkRecentManager go to folders of this run: the app test, which may run
+   * at the same time, opens the same models. */
+  g_autofree char *home = g_dir_make_tmp ("onyx-app-more-XXXXXX", NULL);
+  g_autofree char *state = g_build_filename (home, "state", NULL);
+  g_autofree char *data = g_build_filename (home, "data", NULL);
+  int status;
+
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  g_test_init (&argc, &argv, NULL);
+  /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  /* The real application (its startup applies the dark style), registered without
+   * running it; windows of the tests belong to it. */
+  app = GTK_APPLICATION (onyx_application_new ());
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/app-more/drop-open", test_drop_open);
+  g_test_add_func ("/app-more/open-over-unsaved", test_open_over_unsaved);
+  g_test_add_func ("/app-more/close-unsaved", test_close_unsaved);
+  g_test_add_func ("/app-more/dark-style", test_dark_style);
+  g_test_add_func ("/app-more/pinch-zoom", test_pinch_zoom);
+  g_test_add_func ("/app-more/recent", test_recent);
+  g_test_add_func ("/app-more/export-view-and-graph", test_export_view_and_graph);
+  g_test_add_func ("/app-more/export-dialog", test_export_dialog);
+  g_test_add_func ("/app-more/reconnect-picker", test_reconnect_picker);
+  status = g_test_run ();
+  remove_tree (home);
+  return status;
+}
