@@ -29,6 +29,52 @@ wait_for_layout (OnyxWindow *window)
     ;
 }
 
+/* A new window showing the model at `path`, laid out. */
+static inline OnyxWindow *
+open_model_window (const char *path)
+{
+  OnyxWindow *window = onyx_window_new (NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (window);
+  onyx_window_open_file (window, file);
+  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  wait_for_layout (window);
+  return window;
+}
+
+static inline guint
+list_box_n_rows (GtkListBox *list)
+{
+  guint n = 0;
+
+  while (gtk_list_box_get_row_at_index (list, n) != NULL)
+    n++;
+  return n;
+}
+
+static inline gboolean
+test_count_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  return ++*(int *) data < 3 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+/* Until a pane has slid in or out and a few frames were drawn since, so that the
+ * window is allocated for snapshots. */
+static inline void
+wait_for_revealer (OnyxWindow *window, GtkRevealer *revealer)
+{
+  int ticks = 0;
+
+  while (gtk_revealer_get_child_revealed (revealer) != gtk_revealer_get_reveal_child (revealer))
+    g_main_context_iteration (NULL, TRUE);
+  /* A tick callback makes the frame clock run: frames get laid out and drawn. */
+  gtk_widget_add_tick_callback (GTK_WIDGET (window), test_count_tick, &ticks, NULL);
+  while (ticks < 3)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* Renders `widget` as GTK would, saves it, and returns how many pixels differ from
  * the top-left pixel (the background). */
 static inline guint64

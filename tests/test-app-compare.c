@@ -13,38 +13,8 @@
 static OnyxWindow *
 open_window (const char *name)
 {
-  OnyxWindow *window = onyx_window_new (NULL);
   g_autofree char *path = test_data_path (name);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-
-  gtk_window_present (GTK_WINDOW (window));
-  wait_until_shown (window);
-  onyx_window_open_file (window, file);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
-  wait_for_layout (window);
-  return window;
-}
-
-/* Until the sidebar has slid in or out and a frame was drawn since, so that the
- * window is allocated for snapshots. */
-static gboolean
-count_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
-{
-  return ++*(int *) data < 3 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
-}
-
-static void
-wait_for_sidebar (OnyxWindow *window)
-{
-  int ticks = 0;
-
-  while (gtk_revealer_get_child_revealed (window->compare_revealer) !=
-         gtk_revealer_get_reveal_child (window->compare_revealer))
-    g_main_context_iteration (NULL, TRUE);
-  /* A tick callback makes the frame clock run: frames get laid out and drawn. */
-  gtk_widget_add_tick_callback (GTK_WIDGET (window), count_tick, &ticks, NULL);
-  while (ticks < 3)
-    g_main_context_iteration (NULL, TRUE);
+  return open_model_window (path);
 }
 
 static void
@@ -58,7 +28,7 @@ compare_with (OnyxWindow *window, const char *name)
   g_assert_no_error (error);
   wait_for_layout (window);
   g_assert_true (gtk_revealer_get_reveal_child (window->compare_revealer));
-  wait_for_sidebar (window);
+  wait_for_revealer (window, window->compare_revealer);
 }
 
 /* The core's own diff of the two files, as `onyx-cli diff A B` reports it. */
@@ -98,12 +68,7 @@ cli_diff_messages (const char *name_a, const char *name_b)
 static guint
 n_rows (OnyxWindow *window)
 {
-  GtkListBox *list = onyx_compare_pane_get_list (window->compare_pane);
-  guint n = 0;
-
-  while (gtk_list_box_get_row_at_index (list, n) != NULL)
-    n++;
-  return n;
+  return list_box_n_rows (onyx_compare_pane_get_list (window->compare_pane));
 }
 
 /* The pane lists `diff`'s entries in order, each row's tooltip its full message. */
@@ -193,7 +158,7 @@ test_compare_scripted (void)
   g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
   g_assert_true (window->selected_node == graph->node[first->index_b]);
   g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), >=, 0);
-  wait_for_sidebar (window);
+  wait_for_revealer (window, window->compare_revealer);
   snapshot_to_png (GTK_WIDGET (window), "test-app-compare-selected.png");
 
   /* Closing the sidebar leaves compare mode: no frames. */
@@ -299,7 +264,7 @@ test_compare_after_edit (void)
   g_assert_true (has_tint (window, relu, ONYX_DIFF_RENAMED));
   g_assert_false (onyx_canvas_get_node_tint (window->canvas, conv, NULL));
   g_assert_cmpuint (n_tinted (window), ==, 1);
-  wait_for_sidebar (window);
+  wait_for_revealer (window, window->compare_revealer);
   snapshot_to_png (GTK_WIDGET (window), "test-app-compare-edit.png");
 
   /* The removed node is only listed: its row selects nothing. */

@@ -120,13 +120,8 @@ test_broken_file (void)
 static int
 crash_after_bypass (const char *path)
 {
-  OnyxWindow *window = onyx_window_new (NULL);
-  g_autoptr (GFile) file = g_file_new_for_path (path);
+  OnyxWindow *window = open_model_window (path);
 
-  gtk_window_present (GTK_WINDOW (window));
-  wait_until_shown (window);
-  onyx_window_open_file (window, file);
-  wait_for_layout (window);
   g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "FooOp"), -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
   raise (SIGKILL);

@@ -28,6 +28,7 @@ struct _OnyxCanvas {
   int selected, selected_edge, hovered;
   GHashTable *highlighted;    /* neighbours of the hovered node */
   GdkRGBA *tints;             /* per layout node (alpha 0: none), or NULL */
+  guint8 *badges;             /* OnyxCanvasBadge per layout node, or NULL */
 
   /* The cached graph layer, in layout coordinates × cache_scale. */
   GskRenderNode *cache;
@@ -176,6 +177,43 @@ append_tints (OnyxCanvas *self, GtkSnapshot *snapshot, const OnyxRect *visible)
     }
 }
 
+/* Problem dots keep their size on screen at any zoom, like the tint frames, and sit
+ * on the box's top right corner, outside any tint frame's colour. */
+static void
+append_badges (OnyxCanvas *self, GtkSnapshot *snapshot, const OnyxRect *visible)
+{
+  const float radius = 6, ring = 1.5;
+  GdkRGBA colors[] = { { 0 }, { 0.21, 0.52, 0.89, 1 }, { 0.90, 0.65, 0.04, 1 }, { 0.88, 0.11, 0.14, 1 } };
+  GdkRGBA background = is_dark () ? (GdkRGBA) { 0.12, 0.12, 0.12, 1 } : (GdkRGBA) { 1, 1, 1, 1 };
+
+  if (self->badges == NULL)
+    return;
+  for (guint i = 0; i < self->layout->nodes->len; i++)
+    {
+      const OnyxRect *box = &layout_node (self, i)->box;
+      GskRoundedRect dot;
+      float cx, cy;
+
+      if (self->badges[i] == ONYX_CANVAS_BADGE_NONE || self->badges[i] >= G_N_ELEMENTS (colors) ||
+          box->x > visible->x + visible->width || box->y > visible->y + visible->height ||
+          box->x + box->width < visible->x || box->y + box->height < visible->y)
+        continue;
+      cx = (box->x + box->width - self->ox) * self->scale;
+      cy = (box->y - self->oy) * self->scale;
+      gsk_rounded_rect_init_from_rect (&dot, &GRAPHENE_RECT_INIT (cx - radius - ring, cy - radius - ring,
+                                                                  2 * (radius + ring), 2 * (radius + ring)),
+                                       radius + ring);
+      gtk_snapshot_push_rounded_clip (snapshot, &dot);
+      gtk_snapshot_append_color (snapshot, &background, &dot.bounds);
+      gtk_snapshot_pop (snapshot);
+      gsk_rounded_rect_init_from_rect (&dot, &GRAPHENE_RECT_INIT (cx - radius, cy - radius, 2 * radius, 2 * radius),
+                                       radius);
+      gtk_snapshot_push_rounded_clip (snapshot, &dot);
+      gtk_snapshot_append_color (snapshot, &colors[self->badges[i]], &dot.bounds);
+      gtk_snapshot_pop (snapshot);
+    }
+}
+
 static void
 onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -204,6 +242,7 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->selected < 0 && self->hovered < 0 && self->selected_edge < 0)
     {
       append_tints (self, snapshot, &visible);
+      append_badges (self, snapshot, &visible);
       gtk_snapshot_pop (snapshot);
       return;
     }
@@ -240,6 +279,7 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     }
   cairo_destroy (cr);
   append_tints (self, snapshot, &visible);
+  append_badges (self, snapshot, &visible);
   gtk_snapshot_pop (snapshot);
 }
 
@@ -487,6 +527,7 @@ clear_layout (OnyxCanvas *self)
   g_clear_pointer (&self->layout, onyx_layout_free);
   g_clear_pointer (&self->cache, gsk_render_node_unref);
   g_clear_pointer (&self->tints, g_free);
+  g_clear_pointer (&self->badges, g_free);
   g_hash_table_remove_all (self->highlighted);
   self->hovered = self->selected = self->selected_edge = -1;
 }
@@ -631,6 +672,26 @@ onyx_canvas_get_node_tint (OnyxCanvas *self, int node, GdkRGBA *tint)
   if (tint != NULL)
     *tint = self->tints[node];
   return TRUE;
+}
+
+void
+onyx_canvas_set_node_badges (OnyxCanvas *self, const guint8 *badges, guint n_badges)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  g_return_if_fail (badges == NULL || (self->layout != NULL && n_badges == self->layout->nodes->len));
+  g_clear_pointer (&self->badges, g_free);
+  if (badges != NULL)
+    self->badges = g_memdup2 (badges, n_badges);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+OnyxCanvasBadge
+onyx_canvas_get_node_badge (OnyxCanvas *self, int node)
+{
+  g_return_val_if_fail (ONYX_IS_CANVAS (self), ONYX_CANVAS_BADGE_NONE);
+  if (self->badges == NULL || node < 0 || (guint) node >= self->layout->nodes->len)
+    return ONYX_CANVAS_BADGE_NONE;
+  return self->badges[node];
 }
 
 int

@@ -35,6 +35,20 @@ void              onyx_canvas_set_node_tints (OnyxCanvas    *self,
 gboolean          onyx_canvas_get_node_tint  (OnyxCanvas *self,
                                               int         node,
                                               GdkRGBA    *tint);
+/* Problem markers: a small dot at a layout node's top right corner. `badges` has one
+ * OnyxCanvasBadge per layout node; NULL removes them. Drawn over the cached graph;
+ * a new layout drops them. */
+typedef enum {
+  ONYX_CANVAS_BADGE_NONE,
+  ONYX_CANVAS_BADGE_INFO,
+  ONYX_CANVAS_BADGE_WARNING,
+  ONYX_CANVAS_BADGE_ERROR,
+} OnyxCanvasBadge;
+void              onyx_canvas_set_node_badges (OnyxCanvas   *self,
+                                               const guint8 *badges,
+                                               guint         n_badges);
+OnyxCanvasBadge   onyx_canvas_get_node_badge  (OnyxCanvas   *self,
+                                               int           node);
 /* Scrolls so that the layout node is in view, keeping the zoom. */
 void              onyx_canvas_reveal_node    (OnyxCanvas *self,
                                               int         node);

@@ -6,6 +6,8 @@
 
 #include "onyx-attribute.h"
 #include "onyx-edits.h"
+#include "onyx-problems-pane.h"
+#include "onyx-schema.h"
 #include "onyx-summary.h"
 #include "onyx-tensor-picker.h"
 #include "onyx-tensor-values.h"
@@ -16,6 +18,8 @@
 
 struct _OnyxProperties {
   GtkBox parent_instance;
+
+  OnyxDiagnostics *diagnostics;   /* borrowed, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (OnyxProperties, onyx_properties, GTK_TYPE_BOX)
@@ -203,8 +207,95 @@ add_tensor_link (GtkWidget *group, OnyxDocument *doc, const char *label, const c
 }
 
 void
+onyx_properties_set_diagnostics (OnyxProperties *self, OnyxDiagnostics *diagnostics)
+{
+  g_return_if_fail (ONYX_IS_PROPERTIES (self));
+  self->diagnostics = diagnostics;
+}
+
+/* The node's findings, first in the panel: they are why people look at it. */
+static void
+add_problem_rows (OnyxProperties *self, Onnx__NodeProto *node)
+{
+  GPtrArray *problems = self->diagnostics ? onyx_diagnostics_get_problems (self->diagnostics) : NULL;
+  GtkWidget *group = NULL;
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const OnyxProblem *p = g_ptr_array_index (problems, i);
+      GtkWidget *row, *icon;
+      if (p->node_proto != node)
+        continue;
+      if (group == NULL)
+        group = add_group (self, _("Problems"));
+      row = add_row (group, onyx_problem_severity_label (p->severity), p->message);
+      icon = gtk_image_new_from_icon_name (onyx_problem_severity_icon (p->severity));
+      gtk_widget_add_css_class (icon, onyx_problem_severity_class (p->severity));
+      adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
+    }
+}
+
+/* What the operator is by the ONNX schema in force at the model's opset. */
+static const OnyxSchema *
+add_schema_rows (GtkWidget *group, OnyxDocument *doc, Onnx__NodeProto *node)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (doc);
+  const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
+  g_autofree char *url = NULL;
+  GtkWidget *link;
+
+  if (!onyx_domain_is_standard (node->domain))
+    {
+      add_row (group, _("Schema"), _("Custom operator: no ONNX schema describes it; "
+                                     "standard runtimes need its implementation"));
+      return NULL;
+    }
+  if (schema == NULL || schema->deprecated)
+    add_row (group, _("Schema"), _("Not defined at this model’s opset"));
+  else
+    {
+      if (schema->doc != NULL && schema->doc[0] != '\0')
+        add_row (group, _("Summary"), schema->doc);
+      add_text_row (group, _("Version"), g_strdup_printf (_("Since opset %d"), schema->since_version));
+    }
+  url = onyx_schema_docs_url (node->domain, node->op_type);
+  if (url != NULL)
+    {
+      g_autofree char *label = g_strdup_printf (_("%s in the ONNX Documentation"), node->op_type);
+      link = gtk_link_button_new_with_label (url, label);
+      gtk_widget_set_halign (link, GTK_ALIGN_START);
+      gtk_widget_add_css_class (link, "onyx-docs-link");
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), link);
+    }
+  return schema != NULL && !schema->deprecated ? schema : NULL;
+}
+
+/* Attributes the node leaves out run with the schema's default: shown dimmed. */
+static void
+add_default_rows (GtkWidget **group, OnyxProperties *self, const OnyxSchema *schema,
+                  Onnx__NodeProto *node)
+{
+  g_autoptr (GPtrArray) defaults = schema ? onyx_schema_omitted_defaults (schema, node) : NULL;
+
+  for (guint i = 0; defaults != NULL && i < defaults->len; i++)
+    {
+      const OnyxSchemaAttribute *a = g_ptr_array_index (defaults, i);
+      g_autofree char *value = onyx_schema_attribute_default_text (a);
+      g_autofree char *text = g_strdup_printf (_("%s (default)"), value ? value : "");
+      GtkWidget *row;
+      if (*group == NULL)
+        *group = add_group (self, _("Attributes"));
+      row = add_row (*group, a->name, text);
+      gtk_widget_add_css_class (row, "dim-label");
+      gtk_widget_add_css_class (row, "default-attribute");
+    }
+}
+
+void
 onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodeProto *node)
 {
+  const OnyxSchema *schema;
+  GtkWidget *attributes = NULL;
   OnyxGraphIndex *index = onyx_document_get_index (doc);
   gssize position = onyx_graph_index_node_position (index, node);
   g_autofree char *pos = g_strdup_printf ("%" G_GSSIZE_FORMAT, position);
@@ -219,6 +310,8 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodePr
   add_entry_row (group, _("Name"), node->name != NULL ? node->name : "", "win.rename-node", pos);
   if (node->doc_string != NULL && node->doc_string[0] != '\0')
     add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));
+  schema = add_schema_rows (group, doc, node);
+  add_problem_rows (self, node);
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_set_margin_top (box, 6);
@@ -229,7 +322,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodePr
 
   if (node->n_attribute > 0)
     {
-      group = add_group (self, _("Attributes"));
+      group = attributes = add_group (self, _("Attributes"));
       for (size_t i = 0; i < node->n_attribute; i++)
         {
           Onnx__AttributeProto *a = node->attribute[i];
@@ -251,11 +344,14 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodePr
             }
         }
     }
+  add_default_rows (&attributes, self, schema, node);
 
   group = add_group (self, _("Inputs"));
   for (size_t i = 0; i < node->n_input; i++)
     {
-      g_autofree char *label = g_strdup_printf (_("Input %zu"), i);
+      /* The schema's name for the slot (Conv's X, W, B), else its position. */
+      g_autofree char *slot = schema ? onyx_schema_input_name (schema, i) : NULL;
+      g_autofree char *label = slot ? g_strdup (slot) : g_strdup_printf (_("Input %zu"), i);
       g_autofree char *key = g_strdup_printf ("%zu", i);
       GtkWidget *row = add_tensor_link (group, doc, label, node->input[i]);
       /* Any input, an unconnected optional one too, can read any tensor of the graph. */
@@ -266,7 +362,8 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodePr
   group = add_group (self, _("Outputs"));
   for (size_t i = 0; i < node->n_output; i++)
     {
-      g_autofree char *label = g_strdup_printf (_("Output %zu"), i);
+      g_autofree char *slot = schema ? onyx_schema_output_name (schema, i) : NULL;
+      g_autofree char *label = slot ? g_strdup (slot) : g_strdup_printf (_("Output %zu"), i);
       add_tensor_link (group, doc, label, node->output[i]);
     }
 }

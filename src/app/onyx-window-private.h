@@ -4,8 +4,10 @@
 #include "onyx-window.h"
 #include "onyx-canvas.h"
 #include "onyx-compare-pane.h"
+#include "onyx-diagnose.h"
 #include "onyx-document.h"
 #include "onyx-layout.h"
+#include "onyx-problems-pane.h"
 #include "onyx-properties.h"
 
 G_BEGIN_DECLS
@@ -70,6 +72,18 @@ struct _OnyxWindow {
   OnyxModel *compare_model;       /* A, the model compared with; the document is B */
   char *compare_name;             /* A's file name, as shown */
   OnyxDiff *diff;                 /* of A and B as they are now, or NULL */
+
+  /* onyx-window-problems.c */
+  GtkRevealer *problems_revealer;
+  OnyxProblemsPane *problems_pane;
+  GtkToggleButton *problems_button;
+  GtkImage *problems_icon;
+  GtkLabel *problems_count;
+  OnyxDiagnostics *diagnostics;   /* of the document, or NULL */
+  GPtrArray *problems_undo;       /* per undo step: the nodes it touched, or NULL (all) */
+  GPtrArray *problems_redo;
+  int problems_expect;            /* OnyxEditExtent of the next change */
+  Onnx__NodeProto *problems_node;
 };
 
 /* onyx-window.c */
@@ -121,6 +135,26 @@ gboolean onyx_window_compare_with   (OnyxWindow *self, GFile *file, GError **err
 void     onyx_window_compare_stop   (OnyxWindow *self);
 /* After a new layout: the frames follow it (collapsed groups take their nodes'). */
 void     onyx_window_compare_update_tints (OnyxWindow *self);
+
+/* onyx-window-problems.c: the findings of the open model, kept up to date edit by
+ * edit. Actions say what the next change of the document is before they make it. */
+typedef enum {
+  ONYX_EDIT_NONE,
+  ONYX_EDIT_UNKNOWN,   /* re-check the whole model */
+  ONYX_EDIT_NODE,      /* an edit of one node and its connections */
+  ONYX_EDIT_UNDO,
+  ONYX_EDIT_REDO,
+} OnyxEditExtent;
+void     onyx_window_class_init_problems (GtkWidgetClass *widget_class);
+void     onyx_window_init_problems  (OnyxWindow *self);
+void     onyx_window_problems_dispose (OnyxWindow *self);
+/* Right after the document is made (before other "changed" handlers), and when it goes. */
+void     onyx_window_problems_attach (OnyxWindow *self);
+void     onyx_window_problems_detach (OnyxWindow *self);
+void     onyx_window_problems_expect (OnyxWindow *self, OnyxEditExtent extent,
+                                      Onnx__NodeProto *node);
+/* After a new layout: the dots follow it (closed groups show their nodes'). */
+void     onyx_window_problems_update_badges (OnyxWindow *self);
 
 /* onyx-window-journal.c: unsaved edits kept on disk, offered back after a crash */
 void     onyx_window_journal_update        (OnyxWindow *self);

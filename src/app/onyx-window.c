@@ -240,6 +240,7 @@ onyx_window_update_state (OnyxWindow *self)
   gtk_widget_action_set_enabled (widget, "win.compare-with", doc);
   gtk_widget_action_set_enabled (widget, "win.compare-close", self->compare_model != NULL);
   gtk_widget_set_sensitive (GTK_WIDGET (self->find_button), doc);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->problems_button), doc);
   gtk_widget_action_set_enabled (widget, "win.undo", editable && onyx_document_can_undo (self->document));
   gtk_widget_action_set_enabled (widget, "win.redo", editable && onyx_document_can_redo (self->document));
   gtk_widget_action_set_enabled (widget, "win.cleanup", editable);
@@ -339,6 +340,7 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
       onyx_canvas_set_layout (self->canvas, layout, self->layout_keep_view);
       sync_canvas_selection (self);
       onyx_window_compare_update_tints (self);
+      onyx_window_problems_update_badges (self);
     }
   else if (self->document != NULL && !self->layout_pending)
     onyx_window_toast (self, _("Layout cancelled"), FALSE);
@@ -450,6 +452,7 @@ static void
 close_document (OnyxWindow *self)
 {
   onyx_window_compare_stop (self);
+  onyx_window_problems_detach (self);
   if (self->layout_cancellable != NULL)
     g_cancellable_cancel (self->layout_cancellable);
   self->layout_pending = FALSE;
@@ -505,6 +508,8 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
     }
   self->document = onyx_document_new (model);
   g_object_unref (model);
+  /* First: the properties panel, refreshed by the next handler, shows the findings. */
+  onyx_window_problems_attach (self);
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
   self->engine = onyx_layout_engine_new (onyx_document_get_proto (self->document)->graph);
   onyx_window_recent_add (self, file);
@@ -741,6 +746,7 @@ onyx_window_dispose (GObject *object)
     }
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
+  onyx_window_problems_dispose (self);
   g_clear_pointer (&self->engine, onyx_layout_engine_free);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
@@ -788,6 +794,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   onyx_window_class_init_actions (widget_class);
   onyx_window_class_init_recent (widget_class);
   onyx_window_class_init_compare (widget_class);
+  onyx_window_class_init_problems (widget_class);
 }
 
 static void
@@ -814,6 +821,7 @@ onyx_window_init (OnyxWindow *self)
   onyx_window_init_dnd (self);
   onyx_window_init_recent (self);
   onyx_window_init_compare (self);
+  onyx_window_init_problems (self);
   onyx_window_update_state (self);
 }
 

@@ -1,0 +1,33 @@
+/* onyx-problems-pane.h: the findings of the open model (onyx-diagnose.h) as a
+ * list under the graph, errors first; activating a row asks the window to show
+ * the node or tensor it concerns. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "onyx-validate.h"
+
+G_BEGIN_DECLS
+
+#define ONYX_TYPE_PROBLEMS_PANE (onyx_problems_pane_get_type ())
+G_DECLARE_FINAL_TYPE (OnyxProblemsPane, onyx_problems_pane, ONYX, PROBLEMS_PANE, GtkBox)
+
+/* Signal "problem-activated" (guint problem): a row was activated; `problem` indexes
+ * the array last given to onyx_problems_pane_set_problems(). */
+
+/* Lists `problems` (OnyxProblem*, may be NULL); the pane keeps no pointer to them. */
+void        onyx_problems_pane_set_problems (OnyxProblemsPane *self,
+                                             GPtrArray        *problems);
+GtkListBox *onyx_problems_pane_get_list     (OnyxProblemsPane *self);
+/* The index of the problem a row shows; G_MAXUINT for the closing "…more" row. */
+guint       onyx_problems_pane_row_problem  (OnyxProblemsPane *self,
+                                             GtkListBoxRow    *row);
+
+/* The icon and the style class ("error", "warning", "dim-label") of a severity,
+ * for the list, the header bar and the properties panel alike. */
+const char *onyx_problem_severity_icon      (OnyxProblemSeverity severity);
+const char *onyx_problem_severity_class     (OnyxProblemSeverity severity);
+/* "Error", "Warning", "Information" */
+const char *onyx_problem_severity_label     (OnyxProblemSeverity severity);
+
+G_END_DECLS

@@ -1,0 +1,302 @@
+/* onyx-window-problems.c: the open model's findings (onyx-diagnose.h) in a pane
+ * under the graph, as dots on the canvas and as a count in the header bar.
+ *
+ * The findings follow every edit, undo and redo incrementally: the actions say
+ * beforehand which node an edit is about (onyx_window_problems_expect), each undo
+ * step remembers it, and only that node's neighbourhood is checked again. Edits of
+ * unknown or graph-wide extent re-check everything. */
+#include "onyx-window-private.h"
+
+#include <glib/gi18n.h>
+
+/* The nodes one undo step touched (Onnx__NodeProto*), or NULL: unknown, re-check all. */
+static void
+step_free (gpointer step)
+{
+  if (step != NULL)
+    g_ptr_array_unref (step);
+}
+
+static void
+update_count (OnyxWindow *self)
+{
+  GPtrArray *problems = self->diagnostics ? onyx_diagnostics_get_problems (self->diagnostics) : NULL;
+  guint errors = problems ? onyx_problems_count (problems, ONYX_PROBLEM_ERROR) : 0;
+  guint warnings = problems ? onyx_problems_count (problems, ONYX_PROBLEM_WARNING) : 0;
+  g_autofree char *count = g_strdup_printf ("%u", errors + warnings);
+  g_autofree char *tip = NULL;
+  GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->problems_count));
+
+  gtk_label_set_text (self->problems_count, count);
+  gtk_widget_remove_css_class (box, "error");
+  gtk_widget_remove_css_class (box, "warning");
+  if (errors + warnings > 0)
+    gtk_widget_add_css_class (box, errors > 0 ? "error" : "warning");
+  gtk_image_set_from_icon_name (self->problems_icon, errors > 0 ? "dialog-error-symbolic"
+                                : warnings > 0 ? "dialog-warning-symbolic" : "emblem-ok-symbolic");
+  {
+    g_autofree char *e = g_strdup_printf (ngettext ("%u error", "%u errors", errors), errors);
+    g_autofree char *w = g_strdup_printf (ngettext ("%u warning", "%u warnings", warnings), warnings);
+    /* Translators: the header bar's problems button: "Problems: 1 error, 2 warnings". */
+    tip = g_strdup_printf (_("Problems: %s, %s"), e, w);
+  }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->problems_button), tip);
+}
+
+static void
+refresh (OnyxWindow *self)
+{
+  onyx_problems_pane_set_problems (self->problems_pane, self->diagnostics
+                                   ? onyx_diagnostics_get_problems (self->diagnostics) : NULL);
+  update_count (self);
+}
+
+static void
+document_changed_cb (OnyxWindow *self)
+{
+  guint n = onyx_document_get_n_undo (self->document);
+  GPtrArray *step = NULL;
+  gboolean incremental = FALSE;
+  gint64 start = g_get_monotonic_time ();
+
+  if (self->problems_expect == ONYX_EDIT_UNDO && n + 1 == self->problems_undo->len)
+    {
+      step = g_ptr_array_steal_index (self->problems_undo, self->problems_undo->len - 1);
+      g_ptr_array_add (self->problems_redo, step);
+      incremental = step != NULL;
+    }
+  else if (self->problems_expect == ONYX_EDIT_REDO && n == self->problems_undo->len + 1 &&
+           self->problems_redo->len > 0)
+    {
+      step = g_ptr_array_steal_index (self->problems_redo, self->problems_redo->len - 1);
+      g_ptr_array_add (self->problems_undo, step);
+      incremental = step != NULL;
+    }
+  else if (n == self->problems_undo->len + 1 && self->problems_expect != ONYX_EDIT_UNDO &&
+           self->problems_expect != ONYX_EDIT_REDO)
+    {
+      if (self->problems_expect == ONYX_EDIT_NODE && self->problems_node != NULL)
+        {
+          step = g_ptr_array_new ();
+          g_ptr_array_add (step, self->problems_node);
+        }
+      g_ptr_array_add (self->problems_undo, step);
+      g_ptr_array_set_size (self->problems_redo, 0);
+      incremental = step != NULL;
+    }
+  else if (n == self->problems_undo->len)
+    {
+      /* Saved, or an edit given up half way: the model is as it was. */
+      self->problems_expect = ONYX_EDIT_NONE;
+      self->problems_node = NULL;
+      return;
+    }
+  else
+    {
+      /* Several steps at once (a restored journal) or an unexpected count: start over. */
+      g_ptr_array_set_size (self->problems_undo, 0);
+      g_ptr_array_set_size (self->problems_redo, 0);
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (self->problems_undo, NULL);
+    }
+  self->problems_expect = ONYX_EDIT_NONE;
+  self->problems_node = NULL;
+
+  if (incremental)
+    for (guint i = 0; i < step->len; i++)
+      onyx_diagnostics_update_node (self->diagnostics, step->pdata[i]);
+  else
+    onyx_diagnostics_update_all (self->diagnostics);
+  g_debug ("Problems: %s check in %.1f ms", incremental ? "incremental" : "full",
+           (g_get_monotonic_time () - start) / 1000.0);
+  refresh (self);
+}
+
+void
+onyx_window_problems_expect (OnyxWindow *self, OnyxEditExtent extent, Onnx__NodeProto *node)
+{
+  self->problems_expect = extent;
+  self->problems_node = node;
+}
+
+void
+onyx_window_problems_attach (OnyxWindow *self)
+{
+  g_return_if_fail (self->document != NULL && self->diagnostics == NULL);
+  self->diagnostics = onyx_diagnostics_new (self->document);
+  g_ptr_array_set_size (self->problems_undo, 0);
+  g_ptr_array_set_size (self->problems_redo, 0);
+  self->problems_expect = ONYX_EDIT_NONE;
+  self->problems_node = NULL;
+  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
+  onyx_properties_set_diagnostics (self->properties, self->diagnostics);
+  refresh (self);
+}
+
+void
+onyx_window_problems_detach (OnyxWindow *self)
+{
+  if (self->diagnostics == NULL)
+    return;
+  onyx_properties_set_diagnostics (self->properties, NULL);
+  g_signal_handlers_disconnect_by_func (self->document, document_changed_cb, self);
+  g_clear_pointer (&self->diagnostics, onyx_diagnostics_free);
+  g_ptr_array_set_size (self->problems_undo, 0);
+  g_ptr_array_set_size (self->problems_redo, 0);
+  refresh (self);
+}
+
+/* The layout node showing graph node `pos`: its own box, or the closed group it is
+ * hidden in; -1 when neither is laid out. */
+static int
+layout_box_of (OnyxWindow *self, GHashTable *ops, GHashTable *closed, gssize pos)
+{
+  g_autofree char *scope = NULL;
+  gpointer found;
+  char *slash;
+
+  if ((found = g_hash_table_lookup (ops, GSIZE_TO_POINTER (pos + 1))) != NULL)
+    return GPOINTER_TO_INT (found) - 1;
+  if (g_hash_table_size (closed) == 0)
+    return -1;
+  scope = g_strdup (onyx_layout_engine_node_scope (self->engine, pos));
+  for (;;)
+    {
+      if ((found = g_hash_table_lookup (closed, scope)) != NULL)
+        return GPOINTER_TO_INT (found) - 1;
+      if ((slash = strrchr (scope, '/')) == NULL)
+        return -1;
+      *slash = '\0';
+    }
+}
+
+static void
+mark (guint8 *badges, int box, OnyxProblemSeverity severity)
+{
+  guint8 badge = severity == ONYX_PROBLEM_ERROR ? ONYX_CANVAS_BADGE_ERROR : ONYX_CANVAS_BADGE_WARNING;
+
+  /* Information gets no dot: a graph full of them would hide the ones that matter. */
+  if (box >= 0 && severity != ONYX_PROBLEM_INFO)
+    badges[box] = MAX (badges[box], badge);
+}
+
+void
+onyx_window_problems_update_badges (OnyxWindow *self)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  g_autoptr (GHashTable) ops = NULL;     /* graph position + 1 → layout index + 1 */
+  g_autoptr (GHashTable) closed = NULL;  /* scope → layout index + 1 of its closed group */
+  g_autofree guint8 *badges = NULL;
+  Onnx__GraphProto *graph;
+  OnyxGraphIndex *index;
+  GPtrArray *problems;
+
+  if (self->diagnostics == NULL || layout == NULL || self->engine == NULL)
+    return;
+  graph = onyx_document_get_proto (self->document)->graph;
+  index = onyx_document_get_index (self->document);
+  problems = onyx_diagnostics_get_problems (self->diagnostics);
+  ops = g_hash_table_new (NULL, NULL);
+  closed = g_hash_table_new (g_str_hash, g_str_equal);
+  badges = g_new0 (guint8, MAX (layout->nodes->len, 1));
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (node->kind == ONYX_LAYOUT_OP)
+        g_hash_table_insert (ops, GSIZE_TO_POINTER (node->index + 1), GINT_TO_POINTER (i + 1));
+      else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded)
+        g_hash_table_insert (closed, node->scope, GINT_TO_POINTER (i + 1));
+    }
+
+  for (guint p = 0; p < problems->len; p++)
+    {
+      const OnyxProblem *problem = g_ptr_array_index (problems, p);
+      gssize pos = problem->node_proto != NULL
+                     ? onyx_graph_index_node_position (index, (Onnx__NodeProto *) problem->node_proto) : -1;
+
+      if (pos >= 0)
+        mark (badges, layout_box_of (self, ops, closed, pos), problem->severity);
+      else if (problem->node_proto == NULL && problem->tensor != NULL)
+        /* Graph inputs and outputs are boxes of their own. */
+        for (guint i = 0; i < layout->nodes->len; i++)
+          {
+            const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+            if ((node->kind == ONYX_LAYOUT_INPUT && (size_t) node->index < graph->n_input &&
+                 g_strcmp0 (graph->input[node->index]->name, problem->tensor) == 0) ||
+                (node->kind == ONYX_LAYOUT_OUTPUT && (size_t) node->index < graph->n_output &&
+                 g_strcmp0 (graph->output[node->index]->name, problem->tensor) == 0))
+              mark (badges, i, problem->severity);
+          }
+    }
+  onyx_canvas_set_node_badges (self->canvas, badges, layout->nodes->len);
+}
+
+static void
+problem_activated_cb (OnyxWindow *self, guint i)
+{
+  GPtrArray *problems;
+  const OnyxProblem *problem;
+  OnyxGraphIndex *index;
+
+  if (self->diagnostics == NULL)
+    return;
+  problems = onyx_diagnostics_get_problems (self->diagnostics);
+  if (i >= problems->len)
+    return;
+  problem = g_ptr_array_index (problems, i);
+  index = onyx_document_get_index (self->document);
+  /* Nodes of subgraphs and functions are not on the canvas: their tensor, if any. */
+  if (problem->node_proto != NULL &&
+      onyx_graph_index_node_position (index, (Onnx__NodeProto *) problem->node_proto) >= 0)
+    {
+      /* Opens a closed group around it and scrolls it into view. */
+      onyx_window_select_node (self, (Onnx__NodeProto *) problem->node_proto);
+      onyx_canvas_reveal_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
+    }
+  else if (problem->tensor != NULL &&
+           (onyx_graph_index_defines (index, problem->tensor) ||
+            onyx_graph_index_graph_output (index, problem->tensor) != NULL))
+    onyx_window_select_tensor (self, problem->tensor);
+}
+
+static void
+show_problems_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+
+  gtk_toggle_button_set_active (self->problems_button,
+                                !gtk_toggle_button_get_active (self->problems_button));
+}
+
+void
+onyx_window_class_init_problems (GtkWidgetClass *widget_class)
+{
+  g_type_ensure (ONYX_TYPE_PROBLEMS_PANE);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_revealer);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_pane);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_button);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_icon);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_count);
+  gtk_widget_class_install_action (widget_class, "win.show-problems", NULL, show_problems_action);
+}
+
+void
+onyx_window_init_problems (OnyxWindow *self)
+{
+  self->problems_undo = g_ptr_array_new_with_free_func (step_free);
+  self->problems_redo = g_ptr_array_new_with_free_func (step_free);
+  g_object_bind_property (self->problems_button, "active", self->problems_revealer, "reveal-child",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect_swapped (self->problems_pane, "problem-activated",
+                            G_CALLBACK (problem_activated_cb), self);
+  refresh (self);
+}
+
+void
+onyx_window_problems_dispose (OnyxWindow *self)
+{
+  if (self->document != NULL)
+    onyx_window_problems_detach (self);
+  g_clear_pointer (&self->problems_undo, g_ptr_array_unref);
+  g_clear_pointer (&self->problems_redo, g_ptr_array_unref);
+}

@@ -1,0 +1,349 @@
+/* test-app-problems.c: the Problems pane, the canvas' problem dots and the operator
+ * schema in the properties panel, in the real window under Xvfb. model_foo.onnx has
+ * exactly one finding (its custom FooOp); bypassing FooOp clears it and undo brings
+ * it back, re-checked incrementally; a copy of model.onnx with a dangling input shows
+ * an error on that node, on the closed group around it too. */
+#include "onyx-app-test-util.h"
+
+#include <glib/gstdio.h>
+
+#include "onyx-edits.h"
+
+static OnyxWindow *
+open_window (const char *name)
+{
+  g_autofree char *path = test_data_path (name);
+  return open_model_window (path);
+}
+
+/* Edited windows leave a crash journal beside the model's path in XDG_STATE_HOME,
+ * which other tests opening the same file would be offered: drop it. */
+static void
+close_window (OnyxWindow *window)
+{
+  onyx_window_journal_discard (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static guint
+n_rows (OnyxWindow *window)
+{
+  return list_box_n_rows (onyx_problems_pane_get_list (window->problems_pane));
+}
+
+static GPtrArray *
+problems (OnyxWindow *window)
+{
+  return onyx_diagnostics_get_problems (window->diagnostics);
+}
+
+static guint
+n_badges (OnyxWindow *window)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  guint n = 0;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    n += onyx_canvas_get_node_badge (window->canvas, i) != ONYX_CANVAS_BADGE_NONE;
+  return n;
+}
+
+/* Every row title, subtitle, label and link of the properties panel, one a line. */
+static void
+collect_text (GtkWidget *widget, GString *text)
+{
+  if (ADW_IS_PREFERENCES_ROW (widget))
+    g_string_append_printf (text, "%s\n", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)));
+  if (ADW_IS_ACTION_ROW (widget) && adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)) != NULL)
+    g_string_append_printf (text, "%s\n", adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)));
+  if (GTK_IS_LINK_BUTTON (widget))
+    g_string_append_printf (text, "link %s\n", gtk_link_button_get_uri (GTK_LINK_BUTTON (widget)));
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (text, "%s\n", gtk_label_get_label (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_text (child, text);
+}
+
+static char *
+properties_text (OnyxWindow *window)
+{
+  GString *text = g_string_new (NULL);
+  collect_text (GTK_WIDGET (window->properties), text);
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_problems_foo (void)
+{
+  OnyxWindow *window = open_window ("model_foo.onnx");
+  const OnyxProblem *problem;
+  g_autofree char *text = NULL;
+  int foo;
+
+  /* Exactly the custom-op finding, as `onyx-cli check` reports it. */
+  g_assert_cmpuint (problems (window)->len, ==, 1);
+  problem = g_ptr_array_index (problems (window), 0);
+  g_assert_cmpint (problem->kind, ==, ONYX_PROBLEM_CUSTOM_OP);
+  g_assert_cmpint (problem->severity, ==, ONYX_PROBLEM_WARNING);
+  g_assert_cmpuint (n_rows (window), ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (window->problems_count), ==, "1");
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (window->problems_count)), "warning"));
+
+  /* The dot is on FooOp only. */
+  foo = layout_node_of_op (window, "FooOp");
+  g_assert_cmpint (foo, >=, 0);
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, foo), ==, ONYX_CANVAS_BADGE_WARNING);
+  g_assert_cmpuint (n_badges (window), ==, 1);
+
+  /* The header button reveals the list; a row selects its node. */
+  g_assert_false (gtk_revealer_get_reveal_child (window->problems_revealer));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  g_assert_true (gtk_revealer_get_reveal_child (window->problems_revealer));
+  wait_for_revealer (window, window->problems_revealer);
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (window->problems_pane), 0)));
+  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (window->selected_node->op_type, ==, "FooOp");
+  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, foo);
+  text = properties_text (window);
+  g_assert_nonnull (strstr (text, "Custom operator"));
+  g_assert_nonnull (strstr (text, problem->message));
+  wait_for_revealer (window, window->problems_revealer);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-problems-foo.png"), >, 2000);
+
+  /* Bypassing FooOp leaves nothing to report, checked around FooOp only. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  g_assert_cmpuint (problems (window)->len, ==, 0);
+  g_assert_cmpuint (n_rows (window), ==, 0);
+  g_assert_cmpstr (gtk_label_get_text (window->problems_count), ==, "0");
+  g_assert_cmpuint (window->problems_undo->len, ==, 1);
+  g_assert_nonnull (g_ptr_array_index (window->problems_undo, 0));
+  wait_for_layout (window);
+  g_assert_cmpuint (n_badges (window), ==, 0);
+
+  /* Undo brings it back, redo clears it again. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_cmpuint (problems (window)->len, ==, 1);
+  g_assert_cmpstr (gtk_label_get_text (window->problems_count), ==, "1");
+  g_assert_cmpuint (n_rows (window), ==, 1);
+  g_assert_cmpuint (window->problems_redo->len, ==, 1);
+  wait_for_layout (window);
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, layout_node_of_op (window, "FooOp")),
+                   ==, ONYX_CANVAS_BADGE_WARNING);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
+  g_assert_cmpuint (problems (window)->len, ==, 0);
+  g_assert_cmpstr (gtk_label_get_text (window->problems_count), ==, "0");
+  wait_for_layout (window);
+
+  /* The close button of the pane hides it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  g_assert_false (gtk_revealer_get_reveal_child (window->problems_revealer));
+  close_window (window);
+}
+
+/* model.onnx with the third node (a Conv) reading a tensor nobody makes. */
+static char *
+write_dangling_copy (void)
+{
+  g_autofree char *source = test_data_path ("model.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (source, &error);
+  g_autoptr (OnyxDocument) doc = NULL;
+  char *dir = g_dir_make_tmp ("onyx-problems-XXXXXX", &error);
+  char *path;
+  Onnx__NodeProto *node;
+
+  g_assert_no_error (error);
+  doc = onyx_document_new (model);
+  node = onyx_document_get_proto (doc)->graph->node[2];
+  g_assert_cmpstr (node->op_type, ==, "Conv");
+  onyx_document_begin_command (doc, "break");
+  onyx_document_set_node_input (doc, node, 0, "no_such_tensor");
+  onyx_document_commit_command (doc);
+  path = g_build_filename (dir, "dangling.onnx", NULL);
+  g_assert_true (onyx_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_free (dir);
+  return path;
+}
+
+static void
+remove_copy (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* The error of the broken node, and the node. */
+static const OnyxProblem *
+dangling_problem (OnyxWindow *window)
+{
+  const OnyxProblem *found = NULL;
+
+  for (guint i = 0; i < problems (window)->len; i++)
+    {
+      const OnyxProblem *p = g_ptr_array_index (problems (window), i);
+      if (p->kind == ONYX_PROBLEM_DANGLING_INPUT)
+        {
+          g_assert_null (found);
+          found = p;
+        }
+    }
+  g_assert_nonnull (found);
+  g_assert_cmpint (found->severity, ==, ONYX_PROBLEM_ERROR);
+  g_assert_cmpstr (found->node_proto->op_type, ==, "Conv");
+  g_assert_cmpstr (found->node_proto->input[0], ==, "no_such_tensor");
+  return found;
+}
+
+static void
+test_problems_dangling (void)
+{
+  g_autofree char *path = write_dangling_copy ();
+  OnyxWindow *window = open_model_window (path);
+  const OnyxProblem *problem = dangling_problem (window);
+  Onnx__NodeProto *broken = (Onnx__NodeProto *) problem->node_proto;
+  g_autofree char *text = NULL;
+  GtkListBoxRow *first;
+  gssize pos;
+  int box;
+
+  pos = onyx_graph_index_node_position (onyx_document_get_index (window->document), broken);
+  g_assert_cmpint (pos, ==, 2);
+  box = -1;
+  {
+    const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+    for (guint i = 0; i < layout->nodes->len; i++)
+      {
+        const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+        if (n->kind == ONYX_LAYOUT_OP && n->index == pos)
+          box = i;
+      }
+  }
+  g_assert_cmpint (box, >=, 0);
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, box), ==, ONYX_CANVAS_BADGE_ERROR);
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (window->problems_count)), "error"));
+
+  /* Errors are listed first: the first row is this one. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  wait_for_revealer (window, window->problems_revealer);
+  first = gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (window->problems_pane), 0);
+  g_assert_true (g_ptr_array_index (problems (window),
+                                    onyx_problems_pane_row_problem (window->problems_pane, first)) == problem);
+  gtk_widget_activate (GTK_WIDGET (first));
+  g_assert_true (window->selected_node == broken);
+  text = properties_text (window);
+  g_assert_nonnull (strstr (text, "Problems"));
+  g_assert_nonnull (strstr (text, problem->message));
+  wait_for_revealer (window, window->problems_revealer);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-problems-dangling.png"), >, 2000);
+
+  /* Reconnecting the input to the tensor it read before fixes it, node by node. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reconnect-input", "(ss)", "0",
+                                             onyx_document_get_proto (window->document)->graph->node[1]->output[0]));
+  g_assert_cmpuint (window->problems_undo->len, ==, 1);
+  g_assert_nonnull (g_ptr_array_index (window->problems_undo, 0));
+  for (guint i = 0; i < problems (window)->len; i++)
+    g_assert_cmpint (((OnyxProblem *) g_ptr_array_index (problems (window), i))->kind, !=, ONYX_PROBLEM_DANGLING_INPUT);
+  wait_for_layout (window);
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, box), ==, ONYX_CANVAS_BADGE_NONE);
+
+  /* Saving changes nothing to check: the undo steps keep what they touched. */
+  {
+    g_autoptr (GFile) file = g_file_new_for_path (path);
+    guint n = problems (window)->len;
+    g_assert_true (onyx_window_save_file (window, file));
+    g_assert_cmpuint (problems (window)->len, ==, n);
+    g_assert_cmpuint (window->problems_undo->len, ==, 1);
+    g_assert_nonnull (g_ptr_array_index (window->problems_undo, 0));
+  }
+  close_window (window);
+  remove_copy (path);
+}
+
+/* With only top-level groups shown, the closed group "model" carries its node's dot;
+ * activating the problem opens the group and selects the node. */
+static void
+test_problems_collapsed_group (void)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.onyxviewer.Onyx");
+  g_autofree char *path = write_dangling_copy ();
+  OnyxWindow *window;
+  const OnyxLayout *layout;
+  guint groups = 0;
+
+  g_settings_set_string (settings, "group-expansion", "top-level");
+  window = open_model_window (path);
+  layout = onyx_canvas_get_layout (window->canvas);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      g_assert_cmpint (n->kind, !=, ONYX_LAYOUT_OP);
+      if (n->kind == ONYX_LAYOUT_GROUP && !n->expanded)
+        {
+          g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, i), ==, ONYX_CANVAS_BADGE_ERROR);
+          groups++;
+        }
+    }
+  g_assert_cmpuint (groups, ==, 1);
+  snapshot_to_png (GTK_WIDGET (window), "test-app-problems-group.png");
+
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (window->problems_pane), 0)));
+  wait_for_layout (window);
+  g_assert_true (window->selected_node == dangling_problem (window)->node_proto);
+  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), >=, 0);
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, onyx_canvas_get_selected_node (window->canvas)),
+                   ==, ONYX_CANVAS_BADGE_ERROR);
+  close_window (window);
+  g_settings_reset (settings, "group-expansion");
+  remove_copy (path);
+}
+
+/* Conv's panel names its slots X, W, B, shows the defaults it leaves out and links
+ * to its page in the ONNX docs. */
+static void
+test_properties_schema (void)
+{
+  OnyxWindow *window = open_window ("model.onnx");
+  Onnx__NodeProto *conv = onyx_document_get_proto (window->document)->graph->node[0];
+  g_autofree char *text = NULL;
+  g_autofree char *x = NULL, *w = NULL, *b = NULL, *y = NULL;
+
+  g_assert_cmpstr (conv->op_type, ==, "Conv");
+  g_assert_cmpuint (problems (window)->len, ==, 0);
+  onyx_window_select_node (window, conv);
+  text = properties_text (window);
+  x = g_strdup_printf ("\nX: %s\n", conv->input[0]);
+  w = g_strdup_printf ("\nW: %s\n", conv->input[1]);
+  b = g_strdup_printf ("\nB: %s\n", conv->input[2]);
+  y = g_strdup_printf ("\nY: %s\n", conv->output[0]);
+  g_assert_nonnull (strstr (text, x));
+  g_assert_nonnull (strstr (text, w));
+  g_assert_nonnull (strstr (text, b));
+  g_assert_nonnull (strstr (text, y));
+  /* model.onnx's Conv gives no auto_pad: NOTSET by default. */
+  g_assert_nonnull (strstr (text, "\nauto_pad\n\"NOTSET\" (default)\n"));
+  g_assert_nonnull (strstr (text, "Since opset 11"));
+  g_assert_nonnull (strstr (text, "link https://onnx.ai/onnx/operators/onnx__Conv.html\n"));
+  g_assert_null (strstr (text, "Custom operator"));
+  wait_for_revealer (window, window->problems_revealer);
+  snapshot_to_png (GTK_WIDGET (window), "test-app-problems-schema.png");
+  /* The whole panel, scrolled-out rows too. */
+  snapshot_to_png (GTK_WIDGET (window->properties), "test-app-problems-schema-panel.png");
+  close_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+  g_test_add_func ("/app-problems/foo", test_problems_foo);
+  g_test_add_func ("/app-problems/dangling", test_problems_dangling);
+  g_test_add_func ("/app-problems/collapsed-group", test_problems_collapsed_group);
+  g_test_add_func ("/app-problems/schema", test_properties_schema);
+  return g_test_run ();
+}
