@@ -2,6 +2,7 @@
 #pragma once
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "onyx-window-private.h"
@@ -10,6 +11,41 @@ static inline char *
 test_data_path (const char *name)
 {
   return g_build_filename (g_getenv ("ONYX_TEST_DATA"), name, NULL);
+}
+
+static inline void
+test_remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        test_remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+/* Journals of unsaved edits and GtkRecentManager's list go to folders of this test
+ * run (inherited by the processes it spawns): the window tests run side by side and
+ * open the same models, and must not be offered each other's journals. Returns the
+ * folder, for test_remove_tree() at the end. */
+static inline char *
+test_private_xdg_folders (const char *test_name)
+{
+  g_autofree char *template = g_strdup_printf ("onyx-%s-XXXXXX", test_name);
+  char *home = g_dir_make_tmp (template, NULL);
+  g_autofree char *state = g_build_filename (home, "state", NULL);
+  g_autofree char *data = g_build_filename (home, "data", NULL);
+
+  g_assert_nonnull (home);
+  g_setenv ("XDG_STATE_HOME", state, TRUE);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  return home;
 }
 
 static inline void

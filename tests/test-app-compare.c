@@ -351,6 +351,9 @@ test_compare_bad_file (void)
 int
 main (int argc, char **argv)
 {
+  g_autofree char *home = test_private_xdg_folders ("app-compare");
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
@@ -361,5 +364,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-compare/after-edit", test_compare_after_edit);
   g_test_add_func ("/app-compare/model-entries", test_compare_model_entries);
   g_test_add_func ("/app-compare/bad-file", test_compare_bad_file);
-  return g_test_run ();
+  status = g_test_run ();
+  test_remove_tree (home);
+  return status;
 }

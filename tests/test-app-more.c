@@ -704,37 +704,13 @@ test_reconnect_picker (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int argc, char *argv[])
 {
   g_autoptr (GError) error = NULL;
-  /* Journals of unsaved edits (left by windows closed unsaved here) and the recent
-   * files of GtkRecentManager go to folders of this run: the app test, which may run
-   * at the same time, opens the same models. */
-  g_autofree char *home = g_dir_make_tmp ("onyx-app-more-XXXXXX", NULL);
-  g_autofree char *state = g_build_filename (home, "state", NULL);
-  g_autofree char *data = g_build_filename (home, "data", NULL);
+  g_autofree char *home = test_private_xdg_folders ("app-more");
   int status;
 
-  g_setenv ("XDG_STATE_HOME", state, TRUE);
-  g_setenv ("XDG_DATA_HOME", data, TRUE);
   g_test_init (&argc, &argv, NULL);
   /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
@@ -756,6 +732,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-more/export-dialog", test_export_dialog);
   g_test_add_func ("/app-more/reconnect-picker", test_reconnect_picker);
   status = g_test_run ();
-  remove_tree (home);
+  test_remove_tree (home);
   return status;
 }

@@ -337,6 +337,9 @@ test_properties_schema (void)
 int
 main (int argc, char **argv)
 {
+  g_autofree char *home = test_private_xdg_folders ("app-problems");
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
@@ -345,5 +348,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-problems/dangling", test_problems_dangling);
   g_test_add_func ("/app-problems/collapsed-group", test_problems_collapsed_group);
   g_test_add_func ("/app-problems/schema", test_properties_schema);
-  return g_test_run ();
+  status = g_test_run ();
+  test_remove_tree (home);
+  return status;
 }

@@ -191,11 +191,16 @@ test_crash_restore (void)
 int
 main (int argc, char *argv[])
 {
+  g_autofree char *home = NULL;
+  int status;
+
+  /* The crashing child inherits its parent's XDG folders. */
   if (argc == 3 && g_str_equal (argv[1], "--crash-after-bypass"))
     {
       adw_init ();
       return crash_after_bypass (argv[2]);
     }
+  home = test_private_xdg_folders ("app");
   g_test_init (&argc, &argv, NULL);
   /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
   g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
@@ -203,5 +208,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/open-bypass-undo-save", test_open_bypass_undo_save);
   g_test_add_func ("/app/broken-file", test_broken_file);
   g_test_add_func ("/app/crash-restore", test_crash_restore);
-  return g_test_run ();
+  status = g_test_run ();
+  test_remove_tree (home);
+  return status;
 }
