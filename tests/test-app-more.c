@@ -704,6 +704,25 @@ test_reconnect_picker (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The application's accelerators, as the shortcuts window lists them. */
+static void
+test_accels (void)
+{
+  const struct { const char *action, *accel; } expected[] = {
+    { "win.find", "<Control>f" },
+    { "win.show-problems", "<Shift><Control>m" },
+    { "win.delete-node", "Delete" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_auto (GStrv) accels = gtk_application_get_accels_for_action (app, expected[i].action);
+      g_assert_nonnull (accels);
+      g_assert_nonnull (accels[0]);
+      g_assert_cmpstr (accels[0], ==, expected[i].accel);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -731,6 +750,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-more/export-view-and-graph", test_export_view_and_graph);
   g_test_add_func ("/app-more/export-dialog", test_export_dialog);
   g_test_add_func ("/app-more/reconnect-picker", test_reconnect_picker);
+  g_test_add_func ("/app-more/accels", test_accels);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

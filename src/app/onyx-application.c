@@ -110,6 +110,8 @@ onyx_application_startup (GApplication *app)
     { "win.undo", { "<Control>z", NULL } },
     { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
     { "win.find", { "<Control>f", NULL } },
+    /* As the Problems panel of code editors. */
+    { "win.show-problems", { "<Control><Shift>m", NULL } },
     { "win.delete-node", { "Delete", NULL } },
     { "window.close", { "<Control>w", NULL } },
   };

@@ -264,6 +264,9 @@ show_problems_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
 
+  /* Without a model there is nothing to list. */
+  if (!gtk_widget_get_sensitive (GTK_WIDGET (self->problems_button)))
+    return;
   gtk_toggle_button_set_active (self->problems_button,
                                 !gtk_toggle_button_get_active (self->problems_button));
 }
