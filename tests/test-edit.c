@@ -716,6 +716,32 @@ test_undo_laws_testdata (void)
   g_assert_cmpuint (n_checked, >=, 30);
 }
 
+/* bypass-op is all or nothing: when one of its nodes cannot be bypassed, those
+ * before it are taken back and no undo step is left. */
+static void
+test_bypass_op_all_or_nothing (void)
+{
+  g_autoptr (OnyxDocument) doc = open_data ("model.onnx");
+  g_autoptr (GBytes) before = NULL;
+  g_autoptr (GBytes) after = NULL;
+  g_autoptr (GError) error = NULL;
+
+  /* Without the second Conv, the second Relu's input is produced by nothing. */
+  g_assert_true (onyx_step_apply (doc, "delete", "#2", &error));
+  g_assert_no_error (error);
+  before = onyx_document_serialize (doc);
+  g_assert_false (onyx_step_apply (doc, "bypass-op", "Relu", &error));
+  g_assert_nonnull (error);
+  after = onyx_document_serialize (doc);
+  assert_bytes_equal (before, after);
+  g_assert_cmpuint (onyx_document_get_n_undo (doc), ==, 1);
+  g_assert_false (onyx_document_can_redo (doc));
+  assert_index_consistent (doc);
+  /* The document goes on as usual. */
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_cmpuint (onyx_document_get_proto (doc)->graph->n_node, ==, 4);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -724,6 +750,7 @@ main (int argc, char **argv)
   g_test_add_func ("/edit/bypass-other-readers", test_bypass_keeps_other_readers);
   g_test_add_func ("/edit/bypass-graph-input", test_bypass_graph_input);
   g_test_add_func ("/edit/bypass-refusals", test_bypass_refusals);
+  g_test_add_func ("/edit/bypass-op-all-or-nothing", test_bypass_op_all_or_nothing);
   g_test_add_func ("/edit/delete-dangling", test_delete_reports_dangling);
   g_test_add_func ("/edit/delete-tree-ancestors", test_delete_tree_and_ancestors);
   g_test_add_func ("/edit/reconnect", test_reconnect_and_cycles);

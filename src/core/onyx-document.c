@@ -351,6 +351,20 @@ onyx_document_end_group (OnyxDocument *self)
 }
 
 void
+onyx_document_abort_group (OnyxDocument *self)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && self->group_depth == 1);
+  self->group_depth = 0;
+  g_clear_pointer (&self->group_label, g_free);
+  if (self->recording == NULL)
+    return;
+  /* Unwinds every edit of the group, not only the last. */
+  self->command_start = 0;
+  self->replay_start = 0;
+  onyx_document_abort_command (self);
+}
+
+void
 onyx_document_remove_item (OnyxDocument *self, ProtobufCMessage *owner, const char *field_name,
                            gsize position)
 {

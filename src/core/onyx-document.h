@@ -38,6 +38,9 @@ guint             onyx_document_get_n_undo     (OnyxDocument *self);
 void              onyx_document_begin_group    (OnyxDocument *self,
                                                 const char   *label);
 void              onyx_document_end_group      (OnyxDocument *self);
+/* Ends the outermost group undoing all it recorded: an edit made of several steps
+ * failed half way and leaves the model as it was, with no undo step. */
+void              onyx_document_abort_group    (OnyxDocument *self);
 
 /* Unmodified again after undoing back to the last save. */
 gboolean          onyx_document_is_modified    (OnyxDocument *self);

@@ -118,10 +118,11 @@ bypass_op (OnyxDocument *doc, const char *argument, GError **error)
     onyx_document_begin_group (doc, label);
   for (guint i = 0; i < matches->len && ok; i++)
     ok = onyx_edit_bypass_node (doc, matches->pdata[i], 0, error);
-  if (label != NULL)
+  /* All or nothing: a failure half way takes back the bypasses before it. */
+  if (label != NULL && ok)
     onyx_document_end_group (doc);
-  /* A failure half way leaves the bypasses before it as one undoable step; the CLI
-   * writes nothing in that case. */
+  else if (label != NULL)
+    onyx_document_abort_group (doc);
   return ok;
 }
 

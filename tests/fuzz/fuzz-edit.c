@@ -1,9 +1,11 @@
 /* libFuzzer target for editing: the input picks a walkthrough model and decodes into
  * a sequence of edit steps (any of onyx-steps.h, with node and tensor choices drawn
  * from the model). After applying them: undo all gives back the original bytes, redo
- * all the edited bytes, and the live index always matches one built from scratch. */
+ * all the edited bytes, and the live index always matches one built from scratch.
+ * The diagnostics follow along and at the end agree with a full pass. */
 #include <string.h>
 
+#include "onyx-diagnose.h"
 #include "onyx-document.h"
 #include "onyx-steps.h"
 
@@ -103,6 +105,8 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
   GBytes *original, *edited, *again;
   OnyxModel *model;
   OnyxDocument *doc;
+  OnyxDiagnostics *diagnostics;
+  GPtrArray *full;
 
   if (models == NULL)
     load_models ();
@@ -112,6 +116,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
   model = onyx_model_new_from_data (g_bytes_get_data (original, NULL), g_bytes_get_size (original),
                                     "fuzz.onnx", NULL, NULL);
   doc = onyx_document_new (model);
+  diagnostics = onyx_diagnostics_new (doc);
 
   for (guint serial = 0; serial < 24 && reader.pos < reader.len; serial++)
     {
@@ -121,8 +126,17 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
 
       if (!onyx_step_apply (doc, step->name, argument, &error))
         g_error_free (error);
+      else
+        onyx_diagnostics_update_all (diagnostics);
       g_free (argument);
     }
+  full = onyx_diagnose_model (onyx_document_get_proto (doc));
+  g_assert (onyx_diagnostics_get_problems (diagnostics)->len == full->len);
+  for (guint i = 0; i < full->len; i++)
+    g_assert (g_str_equal (((OnyxProblem *) full->pdata[i])->message,
+                           ((OnyxProblem *) onyx_diagnostics_get_problems (diagnostics)->pdata[i])->message));
+  g_ptr_array_unref (full);
+  onyx_diagnostics_free (diagnostics);
 
   edited = onyx_document_serialize (doc);
   while (onyx_document_undo (doc))
