@@ -105,6 +105,15 @@ test_problems_foo (void)
   g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
   g_assert_cmpstr (window->selected_node->op_type, ==, "FooOp");
   g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, foo);
+  /* …and centres it, visible before or not. */
+  {
+    const OnyxLayoutNode *box = &g_array_index (onyx_canvas_get_layout (window->canvas)->nodes,
+                                                OnyxLayoutNode, foo);
+    OnyxRect area;
+    onyx_canvas_get_visible_area (window->canvas, &area);
+    g_assert_cmpfloat_with_epsilon (area.x + area.width / 2, box->box.x + box->box.width / 2, 1.0);
+    g_assert_cmpfloat_with_epsilon (area.y + area.height / 2, box->box.y + box->box.height / 2, 1.0);
+  }
   text = properties_text (window);
   g_assert_nonnull (strstr (text, "Custom operator"));
   g_assert_nonnull (strstr (text, problem->message));

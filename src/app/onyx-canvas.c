@@ -715,7 +715,7 @@ onyx_canvas_get_visible_area (OnyxCanvas *self, OnyxRect *area)
 }
 
 void
-onyx_canvas_reveal_node (OnyxCanvas *self, int node)
+onyx_canvas_center_node (OnyxCanvas *self, int node)
 {
   OnyxRect visible;
   const OnyxRect *box;
@@ -725,9 +725,20 @@ onyx_canvas_reveal_node (OnyxCanvas *self, int node)
     return;
   visible_rect (self, &visible);
   box = &layout_node (self, node)->box;
-  if (rect_contains (&visible, box))
-    return;
   self->ox = box->x + box->width / 2 - visible.width / 2;
   self->oy = box->y + box->height / 2 - visible.height / 2;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+onyx_canvas_reveal_node (OnyxCanvas *self, int node)
+{
+  OnyxRect visible;
+
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  if (self->layout == NULL || node < 0 || (guint) node >= self->layout->nodes->len)
+    return;
+  visible_rect (self, &visible);
+  if (!rect_contains (&visible, &layout_node (self, node)->box))
+    onyx_canvas_center_node (self, node);
 }

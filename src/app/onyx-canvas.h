@@ -49,8 +49,12 @@ void              onyx_canvas_set_node_badges (OnyxCanvas   *self,
                                                guint         n_badges);
 OnyxCanvasBadge   onyx_canvas_get_node_badge  (OnyxCanvas   *self,
                                                int           node);
-/* Scrolls so that the layout node is in view, keeping the zoom. */
+/* Scrolls so that the layout node is in view (centred when it was not), keeping
+ * the zoom. */
 void              onyx_canvas_reveal_node    (OnyxCanvas *self,
+                                              int         node);
+/* Scrolls the layout node to the centre of the view, keeping the zoom. */
+void              onyx_canvas_center_node    (OnyxCanvas *self,
                                               int         node);
 double            onyx_canvas_get_scale      (OnyxCanvas *self);
 /* The part of the layout in view, in layout coordinates. */

@@ -164,7 +164,7 @@ entry_activated_cb (OnyxWindow *self, guint index)
       if (b < graph->n_node)
         {
           onyx_window_select_node (self, graph->node[b]);
-          onyx_canvas_reveal_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
+          onyx_canvas_center_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
         }
       break;
     case ONYX_DIFF_GRAPH_INPUT:

@@ -249,9 +249,9 @@ problem_activated_cb (OnyxWindow *self, guint i)
   if (problem->node_proto != NULL &&
       onyx_graph_index_node_position (index, (Onnx__NodeProto *) problem->node_proto) >= 0)
     {
-      /* Opens a closed group around it and scrolls it into view. */
+      /* Opens a closed group around it and centres it. */
       onyx_window_select_node (self, (Onnx__NodeProto *) problem->node_proto);
-      onyx_canvas_reveal_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
+      onyx_canvas_center_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
     }
   else if (problem->tensor != NULL &&
            (onyx_graph_index_defines (index, problem->tensor) ||
