@@ -194,7 +194,8 @@ opset_imports_domain (Onnx__OperatorSetIdProto **opsets, size_t n_opsets, const 
   return FALSE;
 }
 
-static void validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes);
+static void validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
+                            Onnx__ValueInfoProto **outputs, size_t n_outputs);
 
 static void
 validate_graph (Validate *v, const Scope *outer, const char *label, const Onnx__GraphProto *graph,
@@ -233,29 +234,9 @@ validate_graph (Validate *v, const Scope *outer, const char *label, const Onnx__
       g_hash_table_add (scope.names, (gpointer) name);
     }
 
-  validate_nodes (v, &scope, graph->node, graph->n_node);
-
-  for (size_t i = 0; i < graph->n_output; i++)
-    {
-      const char *name = graph->output[i]->name != NULL ? graph->output[i]->name : "";
-      if (!scope_defines (&scope, name))
-        {
-          g_autofree char *shown = onyx_display_escape (name);
-          add_problem (v, &scope, ONYX_PROBLEM_DANGLING_OUTPUT, ONYX_PROBLEM_ERROR, NULL, -1, name,
-                       "graph output '%s' is not produced by any node", shown);
-        }
-    }
+  validate_nodes (v, &scope, graph->node, graph->n_node, graph->output, graph->n_output);
   g_hash_table_unref (initializers);
   g_hash_table_unref (scope.names);
-}
-
-/* Every tensor name a node reads: its inputs and what its subgraphs use from outside. */
-static GPtrArray *
-node_reads (const Onnx__NodeProto *node)
-{
-  GPtrArray *names = g_ptr_array_new ();
-  onyx_node_collect_reads (node, names);
-  return names;
 }
 
 static void
@@ -270,10 +251,14 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
   int first_unsorted = -1;
   const char *first_unsorted_tensor = NULL;
   guint n_done = 0;
+  /* Every tensor name a node reads: its inputs and what its subgraphs use from
+   * outside. One array for all nodes: this runs after every edit in the app. */
+  g_autoptr (GPtrArray) reads = g_ptr_array_new ();
 
   for (size_t i = 0; i < n_nodes; i++)
     {
-      g_autoptr (GPtrArray) reads = node_reads (nodes[i]);
+      g_ptr_array_set_size (reads, 0);
+      onyx_node_collect_reads (nodes[i], reads);
       for (guint k = 0; k < reads->len; k++)
         {
           gpointer producer;
@@ -358,8 +343,20 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
   g_array_unref (ready);
 }
 
+static gboolean
+has_subgraphs (Onnx__NodeProto **nodes, size_t n_nodes)
+{
+  for (size_t i = 0; i < n_nodes; i++)
+    for (size_t a = 0; a < nodes[i]->n_attribute; a++)
+      if (nodes[i]->attribute[a]->g != NULL || nodes[i]->attribute[a]->n_graphs > 0)
+        return TRUE;
+  return FALSE;
+}
+
+/* The nodes of a graph (or function) and, after them, the graph's outputs. */
 static void
-validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes)
+validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
+                Onnx__ValueInfoProto **outputs, size_t n_outputs)
 {
   /* name → index of the node producing it */
   GHashTable *producer_of = g_hash_table_new (g_str_hash, g_str_equal);
@@ -426,14 +423,16 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
 
   check_order (v, scope, nodes, n_nodes, producer_of);
 
-  /* Subgraphs see every name of this graph and of the graphs around it. */
-  {
-    GHashTableIter iter;
-    gpointer name;
-    g_hash_table_iter_init (&iter, producer_of);
-    while (g_hash_table_iter_next (&iter, &name, NULL))
-      g_hash_table_add (scope->names, name);
-  }
+  /* Subgraphs see every name of this graph and of the graphs around it. Copied only
+   * when there are subgraphs: this runs after every edit in the app. */
+  if (has_subgraphs (nodes, n_nodes))
+    {
+      GHashTableIter iter;
+      gpointer name;
+      g_hash_table_iter_init (&iter, producer_of);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        g_hash_table_add (scope->names, name);
+    }
   for (size_t i = 0; i < n_nodes; i++)
     {
       const Onnx__NodeProto *node = nodes[i];
@@ -452,6 +451,16 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
             }
         }
     }
+  for (size_t i = 0; i < n_outputs; i++)
+    {
+      const char *name = outputs[i]->name != NULL ? outputs[i]->name : "";
+      if (!g_hash_table_contains (producer_of, name) && !scope_defines (scope, name))
+        {
+          g_autofree char *shown = onyx_display_escape (name);
+          add_problem (v, scope, ONYX_PROBLEM_DANGLING_OUTPUT, ONYX_PROBLEM_ERROR, NULL, -1, name,
+                       "graph output '%s' is not produced by any node", shown);
+        }
+    }
   g_hash_table_unref (missing_domains);
   g_hash_table_unref (producer_of);
 }
@@ -465,7 +474,7 @@ validate_function (Validate *v, const Onnx__FunctionProto *function)
 
   for (size_t i = 0; i < function->n_input; i++)
     g_hash_table_add (scope.names, function->input[i]);
-  validate_nodes (v, &scope, function->node, function->n_node);
+  validate_nodes (v, &scope, function->node, function->n_node, NULL, 0);
   g_hash_table_unref (scope.names);
 }
 
