@@ -224,3 +224,34 @@ test_testdata_models (void)
   g_ptr_array_sort (paths, test_compare_paths);
   return paths;
 }
+
+/* A check of a model under a random sequence of edits. */
+typedef void (*TestEditCheck) (const char *path, guint32 seed, guint n_edits);
+
+/* The check on each walkthrough model with seeds 1 to 20. */
+static inline void
+test_on_walkthrough_seeds (TestEditCheck check, guint n_edits)
+{
+  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    for (guint32 seed = 1; seed <= 20; seed++)
+      {
+        g_autofree char *path = test_data_path (names[i]);
+        check (path, seed, n_edits);
+      }
+}
+
+/* The check on every `step`th libonnx-testdata model (Loop, If and Scan ones where
+ * they fall); returns how many were checked. */
+static inline guint
+test_on_testdata_sample (TestEditCheck check, guint step, guint n_edits)
+{
+  g_autoptr (GPtrArray) paths = test_testdata_models ();
+  guint n_checked = 0;
+
+  g_assert_cmpuint (paths->len, >, 100);
+  for (guint i = 0; i < paths->len; i += step, n_checked++)
+    check (paths->pdata[i], i, n_edits);
+  return n_checked;
+}

@@ -316,26 +316,14 @@ check_random_edits (const char *path, guint32 seed, guint n_edits)
 static void
 test_random_edits_walkthrough (void)
 {
-  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    for (guint32 seed = 1; seed <= 20; seed++)
-      {
-        g_autofree char *path = test_data_path (names[i]);
-        check_random_edits (path, seed, 8);
-      }
+  test_on_walkthrough_seeds (check_random_edits, 8);
 }
 
 static void
 test_random_edits_testdata (void)
 {
-  g_autoptr (GPtrArray) paths = test_testdata_models ();
-  guint n_checked = 0;
+  guint n_checked = test_on_testdata_sample (check_random_edits, 15, 10);
 
-  g_assert_cmpuint (paths->len, >, 100);
-  /* A spread sample: every 15th model (Loop, If and Scan ones where they fall). */
-  for (guint i = 0; i < paths->len; i += 15, n_checked++)
-    check_random_edits (paths->pdata[i], i, 10);
   g_test_message ("incremental diagnostics matched on %u libonnx-testdata models", n_checked);
   g_assert_cmpuint (n_checked, >=, 60);
 }

@@ -692,26 +692,14 @@ check_undo_laws (const char *path, guint32 seed, guint n_edits)
 static void
 test_undo_laws_walkthrough (void)
 {
-  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    for (guint32 seed = 1; seed <= 20; seed++)
-      {
-        g_autofree char *path = test_data_path (names[i]);
-        check_undo_laws (path, seed, 12);
-      }
+  test_on_walkthrough_seeds (check_undo_laws, 12);
 }
 
 static void
 test_undo_laws_testdata (void)
 {
-  g_autoptr (GPtrArray) paths = test_testdata_models ();
-  guint n_checked = 0;
+  guint n_checked = test_on_testdata_sample (check_undo_laws, 30, 10);
 
-  g_assert_cmpuint (paths->len, >, 100);
-  /* A spread sample: every 30th model, including Loop/If/Scan ones where they fall. */
-  for (guint i = 0; i < paths->len; i += 30, n_checked++)
-    check_undo_laws (paths->pdata[i], i, 10);
   g_test_message ("undo laws held on %u libonnx-testdata models", n_checked);
   g_assert_cmpuint (n_checked, >=, 30);
 }
