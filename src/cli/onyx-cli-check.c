@@ -47,11 +47,7 @@ print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
       const OnyxDimParam *dim = dims->pdata[i];
       onyx_json_begin_object (json);
       onyx_json_member_string (json, "name", dim->name);
-      onyx_json_key (json, "tensors");
-      onyx_json_begin_array (json);
-      for (guint t = 0; t < dim->tensors->len; t++)
-        onyx_json_string (json, dim->tensors->pdata[t]);
-      onyx_json_end_array (json);
+      onyx_json_member_strings (json, "tensors", dim->tensors);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);

@@ -45,11 +45,7 @@ print_diff_json (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)
       onyx_json_member_int (json, "index_a", entry->index_a);
       onyx_json_member_int (json, "index_b", entry->index_b);
       onyx_json_member_string (json, "message", entry->message);
-      onyx_json_key (json, "details");
-      onyx_json_begin_array (json);
-      for (guint d = 0; d < entry->details->len; d++)
-        onyx_json_string (json, entry->details->pdata[d]);
-      onyx_json_end_array (json);
+      onyx_json_member_strings (json, "details", entry->details);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);

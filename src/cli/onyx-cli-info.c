@@ -246,11 +246,7 @@ print_json (OnyxModel *model)
   onyx_json_member_uint (json, "initializer_count", summary->n_initializers);
   onyx_json_member_uint (json, "parameter_count", summary->n_parameters);
   onyx_json_member_uint (json, "parameter_bytes", summary->parameter_bytes);
-  onyx_json_key (json, "custom_domains");
-  onyx_json_begin_array (json);
-  for (guint i = 0; i < summary->custom_domains->len; i++)
-    onyx_json_string (json, summary->custom_domains->pdata[i]);
-  onyx_json_end_array (json);
+  onyx_json_member_strings (json, "custom_domains", summary->custom_domains);
   onyx_json_key (json, "functions");
   onyx_json_begin_array (json);
   for (size_t i = 0; i < proto->n_functions; i++)

@@ -176,3 +176,13 @@ onyx_json_member_bool (OnyxJson *json, const char *key, gboolean value)
   onyx_json_key (json, key);
   onyx_json_bool (json, value);
 }
+
+void
+onyx_json_member_strings (OnyxJson *json, const char *key, GPtrArray *values)
+{
+  onyx_json_key (json, key);
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < values->len; i++)
+    onyx_json_string (json, values->pdata[i]);
+  onyx_json_end_array (json);
+}

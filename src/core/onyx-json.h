@@ -28,5 +28,7 @@ void      onyx_json_member_string (OnyxJson *json, const char *key, const char *
 void      onyx_json_member_int    (OnyxJson *json, const char *key, gint64 value);
 void      onyx_json_member_uint   (OnyxJson *json, const char *key, guint64 value);
 void      onyx_json_member_bool   (OnyxJson *json, const char *key, gboolean value);
+/* An array of the strings (char*) of `values`. */
+void      onyx_json_member_strings (OnyxJson *json, const char *key, GPtrArray *values);
 
 G_END_DECLS
