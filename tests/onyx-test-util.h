@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "onyx-document.h"
 #include "onyx-model.h"
 
 static inline char **
@@ -185,6 +186,24 @@ test_data_path (const char *name)
   const char *dir = g_getenv ("ONYX_TEST_DATA");
   g_assert_nonnull (dir);
   return g_build_filename (dir, name, NULL);
+}
+
+static inline OnyxDocument *
+test_open_document (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  return onyx_document_new (model);
+}
+
+/* A document of a model of tests/data. */
+static inline OnyxDocument *
+test_open_data (const char *name)
+{
+  g_autofree char *path = test_data_path (name);
+  return test_open_document (path);
 }
 
 static inline void

@@ -6,22 +6,6 @@
 #include "onyx-edits.h"
 #include "onyx-test-util.h"
 
-static OnyxDocument *
-open_document (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
-  g_assert_no_error (error);
-  return onyx_document_new (model);
-}
-
-static OnyxDocument *
-open_data (const char *name)
-{
-  g_autofree char *path = test_data_path (name);
-  return open_document (path);
-}
-
 static Onnx__NodeProto *
 node (OnyxDocument *doc, const char *name)
 {
@@ -86,7 +70,7 @@ count_kind (GPtrArray *problems, OnyxProblemKind kind)
 static void
 test_walkthrough_repair (void)
 {
-  g_autoptr (OnyxDocument) doc = open_data ("model_foo.onnx");
+  g_autoptr (OnyxDocument) doc = test_open_data ("model_foo.onnx");
   g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
   g_autoptr (GError) error = NULL;
   Onnx__NodeProto *foo = node (doc, "/FooOp");
@@ -117,7 +101,7 @@ test_walkthrough_repair (void)
 static void
 test_dead_upstream (void)
 {
-  g_autoptr (OnyxDocument) doc = open_data ("model.onnx");
+  g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
   g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
   g_autoptr (GError) error = NULL;
   Onnx__NodeProto *last = node (doc, "/model/model.5/Relu");
@@ -142,7 +126,7 @@ test_dead_upstream (void)
 static void
 test_attribute_and_types (void)
 {
-  g_autoptr (OnyxDocument) doc = open_data ("model.onnx");
+  g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
   g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
   g_autoptr (GError) error = NULL;
   Onnx__NodeProto *conv = node (doc, "/model/model.3/Conv");
@@ -278,7 +262,7 @@ random_edit (OnyxDocument *doc, GRand *rand, guint serial, Onnx__NodeProto **edi
 static void
 check_random_edits (const char *path, guint32 seed, guint n_edits)
 {
-  g_autoptr (OnyxDocument) doc = open_document (path);
+  g_autoptr (OnyxDocument) doc = test_open_document (path);
   g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
   g_autoptr (GPtrArray) edited = g_ptr_array_new ();
   GRand *rand = g_rand_new_with_seed (seed);

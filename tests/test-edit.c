@@ -9,22 +9,6 @@
 #include "onyx-validate.h"
 
 static OnyxDocument *
-open_document (const char *path)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
-  g_assert_no_error (error);
-  return onyx_document_new (model);
-}
-
-static OnyxDocument *
-open_data (const char *name)
-{
-  g_autofree char *path = test_data_path (name);
-  return open_document (path);
-}
-
-static OnyxDocument *
 document_from_proto (Onnx__ModelProto *proto)
 {
   g_autoptr (GError) error = NULL;
@@ -99,7 +83,7 @@ assert_bytes_equal (GBytes *a, GBytes *b)
 static void
 test_walkthrough_bypass (void)
 {
-  g_autoptr (OnyxDocument) doc = open_data ("model_foo.onnx");
+  g_autoptr (OnyxDocument) doc = test_open_data ("model_foo.onnx");
   g_autoptr (GBytes) original = onyx_document_serialize (doc);
   g_autoptr (GBytes) edited = NULL;
   g_autoptr (GBytes) undone = NULL;
@@ -364,7 +348,7 @@ test_outputs_inputs_and_saved_value_info (void)
 static void
 test_attributes_names_dims (void)
 {
-  g_autoptr (OnyxDocument) doc = open_data ("model.onnx");
+  g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
   g_autoptr (GError) error = NULL;
   Onnx__NodeProto *conv = node (doc, "#0");
   Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
@@ -638,7 +622,7 @@ assert_no_new_errors (GPtrArray *before, GPtrArray *after, const RandomEdit *edi
 static void
 check_undo_laws (const char *path, guint32 seed, guint n_edits)
 {
-  g_autoptr (OnyxDocument) doc = open_document (path);
+  g_autoptr (OnyxDocument) doc = test_open_document (path);
   g_autoptr (GBytes) original = onyx_document_serialize (doc);
   g_autoptr (GBytes) edited = NULL;
   GRand *rand = g_rand_new_with_seed (seed);
@@ -709,7 +693,7 @@ test_undo_laws_testdata (void)
 static void
 test_bypass_op_all_or_nothing (void)
 {
-  g_autoptr (OnyxDocument) doc = open_data ("model.onnx");
+  g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
   g_autoptr (GBytes) before = NULL;
   g_autoptr (GBytes) after = NULL;
   g_autoptr (GError) error = NULL;
