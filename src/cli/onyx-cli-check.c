@@ -17,7 +17,6 @@ static void
 print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
 {
   OnyxJson *json = onyx_json_new ();
-  g_autofree char *text = NULL;
 
   onyx_json_begin_object (json);
   onyx_json_member_string (json, "file", onyx_model_get_display_name (model));
@@ -52,8 +51,7 @@ print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
     }
   onyx_json_end_array (json);
   onyx_json_end_object (json);
-  text = onyx_json_finish (json);
-  fputs (text, stdout);
+  onyx_cli_print_json (json);
 }
 
 /* "N (input, output), batch (ids)": the dynamic axes, so that a mistyped one shows. */

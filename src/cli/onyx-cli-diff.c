@@ -10,7 +10,6 @@ static void
 print_diff_json (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)
 {
   OnyxJson *json = onyx_json_new ();
-  g_autofree char *text = NULL;
 
   onyx_json_begin_object (json);
   onyx_json_member_string (json, "a", onyx_model_get_display_name (a));
@@ -50,8 +49,7 @@ print_diff_json (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)
     }
   onyx_json_end_array (json);
   onyx_json_end_object (json);
-  text = onyx_json_finish (json);
-  fputs (text, stdout);
+  onyx_cli_print_json (json);
 }
 
 static void

@@ -218,7 +218,6 @@ print_nodes_json (Onnx__ModelProto *model, GArray *positions)
 {
   Onnx__GraphProto *graph = model->graph;
   OnyxJson *json = onyx_json_new ();
-  g_autofree char *text = NULL;
 
   onyx_json_begin_array (json);
   for (guint i = 0; i < positions->len; i++)
@@ -254,8 +253,7 @@ print_nodes_json (Onnx__ModelProto *model, GArray *positions)
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
-  text = onyx_json_finish (json);
-  fputs (text, stdout);
+  onyx_cli_print_json (json);
 }
 
 /* "X=input, W=w": with the schema's slot names when the operator has a schema. */

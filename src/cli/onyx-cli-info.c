@@ -183,7 +183,6 @@ print_json (OnyxModel *model)
   const Onnx__GraphProto *graph = proto->graph;
   g_autoptr (OnyxSummary) summary = onyx_summary_new (proto);
   OnyxJson *json = onyx_json_new ();
-  g_autofree char *text = NULL;
 
   onyx_json_begin_object (json);
   json_optional_string (json, "file", onyx_model_get_display_name (model));
@@ -260,8 +259,7 @@ print_json (OnyxModel *model)
   onyx_json_end_array (json);
   onyx_json_end_object (json);
 
-  text = onyx_json_finish (json);
-  fputs (text, stdout);
+  onyx_cli_print_json (json);
 }
 
 /* A broken graph is still worth describing (that is how it gets repaired), but the

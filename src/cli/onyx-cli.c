@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "onyx-cli.h"
+#include "onyx-json.h"
 
 typedef struct {
   const char *name;
@@ -59,6 +60,13 @@ onyx_cli_usage_error (const char *command, const char *format, ...)
   if (command != NULL)
     fprintf (stderr, "\n");
   return ONYX_EXIT_USAGE;
+}
+
+void
+onyx_cli_print_json (OnyxJson *json)
+{
+  g_autofree char *text = onyx_json_finish (json);
+  fputs (text, stdout);
 }
 
 int

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "onyx-json.h"
 #include "onyx-model.h"
 
 G_BEGIN_DECLS
@@ -35,6 +36,8 @@ OnyxModel *onyx_cli_open_model  (const char   *command,
                                  char       ***argv,
                                  gboolean     *as_json,
                                  int          *exit_code);
+/* Finishes the report (freeing the writer) and prints it on stdout. */
+void     onyx_cli_print_json   (OnyxJson *json);
 /* Prints the error's message (which names the file) and frees it. */
 int      onyx_cli_report_error (GError *error);
 
