@@ -86,12 +86,10 @@ test_walkthrough_repair (void)
   g_assert_cmpstr (custom->graph, ==, "main graph");
 
   g_assert_true (onyx_edit_bypass_node (doc, foo, 0, &error));
-  onyx_diagnostics_update_node (diagnostics, foo);
   g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
   assert_same_as_full (diagnostics, doc, "bypass");
 
   g_assert_true (onyx_document_undo (doc));
-  onyx_diagnostics_update_node (diagnostics, foo);
   g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 1);
   assert_same_as_full (diagnostics, doc, "undo");
 }
@@ -108,7 +106,6 @@ test_dead_upstream (void)
   GPtrArray *problems;
 
   g_assert_true (onyx_edit_delete_node (doc, last, &error));
-  onyx_diagnostics_update_node (diagnostics, last);
   problems = onyx_diagnostics_get_problems (diagnostics);
   g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_DANGLING_OUTPUT), ==, 1);
   g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_DEAD_NODE), ==, 3);
@@ -117,7 +114,6 @@ test_dead_upstream (void)
   assert_same_as_full (diagnostics, doc, "delete");
 
   g_assert_true (onyx_document_undo (doc));
-  onyx_diagnostics_update_node (diagnostics, last);
   g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
 }
 
@@ -133,13 +129,11 @@ test_attribute_and_types (void)
   GPtrArray *problems;
 
   g_assert_true (onyx_edit_set_attribute (doc, conv, "dilation", "[1, 1]", &error));
-  onyx_diagnostics_update_node (diagnostics, conv);
   problems = onyx_diagnostics_get_problems (diagnostics);
   g_assert_cmpuint (problems->len, ==, 1);
   g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->kind, ==, ONYX_PROBLEM_UNKNOWN_ATTRIBUTE);
   g_assert_true (((OnyxProblem *) problems->pdata[0])->node_proto == conv);
   g_assert_true (onyx_document_undo (doc));
-  onyx_diagnostics_update_node (diagnostics, conv);
   g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
   assert_same_as_full (diagnostics, doc, "undo of set-attr");
 }
@@ -179,7 +173,6 @@ test_types_followed_downstream (void)
   g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
 
   g_assert_true (onyx_edit_reconnect (doc, node (doc, "A"), 0, "i", &error));
-  onyx_diagnostics_update_node (diagnostics, node (doc, "A"));
   problems = onyx_diagnostics_get_problems (diagnostics);
   for (guint i = 0; i < problems->len; i++)
     g_test_message ("%s", ((OnyxProblem *) problems->pdata[i])->message);
@@ -192,8 +185,47 @@ test_types_followed_downstream (void)
   assert_same_as_full (diagnostics, doc, "reconnect");
 
   g_assert_true (onyx_document_undo (doc));
-  onyx_diagnostics_update_node (diagnostics, node (doc, "A"));
   g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+}
+
+/* Edits of graph lists (whole-model changes) are followed too, through undo and
+ * redo: nobody tells the diagnostics what to re-check. */
+static void
+test_graph_wide_followed (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
+  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  g_autofree char *input = g_strdup (graph->input[0]->name);
+  g_autofree char *output = g_strdup (graph->output[0]->name);
+  g_autofree char *inner = g_strdup (graph->node[1]->output[0]);
+  guint n_steps = 0;
+
+  g_assert_true (onyx_edit_add_output (doc, inner, NULL));
+  assert_same_as_full (diagnostics, doc, "add-output");
+  g_assert_true (onyx_edit_remove_output (doc, output, NULL));
+  assert_same_as_full (diagnostics, doc, "remove-output");
+  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DEAD_NODE), >, 0);
+  g_assert_true (onyx_edit_set_input_dim (doc, input, 0, "batch", NULL));
+  assert_same_as_full (diagnostics, doc, "set-dim");
+  g_assert_true (onyx_edit_rename_tensor (doc, input, "renamed", NULL));
+  assert_same_as_full (diagnostics, doc, "rename input");
+  g_assert_true (onyx_edit_cleanup (doc, NULL));
+  assert_same_as_full (diagnostics, doc, "cleanup");
+  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DEAD_NODE), ==, 0);
+  n_steps = onyx_document_get_n_undo (doc);
+  g_assert_cmpuint (n_steps, ==, 5);
+  for (guint i = 0; i < n_steps; i++)
+    {
+      g_assert_true (onyx_document_undo (doc));
+      assert_same_as_full (diagnostics, doc, "undo");
+    }
+  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  for (guint i = 0; i < n_steps; i++)
+    {
+      g_assert_true (onyx_document_redo (doc));
+      assert_same_as_full (diagnostics, doc, "redo");
+    }
 }
 
 /* ---- Random edits on real models ---- */
@@ -276,24 +308,19 @@ check_random_edits (const char *path, guint32 seed, guint n_edits)
       if (!random_edit (doc, rand, i, &target, &what) || onyx_document_get_n_undo (doc) == n_undo)
         continue;
       g_ptr_array_add (edited, target);
-      onyx_diagnostics_update_node (diagnostics, target);
       assert_same_as_full (diagnostics, doc, what);
     }
   /* Undo everything, then redo it, one update per command. */
   for (guint i = edited->len; i-- > 0;)
     {
       g_assert_true (onyx_document_undo (doc));
-      onyx_diagnostics_update_node (diagnostics, edited->pdata[i]);
       assert_same_as_full (diagnostics, doc, "undo");
     }
   for (guint i = 0; i < edited->len; i++)
     {
       g_assert_true (onyx_document_redo (doc));
-      onyx_diagnostics_update_node (diagnostics, edited->pdata[i]);
       assert_same_as_full (diagnostics, doc, "redo");
     }
-  onyx_diagnostics_update_all (diagnostics);
-  assert_same_as_full (diagnostics, doc, "update_all");
   g_rand_free (rand);
 }
 
@@ -320,6 +347,7 @@ main (int argc, char **argv)
   g_test_add_func ("/diagnose/dead-upstream", test_dead_upstream);
   g_test_add_func ("/diagnose/attribute-and-types", test_attribute_and_types);
   g_test_add_func ("/diagnose/types-downstream", test_types_followed_downstream);
+  g_test_add_func ("/diagnose/graph-wide-followed", test_graph_wide_followed);
   g_test_add_func ("/diagnose/random-edits/walkthrough", test_random_edits_walkthrough);
   g_test_add_func ("/diagnose/random-edits/testdata", test_random_edits_testdata);
   return g_test_run ();

@@ -9,8 +9,6 @@
 void
 onyx_window_edit_done (OnyxWindow *self, gboolean ok, GError *error)
 {
-  /* A failed edit changed nothing; the next change is not the one announced. */
-  onyx_window_problems_expect (self, ONYX_EDIT_NONE, NULL);
   if (ok)
     {
       /* The step's own name, "Bypass node FooOp_0", says what happened. */
@@ -123,16 +121,9 @@ undo_action (GtkWidget *widget, const char *name, GVariant *param)
   OnyxWindow *self = ONYX_WINDOW (widget);
 
   if (g_str_equal (name, "win.undo"))
-    {
-      onyx_window_problems_expect (self, ONYX_EDIT_UNDO, NULL);
-      onyx_document_undo (self->document);
-    }
+    onyx_document_undo (self->document);
   else
-    {
-      onyx_window_problems_expect (self, ONYX_EDIT_REDO, NULL);
-      onyx_document_redo (self->document);
-    }
-  onyx_window_problems_expect (self, ONYX_EDIT_NONE, NULL);
+    onyx_document_redo (self->document);
 }
 
 static void
@@ -181,9 +172,6 @@ node_edit_action (GtkWidget *widget, const char *name, GVariant *param)
 
   if (self->selection != ONYX_SELECTION_NODE)
     return;
-  /* Deleting descendants reaches far: checked as a whole. */
-  onyx_window_problems_expect (self, g_str_equal (name, "win.delete-descendants")
-                                       ? ONYX_EDIT_UNKNOWN : ONYX_EDIT_NODE, node);
   if (g_str_equal (name, "win.bypass-node"))
     ok = onyx_edit_bypass_node (self->document, node, 0, &error);
   else if (g_str_equal (name, "win.delete-node"))
@@ -203,13 +191,6 @@ text_edit_action (GtkWidget *widget, const char *name, GVariant *param)
   gboolean ok;
 
   g_variant_get (param, "(&s&s)", &key, &text);
-  /* Node edits touch the node and its tensors; tensor and input edits the whole graph. */
-  if (self->selection == ONYX_SELECTION_NODE &&
-      (g_str_equal (name, "win.rename-node") || g_str_equal (name, "win.set-attribute") ||
-       g_str_equal (name, "win.reconnect-input")))
-    onyx_window_problems_expect (self, ONYX_EDIT_NODE, self->selected_node);
-  else
-    onyx_window_problems_expect (self, ONYX_EDIT_UNKNOWN, NULL);
   if (g_str_equal (name, "win.rename-tensor"))
     {
       g_autofree char *new_name = g_strdup (text);

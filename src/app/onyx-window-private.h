@@ -80,10 +80,6 @@ struct _OnyxWindow {
   GtkImage *problems_icon;
   GtkLabel *problems_count;
   OnyxDiagnostics *diagnostics;   /* of the document, or NULL */
-  GPtrArray *problems_undo;       /* per undo step: the nodes it touched, or NULL (all) */
-  GPtrArray *problems_redo;
-  int problems_expect;            /* OnyxEditExtent of the next change */
-  Onnx__NodeProto *problems_node;
 };
 
 /* onyx-window.c */
@@ -137,22 +133,13 @@ void     onyx_window_compare_stop   (OnyxWindow *self);
 void     onyx_window_compare_update_tints (OnyxWindow *self);
 
 /* onyx-window-problems.c: the findings of the open model, kept up to date edit by
- * edit. Actions say what the next change of the document is before they make it. */
-typedef enum {
-  ONYX_EDIT_NONE,
-  ONYX_EDIT_UNKNOWN,   /* re-check the whole model */
-  ONYX_EDIT_NODE,      /* an edit of one node and its connections */
-  ONYX_EDIT_UNDO,
-  ONYX_EDIT_REDO,
-} OnyxEditExtent;
+ * edit. */
 void     onyx_window_class_init_problems (GtkWidgetClass *widget_class);
 void     onyx_window_init_problems  (OnyxWindow *self);
 void     onyx_window_problems_dispose (OnyxWindow *self);
 /* Right after the document is made (before other "changed" handlers), and when it goes. */
 void     onyx_window_problems_attach (OnyxWindow *self);
 void     onyx_window_problems_detach (OnyxWindow *self);
-void     onyx_window_problems_expect (OnyxWindow *self, OnyxEditExtent extent,
-                                      Onnx__NodeProto *node);
 /* After a new layout: the dots follow it (closed groups show their nodes'). */
 void     onyx_window_problems_update_badges (OnyxWindow *self);
 

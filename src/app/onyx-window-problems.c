@@ -1,21 +1,11 @@
 /* onyx-window-problems.c: the open model's findings (onyx-diagnose.h) in a pane
  * under the graph, as dots on the canvas and as a count in the header bar.
  *
- * The findings follow every edit, undo and redo incrementally: the actions say
- * beforehand which node an edit is about (onyx_window_problems_expect), each undo
- * step remembers it, and only that node's neighbourhood is checked again. Edits of
- * unknown or graph-wide extent re-check everything. */
+ * The findings follow every edit, undo and redo incrementally: OnyxDiagnostics
+ * re-checks what each step of the document says it touched (OnyxChange). */
 #include "onyx-window-private.h"
 
 #include <glib/gi18n.h>
-
-/* The nodes one undo step touched (Onnx__NodeProto*), or NULL: unknown, re-check all. */
-static void
-step_free (gpointer step)
-{
-  if (step != NULL)
-    g_ptr_array_unref (step);
-}
 
 static void
 update_count (OnyxWindow *self)
@@ -51,72 +41,12 @@ refresh (OnyxWindow *self)
   update_count (self);
 }
 
+/* The diagnostics followed the change already: they were connected first. */
 static void
-document_changed_cb (OnyxWindow *self)
+document_changed_cb (OnyxWindow *self, const OnyxChange *change)
 {
-  guint n = onyx_document_get_n_undo (self->document);
-  GPtrArray *step = NULL;
-  gboolean incremental = FALSE;
-  gint64 start = g_get_monotonic_time ();
-
-  if (self->problems_expect == ONYX_EDIT_UNDO && n + 1 == self->problems_undo->len)
-    {
-      step = g_ptr_array_steal_index (self->problems_undo, self->problems_undo->len - 1);
-      g_ptr_array_add (self->problems_redo, step);
-      incremental = step != NULL;
-    }
-  else if (self->problems_expect == ONYX_EDIT_REDO && n == self->problems_undo->len + 1 &&
-           self->problems_redo->len > 0)
-    {
-      step = g_ptr_array_steal_index (self->problems_redo, self->problems_redo->len - 1);
-      g_ptr_array_add (self->problems_undo, step);
-      incremental = step != NULL;
-    }
-  else if (n == self->problems_undo->len + 1 && self->problems_expect != ONYX_EDIT_UNDO &&
-           self->problems_expect != ONYX_EDIT_REDO)
-    {
-      if (self->problems_expect == ONYX_EDIT_NODE && self->problems_node != NULL)
-        {
-          step = g_ptr_array_new ();
-          g_ptr_array_add (step, self->problems_node);
-        }
-      g_ptr_array_add (self->problems_undo, step);
-      g_ptr_array_set_size (self->problems_redo, 0);
-      incremental = step != NULL;
-    }
-  else if (n == self->problems_undo->len)
-    {
-      /* Saved, or an edit given up half way: the model is as it was. */
-      self->problems_expect = ONYX_EDIT_NONE;
-      self->problems_node = NULL;
-      return;
-    }
-  else
-    {
-      /* Several steps at once (a restored journal) or an unexpected count: start over. */
-      g_ptr_array_set_size (self->problems_undo, 0);
-      g_ptr_array_set_size (self->problems_redo, 0);
-      for (guint i = 0; i < n; i++)
-        g_ptr_array_add (self->problems_undo, NULL);
-    }
-  self->problems_expect = ONYX_EDIT_NONE;
-  self->problems_node = NULL;
-
-  if (incremental)
-    for (guint i = 0; i < step->len; i++)
-      onyx_diagnostics_update_node (self->diagnostics, step->pdata[i]);
-  else
-    onyx_diagnostics_update_all (self->diagnostics);
-  g_debug ("Problems: %s check in %.1f ms", incremental ? "incremental" : "full",
-           (g_get_monotonic_time () - start) / 1000.0);
-  refresh (self);
-}
-
-void
-onyx_window_problems_expect (OnyxWindow *self, OnyxEditExtent extent, Onnx__NodeProto *node)
-{
-  self->problems_expect = extent;
-  self->problems_node = node;
+  if (change != NULL)
+    refresh (self);
 }
 
 void
@@ -124,10 +54,6 @@ onyx_window_problems_attach (OnyxWindow *self)
 {
   g_return_if_fail (self->document != NULL && self->diagnostics == NULL);
   self->diagnostics = onyx_diagnostics_new (self->document);
-  g_ptr_array_set_size (self->problems_undo, 0);
-  g_ptr_array_set_size (self->problems_redo, 0);
-  self->problems_expect = ONYX_EDIT_NONE;
-  self->problems_node = NULL;
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
   onyx_properties_set_diagnostics (self->properties, self->diagnostics);
   refresh (self);
@@ -141,8 +67,6 @@ onyx_window_problems_detach (OnyxWindow *self)
   onyx_properties_set_diagnostics (self->properties, NULL);
   g_signal_handlers_disconnect_by_func (self->document, document_changed_cb, self);
   g_clear_pointer (&self->diagnostics, onyx_diagnostics_free);
-  g_ptr_array_set_size (self->problems_undo, 0);
-  g_ptr_array_set_size (self->problems_redo, 0);
   refresh (self);
 }
 
@@ -286,8 +210,6 @@ onyx_window_class_init_problems (GtkWidgetClass *widget_class)
 void
 onyx_window_init_problems (OnyxWindow *self)
 {
-  self->problems_undo = g_ptr_array_new_with_free_func (step_free);
-  self->problems_redo = g_ptr_array_new_with_free_func (step_free);
   g_object_bind_property (self->problems_button, "active", self->problems_revealer, "reveal-child",
                           G_BINDING_SYNC_CREATE);
   g_signal_connect_swapped (self->problems_pane, "problem-activated",
@@ -300,6 +222,4 @@ onyx_window_problems_dispose (OnyxWindow *self)
 {
   if (self->document != NULL)
     onyx_window_problems_detach (self);
-  g_clear_pointer (&self->problems_undo, g_ptr_array_unref);
-  g_clear_pointer (&self->problems_redo, g_ptr_array_unref);
 }

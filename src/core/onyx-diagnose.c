@@ -1103,8 +1103,8 @@ refresh_graph_wide (OnyxDiagnostics *self)
                         self->lists);
 }
 
-void
-onyx_diagnostics_update_all (OnyxDiagnostics *self)
+static void
+recheck_all (OnyxDiagnostics *self)
 {
   Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
   Onnx__GraphProto *graph = proto->graph;
@@ -1182,8 +1182,12 @@ push_neighbours (Work *work, OnyxGraphIndex *index, const char *name, gboolean p
     work_push (work, g_array_index (value->uses, OnyxUse, u).node);
 }
 
-void
-onyx_diagnostics_update_node (OnyxDiagnostics *self, Onnx__NodeProto *node)
+/* After an edit of `node` (a node of the main graph, or one just removed from it):
+ * the node, the nodes producing or reading the tensors it touched before and after,
+ * and downstream types and upstream reach as far as they change. The graph-wide
+ * lists are left to the caller. */
+static void
+recheck_neighbourhood (OnyxDiagnostics *self, Onnx__NodeProto *node)
 {
   OnyxGraphIndex *index = onyx_document_get_index (self->document);
   gboolean in_graph = onyx_graph_index_node_position (index, node) >= 0;
@@ -1262,6 +1266,21 @@ onyx_diagnostics_update_node (OnyxDiagnostics *self, Onnx__NodeProto *node)
 
   g_hash_table_unref (types.queued);
   g_hash_table_unref (live.queued);
+}
+
+static void
+document_changed_cb (OnyxDocument *document, const OnyxChange *change, OnyxDiagnostics *self)
+{
+  if (change == NULL)
+    return;  /* saved: nothing in the model changed */
+  if (change->whole_model)
+    {
+      recheck_all (self);
+      return;
+    }
+  for (guint i = 0; i < change->nodes->len; i++)
+    recheck_neighbourhood (self, change->nodes->pdata[i]);
+  /* Validation and the graph lists only hash names: once for the whole step. */
   refresh_graph_wide (self);
 }
 
@@ -1276,7 +1295,8 @@ onyx_diagnostics_new (OnyxDocument *document)
   self->lists = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
   self->in_functions = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
   self->result = g_ptr_array_new ();
-  onyx_diagnostics_update_all (self);
+  recheck_all (self);
+  g_signal_connect (document, "changed", G_CALLBACK (document_changed_cb), self);
   return self;
 }
 
@@ -1285,6 +1305,7 @@ onyx_diagnostics_free (OnyxDiagnostics *self)
 {
   if (self == NULL)
     return;
+  g_signal_handlers_disconnect_by_func (self->document, document_changed_cb, self);
   g_hash_table_unref (self->states);
   types_free (self->types);
   g_hash_table_unref (self->functions);

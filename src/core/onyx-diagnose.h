@@ -33,28 +33,24 @@ typedef struct {
  * first use. The array frees its elements. */
 GPtrArray *onyx_model_dim_params  (const Onnx__ModelProto *model);
 
-/* Findings of an OnyxDocument's model kept up to date edit by edit.
+/* Findings of an OnyxDocument's model kept up to date edit by edit: it follows the
+ * document's "changed" signal itself, on do, undo and redo.
  *
  * The checks of one node (schema, attributes, types of its inputs and outputs) are
- * kept per node; after an edit, onyx_diagnostics_update_node() re-checks that
- * node's neighbourhood: the node itself if it is still in the graph, the nodes
- * producing or reading the tensors it touches, and, as far as they change, the
+ * kept per node; after a step, the neighbourhood of each node the step touched
+ * (OnyxChange) is checked again: the node itself if it is still in the graph, the
+ * nodes producing or reading the tensors it touches, and, as far as they change, the
  * element types known downstream and which nodes still reach a graph output
  * upstream. The graph-wide lists (validation, initializers, graph inputs/outputs)
- * are re-run too; they only hash names. */
+ * are re-run once per step; they only hash names. A step that changed the whole
+ * model (graph inputs, outputs, initializers, order, opsets) is checked in full. */
 typedef struct _OnyxDiagnostics OnyxDiagnostics;
 
 OnyxDiagnostics *onyx_diagnostics_new          (OnyxDocument    *document);
 void             onyx_diagnostics_free         (OnyxDiagnostics *self);
 /* The current findings, ordered as onyx_diagnose_model() orders them; node_index
- * fields are current. Borrowed: valid until the next update. */
+ * fields are current. Borrowed: valid until the document changes next. */
 GPtrArray       *onyx_diagnostics_get_problems (OnyxDiagnostics *self);
-/* After an edit of `node` (a node of the main graph, or one just removed from it:
- * removed nodes stay readable on the undo stack). */
-void             onyx_diagnostics_update_node  (OnyxDiagnostics *self,
-                                                Onnx__NodeProto *node);
-/* After edits of graph inputs, outputs or initializers, or of unknown extent. */
-void             onyx_diagnostics_update_all   (OnyxDiagnostics *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxDiagnostics, onyx_diagnostics_free)
 

@@ -1,4 +1,4 @@
-#include "onyx-document.h"
+#include "onyx-document-private.h"
 
 #include <string.h>
 
@@ -14,11 +14,20 @@ typedef enum {
   OP_INDEX_NODE,     /* position != 0: add to the index, else remove from it */
 } OpKind;
 
+/* What a primitive change touches, as an OnyxChange tells it. */
+typedef enum {
+  TOUCH_NODE,    /* `touched`, a main-graph node */
+  TOUCH_NESTED,  /* a subgraph: covered when the command re-indexes its main-graph node */
+  TOUCH_WHOLE,   /* graph lists, order, opsets, functions */
+} Touch;
+
 /* One primitive change. `applied` says which side of it the model is on, and so
  * which of the old/new things the op owns (the one not in the model). */
 typedef struct {
   OpKind kind;
   gboolean applied;
+  Touch touch;
+  Onnx__NodeProto *touched;
   ProtobufCMessage *owner;            /* message holding the field or named */
   const ProtobufCFieldDescriptor *field;
   gsize position;                     /* element index, or input/output slot */
@@ -32,6 +41,7 @@ typedef struct {
   char *label;
   GPtrArray *ops;     /* Op*, in the order they were applied */
   GPtrArray *replay;  /* GStrv: the edits that made it, as onyx_replay_apply takes them */
+  OnyxChange change;  /* what its ops touched, worked out when it is pushed */
 } Command;
 
 struct _OnyxDocument {
@@ -243,14 +253,92 @@ command_free (OnyxDocument *self, Command *command)
     op_free (self, command->ops->pdata[i]);
   g_ptr_array_unref (command->ops);
   g_ptr_array_unref (command->replay);
+  g_clear_pointer (&command->change.nodes, g_ptr_array_unref);
   g_free (command->label);
   g_free (command);
+}
+
+/* Nodes of subgraphs are not indexed: their changes count as nested. */
+static void
+touch_node (OnyxDocument *self, Op *op, Onnx__NodeProto *node)
+{
+  op->touch = node_is_indexed (self, node) ? TOUCH_NODE : TOUCH_NESTED;
+  op->touched = node;
+}
+
+/* Before the op is applied: a node about to leave the main graph is still indexed. */
+static void
+classify (OnyxDocument *self, Op *op)
+{
+  ProtobufCMessage *owner = op->owner;
+  gboolean owner_is_node = owner->descriptor == &onnx__node_proto__descriptor;
+
+  switch (op->kind)
+    {
+    case OP_REMOVE_ITEM:
+    case OP_INSERT_ITEM:
+      if (is_main_graph_nodes (self, owner, op->field))
+        {
+          op->touch = TOUCH_NODE;
+          op->touched = (Onnx__NodeProto *) op->item;
+        }
+      else if (owner_is_node)  /* attributes */
+        touch_node (self, op, (Onnx__NodeProto *) owner);
+      else if (owner->descriptor == &onnx__graph_proto__descriptor && !is_main_graph (self, owner))
+        op->touch = TOUCH_NESTED;
+      else
+        op->touch = TOUCH_WHOLE;
+      break;
+    case OP_SET_NODE_INPUT:
+    case OP_SET_NODE_OUTPUT:
+    case OP_SET_NODE_NAME:
+      touch_node (self, op, (Onnx__NodeProto *) owner);
+      break;
+    case OP_SET_MESSAGE_NAME:
+    case OP_SET_VALUE_TYPE:
+      op->touch = TOUCH_WHOLE;
+      break;
+    case OP_SET_NODE_ORDER:
+      op->touch = is_main_graph (self, owner) ? TOUCH_WHOLE : TOUCH_NESTED;
+      break;
+    case OP_INDEX_NODE:
+      op->touch = TOUCH_NODE;
+      op->touched = (Onnx__NodeProto *) owner;
+      break;
+    }
+}
+
+static void
+work_out_change (OnyxDocument *self, Command *command)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+  gboolean nested = FALSE, reindexed = FALSE;
+
+  command->change.graph = onyx_graph_index_get_graph (self->index);
+  command->change.nodes = g_ptr_array_new ();
+  command->change.whole_model = FALSE;
+  for (guint i = 0; i < command->ops->len; i++)
+    {
+      Op *op = command->ops->pdata[i];
+      if (op->touch == TOUCH_WHOLE)
+        command->change.whole_model = TRUE;
+      else if (op->touch == TOUCH_NESTED)
+        nested = TRUE;
+      else if (g_hash_table_add (seen, op->touched))
+        g_ptr_array_add (command->change.nodes, op->touched);
+      reindexed |= op->kind == OP_INDEX_NODE;
+    }
+  /* Subgraph changes are told by the main-graph node holding them, which the edit
+   * takes out of the index and puts back; without that, nobody knows whose they are. */
+  if (nested && !reindexed)
+    command->change.whole_model = TRUE;
 }
 
 static void
 record (OnyxDocument *self, Op *op)
 {
   g_return_if_fail (self->recording != NULL);
+  classify (self, op);
   op_apply (self, op, TRUE);
   g_ptr_array_add (self->recording->ops, op);
 }
@@ -293,9 +381,10 @@ push_recording (OnyxDocument *self)
     command_free (self, g_ptr_array_steal_index (self->commands, self->commands->len - 1));
   if (self->saved_at > (gint) self->n_applied)
     self->saved_at = -1;
+  work_out_change (self, command);
   g_ptr_array_add (self->commands, command);
   self->n_applied++;
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, &command->change);
 }
 
 void
@@ -559,7 +648,7 @@ onyx_document_undo (OnyxDocument *self)
   command = self->commands->pdata[--self->n_applied];
   for (guint i = command->ops->len; i-- > 0;)
     op_apply (self, command->ops->pdata[i], FALSE);
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, &command->change);
   return TRUE;
 }
 
@@ -574,7 +663,7 @@ onyx_document_redo (OnyxDocument *self)
   command = self->commands->pdata[self->n_applied++];
   for (guint i = 0; i < command->ops->len; i++)
     op_apply (self, command->ops->pdata[i], TRUE);
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, &command->change);
   return TRUE;
 }
 
@@ -588,7 +677,7 @@ void
 onyx_document_mark_saved (OnyxDocument *self)
 {
   self->saved_at = (gint) self->n_applied;
-  g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
+  g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
 }
 
 /* value_info of tensors that no node produces or reads any more is left out of the
@@ -692,7 +781,7 @@ onyx_document_class_init (OnyxDocumentClass *klass)
 {
   G_OBJECT_CLASS (klass)->finalize = onyx_document_finalize;
   signals[SIGNAL_CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
 }
 
 static void

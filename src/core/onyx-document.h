@@ -16,8 +16,27 @@ G_BEGIN_DECLS
 #define ONYX_TYPE_DOCUMENT (onyx_document_get_type ())
 G_DECLARE_FINAL_TYPE (OnyxDocument, onyx_document, ONYX, DOCUMENT, GObject)
 
-/* Signals: "changed" after every do, undo and redo (and after saving, when the
- * modified state changes). */
+/* What one do, undo or redo changed: the same for a step and for its undo. */
+typedef struct {
+  /* The graph `nodes` belong to: the main graph. An edit inside a subgraph reports
+   * the main-graph node whose attribute holds it. */
+  Onnx__GraphProto *graph;
+  /* Onnx__NodeProto*, each once: nodes added or removed, and nodes whose inputs,
+   * outputs, name or attributes changed. A removed node stays readable while its
+   * step is on the undo stack. */
+  GPtrArray *nodes;
+  /* Something no node list describes changed too: graph inputs, outputs,
+   * initializers or value_info, the node order, opset imports, functions, or
+   * subgraph contents outside any recorded node. Whatever depends on the whole model
+   * is to be worked out again. */
+  gboolean whole_model;
+} OnyxChange;
+
+/* Signals:
+ * "changed" (OnyxDocument *document, const OnyxChange *change, gpointer data) after
+ * every do, undo and redo, with what it touched; and with change NULL when only
+ * the modified state changed (saving). Handlers that read an OnyxDiagnostics of the
+ * document are to be connected after it was made: it follows the same signal. */
 
 OnyxDocument     *onyx_document_new            (OnyxModel    *model);
 OnyxModel        *onyx_document_get_model      (OnyxDocument *self);
@@ -42,6 +61,10 @@ void              onyx_document_end_group      (OnyxDocument *self);
  * failed half way and leaves the model as it was, with no undo step. */
 void              onyx_document_abort_group    (OnyxDocument *self);
 
+/* The replay entries (GStrv, borrowed) of every applied step, oldest first: applied
+ * to the saved file they give the current model (a crash journal). */
+GPtrArray        *onyx_document_get_replay     (OnyxDocument *self);
+
 /* Unmodified again after undoing back to the last save. */
 gboolean          onyx_document_is_modified    (OnyxDocument *self);
 void              onyx_document_mark_saved     (OnyxDocument *self);
@@ -53,60 +76,6 @@ gboolean          onyx_document_save           (OnyxDocument *self,
                                                 GError      **error);
 /* The bytes onyx_document_save would write. */
 GBytes           *onyx_document_serialize      (OnyxDocument *self);
-
-/* ---- Recording primitive changes (for onyx-edits.c and onyx-cleanup.c) ---- */
-
-/* Starts a command; every primitive below is applied at once and recorded into it. */
-void onyx_document_begin_command    (OnyxDocument *self, const char *label);
-/* Pushes the command on the undo stack (drops the redo branch); an empty command
- * is discarded. */
-void onyx_document_commit_command   (OnyxDocument *self);
-/* Undoes what was recorded since begin and discards it (an edit found a problem
- * half way). */
-void onyx_document_abort_command    (OnyxDocument *self);
-
-/* Removes / inserts an element of a repeated message field (nodes of any graph,
- * graph inputs/outputs/initializers/value_info, opset imports, attributes).
- * `owner` is the message holding the field; `field_name` its proto name. */
-void onyx_document_remove_item      (OnyxDocument     *self,
-                                     ProtobufCMessage *owner,
-                                     const char       *field_name,
-                                     gsize             position);
-/* Takes ownership of `item`. */
-void onyx_document_insert_item      (OnyxDocument     *self,
-                                     ProtobufCMessage *owner,
-                                     const char       *field_name,
-                                     gsize             position,
-                                     ProtobufCMessage *item);
-
-void onyx_document_set_node_input   (OnyxDocument *self, Onnx__NodeProto *node,
-                                     guint k, const char *name);
-void onyx_document_set_node_output  (OnyxDocument *self, Onnx__NodeProto *node,
-                                     guint k, const char *name);
-void onyx_document_set_node_name    (OnyxDocument *self, Onnx__NodeProto *node,
-                                     const char *name);
-/* The name of a graph input/output/value_info (ValueInfoProto) or initializer
- * (TensorProto). */
-void onyx_document_set_message_name (OnyxDocument *self, ProtobufCMessage *message,
-                                     const char *name);
-/* Replaces a ValueInfoProto's type; takes ownership of `type` (may be NULL). */
-void onyx_document_set_value_type   (OnyxDocument *self, Onnx__ValueInfoProto *info,
-                                     Onnx__TypeProto *type);
-/* Reorders graph->node; `order` holds the same pointers in the new order. */
-void onyx_document_set_node_order   (OnyxDocument *self, Onnx__GraphProto *graph,
-                                     Onnx__NodeProto **order);
-
-/* Takes a main-graph node out of the index (add FALSE) or puts it back (TRUE), for
- * changes inside its subgraphs, which change what it reads from outside. */
-void onyx_document_index_node       (OnyxDocument *self, Onnx__NodeProto *node,
-                                     gboolean add);
-
-/* Records how to redo the current edit from the saved file (onyx_replay_apply's
- * entries: a step name and its arguments, NULL-terminated). */
-void onyx_document_note_replay      (OnyxDocument *self, const char *step, ...) G_GNUC_NULL_TERMINATED;
-/* The replay entries (GStrv, borrowed) of every applied step, oldest first: applied
- * to the saved file they give the current model (a crash journal). */
-GPtrArray *onyx_document_get_replay (OnyxDocument *self);
 
 /* Deep copy of a message (through pack/unpack), for new items built from old ones. */
 ProtobufCMessage *onyx_proto_copy   (const ProtobufCMessage *message);

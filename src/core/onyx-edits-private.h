@@ -1,6 +1,7 @@
 /* onyx-edits-private.h: pieces shared by the edit files (onyx-edits.c, onyx-cleanup.c). */
 #pragma once
 
+#include "onyx-document-private.h"
 #include "onyx-edits.h"
 
 G_BEGIN_DECLS

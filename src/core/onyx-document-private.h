@@ -1,0 +1,59 @@
+/* onyx-document-private.h: recording primitive changes into an OnyxDocument's
+ * commands, for the edit modules (onyx-edits.c, onyx-cleanup.c) and tests that
+ * break a model on purpose. Nothing else changes a document but through them. */
+#pragma once
+
+#include "onyx-document.h"
+
+G_BEGIN_DECLS
+
+/* Starts a command; every primitive below is applied at once and recorded into it. */
+void onyx_document_begin_command    (OnyxDocument *self, const char *label);
+/* Pushes the command on the undo stack (drops the redo branch); an empty command
+ * is discarded. */
+void onyx_document_commit_command   (OnyxDocument *self);
+/* Undoes what was recorded since begin and discards it (an edit found a problem
+ * half way). */
+void onyx_document_abort_command    (OnyxDocument *self);
+
+/* Removes / inserts an element of a repeated message field (nodes of any graph,
+ * graph inputs/outputs/initializers/value_info, opset imports, attributes).
+ * `owner` is the message holding the field; `field_name` its proto name. */
+void onyx_document_remove_item      (OnyxDocument     *self,
+                                     ProtobufCMessage *owner,
+                                     const char       *field_name,
+                                     gsize             position);
+/* Takes ownership of `item`. */
+void onyx_document_insert_item      (OnyxDocument     *self,
+                                     ProtobufCMessage *owner,
+                                     const char       *field_name,
+                                     gsize             position,
+                                     ProtobufCMessage *item);
+
+void onyx_document_set_node_input   (OnyxDocument *self, Onnx__NodeProto *node,
+                                     guint k, const char *name);
+void onyx_document_set_node_output  (OnyxDocument *self, Onnx__NodeProto *node,
+                                     guint k, const char *name);
+void onyx_document_set_node_name    (OnyxDocument *self, Onnx__NodeProto *node,
+                                     const char *name);
+/* The name of a graph input/output/value_info (ValueInfoProto) or initializer
+ * (TensorProto). */
+void onyx_document_set_message_name (OnyxDocument *self, ProtobufCMessage *message,
+                                     const char *name);
+/* Replaces a ValueInfoProto's type; takes ownership of `type` (may be NULL). */
+void onyx_document_set_value_type   (OnyxDocument *self, Onnx__ValueInfoProto *info,
+                                     Onnx__TypeProto *type);
+/* Reorders graph->node; `order` holds the same pointers in the new order. */
+void onyx_document_set_node_order   (OnyxDocument *self, Onnx__GraphProto *graph,
+                                     Onnx__NodeProto **order);
+
+/* Takes a main-graph node out of the index (add FALSE) or puts it back (TRUE), for
+ * changes inside its subgraphs, which change what it reads from outside. */
+void onyx_document_index_node       (OnyxDocument *self, Onnx__NodeProto *node,
+                                     gboolean add);
+
+/* Records how to redo the current edit from the saved file (onyx_replay_apply's
+ * entries: a step name and its arguments, NULL-terminated). */
+void onyx_document_note_replay      (OnyxDocument *self, const char *step, ...) G_GNUC_NULL_TERMINATED;
+
+G_END_DECLS
