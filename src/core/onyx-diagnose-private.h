@@ -1,0 +1,79 @@
+/* onyx-diagnose-private.h: the stages of the diagnostics, shared by their files.
+ *
+ *   onyx-diagnose-types.c  what is known of element types; a node's types against
+ *                          its schema's type constraints
+ *   onyx-dim-params.c      named dynamic dims of the graph inputs and outputs
+ *   onyx-diagnose.c        one node against its schema; uses (dead nodes, unused
+ *                          initializers); graph lists; the whole model at once
+ *   onyx-diagnostics.c     the same kept up to date step by step of a document */
+#pragma once
+
+#include "onyx-diagnose.h"
+#include "onyx-schema.h"
+
+G_BEGIN_DECLS
+
+/* Types (as schema type strings, "tensor(float)") of one graph's tensors; subgraphs
+ * see their outer graphs'. Declared types come from the graph's inputs, initializers,
+ * value_info and outputs; inferred ones from the producer's schema. */
+typedef struct _OnyxKnownTypes OnyxKnownTypes;
+
+OnyxKnownTypes *onyx_known_types_new           (const OnyxKnownTypes   *outer);
+void            onyx_known_types_free          (OnyxKnownTypes         *types);
+const char     *onyx_known_types_lookup        (const OnyxKnownTypes   *types,
+                                                const char             *name);
+/* Takes `type` (NULL forgets what was inferred). TRUE when that changes anything. */
+gboolean        onyx_known_types_infer         (OnyxKnownTypes         *types,
+                                                const char             *name,
+                                                char                   *type);
+void            onyx_known_types_declare_graph (OnyxKnownTypes         *types,
+                                                const Onnx__GraphProto *graph);
+
+/* One graph being checked. */
+typedef struct {
+  const char *label;                 /* "main graph", "Loop_2/body", "function d::f" */
+  Onnx__OperatorSetIdProto **opsets;
+  size_t n_opsets;
+  GHashTable *functions;             /* "domain\nname" of the model's local functions */
+  OnyxKnownTypes *types;
+} OnyxCheckedGraph;
+
+void onyx_diagnose_add (GPtrArray *out, const OnyxCheckedGraph *g, OnyxProblemKind kind,
+                        OnyxProblemSeverity severity, const Onnx__NodeProto *node, int index,
+                        const char *tensor, const char *format, ...) G_GNUC_PRINTF (8, 9);
+
+/* Checks the node's known input types and the types declared for its outputs, and
+ * records what its outputs are (unless `infer` is FALSE). TRUE when an output's
+ * inferred type changed. */
+gboolean onyx_diagnose_types           (const OnyxCheckedGraph *g, const Onnx__NodeProto *node,
+                                        int index, const OnyxSchema *schema,
+                                        OnyxProblemSeverity severity, gboolean infer,
+                                        GPtrArray *out);
+/* Nothing is known of the node's outputs any more. */
+void     onyx_diagnose_forget_outputs  (const OnyxCheckedGraph *g, const Onnx__NodeProto *node,
+                                        gboolean *changed);
+/* Dynamic dims whose names differ only in case or separators. */
+void     onyx_diagnose_dim_names       (const OnyxCheckedGraph *g, const Onnx__GraphProto *graph,
+                                        GPtrArray *out);
+
+/* "domain\nname" of the model's local functions (a set, keys owned). */
+GHashTable *onyx_diagnose_local_functions (const Onnx__ModelProto *model);
+/* Everything about one node: its operator, slots, attributes and types, and its
+ * subgraphs. TRUE when what is known of its outputs' types changed. */
+gboolean onyx_diagnose_node            (const OnyxCheckedGraph *g, const Onnx__NodeProto *node,
+                                        int index, GPtrArray *out);
+void     onyx_diagnose_add_dead        (GPtrArray *out, const OnyxCheckedGraph *g,
+                                        const Onnx__NodeProto *node, int index);
+/* Which nodes a graph output depends on (g_free the array). */
+gboolean *onyx_diagnose_find_live      (Onnx__NodeProto **nodes, size_t n_nodes,
+                                        GPtrArray *outputs);
+
+/* Whether a name is read by a node or is a graph output; `data` is the answerer's. */
+typedef gboolean (*OnyxIsReadFunc) (gpointer data, const char *name);
+/* Initializers, graph inputs and outputs, dim names. */
+void     onyx_diagnose_graph_lists     (const OnyxCheckedGraph *g, const Onnx__GraphProto *graph,
+                                        OnyxIsReadFunc is_read, gpointer data, GPtrArray *out);
+void     onyx_diagnose_functions       (const Onnx__ModelProto *model, GHashTable *functions,
+                                        GPtrArray *out);
+
+G_END_DECLS
