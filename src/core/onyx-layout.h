@@ -13,6 +13,7 @@
 
 #include <gio/gio.h>
 
+#include "onyx-category.h"
 #include "onyx-proto.h"
 
 G_BEGIN_DECLS
@@ -27,19 +28,6 @@ typedef enum {
   ONYX_LAYOUT_OUTPUT,  /* a graph output */
   ONYX_LAYOUT_GROUP,   /* a name scope, collapsed or expanded */
 } OnyxLayoutKind;
-
-/* Colour families of node headers, as in Netron. */
-typedef enum {
-  ONYX_CATEGORY_DEFAULT,
-  ONYX_CATEGORY_CONV,       /* layers with weights: Conv, Gemm, MatMul, LSTM… */
-  ONYX_CATEGORY_ACTIVATION,
-  ONYX_CATEGORY_POOL,
-  ONYX_CATEGORY_NORMALIZATION,
-  ONYX_CATEGORY_SHAPE,      /* Reshape, Transpose, Concat, Gather… */
-  ONYX_CATEGORY_TENSOR,     /* Constant, Cast, arithmetic on tensors */
-  ONYX_CATEGORY_CONTROL,    /* If, Loop, Scan */
-  ONYX_CATEGORY_CUSTOM,     /* not a standard ONNX domain */
-} OnyxCategory;
 
 typedef struct {
   OnyxLayoutKind kind;
@@ -117,8 +105,5 @@ int               onyx_layout_hit_test     (const OnyxLayout *layout,
 
 /* The plain operator graph (no groups) in DOT, for comparing with `dot` itself. */
 char             *onyx_layout_flat_dot     (const Onnx__GraphProto *graph);
-
-OnyxCategory      onyx_category_of         (const char *domain,
-                                            const char *op_type);
 
 G_END_DECLS

@@ -7,6 +7,7 @@
 
 #include <cairo.h>
 
+#include "onyx-category.h"
 #include "onyx-layout.h"
 
 G_BEGIN_DECLS
