@@ -71,6 +71,7 @@ typedef struct _OnyxLayoutEngine OnyxLayoutEngine;
 /* One engine per open model: it caches group layouts across calls. */
 OnyxLayoutEngine *onyx_layout_engine_new   (const Onnx__GraphProto *graph);
 void              onyx_layout_engine_free  (OnyxLayoutEngine       *engine);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxLayoutEngine, onyx_layout_engine_free)
 /* Call after the graph changed (an edit): the cache keys include each group's
  * contents, so only groups whose contents changed are laid out again. */
 void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
@@ -81,7 +82,9 @@ const char       *onyx_layout_engine_node_scope (OnyxLayoutEngine *engine,
                                                  guint             node);
 
 /* The scopes open under `mode`, plus `extra_expanded` (scope paths, may be NULL),
- * minus `collapsed` (may be NULL). */
+ * minus `collapsed` (may be NULL). Returns (transfer full) a set (each value is
+ * its key) of char* scope paths, "" for the top level and no leading "/", owned by
+ * the table: free it with g_hash_table_unref. */
 GHashTable       *onyx_layout_engine_expansion (OnyxLayoutEngine  *engine,
                                                 OnyxExpandMode     mode,
                                                 const char *const *extra_expanded,
@@ -89,7 +92,8 @@ GHashTable       *onyx_layout_engine_expansion (OnyxLayoutEngine  *engine,
 
 typedef void (*OnyxLayoutProgress) (double fraction, gpointer user_data);
 
-/* Lays the graph out with the groups in `expanded` (a set of scope paths) open.
+/* Lays the graph out with the groups in `expanded` (transfer none: a set of char*
+ * scope paths, as onyx_layout_engine_expansion returns) open.
  * Returns NULL when cancelled. Safe to call from a worker thread. */
 OnyxLayout       *onyx_layout_engine_run   (OnyxLayoutEngine   *engine,
                                             GHashTable         *expanded,
