@@ -13,6 +13,7 @@
 
 #include <gio/gio.h>
 
+#include "onyx-category.h"
 #include "onyx-proto.h"
 
 G_BEGIN_DECLS
@@ -27,19 +28,6 @@ typedef enum {
   ONYX_LAYOUT_OUTPUT,  /* a graph output */
   ONYX_LAYOUT_GROUP,   /* a name scope, collapsed or expanded */
 } OnyxLayoutKind;
-
-/* Colour families of node headers, as in Netron. */
-typedef enum {
-  ONYX_CATEGORY_DEFAULT,
-  ONYX_CATEGORY_CONV,       /* layers with weights: Conv, Gemm, MatMul, LSTM… */
-  ONYX_CATEGORY_ACTIVATION,
-  ONYX_CATEGORY_POOL,
-  ONYX_CATEGORY_NORMALIZATION,
-  ONYX_CATEGORY_SHAPE,      /* Reshape, Transpose, Concat, Gather… */
-  ONYX_CATEGORY_TENSOR,     /* Constant, Cast, arithmetic on tensors */
-  ONYX_CATEGORY_CONTROL,    /* If, Loop, Scan */
-  ONYX_CATEGORY_CUSTOM,     /* not a standard ONNX domain */
-} OnyxCategory;
 
 typedef struct {
   OnyxLayoutKind kind;
@@ -83,6 +71,7 @@ typedef struct _OnyxLayoutEngine OnyxLayoutEngine;
 /* One engine per open model: it caches group layouts across calls. */
 OnyxLayoutEngine *onyx_layout_engine_new   (const Onnx__GraphProto *graph);
 void              onyx_layout_engine_free  (OnyxLayoutEngine       *engine);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxLayoutEngine, onyx_layout_engine_free)
 /* Call after the graph changed (an edit): the cache keys include each group's
  * contents, so only groups whose contents changed are laid out again. */
 void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
@@ -93,7 +82,9 @@ const char       *onyx_layout_engine_node_scope (OnyxLayoutEngine *engine,
                                                  guint             node);
 
 /* The scopes open under `mode`, plus `extra_expanded` (scope paths, may be NULL),
- * minus `collapsed` (may be NULL). */
+ * minus `collapsed` (may be NULL). Returns (transfer full) a set (each value is
+ * its key) of char* scope paths, "" for the top level and no leading "/", owned by
+ * the table: free it with g_hash_table_unref. */
 GHashTable       *onyx_layout_engine_expansion (OnyxLayoutEngine  *engine,
                                                 OnyxExpandMode     mode,
                                                 const char *const *extra_expanded,
@@ -101,7 +92,8 @@ GHashTable       *onyx_layout_engine_expansion (OnyxLayoutEngine  *engine,
 
 typedef void (*OnyxLayoutProgress) (double fraction, gpointer user_data);
 
-/* Lays the graph out with the groups in `expanded` (a set of scope paths) open.
+/* Lays the graph out with the groups in `expanded` (transfer none: a set of char*
+ * scope paths, as onyx_layout_engine_expansion returns) open.
  * Returns NULL when cancelled. Safe to call from a worker thread. */
 OnyxLayout       *onyx_layout_engine_run   (OnyxLayoutEngine   *engine,
                                             GHashTable         *expanded,
@@ -117,8 +109,5 @@ int               onyx_layout_hit_test     (const OnyxLayout *layout,
 
 /* The plain operator graph (no groups) in DOT, for comparing with `dot` itself. */
 char             *onyx_layout_flat_dot     (const Onnx__GraphProto *graph);
-
-OnyxCategory      onyx_category_of         (const char *domain,
-                                            const char *op_type);
 
 G_END_DECLS

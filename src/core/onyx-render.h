@@ -7,6 +7,7 @@
 
 #include <cairo.h>
 
+#include "onyx-category.h"
 #include "onyx-layout.h"
 
 G_BEGIN_DECLS
@@ -15,6 +16,7 @@ typedef struct _OnyxRenderIndex OnyxRenderIndex;
 
 OnyxRenderIndex *onyx_render_index_new  (const OnyxLayout *layout);
 void             onyx_render_index_free (OnyxRenderIndex  *index);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxRenderIndex, onyx_render_index_free)
 
 typedef struct {
   double scale;      /* device units per layout point: 1 is 100 % */

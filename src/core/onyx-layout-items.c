@@ -1,0 +1,425 @@
+/* onyx-layout-items.c: what gets a box. The engine's model of the graph: one item
+ * per node, graph input and output, sized for its text; the edges between them; and
+ * the tree of name-scope groups that the items are filed under. */
+#include "onyx-layout-private.h"
+
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#include "onyx-attribute.h"
+#include "onyx-schema.h"
+#include "onyx-types.h"
+#include "onyx-validate.h"
+
+#define LINE_HEIGHT 15.0
+#define HEADER_HEIGHT 22.0
+#define MAX_LINES 4
+#define MAX_TEXT 28
+
+static char *
+shorten (const char *text)
+{
+  g_autofree char *shown = onyx_display_escape (text);
+  if (g_utf8_strlen (shown, -1) <= MAX_TEXT)
+    return g_steal_pointer (&shown);
+  /* Keep the end: "…layers.0.self_attn.in_proj_weight" tells more than the start. */
+  return g_strdup_printf ("…%s", g_utf8_offset_to_pointer (shown, g_utf8_strlen (shown, -1) - (MAX_TEXT - 1)));
+}
+
+/* "/layers.0/self_attn/MatMul" → "layers.0/self_attn"; "" when unscoped. */
+static char *
+scope_of (const char *name)
+{
+  const char *start, *last;
+
+  if (name == NULL)
+    return g_strdup ("");
+  start = name[0] == '/' ? name + 1 : name;
+  last = strrchr (start, '/');
+  return last != NULL && last > start ? g_strndup (start, last - start) : g_strdup ("");
+}
+
+static void
+measure (PangoLayout *pango, const char *text, gboolean bold, double *width)
+{
+  int w, h;
+  PangoFontDescription *font = pango_font_description_from_string (bold ? "Sans Bold 9" : "Sans 8");
+
+  pango_layout_set_font_description (pango, font);
+  pango_layout_set_text (pango, text, -1);
+  pango_layout_get_pixel_size (pango, &w, &h);
+  pango_font_description_free (font);
+  *width = MAX (*width, (double) w);
+}
+
+static void
+size_item (Item *item, PangoLayout *pango)
+{
+  double width = 0;
+
+  measure (pango, item->title, TRUE, &width);
+  if (item->subtitle != NULL)
+    measure (pango, item->subtitle, FALSE, &width);
+  for (guint i = 0; i < item->lines->len; i++)
+    measure (pango, item->lines->pdata[i], FALSE, &width);
+  item->width = MAX (width + 20, 64);
+  item->height = HEADER_HEIGHT + LINE_HEIGHT * (item->lines->len + (item->subtitle != NULL ? 1 : 0)) + 6;
+}
+
+static guint
+hash_strings (guint hash, char **strings, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    hash = hash * 31 + g_str_hash (strings[i] != NULL ? strings[i] : "");
+  return hash;
+}
+
+static void
+add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers)
+{
+  const Onnx__NodeProto *node = engine->graph->node[index];
+  Item item = { ONYX_LAYOUT_OP, index };
+  const OnyxSchema *schema;
+
+  item.scope = scope_of (node->name);
+  item.title = onyx_display_escape (node->op_type);
+  item.subtitle = onyx_domain_is_default (node->domain) ? NULL : onyx_display_escape (node->domain);
+  item.lines = g_ptr_array_new_with_free_func (g_free);
+  item.category = onyx_category_of (node->domain, node->op_type);
+  /* The engine has no opset imports: the newest schema names the slots (Conv's W and
+   * B), which is what people look for; slot names hardly change across versions. */
+  schema = onyx_schema_lookup (node->domain, node->op_type, G_MAXINT64);
+  for (size_t k = 0; k < node->n_input && item.lines->len < MAX_LINES; k++)
+    {
+      const Onnx__TensorProto *init = g_hash_table_lookup (initializers, node->input[k]);
+      if (init != NULL)
+        {
+          const char *dot = strrchr (init->name, '.');
+          g_autofree char *slot = schema != NULL ? onyx_schema_input_name (schema, k) : NULL;
+          g_autofree char *name = slot != NULL ? g_steal_pointer (&slot)
+                                               : shorten (dot != NULL && dot[1] != '\0' ? dot + 1 : init->name);
+          g_autofree char *dims = onyx_dims_to_string (init->dims, init->n_dims);
+          g_ptr_array_add (item.lines, g_strdup_printf ("%s ⟨%s⟩", name, dims));
+        }
+    }
+  for (size_t a = 0; a < node->n_attribute && item.lines->len < MAX_LINES; a++)
+    {
+      g_autofree char *value = onyx_attribute_to_string (node->attribute[a]);
+      if (g_utf8_strlen (value, -1) <= 18)
+        {
+          g_autofree char *attr = onyx_display_escape (node->attribute[a]->name);
+          g_ptr_array_add (item.lines, g_strdup_printf ("%s = %s", attr, value));
+        }
+    }
+  item.hash = g_str_hash (node->op_type != NULL ? node->op_type : "");
+  item.hash = hash_strings (item.hash, node->input, node->n_input);
+  item.hash = hash_strings (item.hash, node->output, node->n_output);
+  item.hash = hash_strings (item.hash, (char **) item.lines->pdata, item.lines->len);
+  g_array_append_val (engine->items, item);
+}
+
+static void
+add_value_item (OnyxLayoutEngine *engine, OnyxLayoutKind kind, int index, const Onnx__ValueInfoProto *info)
+{
+  Item item = { kind, index };
+
+  item.scope = g_strdup ("");
+  item.title = shorten (info->name);
+  item.subtitle = onyx_type_to_string (info->type);
+  item.lines = g_ptr_array_new_with_free_func (g_free);
+  item.category = ONYX_CATEGORY_DEFAULT;
+  item.hash = g_str_hash (info->name != NULL ? info->name : "") * 7 + (guint) kind;
+  g_array_append_val (engine->items, item);
+}
+
+static Group *
+ensure_group (OnyxLayoutEngine *engine, const char *path)
+{
+  Group *group = g_hash_table_lookup (engine->groups, path);
+  const char *slash;
+
+  if (group != NULL)
+    return group;
+  group = g_new0 (Group, 1);
+  group->path = g_strdup (path);
+  slash = strrchr (path, '/');
+  group->name = onyx_display_escape (slash != NULL ? slash + 1 : path);
+  group->groups = g_ptr_array_new ();
+  group->items = g_array_new (FALSE, FALSE, sizeof (int));
+  g_hash_table_insert (engine->groups, group->path, group);
+  if (path[0] != '\0')
+    {
+      g_autofree char *parent = slash != NULL ? g_strndup (path, slash - path) : g_strdup ("");
+      group->parent = ensure_group (engine, parent);
+      g_ptr_array_add (group->parent->groups, group);
+    }
+  return group;
+}
+
+static void
+count_group (Group *group)
+{
+  group->n_items_total = group->items->len;
+  group->hash = g_str_hash (group->path);
+  for (guint i = 0; i < group->groups->len; i++)
+    {
+      Group *child = group->groups->pdata[i];
+      count_group (child);
+      group->n_items_total += child->n_items_total;
+      group->hash = group->hash * 31 + child->hash;
+    }
+}
+
+static void
+hash_group_items (OnyxLayoutEngine *engine, Group *group)
+{
+  for (guint i = 0; i < group->groups->len; i++)
+    hash_group_items (engine, group->groups->pdata[i]);
+  for (guint i = 0; i < group->items->len; i++)
+    group->hash = group->hash * 31 + g_array_index (engine->items, Item, g_array_index (group->items, int, i)).hash;
+  if (group->parent != NULL)
+    group->parent->hash = group->parent->hash * 31 + group->hash;
+}
+
+static void
+group_free (Group *group)
+{
+  g_free (group->path);
+  g_free (group->name);
+  g_ptr_array_unref (group->groups);
+  g_array_unref (group->items);
+  g_free (group);
+}
+
+static void
+item_clear (Item *item)
+{
+  g_free (item->scope);
+  g_free (item->title);
+  g_free (item->subtitle);
+  g_ptr_array_unref (item->lines);
+}
+
+static void
+clear_model (OnyxLayoutEngine *engine)
+{
+  for (guint i = 0; engine->items != NULL && i < engine->items->len; i++)
+    item_clear (&g_array_index (engine->items, Item, i));
+  for (guint i = 0; engine->edges != NULL && i < engine->edges->len; i++)
+    g_free (g_array_index (engine->edges, ItemEdge, i).tensor);
+  g_clear_pointer (&engine->items, g_array_unref);
+  g_clear_pointer (&engine->edges, g_array_unref);
+  g_clear_pointer (&engine->groups, g_hash_table_unref);
+  g_clear_pointer (&engine->shapes, g_hash_table_unref);
+}
+
+static void
+record_shape (GHashTable *shapes, const Onnx__ValueInfoProto *info)
+{
+  if (info->type != NULL && info->type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+      info->type->tensor_type->shape != NULL && info->name != NULL)
+    g_hash_table_insert (shapes, info->name, onyx_shape_to_string (info->type->tensor_type->shape));
+}
+
+/* The longest common scope of two scope paths ("a/b/c", "a/b/d" → "a/b"). */
+static char *
+common_scope (const char *a, const char *b)
+{
+  gsize end = 0;
+  for (gsize i = 0;; i++)
+    {
+      if ((a[i] == '\0' || a[i] == '/') && (b[i] == '\0' || b[i] == '/'))
+        end = i;
+      if (a[i] != b[i] || a[i] == '\0')
+        break;
+    }
+  return g_strndup (a, end);
+}
+
+/* Exports name the nodes that only hand on weights (Identity of a shared initializer,
+ * Constant) without a scope, though they belong to the layer that reads them. Left at
+ * the top they would line up by the hundred in the first rank; such a node with no
+ * input from another node joins the common scope of its readers. */
+static void
+adopt_constants (OnyxLayoutEngine *engine)
+{
+  g_autofree gboolean *fed = g_new0 (gboolean, engine->items->len);
+  g_autofree char **readers_scope = g_new0 (char *, engine->items->len);
+
+  for (guint e = 0; e < engine->edges->len; e++)
+    {
+      const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, e);
+      const char *reader = g_array_index (engine->items, Item, edge->to).scope;
+      fed[edge->to] = TRUE;
+      if (readers_scope[edge->from] == NULL)
+        readers_scope[edge->from] = g_strdup (reader);
+      else
+        {
+          char *common = common_scope (readers_scope[edge->from], reader);
+          g_free (readers_scope[edge->from]);
+          readers_scope[edge->from] = common;
+        }
+    }
+  for (guint t = 0; t < engine->items->len; t++)
+    {
+      Item *item = &g_array_index (engine->items, Item, t);
+      if (item->kind == ONYX_LAYOUT_OP && item->scope[0] == '\0' && !fed[t] && readers_scope[t] != NULL)
+        {
+          g_free (item->scope);
+          item->scope = g_steal_pointer (&readers_scope[t]);
+        }
+      g_free (readers_scope[t]);
+    }
+}
+
+/* Builds items, groups and edges from the graph (on the calling thread: text is
+ * measured with pango here, not in the worker). */
+static void
+build_model (OnyxLayoutEngine *engine)
+{
+  const Onnx__GraphProto *graph = engine->graph;
+  g_autoptr (GHashTable) initializers = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
+  PangoFontMap *font_map = pango_cairo_font_map_new ();
+  PangoContext *context = pango_font_map_create_context (font_map);
+  PangoLayout *pango = pango_layout_new (context);
+
+  clear_model (engine);
+  engine->items = g_array_new (FALSE, FALSE, sizeof (Item));
+  engine->edges = g_array_new (FALSE, FALSE, sizeof (ItemEdge));
+  engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
+  engine->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  engine->root = ensure_group (engine, "");
+
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    if (graph->initializer[i]->name != NULL)
+      g_hash_table_insert (initializers, graph->initializer[i]->name, graph->initializer[i]);
+  for (size_t i = 0; i < graph->n_value_info; i++)
+    record_shape (engine->shapes, graph->value_info[i]);
+  for (size_t i = 0; i < graph->n_input; i++)
+    {
+      record_shape (engine->shapes, graph->input[i]);
+      if (graph->input[i]->name != NULL && !g_hash_table_contains (initializers, graph->input[i]->name))
+        {
+          add_value_item (engine, ONYX_LAYOUT_INPUT, (int) i, graph->input[i]);
+          g_hash_table_insert (producer, graph->input[i]->name, GINT_TO_POINTER (engine->items->len));
+        }
+    }
+  for (size_t i = 0; i < graph->n_output; i++)
+    record_shape (engine->shapes, graph->output[i]);
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      add_op_item (engine, (int) n, initializers);
+      for (size_t k = 0; k < graph->node[n]->n_output; k++)
+        if (graph->node[n]->output[k][0] != '\0')
+          g_hash_table_insert (producer, graph->node[n]->output[k], GINT_TO_POINTER (engine->items->len));
+    }
+  for (size_t i = 0; i < graph->n_output; i++)
+    add_value_item (engine, ONYX_LAYOUT_OUTPUT, (int) i, graph->output[i]);
+
+  /* Edges: producer item → reader item (indices stored +1 in `producer`). */
+  for (guint t = 0; t < engine->items->len; t++)
+    {
+      Item *item = &g_array_index (engine->items, Item, t);
+      char **reads = NULL;
+      size_t n_reads = 0;
+      char *output_name[1];
+
+      if (item->kind == ONYX_LAYOUT_OP)
+        reads = graph->node[item->index]->input, n_reads = graph->node[item->index]->n_input;
+      else if (item->kind == ONYX_LAYOUT_OUTPUT)
+        output_name[0] = graph->output[item->index]->name, reads = output_name, n_reads = 1;
+      for (size_t k = 0; k < n_reads; k++)
+        {
+          int from = GPOINTER_TO_INT (g_hash_table_lookup (producer, reads[k] != NULL ? reads[k] : "")) - 1;
+          if (from >= 0 && from != (int) t)
+            {
+              ItemEdge edge = { from, (int) t, g_strdup (reads[k]) };
+              g_array_append_val (engine->edges, edge);
+            }
+        }
+    }
+
+  adopt_constants (engine);
+  for (guint t = 0; t < engine->items->len; t++)
+    {
+      Item *item = &g_array_index (engine->items, Item, t);
+      int index = (int) t;
+      size_item (item, pango);
+      g_array_append_val (ensure_group (engine, item->scope)->items, index);
+    }
+  count_group (engine->root);
+  hash_group_items (engine, engine->root);
+
+  /* Collapsed group boxes: name and count. */
+  {
+    GHashTableIter iter;
+    Group *group;
+    g_hash_table_iter_init (&iter, engine->groups);
+    while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &group))
+      {
+        g_autofree char *count = g_strdup_printf ("%u nodes", group->n_items_total);
+        double width = 0;
+        measure (pango, group->name, TRUE, &width);
+        measure (pango, count, FALSE, &width);
+        group->collapsed_width = MAX (width + 24, 80);
+        group->collapsed_height = HEADER_HEIGHT + LINE_HEIGHT + 8;
+      }
+  }
+  g_object_unref (pango);
+  g_object_unref (context);
+  g_object_unref (font_map);
+}
+
+OnyxLayoutEngine *
+onyx_layout_engine_new (const Onnx__GraphProto *graph)
+{
+  OnyxLayoutEngine *engine = g_new0 (OnyxLayoutEngine, 1);
+
+  engine->graph = graph;
+  engine->cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) onyx_layout_group_layout_free);
+  g_mutex_init (&engine->cache_lock);
+  build_model (engine);
+  return engine;
+}
+
+void
+onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine)
+{
+  /* Cached group layouts stay: their keys hold their contents' hash. */
+  build_model (engine);
+}
+
+const char *
+onyx_layout_engine_node_scope (OnyxLayoutEngine *engine, guint node)
+{
+  /* Op items follow the graph inputs' items in graph order: look there first. */
+  gint64 guess = (gint64) engine->items->len - engine->graph->n_output - engine->graph->n_node + node;
+  const Item *item;
+
+  if (guess >= 0 && guess < engine->items->len)
+    {
+      item = &g_array_index (engine->items, Item, guess);
+      if (item->kind == ONYX_LAYOUT_OP && item->index == (int) node)
+        return item->scope;
+    }
+  for (guint i = 0; i < engine->items->len; i++)
+    {
+      item = &g_array_index (engine->items, Item, i);
+      if (item->kind == ONYX_LAYOUT_OP && item->index == (int) node)
+        return item->scope;
+    }
+  return "";
+}
+
+void
+onyx_layout_engine_free (OnyxLayoutEngine *engine)
+{
+  if (engine == NULL)
+    return;
+  clear_model (engine);
+  g_hash_table_unref (engine->cache);
+  g_mutex_clear (&engine->cache_lock);
+  g_free (engine);
+}
