@@ -2,6 +2,8 @@
  * applies them. */
 #include "onyx-preferences.h"
 
+#include "onyx-application.h"
+
 struct _OnyxPreferences {
   AdwPreferencesWindow parent_instance;
   GtkSwitch *dark_switch;
@@ -35,7 +37,7 @@ static void
 onyx_preferences_init (OnyxPreferences *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->settings = g_settings_new ("io.github.onyxviewer.Onyx");
+  self->settings = onyx_application_new_settings ();
   g_settings_bind (self->settings, "dark-style", self->dark_switch, "active", G_SETTINGS_BIND_DEFAULT);
 }
 

@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 
+#include "onyx-application.h"
 #include "onyx-edits.h"
 #include "onyx-validate.h"
 
@@ -804,7 +805,7 @@ onyx_window_init (OnyxWindow *self)
 
   self->expanded = g_ptr_array_new_with_free_func (g_free);
   self->collapsed = g_ptr_array_new_with_free_func (g_free);
-  self->settings = g_settings_new ("io.github.onyxviewer.Onyx");
+  self->settings = onyx_application_new_settings ();
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));
