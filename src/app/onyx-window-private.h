@@ -94,6 +94,8 @@ void     onyx_window_select_tensor  (OnyxWindow *self, const char *name);
 /* The canvas shows the selection of the window (after a selection or a new layout). */
 void     onyx_window_sync_canvas_selection (OnyxWindow *self);
 void     onyx_window_toast          (OnyxWindow *self, const char *message, gboolean with_undo);
+/* A dialog saying what failed (heading) and why (message, or nothing when NULL). */
+void     onyx_window_show_error     (OnyxWindow *self, const char *heading, const char *message);
 /* Asks Save / Discard / Cancel when the document is modified, then calls `then`
  * (unless cancelled). */
 typedef void (*OnyxWindowThen) (OnyxWindow *self);

@@ -30,6 +30,15 @@ onyx_window_toast (OnyxWindow *self, const char *message, gboolean with_undo)
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
+void
+onyx_window_show_error (OnyxWindow *self, const char *heading, const char *message)
+{
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                                         heading, message));
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 update_title (OnyxWindow *self)
 {
@@ -407,10 +416,7 @@ write_file (OnyxWindow *self, GFile *file)
 
   if (path == NULL || !onyx_document_save (self->document, path, &error))
     {
-      AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                                   _("Could Not Save the Model"), error ? error->message : path));
-      adw_message_dialog_add_response (dialog, "close", _("_Close"));
-      gtk_window_present (GTK_WINDOW (dialog));
+      onyx_window_show_error (self, _("Could Not Save the Model"), error ? error->message : path);
       return FALSE;
     }
   g_set_object (&self->file, file);
