@@ -15,10 +15,7 @@ onyx_window_edit_done (OnyxWindow *self, gboolean ok, GError *error)
       onyx_window_toast (self, onyx_document_get_undo_label (self->document), TRUE);
       return;
     }
-  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                               _("Could Not Edit the Model"), error->message));
-  adw_message_dialog_add_response (dialog, "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
+  onyx_window_show_error (self, _("Could Not Edit the Model"), error->message);
 }
 
 static void

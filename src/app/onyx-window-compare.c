@@ -193,12 +193,7 @@ compare_chooser_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow 
       g_autoptr (GError) error = NULL;
 
       if (!onyx_window_compare_with (self, file, &error))
-        {
-          AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                                       _("Could Not Open the Model"), error->message));
-          adw_message_dialog_add_response (dialog, "close", _("_Close"));
-          gtk_window_present (GTK_WINDOW (dialog));
-        }
+        onyx_window_show_error (self, _("Could Not Open the Model"), error->message);
     }
   g_object_unref (chooser);
 }

@@ -73,12 +73,7 @@ export_response_cb (GtkNativeDialog *dialog, int response, OnyxWindow *self)
   if (onyx_window_export_image (self, file, view_only, &error))
     onyx_window_toast (self, _("Image exported"), FALSE);
   else
-    {
-      AdwMessageDialog *message = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                                    _("Could Not Export the Image"), error->message));
-      adw_message_dialog_add_response (message, "close", _("_Close"));
-      gtk_window_present (GTK_WINDOW (message));
-    }
+    onyx_window_show_error (self, _("Could Not Export the Image"), error->message);
   g_object_unref (dialog);
 }
 

@@ -87,9 +87,11 @@ void     onyx_window_update_state   (OnyxWindow *self);
 void     onyx_window_select_model   (OnyxWindow *self);
 void     onyx_window_select_node    (OnyxWindow *self, Onnx__NodeProto *node);
 void     onyx_window_select_tensor  (OnyxWindow *self, const char *name);
-void     onyx_window_relayout       (OnyxWindow *self, gboolean keep_view);
-gboolean onyx_window_is_laying_out  (OnyxWindow *self);
+/* The canvas shows the selection of the window (after a selection or a new layout). */
+void     onyx_window_sync_canvas_selection (OnyxWindow *self);
 void     onyx_window_toast          (OnyxWindow *self, const char *message, gboolean with_undo);
+/* A dialog saying what failed (heading) and why (message, or nothing when NULL). */
+void     onyx_window_show_error     (OnyxWindow *self, const char *heading, const char *message);
 /* Asks Save / Discard / Cancel when the document is modified, then calls `then`
  * (unless cancelled). */
 typedef void (*OnyxWindowThen) (OnyxWindow *self);
@@ -97,6 +99,15 @@ void     onyx_window_confirm_discard (OnyxWindow *self, OnyxWindowThen then);
 /* Validates and saves; problems are listed in a dialog first. TRUE when the file
  * was written now (FALSE when it failed or a dialog is asking). */
 gboolean onyx_window_save_file      (OnyxWindow *self, GFile *file);
+
+/* onyx-window-layout.c: one layout at a time on a worker thread */
+void     onyx_window_relayout       (OnyxWindow *self, gboolean keep_view);
+gboolean onyx_window_is_laying_out  (OnyxWindow *self);
+/* Returns once the running layout, if any, is over (cancel it first to be quick). */
+void     onyx_window_layout_wait    (OnyxWindow *self);
+
+/* onyx-window-find.c */
+void     onyx_window_init_find      (OnyxWindow *self);
 
 /* onyx-window-actions.c */
 void     onyx_window_class_init_actions (GtkWidgetClass *widget_class);

@@ -1,5 +1,6 @@
-/* onyx-window.c: loading a model, laying it out off the UI thread, selection,
- * title and saving. Actions live in onyx-window-actions.c, drops in -dnd.c. */
+/* onyx-window.c: loading a model, selection, title and saving. Actions live in
+ * onyx-window-actions.c, the layout worker in -layout.c, Find in -find.c, drops in
+ * -dnd.c. */
 #include "onyx-window-private.h"
 
 #include <glib/gi18n.h>
@@ -16,12 +17,6 @@ onyx_window_has_model (OnyxWindow *self)
   return self->document != NULL;
 }
 
-gboolean
-onyx_window_is_laying_out (OnyxWindow *self)
-{
-  return self->layout_cancellable != NULL;
-}
-
 void
 onyx_window_toast (OnyxWindow *self, const char *message, gboolean with_undo)
 {
@@ -34,6 +29,15 @@ onyx_window_toast (OnyxWindow *self, const char *message, gboolean with_undo)
     }
   adw_toast_set_timeout (toast, 4);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+void
+onyx_window_show_error (OnyxWindow *self, const char *heading, const char *message)
+{
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
+                                                                         heading, message));
+  adw_message_dialog_add_response (dialog, "close", _("_Close"));
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -112,8 +116,8 @@ expand_scopes_of (OnyxWindow *self, const char *name)
   return added;
 }
 
-static void
-sync_canvas_selection (OnyxWindow *self)
+void
+onyx_window_sync_canvas_selection (OnyxWindow *self)
 {
   Onnx__GraphProto *graph;
   int node = -1, edge = -1;
@@ -168,7 +172,7 @@ onyx_window_select_model (OnyxWindow *self)
   self->selected_node = NULL;
   g_clear_pointer (&self->selected_tensor, g_free);
   refresh_properties (self);
-  sync_canvas_selection (self);
+  onyx_window_sync_canvas_selection (self);
   onyx_window_update_state (self);
 }
 
@@ -180,7 +184,7 @@ onyx_window_select_node (OnyxWindow *self, Onnx__NodeProto *node)
   self->selected_node = node;
   g_clear_pointer (&self->selected_tensor, g_free);
   refresh_properties (self);
-  sync_canvas_selection (self);
+  onyx_window_sync_canvas_selection (self);
   /* A node hidden in a collapsed group: open the group, selection follows the layout. */
   if (onyx_canvas_get_selected_node (self->canvas) < 0 && expand_scopes_of (self, node->name))
     onyx_window_relayout (self, TRUE);
@@ -196,7 +200,7 @@ onyx_window_select_tensor (OnyxWindow *self, const char *name)
   g_free (self->selected_tensor);
   self->selected_tensor = g_strdup (name);
   refresh_properties (self);
-  sync_canvas_selection (self);
+  onyx_window_sync_canvas_selection (self);
   onyx_window_update_state (self);
 }
 
@@ -281,116 +285,6 @@ document_changed_cb (OnyxWindow *self)
   onyx_window_update_state (self);
 }
 
-/* ---- Layout on a worker thread ---- */
-
-typedef struct {
-  OnyxLayoutEngine *engine;
-  GHashTable *expanded;
-  int *progress_permille;
-} LayoutJob;
-
-static void
-layout_job_free (LayoutJob *job)
-{
-  g_hash_table_unref (job->expanded);
-  g_free (job);
-}
-
-static void
-layout_progress (double fraction, gpointer data)
-{
-  g_atomic_int_set ((int *) data, (int) (fraction * 1000));
-}
-
-static void
-layout_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  LayoutJob *job = data;
-  OnyxLayout *layout = onyx_layout_engine_run (job->engine, job->expanded, layout_progress,
-                                               job->progress_permille, cancellable);
-
-  if (layout == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-  else
-    g_task_return_pointer (task, layout, (GDestroyNotify) onyx_layout_free);
-}
-
-static gboolean
-progress_tick (gpointer data)
-{
-  OnyxWindow *self = data;
-
-  gtk_progress_bar_set_fraction (self->progress_bar, g_atomic_int_get (&self->progress_permille) / 1000.0);
-  /* Small graphs finish before the progress box would just flicker. */
-  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-layout_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  OnyxWindow *self = ONYX_WINDOW (source);
-  g_autoptr (GError) error = NULL;
-  OnyxLayout *layout = g_task_propagate_pointer (G_TASK (result), &error);
-
-  g_clear_object (&self->layout_cancellable);
-  g_clear_handle_id (&self->progress_source, g_source_remove);
-  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
-  if (layout != NULL)
-    {
-      onyx_canvas_set_layout (self->canvas, layout, self->layout_keep_view);
-      sync_canvas_selection (self);
-      onyx_window_compare_update_tints (self);
-      onyx_window_problems_update_badges (self);
-    }
-  else if (self->document != NULL && !self->layout_pending)
-    onyx_window_toast (self, _("Layout cancelled"), FALSE);
-  if (self->layout_pending && self->document != NULL)
-    {
-      self->layout_pending = FALSE;
-      onyx_window_relayout (self, self->layout_keep_view);
-    }
-  onyx_window_update_state (self);
-}
-
-void
-onyx_window_relayout (OnyxWindow *self, gboolean keep_view)
-{
-  g_autoptr (GTask) task = NULL;
-  LayoutJob *job;
-
-  if (self->engine == NULL)
-    return;
-  if (self->layout_cancellable != NULL)
-    {
-      self->layout_pending = TRUE;
-      self->layout_keep_view = self->layout_keep_view && keep_view;
-      return;
-    }
-  g_ptr_array_add (self->expanded, NULL);
-  g_ptr_array_add (self->collapsed, NULL);
-  job = g_new0 (LayoutJob, 1);
-  job->engine = self->engine;
-  /* The schema's GroupExpansion nicks auto/top-level/all are OnyxExpandMode's order. */
-  job->expanded = onyx_layout_engine_expansion (self->engine,
-                                                g_settings_get_enum (self->settings, "group-expansion"),
-                                                (const char *const *) self->expanded->pdata,
-                                                (const char *const *) self->collapsed->pdata);
-  g_ptr_array_remove_index (self->expanded, self->expanded->len - 1);
-  g_ptr_array_remove_index (self->collapsed, self->collapsed->len - 1);
-  job->progress_permille = &self->progress_permille;
-  self->progress_permille = 0;
-  self->layout_keep_view = keep_view;
-  self->layout_cancellable = g_cancellable_new ();
-  self->progress_source = g_timeout_add (300, progress_tick, self);
-
-  task = g_task_new (self, self->layout_cancellable, layout_done, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) layout_job_free);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, layout_thread);
-  onyx_window_update_state (self);
-}
-
 /* A click on a collapsed group opens it; on an open group's frame closes it. */
 static void
 toggle_group (OnyxWindow *self, const OnyxLayoutNode *group)
@@ -469,14 +363,6 @@ close_document (OnyxWindow *self)
   g_ptr_array_set_size (self->collapsed, 0);
 }
 
-static void
-wait_for_worker (OnyxWindow *self)
-{
-  /* The engine must outlive a cancelled run; cancelling makes it return soon. */
-  while (self->layout_cancellable != NULL)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 void
 onyx_window_open_file (OnyxWindow *self, GFile *file)
 {
@@ -486,7 +372,7 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
 
   g_return_if_fail (ONYX_IS_WINDOW (self));
   close_document (self);
-  wait_for_worker (self);
+  onyx_window_layout_wait (self);
   g_clear_pointer (&self->engine, onyx_layout_engine_free);
   g_clear_object (&self->document);
   g_set_object (&self->file, file);
@@ -531,10 +417,7 @@ write_file (OnyxWindow *self, GFile *file)
 
   if (path == NULL || !onyx_document_save (self->document, path, &error))
     {
-      AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
-                                   _("Could Not Save the Model"), error ? error->message : path));
-      adw_message_dialog_add_response (dialog, "close", _("_Close"));
-      gtk_window_present (GTK_WINDOW (dialog));
+      onyx_window_show_error (self, _("Could Not Save the Model"), error ? error->message : path);
       return FALSE;
     }
   g_set_object (&self->file, file);
@@ -665,72 +548,8 @@ onyx_window_close_request (GtkWindow *window)
   g_settings_set_int (self->settings, "window-height", height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
   close_document (self);
-  wait_for_worker (self);
+  onyx_window_layout_wait (self);
   return GTK_WINDOW_CLASS (onyx_window_parent_class)->close_request (window);
-}
-
-/* ---- Find ---- */
-
-static gboolean
-matches (const char *text, const char *needle)
-{
-  g_autofree char *folded = NULL;
-
-  if (text == NULL || text[0] == '\0')
-    return FALSE;
-  folded = g_utf8_casefold (text, -1);
-  return strstr (folded, needle) != NULL;
-}
-
-static void
-search_activate_cb (OnyxWindow *self)
-{
-  g_autofree char *needle = g_utf8_casefold (gtk_editable_get_text (GTK_EDITABLE (self->search_entry)), -1);
-  Onnx__GraphProto *graph;
-
-  if (self->document == NULL || needle[0] == '\0')
-    return;
-  graph = onyx_document_get_proto (self->document)->graph;
-  /* Graph inputs come first, then nodes (name, op type, outputs), cycling on Enter. */
-  for (size_t step = 1; step <= graph->n_input + graph->n_node; step++)
-    {
-      size_t k = (self->find_position + step) % (graph->n_input + graph->n_node);
-      if (k < graph->n_input)
-        {
-          if (matches (graph->input[k]->name, needle))
-            {
-              self->find_position = k;
-              onyx_window_select_tensor (self, graph->input[k]->name);
-              gtk_label_set_text (self->search_status, "");
-              return;
-            }
-          continue;
-        }
-      Onnx__NodeProto *node = graph->node[k - graph->n_input];
-      if (matches (node->name, needle) || matches (node->op_type, needle))
-        {
-          self->find_position = k;
-          onyx_window_select_node (self, node);
-          gtk_label_set_text (self->search_status, "");
-          return;
-        }
-      for (size_t o = 0; o < node->n_output; o++)
-        if (matches (node->output[o], needle))
-          {
-            self->find_position = k;
-            onyx_window_select_tensor (self, node->output[o]);
-            gtk_label_set_text (self->search_status, "");
-            return;
-          }
-    }
-  gtk_label_set_text (self->search_status, _("Not found"));
-}
-
-static void
-search_stop_cb (OnyxWindow *self)
-{
-  gtk_search_bar_set_search_mode (self->search_bar, FALSE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
 }
 
 /* ---- GObject ---- */
@@ -743,7 +562,7 @@ onyx_window_dispose (GObject *object)
   if (self->layout_cancellable != NULL)
     {
       close_document (self);
-      wait_for_worker (self);
+      onyx_window_layout_wait (self);
     }
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
@@ -813,11 +632,7 @@ onyx_window_init (OnyxWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   g_signal_connect_swapped (self->canvas, "item-activated", G_CALLBACK (item_activated_cb), self);
-  g_object_bind_property (self->find_button, "active", self->search_bar, "search-mode-enabled",
-                          G_BINDING_BIDIRECTIONAL);
-  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
-  g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_activate_cb), self);
-  g_signal_connect_swapped (self->search_entry, "stop-search", G_CALLBACK (search_stop_cb), self);
+  onyx_window_init_find (self);
   gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (self->canvas), GTK_TYPE_PANED)), 820);
   onyx_window_init_dnd (self);
   onyx_window_init_recent (self);
