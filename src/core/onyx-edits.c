@@ -8,8 +8,6 @@
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
-G_DEFINE_QUARK (onyx-edit-error-quark, onyx_edit_error)
-
 gboolean
 onyx_edit_fail (GError **error, OnyxEditError code, const char *format, ...)
 {
