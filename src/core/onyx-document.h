@@ -108,7 +108,4 @@ void onyx_document_note_replay      (OnyxDocument *self, const char *step, ...) 
  * to the saved file they give the current model (a crash journal). */
 GPtrArray *onyx_document_get_replay (OnyxDocument *self);
 
-/* Deep copy of a message (through pack/unpack), for new items built from old ones. */
-ProtobufCMessage *onyx_proto_copy   (const ProtobufCMessage *message);
-
 G_END_DECLS
