@@ -87,8 +87,7 @@ replay_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *a
 }
 
 static gboolean
-apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, const char *argument,
-                 GError **error)
+apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
 {
   Onnx__GraphProto *graph = onyx_graph_index_get_graph (onyx_document_get_index (doc));
   const char *sep = strstr (argument, "::");
@@ -127,47 +126,42 @@ apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, cons
 }
 
 static gboolean
-apply_delete (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, const char *argument,
-              GError **error)
+apply_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
 {
   Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_node (doc, node, error);
 }
 
 static gboolean
-replay_delete (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, const char *const *arguments,
-               GError **error)
+replay_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
   return node != NULL && onyx_edit_delete_node (doc, node, error);
 }
 
 static gboolean
-apply_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, const char *argument,
-                   GError **error)
+apply_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
 {
   Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_descendants (doc, node, error);
 }
 
 static gboolean
-replay_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED,
-                    const char *const *arguments, GError **error)
+replay_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
   return node != NULL && onyx_edit_delete_descendants (doc, node, error);
 }
 
 static gboolean
-apply_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, const char *argument,
-                        GError **error)
+apply_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
 {
   Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_ancestors (doc, node, error);
 }
 
 static gboolean
-replay_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED,
+replay_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step,
                          const char *const *arguments, GError **error)
 {
   Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
@@ -192,8 +186,7 @@ apply_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *argume
 }
 
 static gboolean
-replay_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments,
-                  GError **error)
+replay_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
   guint index;
@@ -217,28 +210,26 @@ apply_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument,
 }
 
 static gboolean
-replay_rename (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, const char *const *arguments,
-               GError **error)
+replay_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   return onyx_edit_rename_tensor (doc, arguments[0], arguments[1], error);
 }
 
 static gboolean
-replay_add_output (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED,
-                   const char *const *arguments, GError **error)
+replay_add_output (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   return onyx_edit_add_output (doc, arguments[0], error);
 }
 
 static gboolean
-replay_remove_output (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED,
+replay_remove_output (OnyxDocument *doc, const OnyxStepInfo *step,
                       const char *const *arguments, GError **error)
 {
   return onyx_edit_remove_output (doc, arguments[0], error);
 }
 
 static gboolean
-replay_remove_input (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED,
+replay_remove_input (OnyxDocument *doc, const OnyxStepInfo *step,
                      const char *const *arguments, GError **error)
 {
   return onyx_edit_remove_input (doc, arguments[0], error);
@@ -261,8 +252,7 @@ apply_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *argumen
 }
 
 static gboolean
-replay_set_attr (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, const char *const *arguments,
-                 GError **error)
+replay_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
   return node != NULL && onyx_edit_set_attribute (doc, node, arguments[1], arguments[2], error);
@@ -282,8 +272,7 @@ apply_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *argumen
 }
 
 static gboolean
-replay_set_name (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED, const char *const *arguments,
-                 GError **error)
+replay_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
   return node != NULL && onyx_edit_set_node_name (doc, node, arguments[1], error);
@@ -315,15 +304,13 @@ replay_set_dim (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *
 }
 
 static gboolean
-replay_cleanup (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED,
-                const char *const *arguments G_GNUC_UNUSED, GError **error)
+replay_cleanup (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   return onyx_edit_cleanup (doc, error);
 }
 
 static gboolean
-replay_toposort (OnyxDocument *doc, const OnyxStepInfo *step G_GNUC_UNUSED,
-                 const char *const *arguments G_GNUC_UNUSED, GError **error)
+replay_toposort (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
 {
   return onyx_edit_toposort (doc, error);
 }
