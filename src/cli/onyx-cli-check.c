@@ -16,7 +16,7 @@ severity_name (OnyxProblemSeverity severity)
 static void
 print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
 {
-  OnyxJson *json = onyx_json_new ();
+  g_autoptr (OnyxJson) json = onyx_json_new ();
 
   onyx_json_begin_object (json);
   onyx_json_member_string (json, "file", onyx_model_get_display_name (model));
@@ -51,7 +51,7 @@ print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
     }
   onyx_json_end_array (json);
   onyx_json_end_object (json);
-  onyx_cli_print_json (json);
+  onyx_cli_print_json (g_steal_pointer (&json));
 }
 
 /* "N (input, output), batch (ids)": the dynamic axes, so that a mistyped one shows. */

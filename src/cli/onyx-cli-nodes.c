@@ -59,7 +59,7 @@ static void
 print_nodes_json (Onnx__ModelProto *model, GArray *positions)
 {
   Onnx__GraphProto *graph = model->graph;
-  OnyxJson *json = onyx_json_new ();
+  g_autoptr (OnyxJson) json = onyx_json_new ();
 
   onyx_json_begin_array (json);
   for (guint i = 0; i < positions->len; i++)
@@ -95,7 +95,7 @@ print_nodes_json (Onnx__ModelProto *model, GArray *positions)
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
-  onyx_cli_print_json (json);
+  onyx_cli_print_json (g_steal_pointer (&json));
 }
 
 /* "X=input, W=w": with the schema's slot names when the operator has a schema. */
