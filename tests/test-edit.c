@@ -63,12 +63,11 @@ static void
 assert_index_consistent (OnyxDocument *doc)
 {
   OnyxGraphIndex *live = onyx_document_get_index (doc);
-  OnyxGraphIndex *fresh = onyx_graph_index_new (onyx_document_get_proto (doc)->graph);
+  g_autoptr (OnyxGraphIndex) fresh = onyx_graph_index_new (onyx_document_get_proto (doc)->graph);
   IndexCheck check = { live, 0 };
 
   onyx_graph_index_foreach (fresh, check_value, &check);
   g_assert_cmpuint (onyx_graph_index_get_n_values (live), ==, onyx_graph_index_get_n_values (fresh));
-  onyx_graph_index_free (fresh);
 }
 
 static void

@@ -1,4 +1,4 @@
-/* onyx-cli check and roundtrip. */
+/* onyx-cli check. */
 #include <stdio.h>
 
 #include "onyx-cli.h"
@@ -16,7 +16,7 @@ severity_name (OnyxProblemSeverity severity)
 static void
 print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
 {
-  OnyxJson *json = onyx_json_new ();
+  g_autoptr (OnyxJson) json = onyx_json_new ();
 
   onyx_json_begin_object (json);
   onyx_json_member_string (json, "file", onyx_model_get_display_name (model));
@@ -51,7 +51,7 @@ print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
     }
   onyx_json_end_array (json);
   onyx_json_end_object (json);
-  onyx_cli_print_json (json);
+  onyx_cli_print_json (g_steal_pointer (&json));
 }
 
 /* "N (input, output), batch (ids)": the dynamic axes, so that a mistyped one shows. */
@@ -123,24 +123,4 @@ onyx_cli_check (int argc, char **argv)
                 onyx_problems_count (problems, ONYX_PROBLEM_WARNING));
     }
   return n_errors > 0 ? ONYX_EXIT_PROBLEMS : ONYX_EXIT_OK;
-}
-
-int
-onyx_cli_roundtrip (int argc, char **argv)
-{
-  g_autoptr (OnyxModel) model = NULL;
-  GError *error = NULL;
-  int exit_code;
-
-  if (!onyx_cli_parse ("roundtrip", "IN OUT",
-                       "Load IN and save it unchanged to OUT (atomically: OUT is replaced only\n"
-                       "once the new file is completely written).",
-                       NULL, &argc, &argv, 2, &exit_code))
-    return exit_code;
-  model = onyx_model_new_from_file (argv[2], &error);
-  if (model == NULL)
-    return onyx_cli_report_error (error);
-  if (!onyx_model_save (model, argv[3], &error))
-    return onyx_cli_report_error (error);
-  return ONYX_EXIT_OK;
 }

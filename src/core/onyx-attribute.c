@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "onyx-edits.h"
+#include "onyx-error.h"
 #include "onyx-types.h"
 
 /* Lists in attribute text stop after this many values. */

@@ -591,19 +591,6 @@ onyx_document_index_node (OnyxDocument *self, Onnx__NodeProto *node, gboolean ad
   record (self, op);
 }
 
-ProtobufCMessage *
-onyx_proto_copy (const ProtobufCMessage *message)
-{
-  gsize len = protobuf_c_message_get_packed_size (message);
-  guint8 *buffer = g_malloc (MAX (len, 1));
-  ProtobufCMessage *copy;
-
-  protobuf_c_message_pack (message, buffer);
-  copy = protobuf_c_message_unpack (message->descriptor, NULL, len, buffer);
-  g_free (buffer);
-  return copy;
-}
-
 /* ---- undo stack ---- */
 
 gboolean

@@ -77,7 +77,4 @@ gboolean          onyx_document_save           (OnyxDocument *self,
 /* The bytes onyx_document_save would write. */
 GBytes           *onyx_document_serialize      (OnyxDocument *self);
 
-/* Deep copy of a message (through pack/unpack), for new items built from old ones. */
-ProtobufCMessage *onyx_proto_copy   (const ProtobufCMessage *message);
-
 G_END_DECLS

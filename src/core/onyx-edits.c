@@ -8,8 +8,6 @@
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
-G_DEFINE_QUARK (onyx-edit-error-quark, onyx_edit_error)
-
 gboolean
 onyx_edit_fail (GError **error, OnyxEditError code, const char *format, ...)
 {
@@ -77,6 +75,33 @@ check_main_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
   if (onyx_graph_index_node_position (onyx_document_get_index (doc), node) < 0)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "the node is not in the main graph");
+  return TRUE;
+}
+
+/* Opens the undo step `label` of an edit and notes its replay entry: `step`
+ * and up to three arguments, the first NULL ending them, as onyx_replay_apply reads it. */
+static void
+begin_edit (OnyxDocument *doc, const char *label, const char *step, const char *arg1, const char *arg2,
+            const char *arg3)
+{
+  onyx_document_begin_command (doc, label);
+  onyx_document_note_replay (doc, step, arg1, arg2, arg3, NULL);
+}
+
+/* begin_edit for an edit of `node`, which the entry names by its position before the edit. */
+static void
+begin_node_edit (OnyxDocument *doc, Onnx__NodeProto *node, const char *label, const char *step,
+                 const char *arg2, const char *arg3)
+{
+  g_autofree char *ref = node_ref (doc, node);
+  begin_edit (doc, label, step, ref, arg2, arg3);
+}
+
+/* Records what the edit changed as one undo step: edits end with `return commit_edit (doc)`. */
+static gboolean
+commit_edit (OnyxDocument *doc)
+{
+  onyx_document_commit_command (doc);
   return TRUE;
 }
 
@@ -161,20 +186,16 @@ find_value_info (Onnx__ValueInfoProto **items, size_t n, const char *name)
 gboolean
 onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
-  g_autofree char *label = NULL;
-  g_autofree char *ref = NULL;
   g_autofree char *described = NULL;
+  g_autofree char *label = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Delete node %s", described);
-  ref = node_ref (doc, node);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "delete", ref, NULL);
+  begin_node_edit (doc, node, label, "delete", NULL, NULL);
   onyx_edit_remove_node (doc, node);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 gboolean
@@ -186,7 +207,6 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   g_autofree char *label = NULL;
   g_autofree char *source = NULL;
   g_autofree char *target = NULL;
-  g_autofree char *ref = NULL;
   g_autofree char *input_text = NULL;
   OnyxValue *source_value;
 
@@ -218,10 +238,8 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
     }
 
   label = g_strdup_printf ("Bypass node %s", described);
-  ref = node_ref (doc, node);
   input_text = g_strdup_printf ("%u", input);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "bypass", ref, input_text, NULL);
+  begin_node_edit (doc, node, label, "bypass", input_text, NULL);
   onyx_edit_remove_node (doc, node);
   source_value = onyx_graph_index_lookup (index, source);
   if (target[0] == '\0')
@@ -250,8 +268,7 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
             onyx_document_set_message_name (doc, &graph->output[out]->base, source);
         }
     }
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 /* Removes graph outputs among the names the removed nodes produced. */
@@ -288,7 +305,6 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
-  g_autofree char *ref = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
@@ -311,13 +327,10 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
   described = onyx_node_describe (doc, node);
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u descendants", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
-  ref = node_ref (doc, node);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "delete-tree", ref, NULL);
+  begin_node_edit (doc, node, label, "delete-tree", NULL, NULL);
   remove_outputs_of (doc, doomed);
   remove_nodes (doc, doomed);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 /* TRUE when every reader of every output of `node` is in `set` and none of its
@@ -347,7 +360,6 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
   g_autoptr (GPtrArray) initializers = g_ptr_array_new ();
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
-  g_autofree char *ref = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
@@ -393,14 +405,11 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
   described = onyx_node_describe (doc, node);
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u ancestors", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
-  ref = node_ref (doc, node);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "delete-ancestors", ref, NULL);
+  begin_node_edit (doc, node, label, "delete-ancestors", NULL, NULL);
   remove_nodes (doc, doomed);
   for (guint i = initializers->len; i-- > 0;)
     onyx_document_remove_item (doc, &graph->base, "initializer", GPOINTER_TO_SIZE (initializers->pdata[i]));
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 /* TRUE when `target` is `node` or depends on it. */
@@ -439,7 +448,6 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (tensor);
   g_autofree char *label = NULL;
-  g_autofree char *ref = NULL;
   g_autofree char *input_text = NULL;
   OnyxValue *value;
 
@@ -460,13 +468,10 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   if (g_strcmp0 (node->input[input], tensor) == 0)
     return TRUE;
   label = g_strdup_printf ("Connect input %u of %s to %s", input, described, shown);
-  ref = node_ref (doc, node);
   input_text = g_strdup_printf ("%u", input);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "reconnect", ref, input_text, tensor, NULL);
+  begin_node_edit (doc, node, label, "reconnect", input_text, tensor);
   onyx_document_set_node_input (doc, node, input, tensor);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 gboolean
@@ -495,8 +500,7 @@ onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *ne
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, "the name '%s' is already in use", new_shown);
 
   label = g_strdup_printf ("Rename %s to %s", old_shown, new_shown);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "rename", old_copy, new_name, NULL);
+  begin_edit (doc, label, "rename", old_copy, new_name, NULL);
   if (value != NULL && value->producer != NULL)
     onyx_document_set_node_output (doc, value->producer, value->producer_output, new_name);
   onyx_edit_redirect_uses (doc, old_copy, new_name, NULL);
@@ -509,8 +513,7 @@ onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *ne
   for (size_t i = 0; i < graph->n_value_info; i++)
     if (g_strcmp0 (graph->value_info[i]->name, old_copy) == 0)
       onyx_document_set_message_name (doc, &graph->value_info[i]->base, new_name);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 gboolean
@@ -531,11 +534,9 @@ onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
   info->name = strdup (tensor);
   info->type = onyx_infer_tensor_type (doc, tensor);
   label = g_strdup_printf ("Add graph output %s", shown);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "add-output", tensor, NULL);
+  begin_edit (doc, label, "add-output", tensor, NULL, NULL);
   onyx_document_insert_item (doc, &graph->base, "output", graph->n_output, &info->base);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 static gboolean
@@ -552,11 +553,9 @@ remove_value_info_item (OnyxDocument *doc, const char *field, const char *what, 
   if (position < 0)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no graph %s '%s'", what, shown);
   label = g_strdup_printf ("Remove graph %s %s", what, shown);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, inputs ? "remove-input" : "remove-output", name, NULL);
+  begin_edit (doc, label, inputs ? "remove-input" : "remove-output", name, NULL, NULL);
   onyx_document_remove_item (doc, &graph->base, field, (gsize) position);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 gboolean
@@ -577,7 +576,6 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (name);
   g_autofree char *label = NULL;
-  g_autofree char *ref = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
@@ -585,12 +583,9 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
     return TRUE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Rename node %s to %s", described, shown);
-  ref = node_ref (doc, node);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "set-name", ref, name, NULL);
+  begin_node_edit (doc, node, label, "set-name", name, NULL);
   onyx_document_set_node_name (doc, node, name);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 gboolean
@@ -632,11 +627,9 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
     }
   label = g_strdup_printf ("Set dim %u of %s to %s", axis, shown, value[0] != '\0' ? value : "?");
   axis_text = g_strdup_printf ("%u", axis);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "set-dim", input, axis_text, value, NULL);
+  begin_edit (doc, label, "set-dim", input, axis_text, value);
   onyx_document_set_value_type (doc, info, type);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }
 
 gboolean
@@ -649,7 +642,6 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (name);
   g_autofree char *label = NULL;
-  g_autofree char *ref = NULL;
 
   if (!check_main_node (doc, node, error))
     return FALSE;
@@ -661,14 +653,11 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Set %s of %s", shown, described);
-  ref = node_ref (doc, node);
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "set-attr", ref, name, value, NULL);
+  begin_node_edit (doc, node, label, "set-attr", name, value);
   if (existing != NULL)
     onyx_document_remove_item (doc, &node->base, "attribute", position);
   else
     position = node->n_attribute;
   onyx_document_insert_item (doc, &node->base, "attribute", position, &attribute->base);
-  onyx_document_commit_command (doc);
-  return TRUE;
+  return commit_edit (doc);
 }

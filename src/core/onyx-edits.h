@@ -6,19 +6,9 @@
 #pragma once
 
 #include "onyx-document.h"
+#include "onyx-error.h"
 
 G_BEGIN_DECLS
-
-#define ONYX_EDIT_ERROR (onyx_edit_error_quark ())
-
-typedef enum {
-  ONYX_EDIT_ERROR_NOT_FOUND,  /* no such node, tensor, input, output or attribute */
-  ONYX_EDIT_ERROR_INVALID,    /* the edit does not apply to this node or value */
-  ONYX_EDIT_ERROR_EXISTS,     /* a name already in use */
-  ONYX_EDIT_ERROR_CYCLE,      /* the edit would make the graph cyclic */
-} OnyxEditError;
-
-GQuark           onyx_edit_error_quark      (void);
 
 /* "Conv_3" for named nodes, "#3 (Conv)" for anonymous ones; escaped for display. */
 char            *onyx_node_describe         (OnyxDocument          *doc,

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "onyx-model.h"
+#include "onyx-error.h"
 
 gboolean
 onyx_tensor_is_external (const Onnx__TensorProto *tensor)

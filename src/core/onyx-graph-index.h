@@ -34,6 +34,8 @@ OnyxGraphIndex   *onyx_graph_index_new           (Onnx__GraphProto *graph);
 void              onyx_graph_index_free          (OnyxGraphIndex   *index);
 Onnx__GraphProto *onyx_graph_index_get_graph     (OnyxGraphIndex   *index);
 
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxGraphIndex, onyx_graph_index_free)
+
 /* NULL when no node reads or writes the name. */
 OnyxValue        *onyx_graph_index_lookup        (OnyxGraphIndex   *index,
                                                   const char       *name);

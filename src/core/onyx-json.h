@@ -11,6 +11,14 @@ typedef struct _OnyxJson OnyxJson;
 OnyxJson *onyx_json_new          (void);
 /* Returns the document and frees the writer. */
 char     *onyx_json_finish       (OnyxJson *json);
+/* Frees a writer whose document is not wanted (for g_autoptr). */
+static inline void
+onyx_json_free (OnyxJson *json)
+{
+  g_free (onyx_json_finish (json));
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxJson, onyx_json_free)
 
 void      onyx_json_begin_object (OnyxJson *json);
 void      onyx_json_end_object   (OnyxJson *json);

@@ -34,7 +34,6 @@ struct _OnyxModel {
 };
 
 G_DEFINE_FINAL_TYPE (OnyxModel, onyx_model, G_TYPE_OBJECT)
-G_DEFINE_QUARK (onyx-model-error-quark, onyx_model_error)
 
 typedef struct {
   goffset offset;

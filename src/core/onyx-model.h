@@ -8,24 +8,10 @@
 
 #include <glib-object.h>
 
+#include "onyx-error.h"
 #include "onyx-proto.h"
 
 G_BEGIN_DECLS
-
-#define ONYX_MODEL_ERROR (onyx_model_error_quark ())
-
-typedef enum {
-  ONYX_MODEL_ERROR_IO,            /* cannot open, read or write the file */
-  ONYX_MODEL_ERROR_EMPTY,         /* zero bytes */
-  ONYX_MODEL_ERROR_TRUNCATED,     /* a field runs past the end of its message */
-  ONYX_MODEL_ERROR_MALFORMED,     /* not protobuf, or the wrong wire type for a field */
-  ONYX_MODEL_ERROR_TOO_DEEP,      /* messages nested beyond what any real model needs */
-  ONYX_MODEL_ERROR_NOT_A_MODEL,   /* valid protobuf but no ONNX graph in it */
-  ONYX_MODEL_ERROR_EXTERNAL_DATA, /* external tensor data outside the model's folder */
-  ONYX_MODEL_ERROR_TENSOR_DATA,   /* a tensor's data does not match its dims or type */
-} OnyxModelError;
-
-GQuark onyx_model_error_quark (void);
 
 #define ONYX_TYPE_MODEL (onyx_model_get_type ())
 G_DECLARE_FINAL_TYPE (OnyxModel, onyx_model, ONYX, MODEL, GObject)

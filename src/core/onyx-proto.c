@@ -75,6 +75,19 @@ onyx_proto_foreach_tensor (ProtobufCMessage *root, OnyxProtoTensorFunc func, gpo
   onyx_proto_foreach_message (root, visit_if_tensor, &visit);
 }
 
+ProtobufCMessage *
+onyx_proto_copy (const ProtobufCMessage *message)
+{
+  gsize len = protobuf_c_message_get_packed_size (message);
+  guint8 *buffer = g_malloc (MAX (len, 1));
+  ProtobufCMessage *copy;
+
+  protobuf_c_message_pack (message, buffer);
+  copy = protobuf_c_message_unpack (message->descriptor, NULL, len, buffer);
+  g_free (buffer);
+  return copy;
+}
+
 const char *
 onyx_proto_type_name (const ProtobufCMessageDescriptor *descriptor)
 {

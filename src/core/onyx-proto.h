@@ -29,6 +29,9 @@ void onyx_proto_foreach_tensor (ProtobufCMessage   *root,
                                 OnyxProtoTensorFunc func,
                                 gpointer            user_data);
 
+/* Deep copy of a message (through pack/unpack), for new items built from old ones. */
+ProtobufCMessage *onyx_proto_copy (const ProtobufCMessage *message);
+
 /* Short name of a message type, e.g. "TensorProto" for onnx.TensorProto. */
 const char *onyx_proto_type_name (const ProtobufCMessageDescriptor *descriptor);
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "onyx-model.h"
+#include "onyx-error.h"
 
 /* Grid cell of the spatial index, in layout points. */
 #define CELL 256.0

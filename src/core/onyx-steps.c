@@ -6,40 +6,6 @@
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
-static const OnyxStepInfo steps[] = {
-  { "bypass", "NODE[:INPUT]", "remove NODE; the tensor of its input (default 0) takes over its output" },
-  { "bypass-op", "[DOMAIN::]OP", "bypass every node of that operator, e.g. devtech::FooOp" },
-  { "delete", "NODE", "remove NODE; its consumers are left dangling" },
-  { "delete-tree", "NODE", "remove NODE and every node that depends on it" },
-  { "delete-ancestors", "NODE", "remove NODE and what only it reads" },
-  { "reconnect", "NODE:INDEX=TENSOR", "input INDEX of NODE reads TENSOR" },
-  { "rename", "OLD=NEW", "rename a tensor, graph input or output everywhere" },
-  { "add-output", "TENSOR", "expose TENSOR as a graph output" },
-  { "remove-output", "NAME", "remove a graph output" },
-  { "remove-input", "NAME", "remove a graph input" },
-  { "set-attr", "NODE.NAME=VALUE", "set an attribute: 3, 0.5, text, [1,2], [0.5,1.5], [\"a\",\"b\"]" },
-  { "set-name", "NODE=NAME", "rename a node" },
-  { "set-dim", "INPUT:AXIS=VALUE", "set a dim of a graph input: a number, a name such as N, or ?" },
-  { "cleanup", NULL, "remove nodes and initializers no graph output depends on" },
-  { "toposort", NULL, "sort the nodes topologically" },
-  { NULL, NULL, NULL },
-};
-
-const OnyxStepInfo *
-onyx_steps_list (void)
-{
-  return steps;
-}
-
-const OnyxStepInfo *
-onyx_step_find (const char *name)
-{
-  for (guint i = 0; steps[i].name != NULL; i++)
-    if (strcmp (steps[i].name, name) == 0)
-      return &steps[i];
-  return NULL;
-}
-
 static gboolean
 bad_argument (GError **error, const OnyxStepInfo *step, const char *argument)
 {
@@ -71,8 +37,28 @@ parse_index (const char *text, guint *value)
   return TRUE;
 }
 
+/* The node at "#N" in a replay entry. */
+static Onnx__NodeProto *
+replay_node (OnyxDocument *doc, const char *reference, GError **error)
+{
+  if (reference == NULL || reference[0] != '#')
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "a replayed node must be given as #N");
+      return NULL;
+    }
+  return onyx_edit_find_node (doc, reference, error);
+}
+
+/* For steps whose text argument is their one replay argument, or that take none. */
 static gboolean
-bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_as_replay (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  const char *const arguments[] = { argument, NULL };
+  return step->replay (doc, step, arguments, error);
+}
+
+static gboolean
+apply_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
 {
   g_autofree char *node_ref = NULL;
   g_autofree char *input_text = NULL;
@@ -88,7 +74,20 @@ bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GErro
 }
 
 static gboolean
-bypass_op (OnyxDocument *doc, const char *argument, GError **error)
+replay_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
+  guint input;
+
+  if (node == NULL)
+    return FALSE;
+  if (!parse_index (arguments[1], &input))
+    return bad_argument (error, step, arguments[1]);
+  return onyx_edit_bypass_node (doc, node, input, error);
+}
+
+static gboolean
+apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
 {
   Onnx__GraphProto *graph = onyx_graph_index_get_graph (onyx_document_get_index (doc));
   const char *sep = strstr (argument, "::");
@@ -126,16 +125,250 @@ bypass_op (OnyxDocument *doc, const char *argument, GError **error)
   return ok;
 }
 
+static gboolean
+apply_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
+  return node != NULL && onyx_edit_delete_node (doc, node, error);
+}
+
+static gboolean
+replay_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_delete_node (doc, node, error);
+}
+
+static gboolean
+apply_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
+  return node != NULL && onyx_edit_delete_descendants (doc, node, error);
+}
+
+static gboolean
+replay_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_delete_descendants (doc, node, error);
+}
+
+static gboolean
+apply_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
+  return node != NULL && onyx_edit_delete_ancestors (doc, node, error);
+}
+
+static gboolean
+replay_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step,
+                         const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_delete_ancestors (doc, node, error);
+}
+
+static gboolean
+apply_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  g_autofree char *left = NULL;
+  g_autofree char *tensor = NULL;
+  g_autofree char *node_ref = NULL;
+  g_autofree char *index_text = NULL;
+  Onnx__NodeProto *node;
+  guint index;
+
+  if (!split (argument, '=', FALSE, &left, &tensor) ||
+      !split (left, ':', TRUE, &node_ref, &index_text) || !parse_index (index_text, &index))
+    return bad_argument (error, step, argument);
+  node = onyx_edit_find_node (doc, node_ref, error);
+  return node != NULL && onyx_edit_reconnect (doc, node, index, tensor, error);
+}
+
+static gboolean
+replay_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
+  guint index;
+
+  if (node == NULL)
+    return FALSE;
+  if (!parse_index (arguments[1], &index))
+    return bad_argument (error, step, arguments[1]);
+  return onyx_edit_reconnect (doc, node, index, arguments[2], error);
+}
+
+static gboolean
+apply_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  g_autofree char *old_name = NULL;
+  g_autofree char *new_name = NULL;
+
+  if (!split (argument, '=', FALSE, &old_name, &new_name))
+    return bad_argument (error, step, argument);
+  return onyx_edit_rename_tensor (doc, old_name, new_name, error);
+}
+
+static gboolean
+replay_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  return onyx_edit_rename_tensor (doc, arguments[0], arguments[1], error);
+}
+
+static gboolean
+replay_add_output (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  return onyx_edit_add_output (doc, arguments[0], error);
+}
+
+static gboolean
+replay_remove_output (OnyxDocument *doc, const OnyxStepInfo *step,
+                      const char *const *arguments, GError **error)
+{
+  return onyx_edit_remove_output (doc, arguments[0], error);
+}
+
+static gboolean
+replay_remove_input (OnyxDocument *doc, const OnyxStepInfo *step,
+                     const char *const *arguments, GError **error)
+{
+  return onyx_edit_remove_input (doc, arguments[0], error);
+}
+
+static gboolean
+apply_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  g_autofree char *left = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *node_ref = NULL;
+  g_autofree char *name = NULL;
+  Onnx__NodeProto *node;
+
+  /* Node names often contain dots ("/model.0/Conv"); attribute names do not. */
+  if (!split (argument, '=', FALSE, &left, &value) || !split (left, '.', TRUE, &node_ref, &name))
+    return bad_argument (error, step, argument);
+  node = onyx_edit_find_node (doc, node_ref, error);
+  return node != NULL && onyx_edit_set_attribute (doc, node, name, value, error);
+}
+
+static gboolean
+replay_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_set_attribute (doc, node, arguments[1], arguments[2], error);
+}
+
+static gboolean
+apply_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  g_autofree char *node_ref = NULL;
+  g_autofree char *name = NULL;
+  Onnx__NodeProto *node;
+
+  if (!split (argument, '=', FALSE, &node_ref, &name))
+    return bad_argument (error, step, argument);
+  node = onyx_edit_find_node (doc, node_ref, error);
+  return node != NULL && onyx_edit_set_node_name (doc, node, name, error);
+}
+
+static gboolean
+replay_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_set_node_name (doc, node, arguments[1], error);
+}
+
+static gboolean
+apply_set_dim (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+{
+  g_autofree char *left = NULL;
+  g_autofree char *value = NULL;
+  g_autofree char *input = NULL;
+  g_autofree char *axis_text = NULL;
+  guint axis;
+
+  if (!split (argument, '=', FALSE, &left, &value) ||
+      !split (left, ':', TRUE, &input, &axis_text) || !parse_index (axis_text, &axis))
+    return bad_argument (error, step, argument);
+  return onyx_edit_set_input_dim (doc, input, axis, value, error);
+}
+
+static gboolean
+replay_set_dim (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  guint axis;
+
+  if (!parse_index (arguments[1], &axis))
+    return bad_argument (error, step, arguments[1]);
+  return onyx_edit_set_input_dim (doc, arguments[0], axis, arguments[2], error);
+}
+
+static gboolean
+replay_cleanup (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  return onyx_edit_cleanup (doc, error);
+}
+
+static gboolean
+replay_toposort (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  return onyx_edit_toposort (doc, error);
+}
+
+/* In help order. */
+static const OnyxStepInfo steps[] = {
+  { "bypass", "NODE[:INPUT]", "remove NODE; the tensor of its input (default 0) takes over its output",
+    apply_bypass, replay_bypass, 2 },
+  { "bypass-op", "[DOMAIN::]OP", "bypass every node of that operator, e.g. devtech::FooOp",
+    apply_bypass_op, NULL, 0 },
+  { "delete", "NODE", "remove NODE; its consumers are left dangling",
+    apply_delete, replay_delete, 1 },
+  { "delete-tree", "NODE", "remove NODE and every node that depends on it",
+    apply_delete_tree, replay_delete_tree, 1 },
+  { "delete-ancestors", "NODE", "remove NODE and what only it reads",
+    apply_delete_ancestors, replay_delete_ancestors, 1 },
+  { "reconnect", "NODE:INDEX=TENSOR", "input INDEX of NODE reads TENSOR",
+    apply_reconnect, replay_reconnect, 3 },
+  { "rename", "OLD=NEW", "rename a tensor, graph input or output everywhere",
+    apply_rename, replay_rename, 2 },
+  { "add-output", "TENSOR", "expose TENSOR as a graph output",
+    apply_as_replay, replay_add_output, 1 },
+  { "remove-output", "NAME", "remove a graph output",
+    apply_as_replay, replay_remove_output, 1 },
+  { "remove-input", "NAME", "remove a graph input",
+    apply_as_replay, replay_remove_input, 1 },
+  { "set-attr", "NODE.NAME=VALUE", "set an attribute: 3, 0.5, text, [1,2], [0.5,1.5], [\"a\",\"b\"]",
+    apply_set_attr, replay_set_attr, 3 },
+  { "set-name", "NODE=NAME", "rename a node",
+    apply_set_name, replay_set_name, 2 },
+  { "set-dim", "INPUT:AXIS=VALUE", "set a dim of a graph input: a number, a name such as N, or ?",
+    apply_set_dim, replay_set_dim, 3 },
+  { "cleanup", NULL, "remove nodes and initializers no graph output depends on",
+    apply_as_replay, replay_cleanup, 0 },
+  { "toposort", NULL, "sort the nodes topologically",
+    apply_as_replay, replay_toposort, 0 },
+  { NULL, NULL, NULL, NULL, NULL, 0 },
+};
+
+const OnyxStepInfo *
+onyx_steps_list (void)
+{
+  return steps;
+}
+
+const OnyxStepInfo *
+onyx_step_find (const char *name)
+{
+  for (guint i = 0; steps[i].name != NULL; i++)
+    if (strcmp (steps[i].name, name) == 0)
+      return &steps[i];
+  return NULL;
+}
+
 gboolean
 onyx_step_apply (OnyxDocument *doc, const char *name, const char *argument, GError **error)
 {
   const OnyxStepInfo *step = onyx_step_find (name);
-  g_autofree char *left = NULL;
-  g_autofree char *right = NULL;
-  g_autofree char *node_ref = NULL;
-  g_autofree char *field = NULL;
-  Onnx__NodeProto *node;
-  guint index;
 
   if (step == NULL)
     {
@@ -148,141 +381,21 @@ onyx_step_apply (OnyxDocument *doc, const char *name, const char *argument, GErr
                    step->argument != NULL ? "%s needs an argument" : "%s takes no argument", name);
       return FALSE;
     }
-
-  if (strcmp (name, "bypass") == 0)
-    return bypass (doc, step, argument, error);
-  if (strcmp (name, "bypass-op") == 0)
-    return bypass_op (doc, argument, error);
-  if (strcmp (name, "delete") == 0 || strcmp (name, "delete-tree") == 0 ||
-      strcmp (name, "delete-ancestors") == 0)
-    {
-      node = onyx_edit_find_node (doc, argument, error);
-      if (node == NULL)
-        return FALSE;
-      if (strcmp (name, "delete") == 0)
-        return onyx_edit_delete_node (doc, node, error);
-      if (strcmp (name, "delete-tree") == 0)
-        return onyx_edit_delete_descendants (doc, node, error);
-      return onyx_edit_delete_ancestors (doc, node, error);
-    }
-  if (strcmp (name, "reconnect") == 0)
-    {
-      if (!split (argument, '=', FALSE, &left, &right) ||
-          !split (left, ':', TRUE, &node_ref, &field) || !parse_index (field, &index))
-        return bad_argument (error, step, argument);
-      node = onyx_edit_find_node (doc, node_ref, error);
-      return node != NULL && onyx_edit_reconnect (doc, node, index, right, error);
-    }
-  if (strcmp (name, "rename") == 0)
-    {
-      if (!split (argument, '=', FALSE, &left, &right))
-        return bad_argument (error, step, argument);
-      return onyx_edit_rename_tensor (doc, left, right, error);
-    }
-  if (strcmp (name, "add-output") == 0)
-    return onyx_edit_add_output (doc, argument, error);
-  if (strcmp (name, "remove-output") == 0)
-    return onyx_edit_remove_output (doc, argument, error);
-  if (strcmp (name, "remove-input") == 0)
-    return onyx_edit_remove_input (doc, argument, error);
-  if (strcmp (name, "set-attr") == 0)
-    {
-      /* Node names often contain dots ("/model.0/Conv"); attribute names do not. */
-      if (!split (argument, '=', FALSE, &left, &right) || !split (left, '.', TRUE, &node_ref, &field))
-        return bad_argument (error, step, argument);
-      node = onyx_edit_find_node (doc, node_ref, error);
-      return node != NULL && onyx_edit_set_attribute (doc, node, field, right, error);
-    }
-  if (strcmp (name, "set-name") == 0)
-    {
-      if (!split (argument, '=', FALSE, &left, &right))
-        return bad_argument (error, step, argument);
-      node = onyx_edit_find_node (doc, left, error);
-      return node != NULL && onyx_edit_set_node_name (doc, node, right, error);
-    }
-  if (strcmp (name, "set-dim") == 0)
-    {
-      if (!split (argument, '=', FALSE, &left, &right) ||
-          !split (left, ':', TRUE, &node_ref, &field) || !parse_index (field, &index))
-        return bad_argument (error, step, argument);
-      return onyx_edit_set_input_dim (doc, node_ref, index, right, error);
-    }
-  if (strcmp (name, "cleanup") == 0)
-    return onyx_edit_cleanup (doc, error);
-  return onyx_edit_toposort (doc, error);
-}
-
-/* The node at "#N" in a replay entry. */
-static Onnx__NodeProto *
-replay_node (OnyxDocument *doc, const char *reference, GError **error)
-{
-  if (reference == NULL || reference[0] != '#')
-    {
-      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "a replayed node must be given as #N");
-      return NULL;
-    }
-  return onyx_edit_find_node (doc, reference, error);
+  return step->apply (doc, step, argument, error);
 }
 
 gboolean
 onyx_replay_apply (OnyxDocument *doc, const char *const *entry, GError **error)
 {
-  guint n_args = entry != NULL && entry[0] != NULL ? g_strv_length ((char **) entry) - 1 : 0;
-  const char *step = entry != NULL ? entry[0] : NULL;
-  const OnyxStepInfo *info = step != NULL ? onyx_step_find (step) : NULL;
-  /* Arguments each step takes, in the order onyx-edits.c records them. */
-  static const struct { const char *step; guint n_args; } arity[] = {
-    { "bypass", 2 }, { "delete", 1 }, { "delete-tree", 1 }, { "delete-ancestors", 1 },
-    { "reconnect", 3 }, { "rename", 2 }, { "add-output", 1 }, { "remove-output", 1 },
-    { "remove-input", 1 }, { "set-attr", 3 }, { "set-name", 2 }, { "set-dim", 3 },
-    { "cleanup", 0 }, { "toposort", 0 },
-  };
-  Onnx__NodeProto *node = NULL;
-  guint index = 0;
-  gboolean known = FALSE;
+  guint n_arguments = entry != NULL && entry[0] != NULL ? g_strv_length ((char **) entry) - 1 : 0;
+  const char *name = entry != NULL ? entry[0] : NULL;
+  const OnyxStepInfo *step = name != NULL ? onyx_step_find (name) : NULL;
 
-  for (guint i = 0; info != NULL && i < G_N_ELEMENTS (arity); i++)
-    if (strcmp (arity[i].step, step) == 0)
-      known = arity[i].n_args == n_args;
-  if (!known)
+  if (step == NULL || step->replay == NULL || step->n_replay_arguments != n_arguments)
     {
       g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "unreadable replay entry '%s'",
-                   step != NULL ? step : "");
+                   name != NULL ? name : "");
       return FALSE;
     }
-  if (g_strv_contains ((const char *const[]) { "bypass", "delete", "delete-tree", "delete-ancestors",
-                                                "reconnect", "set-attr", "set-name", NULL }, step) &&
-      (node = replay_node (doc, entry[1], error)) == NULL)
-    return FALSE;
-  if ((strcmp (step, "bypass") == 0 || strcmp (step, "reconnect") == 0) && !parse_index (entry[2], &index))
-    return bad_argument (error, info, entry[2]);
-
-  if (strcmp (step, "bypass") == 0)
-    return onyx_edit_bypass_node (doc, node, index, error);
-  if (strcmp (step, "delete") == 0)
-    return onyx_edit_delete_node (doc, node, error);
-  if (strcmp (step, "delete-tree") == 0)
-    return onyx_edit_delete_descendants (doc, node, error);
-  if (strcmp (step, "delete-ancestors") == 0)
-    return onyx_edit_delete_ancestors (doc, node, error);
-  if (strcmp (step, "reconnect") == 0)
-    return onyx_edit_reconnect (doc, node, index, entry[3], error);
-  if (strcmp (step, "rename") == 0)
-    return onyx_edit_rename_tensor (doc, entry[1], entry[2], error);
-  if (strcmp (step, "add-output") == 0)
-    return onyx_edit_add_output (doc, entry[1], error);
-  if (strcmp (step, "remove-output") == 0)
-    return onyx_edit_remove_output (doc, entry[1], error);
-  if (strcmp (step, "remove-input") == 0)
-    return onyx_edit_remove_input (doc, entry[1], error);
-  if (strcmp (step, "set-attr") == 0)
-    return onyx_edit_set_attribute (doc, node, entry[2], entry[3], error);
-  if (strcmp (step, "set-name") == 0)
-    return onyx_edit_set_node_name (doc, node, entry[2], error);
-  if (strcmp (step, "set-dim") == 0)
-    return parse_index (entry[2], &index) ? onyx_edit_set_input_dim (doc, entry[1], index, entry[3], error)
-                                          : bad_argument (error, info, entry[2]);
-  if (strcmp (step, "cleanup") == 0)
-    return onyx_edit_cleanup (doc, error);
-  return onyx_edit_toposort (doc, error);
+  return step->replay (doc, step, entry + 1, error);
 }

@@ -6,11 +6,28 @@
 
 G_BEGIN_DECLS
 
-typedef struct {
+typedef struct _OnyxStepInfo OnyxStepInfo;
+
+/* Applies the step from its text argument (NULL for steps without one). */
+typedef gboolean (*OnyxStepApplyFunc)  (OnyxDocument       *doc,
+                                        const OnyxStepInfo *step,
+                                        const char         *argument,
+                                        GError            **error);
+/* Applies the step from the arguments of a replay entry (the step name left off). */
+typedef gboolean (*OnyxStepReplayFunc) (OnyxDocument       *doc,
+                                        const OnyxStepInfo *step,
+                                        const char *const  *arguments,
+                                        GError            **error);
+
+struct _OnyxStepInfo {
   const char *name;      /* "bypass" */
   const char *argument;  /* "NODE[:INPUT]", or NULL for steps without one */
   const char *help;
-} OnyxStepInfo;
+  OnyxStepApplyFunc apply;
+  /* NULL for a step that is never recorded itself (bypass-op records its bypasses). */
+  OnyxStepReplayFunc replay;
+  guint n_replay_arguments;  /* as onyx-edits.c records them */
+};
 
 /* The steps there are, in help order; NULL-terminated by a zeroed entry. */
 const OnyxStepInfo *onyx_steps_list (void);

@@ -1,0 +1,206 @@
+/* onyx-cli nodes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "onyx-attribute.h"
+#include "onyx-cli.h"
+#include "onyx-json.h"
+#include "onyx-model.h"
+#include "onyx-schema.h"
+#include "onyx-summary.h"
+#include "onyx-types.h"
+
+/* What the node's operator schema says: slot names, defaults it runs with, doc. */
+static void
+print_schema_json (OnyxJson *json, const OnyxSchema *schema, const Onnx__NodeProto *node)
+{
+  g_autoptr (GPtrArray) defaults = NULL;
+  g_autofree char *url = NULL;
+
+  onyx_json_key (json, "schema");
+  if (schema == NULL)
+    {
+      onyx_json_null (json);
+      return;
+    }
+  defaults = onyx_schema_omitted_defaults (schema, node);
+  url = onyx_schema_docs_url (schema->domain, schema->name);
+  onyx_json_begin_object (json);
+  onyx_json_member_int (json, "since_version", schema->since_version);
+  onyx_json_member_string (json, "doc", schema->doc);
+  onyx_json_member_string (json, "docs_url", url);
+  for (int outputs = 0; outputs < 2; outputs++)
+    {
+      onyx_json_key (json, outputs ? "output_names" : "input_names");
+      onyx_json_begin_array (json);
+      for (size_t k = 0; k < (outputs ? node->n_output : node->n_input); k++)
+        {
+          g_autofree char *slot = outputs ? onyx_schema_output_name (schema, k)
+                                          : onyx_schema_input_name (schema, k);
+          onyx_json_string (json, slot);
+        }
+      onyx_json_end_array (json);
+    }
+  onyx_json_key (json, "defaults");
+  onyx_json_begin_object (json);
+  for (guint i = 0; i < defaults->len; i++)
+    {
+      const OnyxSchemaAttribute *attr = defaults->pdata[i];
+      g_autofree char *value = onyx_schema_attribute_default_text (attr);
+      onyx_json_key (json, attr->name);
+      onyx_json_string (json, value);
+    }
+  onyx_json_end_object (json);
+  onyx_json_end_object (json);
+}
+
+/* `positions`: indices into graph->node of the nodes to list. */
+static void
+print_nodes_json (Onnx__ModelProto *model, GArray *positions)
+{
+  Onnx__GraphProto *graph = model->graph;
+  g_autoptr (OnyxJson) json = onyx_json_new ();
+
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < positions->len; i++)
+    {
+      gsize position = g_array_index (positions, gsize, i);
+      Onnx__NodeProto *node = graph->node[position];
+      onyx_json_begin_object (json);
+      onyx_json_member_uint (json, "index", position);
+      onyx_json_member_string (json, "name", node->name != NULL ? node->name : "");
+      onyx_json_member_string (json, "op_type", node->op_type);
+      onyx_json_member_string (json, "domain", node->domain != NULL ? node->domain : "");
+      onyx_json_key (json, "inputs");
+      onyx_json_begin_array (json);
+      for (size_t k = 0; k < node->n_input; k++)
+        onyx_json_string (json, node->input[k]);
+      onyx_json_end_array (json);
+      onyx_json_key (json, "outputs");
+      onyx_json_begin_array (json);
+      for (size_t k = 0; k < node->n_output; k++)
+        onyx_json_string (json, node->output[k]);
+      onyx_json_end_array (json);
+      onyx_json_key (json, "attributes");
+      onyx_json_begin_object (json);
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          g_autofree char *value = onyx_attribute_to_string (node->attribute[a]);
+          onyx_json_key (json, node->attribute[a]->name != NULL ? node->attribute[a]->name : "");
+          onyx_json_string (json, value);
+        }
+      onyx_json_end_object (json);
+      print_schema_json (json, onyx_schema_for_node (node, model->opset_import, model->n_opset_import),
+                         node);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+  onyx_cli_print_json (g_steal_pointer (&json));
+}
+
+/* "X=input, W=w": with the schema's slot names when the operator has a schema. */
+static char *
+join_escaped (char **names, size_t n, const OnyxSchema *schema, gboolean outputs)
+{
+  GString *out = g_string_new (NULL);
+  for (size_t i = 0; i < n; i++)
+    {
+      g_autofree char *shown = onyx_display_escape (names[i]);
+      g_autofree char *slot = schema == NULL ? NULL : outputs ? onyx_schema_output_name (schema, i)
+                                                              : onyx_schema_input_name (schema, i);
+      g_string_append_printf (out, "%s%s%s%s", i > 0 ? ", " : "", slot != NULL ? slot : "",
+                              slot != NULL ? "=" : "", shown[0] != '\0' ? shown : "∅");
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+print_schema_text (const OnyxSchema *schema, const Onnx__NodeProto *node)
+{
+  g_autoptr (GPtrArray) defaults = NULL;
+  g_autofree char *url = NULL;
+
+  if (schema == NULL)
+    return;
+  defaults = onyx_schema_omitted_defaults (schema, node);
+  for (guint i = 0; i < defaults->len; i++)
+    {
+      const OnyxSchemaAttribute *attr = defaults->pdata[i];
+      g_autofree char *value = onyx_schema_attribute_default_text (attr);
+      printf ("       %s = %s (default)\n", attr->name, value);
+    }
+  url = onyx_schema_docs_url (schema->domain, schema->name);
+  printf ("       %s-%d: %s\n       %s\n", schema->name, schema->since_version, schema->doc, url);
+}
+
+static void
+print_nodes_text (Onnx__ModelProto *model, GArray *positions)
+{
+  Onnx__GraphProto *graph = model->graph;
+
+  for (guint i = 0; i < positions->len; i++)
+    {
+      gsize position = g_array_index (positions, gsize, i);
+      Onnx__NodeProto *node = graph->node[position];
+      const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
+      g_autofree char *op = onyx_node_op_key (node);
+      g_autofree char *name = onyx_display_escape (node->name);
+      g_autofree char *inputs = join_escaped (node->input, node->n_input, schema, FALSE);
+      g_autofree char *outputs = join_escaped (node->output, node->n_output, schema, TRUE);
+      g_autofree char *index = g_strdup_printf ("#%" G_GSIZE_FORMAT, position);
+
+      printf ("%-6s %-18s %s\n", index, op, name);
+      printf ("       in:  %s\n       out: %s\n", inputs, outputs);
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          g_autofree char *value = onyx_attribute_to_string (node->attribute[a]);
+          g_autofree char *attr = onyx_display_escape (node->attribute[a]->name);
+          printf ("       %s = %s\n", attr, value);
+        }
+      print_schema_text (schema, node);
+    }
+}
+
+int
+onyx_cli_nodes (int argc, char **argv)
+{
+  gboolean as_json = FALSE;
+  char *op_filter = NULL;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
+    { "op", 0, 0, G_OPTION_ARG_STRING, &op_filter, "Only nodes of this operator ([DOMAIN::]OP)", "OP" },
+    { NULL }
+  };
+  g_autoptr (OnyxModel) model = NULL;
+  g_autoptr (GArray) positions = g_array_new (FALSE, FALSE, sizeof (gsize));
+  Onnx__GraphProto *graph;
+  GError *error = NULL;
+  int exit_code;
+
+  if (!onyx_cli_parse ("nodes", "MODEL", "List the nodes of the main graph with their inputs, "
+                       "outputs and attributes.", entries, &argc, &argv, 1, &exit_code))
+    {
+      g_free (op_filter);
+      return exit_code;
+    }
+  model = onyx_model_new_from_file (argv[2], &error);
+  if (model == NULL)
+    {
+      g_free (op_filter);
+      return onyx_cli_report_error (error);
+    }
+  graph = onyx_model_get_proto (model)->graph;
+  for (gsize n = 0; n < graph->n_node; n++)
+    {
+      g_autofree char *key = onyx_node_op_key (graph->node[n]);
+      if (op_filter == NULL || strcmp (key, op_filter) == 0 ||
+          g_strcmp0 (graph->node[n]->op_type, op_filter) == 0)
+        g_array_append_val (positions, n);
+    }
+  g_free (op_filter);
+  if (as_json)
+    print_nodes_json (onyx_model_get_proto (model), positions);
+  else
+    print_nodes_text (onyx_model_get_proto (model), positions);
+  return ONYX_EXIT_OK;
+}
