@@ -259,7 +259,7 @@ random_edit (OnyxDocument *doc, GRand *rand, guint serial, Onnx__NodeProto **edi
     }
 }
 
-static void
+static guint
 check_random_edits (const char *path, guint32 seed, guint n_edits)
 {
   g_autoptr (OnyxDocument) doc = test_open_document (path);
@@ -295,12 +295,16 @@ check_random_edits (const char *path, guint32 seed, guint n_edits)
   onyx_diagnostics_update_all (diagnostics);
   assert_same_as_full (diagnostics, doc, "update_all");
   g_rand_free (rand);
+  return edited->len;
 }
 
 static void
 test_random_edits_walkthrough (void)
 {
-  test_on_walkthrough_seeds (check_random_edits, 8);
+  guint n_applied = test_on_walkthrough_seeds (check_random_edits, 8);
+
+  /* Of 3 × 20 × 8 = 480 edits: most of them, not a few lucky ones. */
+  g_assert_cmpuint (n_applied, >=, 200);
 }
 
 static void
