@@ -30,27 +30,8 @@ open_doc (const char *path)
 static gboolean
 random_step (OnyxDocument *doc, GRand *rand, guint serial)
 {
-  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
-  guint n = MAX ((guint) graph->n_node, 1);
-  g_autofree char *node = g_strdup_printf ("#%u", g_rand_int_range (rand, 0, (gint32) n));
-  const char *tensor = graph->n_node > 0 && graph->node[0]->n_output > 0 ? graph->node[0]->output[0] : "x";
-  g_autofree char *argument = NULL;
-  const char *step;
-  gboolean applied;
+  g_auto (TestEdit) edit = test_random_edit (doc, TEST_EDITS_ANY, test_pick_from_rand, rand, serial);
 
-  switch (g_rand_int_range (rand, 0, 8))
-    {
-    case 0: step = "bypass"; argument = g_strdup (node); break;
-    case 1: step = "delete"; argument = g_strdup (node); break;
-    /* Names with tabs and newlines must survive the journal. */
-    case 2: step = "rename"; argument = g_strdup_printf ("%s=odd\tname\n%u", tensor, serial); break;
-    case 3: step = "set-attr"; argument = g_strdup_printf ("%s.note=\"a\tb %u\"", node, serial); break;
-    case 4: step = "set-name"; argument = g_strdup_printf ("%s=#node %u", node, serial); break;
-    case 5: step = "set-dim"; argument = g_strdup_printf ("%s:0=batch", graph->n_input > 0 ? graph->input[0]->name : "x"); break;
-    case 6: step = "add-output"; argument = g_strdup (tensor); break;
-    default: step = "cleanup"; break;
-    }
-  applied = onyx_step_apply (doc, step, argument, NULL);
   /* Now and then the last step is undone, and maybe redone. */
   if (g_rand_int_range (rand, 0, 4) == 0)
     {
@@ -58,7 +39,7 @@ random_step (OnyxDocument *doc, GRand *rand, guint serial)
       if (g_rand_boolean (rand))
         onyx_document_redo (doc);
     }
-  return applied;
+  return edit.applied;
 }
 
 static guint
