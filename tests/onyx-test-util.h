@@ -181,6 +181,9 @@ test_count_dir_entries (const char *dir)
   return n;
 }
 
+/* The walkthrough's models in tests/data, which the tests run over. */
+static const char *const test_walkthrough_models[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
+
 static inline char *
 test_data_path (const char *name)
 {
@@ -448,18 +451,18 @@ typedef guint (*TestEditCheck) (const char *path, guint32 seed, guint n_edits);
 static inline guint
 test_on_walkthrough_seeds (TestEditCheck check, guint n_edits)
 {
-  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
   guint n_applied = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (test_walkthrough_models); i++)
     {
+      const char *name = test_walkthrough_models[i];
       guint n_applied_here = 0;
       for (guint32 seed = 1; seed <= 20; seed++)
         {
-          g_autofree char *path = test_data_path (names[i]);
+          g_autofree char *path = test_data_path (name);
           n_applied_here += check (path, seed, n_edits);
         }
-      g_test_message ("%s: %u of %u random edits applied", names[i], n_applied_here, 20 * n_edits);
+      g_test_message ("%s: %u of %u random edits applied", name, n_applied_here, 20 * n_edits);
       g_assert_cmpuint (n_applied_here, >, 0);
       n_applied += n_applied_here;
     }

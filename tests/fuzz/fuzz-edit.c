@@ -15,12 +15,12 @@ static void
 load_models (void)
 {
   const char *dir = g_getenv ("ONYX_TEST_DATA");
-  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
 
   models = g_ptr_array_new ();
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (test_walkthrough_models); i++)
     {
-      g_autofree char *path = g_build_filename (dir != NULL ? dir : "tests/data", names[i], NULL);
+      g_autofree char *path = g_build_filename (dir != NULL ? dir : "tests/data",
+                                                test_walkthrough_models[i], NULL);
       GError *error = NULL;
       OnyxModel *model = onyx_model_new_from_file (path, &error);
       if (model == NULL)
