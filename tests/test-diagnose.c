@@ -242,8 +242,9 @@ test_random_edits_walkthrough (void)
 {
   guint n_applied = test_on_walkthrough_seeds (check_random_edits, 8);
 
-  /* Of 3 × 20 × 8 = 480 edits: most of them, not a few lucky ones. */
-  g_assert_cmpuint (n_applied, >=, 200);
+  /* Of 3 × 20 × 8 = 480 edits, about 350 apply (the rest are refused or change
+   * nothing). */
+  g_assert_cmpuint (n_applied, >=, 250);
 }
 
 static void

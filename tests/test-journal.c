@@ -81,7 +81,8 @@ check_roundtrip (const char *source, guint32 seed, guint n_steps)
   g_unlink (journal_path);
   g_unlink (model_path);
   g_rmdir (dir);
-  return n_applied;
+  /* Steps all undone again leave no journal: nothing of them was replayed. */
+  return restored != NULL ? n_applied : 0;
 }
 
 static void
@@ -89,7 +90,8 @@ test_replay_restores_the_model (void)
 {
   guint n_applied = test_on_walkthrough_seeds (check_roundtrip, 12);
 
-  /* Of 3 × 20 × 12 = 720 steps: most of them, not a few lucky ones. */
+  /* Of 3 × 20 × 12 = 720 steps, about 420 apply and are replayed (the rest are refused,
+   * change nothing, or are undone again). */
   g_assert_cmpuint (n_applied, >=, 300);
 }
 
