@@ -182,7 +182,9 @@ test_count_dir_entries (const char *dir)
 }
 
 /* The walkthrough's models in tests/data, which the tests run over. */
-static const char *const test_walkthrough_models[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
+static const char *const test_walkthrough_models[] = {
+  "model.onnx", "model_scripted.onnx", "model_foo.onnx",
+};
 
 static inline char *
 test_data_path (const char *name)
@@ -391,7 +393,8 @@ test_pick_argument (const char *step, Onnx__GraphProto *graph, guint position, T
   if (g_str_equal (step, "add-output"))
     return g_strdup (test_pick_tensor (graph, pick, source));
   if (g_str_equal (step, "remove-output"))
-    return g_strdup (graph->n_output > 0 ? graph->output[pick (source, (guint) graph->n_output)]->name : "none");
+    return g_strdup (graph->n_output > 0 ? graph->output[pick (source, (guint) graph->n_output)]->name
+                                          : "none");
   if (g_str_equal (step, "remove-input"))
     return g_strdup (test_pick_graph_input (graph, pick, source));
   if (g_str_equal (step, "set-attr"))
@@ -413,7 +416,10 @@ test_pick_argument (const char *step, Onnx__GraphProto *graph, guint position, T
 static inline TestEdit
 test_random_edit (OnyxDocument *doc, TestEditMix mix, TestPick pick, gpointer source, guint serial)
 {
-  static const char *const one_node_steps[] = { "delete", "bypass", "reconnect", "set-attr", "set-name" };
+  static const char *const one_node_steps[] = {
+    "delete", "bypass", "reconnect", "set-attr", "set-name",
+  };
+  static const char *const dangling_steps[] = { "delete", "delete-ancestors", "remove-input", NULL };
   Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
   const OnyxStepInfo *steps = onyx_steps_list ();
   guint n_steps = 0;
@@ -431,13 +437,14 @@ test_random_edit (OnyxDocument *doc, TestEditMix mix, TestPick pick, gpointer so
     position = (guint) graph->n_node;
   edit.node = position < graph->n_node ? graph->node[position] : NULL;
   edit.argument = test_pick_argument (edit.step, graph, position, mix, pick, source, serial);
-  edit.may_dangle = g_strv_contains ((const char *const[]) { "delete", "delete-ancestors", "remove-input", NULL },
-                                     edit.step);
-  /* Reading a later tensor that does not depend on the node. */
+  edit.may_dangle = g_strv_contains (dangling_steps, edit.step);
+  /* A node reading a later tensor that does not depend on it comes before its input. */
   edit.may_unsort = g_str_equal (edit.step, "reconnect");
   if (!onyx_step_apply (doc, edit.step, edit.argument, &edit.error))
-    /* A refused step says why. */
-    g_assert_nonnull (edit.error);
+    {
+      /* A refused step says why. */
+      g_assert_nonnull (edit.error);
+    }
   edit.applied = edit.error == NULL && onyx_document_get_n_undo (doc) > n_undo;
   return edit;
 }

@@ -209,7 +209,8 @@ check_random_edits (const char *path, guint32 seed, guint n_edits)
   assert_same_as_full (diagnostics, doc, "opening");
   for (guint i = 0; i < n_edits; i++)
     {
-      g_auto (TestEdit) edit = test_random_edit (doc, TEST_EDITS_ON_ONE_NODE, test_pick_from_rand, rand, i);
+      g_auto (TestEdit) edit = test_random_edit (doc, TEST_EDITS_ON_ONE_NODE, test_pick_from_rand,
+                                                 rand, i);
       Onnx__NodeProto *target = edit.node;
       const char *what = edit.step;
       if (!edit.applied)

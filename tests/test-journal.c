@@ -2,7 +2,6 @@
  * between), written and read back, rebuild the same model from the saved file. */
 #include <glib/gstdio.h>
 
-#include "onyx-edits.h"
 #include "onyx-journal.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
