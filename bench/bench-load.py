@@ -6,7 +6,7 @@ usage: bench/bench-load.py ONYX_CLI [SIZE_MB]   (default 350 MB)
 The model is synthetic: a chain of MatMul nodes whose weights are large float32
 initializers stored in raw_data, as exported transformers store them. It is written
 once to /tmp/onyx-bench/ and reused. Target (issue 8): onyx-cli's peak RSS under
-1.5x the file size.
+1.5x the file size; the exit status is 1 when it is not met.
 """
 import os
 import subprocess
@@ -83,8 +83,11 @@ def main():
     onyx_t, onyx_rss = results["onyx-cli info"]
     py_t, py_rss = results["python onnx.load"]
     print(f"onyx-cli info vs onnx.load: time {py_t / onyx_t:.1f}x faster, RSS {py_rss / onyx_rss:.1f}x smaller")
-    print("target: onyx-cli info peak RSS < 1.5x file size: %s"
-          % ("met" if onyx_rss < 1.5 * size else "NOT met"))
+    met = onyx_rss < 1.5 * size
+    print("target: onyx-cli info peak RSS < 1.5x file size: %s" % ("met" if met else "NOT met"))
+    # A missed target fails the run, for scripts and CI that only look at the status.
+    if not met:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 
 #include "onyx-document.h"
 #include "onyx-model.h"
+#include "onyx-steps.h"
 
 static inline char **
 test_strv_from_va (const char *first, va_list args, size_t *n)
@@ -180,6 +181,11 @@ test_count_dir_entries (const char *dir)
   return n;
 }
 
+/* The walkthrough's models in tests/data, which the tests run over. */
+static const char *const test_walkthrough_models[] = {
+  "model.onnx", "model_scripted.onnx", "model_foo.onnx",
+};
+
 static inline char *
 test_data_path (const char *name)
 {
@@ -244,33 +250,244 @@ test_testdata_models (void)
   return paths;
 }
 
-/* A check of a model under a random sequence of edits. */
-typedef void (*TestEditCheck) (const char *path, guint32 seed, guint n_edits);
+/* ---- random edits, as onyx-steps.h steps ---- */
 
-/* The check on each walkthrough model with seeds 1 to 20. */
+/* Where a random edit draws its choices from: a number below `bound` (0 when bound is
+ * 0). A GRand in the tests (test_pick_from_rand), the fuzzer's input in fuzz-edit. */
+typedef guint (*TestPick) (gpointer source, guint bound);
+
+static inline guint
+test_pick_from_rand (gpointer rand, guint bound)
+{
+  return bound > 0 ? (guint) g_rand_int_range (rand, 0, (gint32) bound) : 0;
+}
+
+typedef enum {
+  TEST_EDITS_ANY,          /* any step of onyx_steps_list (), on any node or tensor */
+  /* delete, bypass, reconnect, set-attr or set-name of one node, reconnecting only to a
+   * tensor defined before it, so that the graph stays sorted */
+  TEST_EDITS_ON_ONE_NODE,
+} TestEditMix;
+
+typedef struct {
+  const char *step;        /* a step of onyx-steps.h */
+  char *argument;          /* NULL for the steps without one */
+  Onnx__NodeProto *node;   /* the node it names, or NULL */
+  gboolean may_dangle;     /* it may leave readers without input */
+  gboolean may_unsort;     /* it may leave the nodes out of topological order */
+  GError *error;           /* why the step was refused, or NULL */
+  gboolean applied;        /* it changed the document: one more undo step */
+} TestEdit;
+
 static inline void
+test_edit_clear (TestEdit *edit)
+{
+  g_clear_pointer (&edit->argument, g_free);
+  g_clear_error (&edit->error);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (TestEdit, test_edit_clear)
+
+/* Mostly a tensor a node reads or writes, now and then a graph input. */
+static inline const char *
+test_pick_tensor (Onnx__GraphProto *graph, TestPick pick, gpointer source)
+{
+  Onnx__NodeProto *node;
+
+  if (graph->n_node == 0 || pick (source, 8) == 0)
+    return graph->n_input > 0 ? graph->input[pick (source, (guint) graph->n_input)]->name : "none";
+  node = graph->node[pick (source, (guint) graph->n_node)];
+  if (node->n_input > 0 && pick (source, 2) == 0)
+    return node->input[pick (source, (guint) node->n_input)];
+  return node->n_output > 0 ? node->output[0] : "none";
+}
+
+/* A graph input or an output of a node before `position`; NULL when there is none. */
+static inline const char *
+test_pick_earlier_tensor (Onnx__GraphProto *graph, guint position, TestPick pick, gpointer source)
+{
+  guint n = (guint) graph->n_input + position;
+  guint chosen;
+
+  if (n == 0)
+    return NULL;
+  chosen = pick (source, n);
+  if (chosen < graph->n_input)
+    return graph->input[chosen]->name;
+  chosen -= (guint) graph->n_input;
+  return graph->node[chosen]->n_output > 0 ? graph->node[chosen]->output[0] : NULL;
+}
+
+static inline const char *
+test_pick_graph_input (Onnx__GraphProto *graph, TestPick pick, gpointer source)
+{
+  return graph->n_input > 0 ? graph->input[pick (source, (guint) graph->n_input)]->name : "none";
+}
+
+/* An attribute assignment "#N.NAME=VALUE": a new attribute or the node's first one, set
+ * to a value of any type, or to one that does not parse. */
+static inline char *
+test_pick_attribute (Onnx__NodeProto *node, guint position, TestPick pick, gpointer source,
+                     guint serial)
+{
+  static const char *const names[] = { "onyx_test", "axis", "strides", "group" };
+  static const char *const values[] = { "0.5", "text", "[1, 2]", "[1.5]", "[\"a\", \"b\"]", "[", "" };
+  guint which_name = pick (source, G_N_ELEMENTS (names) + 1);
+  guint which_value = pick (source, G_N_ELEMENTS (values) + 2);
+  const char *name = which_name < G_N_ELEMENTS (names) ? names[which_name]
+                     : node != NULL && node->n_attribute > 0 ? node->attribute[0]->name
+                     : names[0];
+
+  /* The serial makes each assignment change something; the tab must survive journals. */
+  if (which_value == G_N_ELEMENTS (values))
+    return g_strdup_printf ("#%u.%s=%u", position, name, serial);
+  if (which_value > G_N_ELEMENTS (values))
+    return g_strdup_printf ("#%u.%s=\"a\tb %u\"", position, name, serial);
+  return g_strdup_printf ("#%u.%s=%s", position, name, values[which_value]);
+}
+
+/* The argument of `step` about node #position (which may be one past the end). Choices
+ * are drawn one statement at a time: C leaves the order of arguments open. */
+static inline char *
+test_pick_argument (const char *step, Onnx__GraphProto *graph, guint position, TestEditMix mix,
+                    TestPick pick, gpointer source, guint serial)
+{
+  Onnx__NodeProto *node = position < graph->n_node ? graph->node[position] : NULL;
+  guint n_inputs = node != NULL ? (guint) node->n_input : 0;
+  guint input_index = 0;
+  const char *tensor;
+
+  /* Any input of the node, and now and then one past its last. */
+  if (mix == TEST_EDITS_ANY)
+    input_index = pick (source, 4) == 0 ? n_inputs : pick (source, MAX (n_inputs, 1));
+
+  if (onyx_step_find (step)->argument == NULL)
+    return NULL;
+  if (g_str_equal (step, "bypass"))
+    return input_index == 0 ? g_strdup_printf ("#%u", position)
+                            : g_strdup_printf ("#%u:%u", position, input_index);
+  if (g_str_equal (step, "bypass-op"))
+    {
+      if (node == NULL || node->op_type == NULL || pick (source, 4) == 0)
+        return g_strdup ("devtech::FooOp");
+      if (node->domain == NULL || node->domain[0] == '\0')
+        return g_strdup (node->op_type);
+      return g_strdup_printf ("%s::%s", node->domain, node->op_type);
+    }
+  if (g_str_equal (step, "reconnect"))
+    {
+      /* Any tensor may make a cycle, which must be refused. */
+      if (mix == TEST_EDITS_ANY && pick (source, 2) == 0)
+        tensor = test_pick_tensor (graph, pick, source);
+      else
+        tensor = test_pick_earlier_tensor (graph, position, pick, source);
+      return g_strdup_printf ("#%u:%u=%s", position, input_index, tensor != NULL ? tensor : "none");
+    }
+  if (g_str_equal (step, "rename"))
+    {
+      gboolean odd = pick (source, 2);
+      tensor = test_pick_tensor (graph, pick, source);
+      /* Names with tabs and newlines must survive journals too. */
+      return g_strdup_printf ("%s=%s%u", tensor, odd ? "odd\tname\n" : "renamed_", serial);
+    }
+  if (g_str_equal (step, "add-output"))
+    return g_strdup (test_pick_tensor (graph, pick, source));
+  if (g_str_equal (step, "remove-output"))
+    return g_strdup (graph->n_output > 0 ? graph->output[pick (source, (guint) graph->n_output)]->name
+                                          : "none");
+  if (g_str_equal (step, "remove-input"))
+    return g_strdup (test_pick_graph_input (graph, pick, source));
+  if (g_str_equal (step, "set-attr"))
+    return test_pick_attribute (node, position, pick, source, serial);
+  if (g_str_equal (step, "set-name"))
+    return g_strdup_printf ("#%u=%s%u", position, pick (source, 2) ? "node_" : "#node ", serial);
+  if (g_str_equal (step, "set-dim"))
+    {
+      static const char *const dims[] = { "batch", "2", "N", "?" };
+      guint axis = pick (source, 5);
+      const char *dim = dims[pick (source, G_N_ELEMENTS (dims))];
+      return g_strdup_printf ("%s:%u=%s", test_pick_graph_input (graph, pick, source), axis, dim);
+    }
+  return g_strdup_printf ("#%u", position);
+}
+
+/* Draws one edit of the mix and applies it with onyx_step_apply; .applied says whether
+ * it changed the document. Free with test_edit_clear (g_auto (TestEdit) does). */
+static inline TestEdit
+test_random_edit (OnyxDocument *doc, TestEditMix mix, TestPick pick, gpointer source, guint serial)
+{
+  static const char *const one_node_steps[] = {
+    "delete", "bypass", "reconnect", "set-attr", "set-name",
+  };
+  static const char *const dangling_steps[] = { "delete", "delete-ancestors", "remove-input", NULL };
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  const OnyxStepInfo *steps = onyx_steps_list ();
+  guint n_steps = 0;
+  guint n_undo = onyx_document_get_n_undo (doc);
+  guint position;
+  TestEdit edit = { NULL, NULL, NULL, FALSE, FALSE, NULL, FALSE };
+
+  while (steps[n_steps].name != NULL)
+    n_steps++;
+  edit.step = mix == TEST_EDITS_ANY ? steps[pick (source, n_steps)].name
+                                    : one_node_steps[pick (source, G_N_ELEMENTS (one_node_steps))];
+  position = pick (source, MAX ((guint) graph->n_node, 1));
+  /* Now and then a node past the end, which must be refused. */
+  if (mix == TEST_EDITS_ANY && pick (source, 8) == 0)
+    position = (guint) graph->n_node;
+  edit.node = position < graph->n_node ? graph->node[position] : NULL;
+  edit.argument = test_pick_argument (edit.step, graph, position, mix, pick, source, serial);
+  edit.may_dangle = g_strv_contains (dangling_steps, edit.step);
+  /* A node reading a later tensor that does not depend on it comes before its input. */
+  edit.may_unsort = g_str_equal (edit.step, "reconnect");
+  if (!onyx_step_apply (doc, edit.step, edit.argument, &edit.error))
+    {
+      /* A refused step says why. */
+      g_assert_nonnull (edit.error);
+    }
+  edit.applied = edit.error == NULL && onyx_document_get_n_undo (doc) > n_undo;
+  return edit;
+}
+
+/* A check of a model under a random sequence of edits; returns how many of the edits
+ * applied, which is how many it checked. */
+typedef guint (*TestEditCheck) (const char *path, guint32 seed, guint n_edits);
+
+/* The check on each walkthrough model with seeds 1 to 20; returns how many edits
+ * applied in all. Every model must take some of them. */
+static inline guint
 test_on_walkthrough_seeds (TestEditCheck check, guint n_edits)
 {
-  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
+  guint n_applied = 0;
 
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    for (guint32 seed = 1; seed <= 20; seed++)
-      {
-        g_autofree char *path = test_data_path (names[i]);
-        check (path, seed, n_edits);
-      }
+  for (guint i = 0; i < G_N_ELEMENTS (test_walkthrough_models); i++)
+    {
+      const char *name = test_walkthrough_models[i];
+      guint n_applied_here = 0;
+      for (guint32 seed = 1; seed <= 20; seed++)
+        {
+          g_autofree char *path = test_data_path (name);
+          n_applied_here += check (path, seed, n_edits);
+        }
+      g_test_message ("%s: %u of %u random edits applied", name, n_applied_here, 20 * n_edits);
+      g_assert_cmpuint (n_applied_here, >, 0);
+      n_applied += n_applied_here;
+    }
+  return n_applied;
 }
 
 /* The check on every `step`th libonnx-testdata model (Loop, If and Scan ones where
- * they fall); returns how many were checked. */
+ * they fall); returns on how many of them it checked edits (some edits applied). */
 static inline guint
 test_on_testdata_sample (TestEditCheck check, guint step, guint n_edits)
 {
   g_autoptr (GPtrArray) paths = test_testdata_models ();
   guint n_checked = 0;
+  guint n_sampled = 0;
 
   g_assert_cmpuint (paths->len, >, 100);
-  for (guint i = 0; i < paths->len; i += step, n_checked++)
-    check (paths->pdata[i], i, n_edits);
+  for (guint i = 0; i < paths->len; i += step, n_sampled++)
+    n_checked += check (paths->pdata[i], i, n_edits) > 0;
+  g_test_message ("edits applied on %u of %u sampled models", n_checked, n_sampled);
   return n_checked;
 }

@@ -515,72 +515,10 @@ test_subgraph_reads (void)
 
 /* ---- the undo laws, on real models ---- */
 
-typedef struct {
-  const char *step;
-  char *argument;
-  gboolean may_dangle;      /* the edit may leave readers without input */
-} RandomEdit;
-
-static const char *
-random_tensor (OnyxDocument *doc, GRand *rand)
-{
-  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
-  if (graph->n_node == 0)
-    return graph->n_input > 0 ? graph->input[0]->name : "none";
-  Onnx__NodeProto *node = graph->node[g_rand_int_range (rand, 0, (gint32) graph->n_node)];
-  if (node->n_input > 0 && g_rand_boolean (rand))
-    return node->input[g_rand_int_range (rand, 0, (gint32) node->n_input)];
-  return node->n_output > 0 ? node->output[0] : "none";
-}
-
-static RandomEdit
-random_edit (OnyxDocument *doc, GRand *rand, guint serial)
-{
-  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
-  guint n = (guint) graph->n_node;
-  g_autofree char *node_ref = g_strdup_printf ("#%u", n > 0 ? (guint) g_rand_int_range (rand, 0, (gint32) n) : 0);
-  RandomEdit edit = { NULL, NULL, FALSE };
-
-  switch (g_rand_int_range (rand, 0, 14))
-    {
-    case 0: edit.step = "delete"; edit.argument = g_strdup (node_ref); edit.may_dangle = TRUE; break;
-    case 1: edit.step = "bypass"; edit.argument = g_strdup (node_ref); break;
-    case 2: edit.step = "delete-tree"; edit.argument = g_strdup (node_ref); break;
-    case 3: edit.step = "delete-ancestors"; edit.argument = g_strdup (node_ref); edit.may_dangle = TRUE; break;
-    case 4:
-      edit.step = "reconnect";
-      edit.argument = g_strdup_printf ("%s:0=%s", node_ref, random_tensor (doc, rand));
-      break;
-    case 5:
-      edit.step = "rename";
-      edit.argument = g_strdup_printf ("%s=renamed_%u", random_tensor (doc, rand), serial);
-      break;
-    case 6: edit.step = "add-output"; edit.argument = g_strdup (random_tensor (doc, rand)); break;
-    case 7:
-      edit.step = "remove-output";
-      edit.argument = g_strdup (graph->n_output > 0 ? graph->output[0]->name : "none");
-      break;
-    case 8:
-      edit.step = "remove-input";
-      edit.argument = g_strdup (graph->n_input > 0 ? graph->input[0]->name : "none");
-      edit.may_dangle = TRUE;
-      break;
-    case 9: edit.step = "set-attr"; edit.argument = g_strdup_printf ("%s.onyx_test=%u", node_ref, serial); break;
-    case 10: edit.step = "set-name"; edit.argument = g_strdup_printf ("%s=node_%u", node_ref, serial); break;
-    case 11:
-      edit.step = "set-dim";
-      edit.argument = g_strdup_printf ("%s:0=%s", graph->n_input > 0 ? graph->input[0]->name : "none",
-                                       g_rand_boolean (rand) ? "batch" : "2");
-      break;
-    case 12: edit.step = "cleanup"; break;
-    default: edit.step = "toposort"; break;
-    }
-  return edit;
-}
-
-/* Errors after an edit that were not there before: only dangling readers, and only
- * from the edits that may leave them. Counted by kind and graph, as edits rename the
- * nodes and tensors that messages name (renaming a dangling tensor keeps it dangling). */
+/* Errors after an edit that were not there before: only dangling readers and unsorted
+ * nodes, and only from the edits that may leave them. Counted by kind and graph, as
+ * edits rename the nodes and tensors that messages name (renaming a dangling tensor
+ * keeps it dangling). */
 static char *
 problem_key (const OnyxProblem *problem)
 {
@@ -588,7 +526,7 @@ problem_key (const OnyxProblem *problem)
 }
 
 static void
-assert_no_new_errors (GPtrArray *before, GPtrArray *after, const RandomEdit *edit)
+assert_no_new_errors (GPtrArray *before, GPtrArray *after, const TestEdit *edit)
 {
   g_autoptr (GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
@@ -613,12 +551,14 @@ assert_no_new_errors (GPtrArray *before, GPtrArray *after, const RandomEdit *edi
       if (edit->may_dangle && (problem->kind == ONYX_PROBLEM_DANGLING_INPUT ||
                                problem->kind == ONYX_PROBLEM_DANGLING_OUTPUT))
         continue;
+      if (edit->may_unsort && problem->kind == ONYX_PROBLEM_NOT_SORTED)
+        continue;
       g_error ("--%s %s introduced: %s", edit->step, edit->argument != NULL ? edit->argument : "",
                problem->message);
     }
 }
 
-static void
+static guint
 check_undo_laws (const char *path, guint32 seed, guint n_edits)
 {
   g_autoptr (OnyxDocument) doc = test_open_document (path);
@@ -629,28 +569,25 @@ check_undo_laws (const char *path, guint32 seed, guint n_edits)
 
   for (guint i = 0; i < n_edits; i++)
     {
-      RandomEdit edit = random_edit (doc, rand, i);
       g_autoptr (GBytes) before = onyx_document_serialize (doc);
       g_autoptr (GPtrArray) problems_before = onyx_validate_model (onyx_document_get_proto (doc));
-      g_autoptr (GError) error = NULL;
       guint undo_before = onyx_document_get_n_undo (doc);
+      g_auto (TestEdit) edit = test_random_edit (doc, TEST_EDITS_ANY, test_pick_from_rand, rand, i);
 
-      if (onyx_step_apply (doc, edit.step, edit.argument, &error))
+      if (edit.error == NULL)
         {
           g_autoptr (GPtrArray) problems_after = onyx_validate_model (onyx_document_get_proto (doc));
           assert_no_new_errors (problems_before, problems_after, &edit);
-          n_applied += onyx_document_get_n_undo (doc) - undo_before;
+          n_applied += edit.applied;
         }
       else
         {
           /* A refused edit changes nothing. */
           g_autoptr (GBytes) after = onyx_document_serialize (doc);
-          g_assert_nonnull (error);
           g_assert_cmpuint (onyx_document_get_n_undo (doc), ==, undo_before);
           assert_bytes_equal (before, after);
         }
       assert_index_consistent (doc);
-      g_free (edit.argument);
     }
   edited = onyx_document_serialize (doc);
   g_assert_cmpuint (onyx_document_get_n_undo (doc), ==, n_applied);
@@ -670,12 +607,17 @@ check_undo_laws (const char *path, guint32 seed, guint n_edits)
   }
   assert_index_consistent (doc);
   g_rand_free (rand);
+  return n_applied;
 }
 
 static void
 test_undo_laws_walkthrough (void)
 {
-  test_on_walkthrough_seeds (check_undo_laws, 12);
+  guint n_applied = test_on_walkthrough_seeds (check_undo_laws, 12);
+
+  /* Of 3 × 20 × 12 = 720 edits, about 400 apply (the rest are refused or change
+   * nothing). */
+  g_assert_cmpuint (n_applied, >=, 300);
 }
 
 static void

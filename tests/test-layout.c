@@ -119,10 +119,9 @@ check_model (const char *path)
 static void
 test_walkthrough (void)
 {
-  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (test_walkthrough_models); i++)
     {
-      g_autofree char *path = test_data_path (names[i]);
+      g_autofree char *path = test_data_path (test_walkthrough_models[i]);
       check_model (path);
     }
 }

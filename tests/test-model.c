@@ -74,12 +74,10 @@ test_custom_domain (void)
 static void
 test_serialize_is_identity (void)
 {
-  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (test_walkthrough_models); i++)
     {
-      g_autoptr (OnyxModel) model = load_data_file (names[i]);
-      g_autoptr (GBytes) original = read_data_file (names[i]);
+      g_autoptr (OnyxModel) model = load_data_file (test_walkthrough_models[i]);
+      g_autoptr (GBytes) original = read_data_file (test_walkthrough_models[i]);
       g_autoptr (GBytes) saved = onyx_model_serialize (model);
       g_assert_true (g_bytes_equal (original, saved));
     }

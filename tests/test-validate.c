@@ -46,11 +46,9 @@ test_clean (void)
 static void
 test_walkthrough_models_clean (void)
 {
-  const char *names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (test_walkthrough_models); i++)
     {
-      g_autofree char *path = test_data_path (names[i]);
+      g_autofree char *path = test_data_path (test_walkthrough_models[i]);
       g_autoptr (GError) error = NULL;
       g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
       g_autoptr (GPtrArray) problems = NULL;

@@ -3,6 +3,7 @@
 python3-onnx's own view of the same files."""
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -151,6 +152,7 @@ class BadInput(unittest.TestCase):
     """Each bad file: exit status 3, one line naming the file, no traceback or crash."""
 
     def assert_refused(self, content, expected):
+        """`expected`: a regular expression for the whole message after the file name."""
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "bad.onnx")
             with open(path, "wb") as f:
@@ -161,20 +163,23 @@ class BadInput(unittest.TestCase):
                 self.assertEqual(run.stdout, "")
                 lines = run.stderr.strip().splitlines()
                 self.assertEqual(len(lines), 1, run.stderr)
-                self.assertTrue(lines[0].startswith("onyx-cli: bad.onnx: "), lines[0])
-                self.assertIn(expected, lines[0])
+                self.assertRegex(lines[0], r"\Aonyx-cli: bad\.onnx: " + expected + r"\Z")
             self.assertFalse(os.path.exists(path + ".out"))
 
     def test_empty(self):
-        self.assert_refused(b"", "the file is empty")
+        self.assert_refused(b"", re.escape("the file is empty"))
 
     def test_truncated(self):
         with open(data("model.onnx"), "rb") as f:
             content = f.read()
-        self.assert_refused(content[: len(content) // 2], "truncated")
+        self.assert_refused(content[: len(content) // 2],
+                            r"truncated: field 'graph' of ModelProto claims \d+ bytes but only \d+ remain"
+                            r" \(at byte \d+\)")
 
     def test_text(self):
-        self.assert_refused(b'{"model": "not really"}', "not")
+        # '{' (0x7b) reads as the start of a group of field 15, which ONNX never uses.
+        self.assert_refused(b'{"model": "not really"}', re.escape(
+            "not an ONNX model: field '#15' of ModelProto uses protobuf groups (at byte 0)"))
 
     def test_random(self):
         import random

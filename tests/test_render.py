@@ -16,8 +16,9 @@ def cli(*args):
     return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=300)
 
 
-def png_pixels(path):
-    """(width, height, set of distinct pixels sampled) of an 8-bit RGB or RGBA PNG."""
+def png_rows(path):
+    """(width, height, rows of (r, g, b) pixels) of a non-interlaced 8-bit RGB or RGBA PNG,
+    with the scanline filters undone (PNG spec, section 9)."""
     with open(path, "rb") as f:
         data = f.read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -26,20 +27,58 @@ def png_pixels(path):
         length, kind = struct.unpack(">I4s", data[pos:pos + 8])
         body = data[pos + 8:pos + 8 + length]
         if kind == b"IHDR":
-            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and colour in (2, 6), (depth, colour)
+            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+            assert depth == 8 and colour in (2, 6) and interlace == 0, (depth, colour, interlace)
             channels = 4 if colour == 6 else 3
         elif kind == b"IDAT":
             idat += body
         pos += 12 + length
     raw = zlib.decompress(idat)
-    stride = width * channels + 1
-    colours = set()
-    for y in range(0, height, max(1, height // 60)):
-        row = raw[y * stride + 1:(y + 1) * stride]  # filter byte skipped: only a rough sample
-        for x in range(0, width, max(1, width // 60)):
-            colours.add(row[x * channels:(x + 1) * channels])
-    return width, height, colours
+    stride = width * channels
+    assert len(raw) == height * (stride + 1), (len(raw), width, height)
+    previous, rows = bytearray(stride), []
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        assert kind <= 4, kind
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + up) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 255
+            elif kind == 4:
+                up_left = previous[i - channels] if i >= channels else 0
+                guess = left + up - up_left
+                near = min((abs(guess - left), 0, left), (abs(guess - up), 1, up),
+                           (abs(guess - up_left), 2, up_left))
+                line[i] = (line[i] + near[2]) & 255
+        rows.append([tuple(line[x:x + 3]) for x in range(0, stride, channels)])
+        previous = line
+    return width, height, rows
+
+
+WHITE = (255, 255, 255)
+# The node header colours of src/core/onyx-render.c (category_colours), as 8-bit values.
+HEADERS = {
+    "Conv": (0.20, 0.33, 0.53),
+    "Relu": (0.44, 0.16, 0.13),
+    "FooOp": (0.77, 0.38, 0.00),
+}
+
+
+def near(pixel, colour):
+    """Whether an 8-bit pixel is the 0..1 colour, give or take cairo's rounding."""
+    return all(abs(p - c * 255) <= 1.5 for p, c in zip(pixel, colour))
+
+
+def header_pixels(rows, colour):
+    """(count, mean row) of the pixels of one header colour."""
+    ys = [y for y, row in enumerate(rows) for pixel in row if near(pixel, colour)]
+    return len(ys), sum(ys) / max(len(ys), 1)
 
 
 class Render(unittest.TestCase):
@@ -52,14 +91,32 @@ class Render(unittest.TestCase):
         self.assertEqual(os.listdir(tmp), [name])
         return out
 
-    def test_png_is_not_blank(self):
+    def test_png_shows_the_nodes(self):
         out = self.render("model_foo.onnx", "foo.png")
-        width, height, colours = png_pixels(out)
+        width, height, rows = png_rows(out)
         self.assertGreater(width, 100)
         self.assertGreater(height, 200)
-        self.assertGreater(len(colours), 5)
+        # A white page: the corners and most of the image.
+        for x, y in ((0, 0), (width - 1, 0), (0, height - 1), (width - 1, height - 1)):
+            self.assertEqual(rows[y][x], WHITE, (x, y))
+        white = sum(row.count(WHITE) for row in rows)
+        self.assertGreater(white, width * height // 2)
+        # …that is not blank: a twentieth of it is drawn on.
+        self.assertGreater(width * height - white, width * height // 20)
+        # Each node's header band, in its category colour, and in graph order from the top
+        # (Conv → Relu → FooOp). A band is 22 pixels high and about 100 wide.
+        headers = {op: header_pixels(rows, colour) for op, colour in HEADERS.items()}
+        for op, (count, _) in headers.items():
+            self.assertGreater(count, 500, op)
+        self.assertLess(headers["Conv"][1], headers["Relu"][1])
+        self.assertLess(headers["Relu"][1], headers["FooOp"][1])
+
         bigger = self.render("model_foo.onnx", "foo2.png", "--scale", "2")
-        self.assertAlmostEqual(png_pixels(bigger)[0], 2 * width, delta=2)
+        big_width, _, big_rows = png_rows(bigger)
+        self.assertAlmostEqual(big_width, 2 * width, delta=2)
+        # Drawn twice as large, not only on a larger page: four times the header pixels.
+        big_conv = header_pixels(big_rows, HEADERS["Conv"])[0]
+        self.assertAlmostEqual(big_conv / headers["Conv"][0], 4, delta=0.5)
 
     def test_pdf_shows_the_labels(self):
         out = self.render("model_foo.onnx", "foo.pdf", "--expand", "all")
