@@ -1,5 +1,7 @@
 #include "onyx-document-private.h"
 
+#include "onyx-graph-tree.h"
+
 #include <string.h>
 
 typedef enum {
@@ -16,9 +18,8 @@ typedef enum {
 
 /* What a primitive change touches, as an OnyxChange tells it. */
 typedef enum {
-  TOUCH_NODE,    /* `touched`, a main-graph node */
-  TOUCH_NESTED,  /* a subgraph: covered when the command re-indexes its main-graph node */
-  TOUCH_WHOLE,   /* graph lists, order, opsets, functions */
+  TOUCH_NODE,    /* `touched`, a main-graph node (or one holding the changed subgraph) */
+  TOUCH_WHOLE,   /* graph lists, order, opsets, functions; or the holder is gone */
 } Touch;
 
 /* One primitive change. `applied` says which side of it the model is on, and so
@@ -27,7 +28,9 @@ typedef struct {
   OpKind kind;
   gboolean applied;
   Touch touch;
-  Onnx__NodeProto *touched;
+  Onnx__NodeProto *touched;           /* a main-graph node, for TOUCH_NODE */
+  Onnx__GraphProto *graph;            /* whose nodes or lists it changes, or NULL */
+  gboolean rereads;                   /* it may change what `graph` reads from outside */
   ProtobufCMessage *owner;            /* message holding the field or named */
   const ProtobufCFieldDescriptor *field;
   gsize position;                     /* element index, or input/output slot */
@@ -48,7 +51,8 @@ struct _OnyxDocument {
   GObject parent_instance;
 
   OnyxModel *model;
-  OnyxGraphIndex *index;
+  OnyxGraphTree *tree;
+  OnyxGraphIndex *index; /* the main graph's, in the tree */
   GPtrArray *commands;   /* Command*, the first `n_applied` are applied */
   guint n_applied;
   gint saved_at;         /* n_applied at the last save; -1 when that state is gone */
@@ -89,16 +93,40 @@ repeated_message_field (ProtobufCMessage *owner, const char *field_name)
 }
 
 static gboolean
-is_main_graph (OnyxDocument *self, ProtobufCMessage *owner)
+is_graph (ProtobufCMessage *message)
 {
-  return owner == &onyx_graph_index_get_graph (self->index)->base;
+  return message->descriptor == &onnx__graph_proto__descriptor;
 }
 
 static gboolean
-is_main_graph_nodes (OnyxDocument *self, ProtobufCMessage *owner,
-                     const ProtobufCFieldDescriptor *field)
+is_node (ProtobufCMessage *message)
 {
-  return is_main_graph (self, owner) && strcmp (field->name, "node") == 0;
+  return message->descriptor == &onnx__node_proto__descriptor;
+}
+
+static gboolean
+is_nodes_field (ProtobufCMessage *owner, const ProtobufCFieldDescriptor *field)
+{
+  return is_graph (owner) && strcmp (field->name, "node") == 0;
+}
+
+/* The index of the graph a node is in, if that graph has one and lists the node. */
+static OnyxGraphIndex *
+index_holding (OnyxDocument *self, Onnx__NodeProto *node)
+{
+  Onnx__GraphProto *graph = onyx_graph_tree_graph_of (self->tree, node);
+  OnyxGraphIndex *index = graph != NULL ? onyx_graph_tree_index_if_any (self->tree, graph) : NULL;
+  return index != NULL && onyx_graph_index_has_node (index, node) ? index : NULL;
+}
+
+/* A node's attributes (its subgraphs among them) change what it reads. */
+static OnyxGraphIndex *
+unindex_node (OnyxDocument *self, ProtobufCMessage *owner)
+{
+  OnyxGraphIndex *index = is_node (owner) ? index_holding (self, (Onnx__NodeProto *) owner) : NULL;
+  if (index != NULL)
+    onyx_graph_index_remove_node (index, (Onnx__NodeProto *) owner);
+  return index;
 }
 
 static void
@@ -106,15 +134,20 @@ detach_item (OnyxDocument *self, Op *op)
 {
   size_t *count = field_count (op->owner, op->field);
   ProtobufCMessage **items = *field_items (op->owner, op->field);
+  OnyxGraphIndex *index = is_graph (op->owner)
+    ? onyx_graph_tree_index_if_any (self->tree, (Onnx__GraphProto *) op->owner) : NULL;
+  OnyxGraphIndex *reread = unindex_node (self, op->owner);
 
   g_assert (op->position < *count && items[op->position] == op->item);
   memmove (items + op->position, items + op->position + 1,
            (*count - op->position - 1) * sizeof *items);
   (*count)--;
-  if (is_main_graph_nodes (self, op->owner, op->field))
-    onyx_graph_index_remove_node (self->index, (Onnx__NodeProto *) op->item);
-  else if (is_main_graph (self, op->owner))
-    onyx_graph_index_refresh_lists (self->index);
+  if (index != NULL && is_nodes_field (op->owner, op->field))
+    onyx_graph_index_remove_node (index, (Onnx__NodeProto *) op->item);
+  else if (index != NULL)
+    onyx_graph_index_refresh_lists (index);
+  if (reread != NULL)
+    onyx_graph_index_add_node (reread, (Onnx__NodeProto *) op->owner);
 }
 
 static void
@@ -122,6 +155,9 @@ attach_item (OnyxDocument *self, Op *op)
 {
   size_t *count = field_count (op->owner, op->field);
   ProtobufCMessage ***items = field_items (op->owner, op->field);
+  OnyxGraphIndex *index = is_graph (op->owner)
+    ? onyx_graph_tree_index_if_any (self->tree, (Onnx__GraphProto *) op->owner) : NULL;
+  OnyxGraphIndex *reread = unindex_node (self, op->owner);
 
   g_assert (op->position <= *count);
   *items = g_realloc (*items, (*count + 1) * sizeof **items);
@@ -129,16 +165,15 @@ attach_item (OnyxDocument *self, Op *op)
            (*count - op->position) * sizeof **items);
   (*items)[op->position] = op->item;
   (*count)++;
-  if (is_main_graph_nodes (self, op->owner, op->field))
-    onyx_graph_index_add_node (self->index, (Onnx__NodeProto *) op->item);
-  else if (is_main_graph (self, op->owner))
-    onyx_graph_index_refresh_lists (self->index);
-}
-
-static gboolean
-node_is_indexed (OnyxDocument *self, Onnx__NodeProto *node)
-{
-  return onyx_graph_index_node_position (self->index, node) >= 0;
+  if (is_nodes_field (op->owner, op->field))
+    onyx_graph_tree_add_node (self->tree, (Onnx__NodeProto *) op->item,
+                              (Onnx__GraphProto *) op->owner);
+  if (index != NULL && is_nodes_field (op->owner, op->field))
+    onyx_graph_index_add_node (index, (Onnx__NodeProto *) op->item);
+  else if (index != NULL)
+    onyx_graph_index_refresh_lists (index);
+  if (reread != NULL)
+    onyx_graph_index_add_node (reread, (Onnx__NodeProto *) op->owner);
 }
 
 /* Sets a node's input or output slot to `name` (which the node then owns). */
@@ -147,27 +182,27 @@ swap_node_slot (OnyxDocument *self, Op *op, char *name)
 {
   Onnx__NodeProto *node = (Onnx__NodeProto *) op->owner;
   guint k = (guint) op->position;
-  gboolean indexed = node_is_indexed (self, node);
+  OnyxGraphIndex *index = index_holding (self, node);
 
   if (op->kind == OP_SET_NODE_INPUT)
     {
-      if (indexed)
-        onyx_graph_index_remove_use (self->index, node->input[k], node, k);
+      if (index != NULL)
+        onyx_graph_index_remove_use (index, node->input[k], node, k);
       node->input[k] = name;
-      if (indexed)
-        onyx_graph_index_add_use (self->index, name, node, k);
+      if (index != NULL)
+        onyx_graph_index_add_use (index, name, node, k);
     }
   else
     {
-      if (indexed)
+      if (index != NULL)
         {
-          OnyxValue *value = onyx_graph_index_lookup (self->index, node->output[k]);
+          OnyxValue *value = onyx_graph_index_lookup (index, node->output[k]);
           if (value != NULL && value->producer == node)
-            onyx_graph_index_set_producer (self->index, node->output[k], NULL, 0);
+            onyx_graph_index_set_producer (index, node->output[k], NULL, 0);
         }
       node->output[k] = name;
-      if (indexed)
-        onyx_graph_index_set_producer (self->index, name, node, k);
+      if (index != NULL)
+        onyx_graph_index_set_producer (index, name, node, k);
     }
 }
 
@@ -186,6 +221,11 @@ message_name_field (ProtobufCMessage *message)
 static void
 op_apply (OnyxDocument *self, Op *op, gboolean forward)
 {
+  /* What a subgraph reads from outside is indexed as uses of the nodes holding it. */
+  GPtrArray *holders = op->rereads && op->graph != NULL
+                        ? onyx_graph_tree_unindex_holders (self->tree, op->graph) : NULL;
+  OnyxGraphIndex *index;
+
   switch (op->kind)
     {
     case OP_REMOVE_ITEM:
@@ -205,10 +245,15 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
         char **name = message_name_field (op->owner);
         *name = forward ? op->new_text : op->old_text;
         if (op->kind == OP_SET_NODE_NAME)
-          onyx_graph_index_node_renamed (self->index, (Onnx__NodeProto *) op->owner,
-                                         forward ? op->old_text : op->new_text);
-        else
-          onyx_graph_index_refresh_lists (self->index);
+          {
+            Onnx__GraphProto *graph = onyx_graph_tree_graph_of (self->tree, (Onnx__NodeProto *) op->owner);
+            if (graph != NULL && (index = onyx_graph_tree_index_if_any (self->tree, graph)) != NULL)
+              onyx_graph_index_node_renamed (index, (Onnx__NodeProto *) op->owner,
+                                             forward ? op->old_text : op->new_text);
+          }
+        else if (op->graph != NULL &&
+                 (index = onyx_graph_tree_index_if_any (self->tree, op->graph)) != NULL)
+          onyx_graph_index_refresh_lists (index);
       }
       break;
     case OP_SET_VALUE_TYPE:
@@ -216,10 +261,14 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
         (Onnx__TypeProto *) (forward ? op->new_message : op->old_message);
       break;
     case OP_INDEX_NODE:
-      if ((op->position != 0) == forward)
-        onyx_graph_index_add_node (self->index, (Onnx__NodeProto *) op->owner);
-      else
-        onyx_graph_index_remove_node (self->index, (Onnx__NodeProto *) op->owner);
+      {
+        Onnx__GraphProto *graph = onyx_graph_tree_graph_of (self->tree, (Onnx__NodeProto *) op->owner);
+        index = graph != NULL ? onyx_graph_tree_index_if_any (self->tree, graph) : NULL;
+        if (index != NULL && (op->position != 0) == forward)
+          onyx_graph_index_add_node (index, (Onnx__NodeProto *) op->owner);
+        else if (index != NULL)
+          onyx_graph_index_remove_node (index, (Onnx__NodeProto *) op->owner);
+      }
       break;
     case OP_SET_NODE_ORDER:
       {
@@ -228,6 +277,7 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
       }
       break;
     }
+  onyx_graph_tree_reindex (self->tree, holders);
   op->applied = forward;
 }
 
@@ -254,56 +304,68 @@ command_free (OnyxDocument *self, Command *command)
   g_ptr_array_unref (command->ops);
   g_ptr_array_unref (command->replay);
   g_clear_pointer (&command->change.nodes, g_ptr_array_unref);
+  g_clear_pointer (&command->change.graphs, g_ptr_array_unref);
   g_free (command->label);
   g_free (command);
 }
 
-/* Nodes of subgraphs are not indexed: their changes count as nested. */
+/* A change in `graph`, of `node` (NULL: of the graph's lists). The main graph's
+ * nodes are told as they are; a subgraph's change by the main-graph node holding it,
+ * whose checks cover its subgraphs. */
 static void
-touch_node (OnyxDocument *self, Op *op, Onnx__NodeProto *node)
+touch_in (OnyxDocument *self, Op *op, Onnx__GraphProto *graph, Onnx__NodeProto *node,
+          gboolean rereads)
 {
-  op->touch = node_is_indexed (self, node) ? TOUCH_NODE : TOUCH_NESTED;
-  op->touched = node;
+  Onnx__NodeProto *holder;
+
+  op->graph = graph;
+  op->rereads = rereads;
+  if (graph == onyx_graph_tree_main_graph (self->tree))
+    op->touched = node;
+  else
+    {
+      holder = graph != NULL ? onyx_graph_tree_owner (self->tree, graph) : NULL;
+      op->touched = holder != NULL ? onyx_graph_tree_main_ancestor (self->tree, holder) : NULL;
+    }
+  op->touch = op->touched != NULL ? TOUCH_NODE : TOUCH_WHOLE;
 }
 
-/* Before the op is applied: a node about to leave the main graph is still indexed. */
+/* Before the op is applied: a node about to leave its graph is still in it. */
 static void
 classify (OnyxDocument *self, Op *op)
 {
   ProtobufCMessage *owner = op->owner;
-  gboolean owner_is_node = owner->descriptor == &onnx__node_proto__descriptor;
+  Onnx__NodeProto *node = is_node (owner) ? (Onnx__NodeProto *) owner : NULL;
 
+  op->touch = TOUCH_WHOLE;
   switch (op->kind)
     {
     case OP_REMOVE_ITEM:
     case OP_INSERT_ITEM:
-      if (is_main_graph_nodes (self, owner, op->field))
-        {
-          op->touch = TOUCH_NODE;
-          op->touched = (Onnx__NodeProto *) op->item;
-        }
-      else if (owner_is_node)  /* attributes */
-        touch_node (self, op, (Onnx__NodeProto *) owner);
-      else if (owner->descriptor == &onnx__graph_proto__descriptor && !is_main_graph (self, owner))
-        op->touch = TOUCH_NESTED;
-      else
-        op->touch = TOUCH_WHOLE;
+      if (is_graph (owner))
+        touch_in (self, op, (Onnx__GraphProto *) owner,
+                  is_nodes_field (owner, op->field) ? (Onnx__NodeProto *) op->item : NULL, TRUE);
+      else if (node != NULL)  /* attributes */
+        touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, TRUE);
+      /* else opset imports or functions of the model: the whole model */
       break;
     case OP_SET_NODE_INPUT:
     case OP_SET_NODE_OUTPUT:
+      touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, TRUE);
+      break;
     case OP_SET_NODE_NAME:
-      touch_node (self, op, (Onnx__NodeProto *) owner);
+    case OP_INDEX_NODE:
+      touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, FALSE);
       break;
     case OP_SET_MESSAGE_NAME:
-    case OP_SET_VALUE_TYPE:
-      op->touch = TOUCH_WHOLE;
+      /* Graph inputs and initializers define names: a subgraph's outer reads change. */
+      touch_in (self, op, onyx_graph_tree_graph_of_message (self->tree, owner), NULL, TRUE);
       break;
     case OP_SET_NODE_ORDER:
-      op->touch = is_main_graph (self, owner) ? TOUCH_WHOLE : TOUCH_NESTED;
+      touch_in (self, op, (Onnx__GraphProto *) owner, NULL, FALSE);
       break;
-    case OP_INDEX_NODE:
-      op->touch = TOUCH_NODE;
-      op->touched = (Onnx__NodeProto *) owner;
+    case OP_SET_VALUE_TYPE:
+      op->graph = onyx_graph_tree_graph_of_message (self->tree, owner);
       break;
     }
 }
@@ -312,26 +374,26 @@ static void
 work_out_change (OnyxDocument *self, Command *command)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
-  gboolean nested = FALSE, reindexed = FALSE;
+  OnyxChange *change = &command->change;
 
-  command->change.graph = onyx_graph_index_get_graph (self->index);
-  command->change.nodes = g_ptr_array_new ();
-  command->change.whole_model = FALSE;
+  change->graph = onyx_graph_tree_main_graph (self->tree);
+  change->nodes = g_ptr_array_new ();
+  change->graphs = g_ptr_array_new ();
+  change->whole_model = FALSE;
   for (guint i = 0; i < command->ops->len; i++)
     {
       Op *op = command->ops->pdata[i];
+      g_autoptr (GPtrArray) lineage = g_ptr_array_new ();
+
       if (op->touch == TOUCH_WHOLE)
-        command->change.whole_model = TRUE;
-      else if (op->touch == TOUCH_NESTED)
-        nested = TRUE;
+        change->whole_model = TRUE;
       else if (g_hash_table_add (seen, op->touched))
-        g_ptr_array_add (command->change.nodes, op->touched);
-      reindexed |= op->kind == OP_INDEX_NODE;
+        g_ptr_array_add (change->nodes, op->touched);
+      onyx_graph_tree_lineage (self->tree, op->graph != NULL ? op->graph : change->graph, lineage);
+      for (guint g = 0; g < lineage->len; g++)
+        if (g_hash_table_add (seen, lineage->pdata[g]))
+          g_ptr_array_add (change->graphs, lineage->pdata[g]);
     }
-  /* Subgraph changes are told by the main-graph node holding them, which the edit
-   * takes out of the index and puts back; without that, nobody knows whose they are. */
-  if (nested && !reindexed)
-    command->change.whole_model = TRUE;
 }
 
 static void
@@ -757,7 +819,7 @@ onyx_document_finalize (GObject *object)
   while (self->commands->len > 0)
     command_free (self, g_ptr_array_steal_index (self->commands, self->commands->len - 1));
   g_ptr_array_unref (self->commands);
-  onyx_graph_index_free (self->index);
+  onyx_graph_tree_free (self->tree);
   g_free (self->group_label);
   g_clear_object (&self->model);
   G_OBJECT_CLASS (onyx_document_parent_class)->finalize (object);
@@ -785,7 +847,8 @@ onyx_document_new (OnyxModel *model)
   g_return_val_if_fail (ONYX_IS_MODEL (model), NULL);
   self = g_object_new (ONYX_TYPE_DOCUMENT, NULL);
   self->model = g_object_ref (model);
-  self->index = onyx_graph_index_new (onyx_model_get_proto (model)->graph);
+  self->tree = onyx_graph_tree_new (onyx_model_get_proto (model)->graph);
+  self->index = onyx_graph_tree_index (self->tree, onyx_model_get_proto (model)->graph);
   return self;
 }
 
@@ -805,4 +868,23 @@ OnyxGraphIndex *
 onyx_document_get_index (OnyxDocument *self)
 {
   return self->index;
+}
+
+OnyxGraphIndex *
+onyx_document_get_graph_index (OnyxDocument *self, Onnx__GraphProto *graph)
+{
+  g_return_val_if_fail (ONYX_IS_DOCUMENT (self) && graph != NULL, NULL);
+  return onyx_graph_tree_index (self->tree, graph);
+}
+
+Onnx__GraphProto *
+onyx_document_graph_of_node (OnyxDocument *self, const Onnx__NodeProto *node)
+{
+  return onyx_graph_tree_graph_of (self->tree, node);
+}
+
+Onnx__NodeProto *
+onyx_document_graph_owner (OnyxDocument *self, const Onnx__GraphProto *graph)
+{
+  return onyx_graph_tree_owner (self->tree, graph);
 }

@@ -19,7 +19,7 @@ G_DECLARE_FINAL_TYPE (OnyxDocument, onyx_document, ONYX, DOCUMENT, GObject)
 /* What one do, undo or redo changed: the same for a step and for its undo. */
 typedef struct {
   /* The graph `nodes` belong to: the main graph. An edit inside a subgraph reports
-   * the main-graph node whose attribute holds it. */
+   * the main-graph node that holds it (through any depth). */
   Onnx__GraphProto *graph;
   /* Onnx__NodeProto*, each once: nodes added or removed, and nodes whose inputs,
    * outputs, name or attributes changed. A removed node stays readable while its
@@ -30,6 +30,9 @@ typedef struct {
    * subgraph contents outside any recorded node. Whatever depends on the whole model
    * is to be worked out again. */
   gboolean whole_model;
+  /* Onnx__GraphProto*, each once: the graphs whose nodes or lists changed, and the
+   * graphs around them (what their nodes read from outside may have changed). */
+  GPtrArray *graphs;
 } OnyxChange;
 
 /* Signals:
@@ -41,7 +44,19 @@ typedef struct {
 OnyxDocument     *onyx_document_new            (OnyxModel    *model);
 OnyxModel        *onyx_document_get_model      (OnyxDocument *self);
 Onnx__ModelProto *onyx_document_get_proto      (OnyxDocument *self);
+/* The main graph's index. */
 OnyxGraphIndex   *onyx_document_get_index      (OnyxDocument *self);
+/* The index of any graph of the model (a subgraph's is built when first asked for
+ * and kept up to date from then on). A subgraph's reads of outer names count as
+ * uses of the node holding it in the graph around it. */
+OnyxGraphIndex   *onyx_document_get_graph_index (OnyxDocument     *self,
+                                                 Onnx__GraphProto *graph);
+/* The graph a node is in (or was last in, for a removed node), or NULL. */
+Onnx__GraphProto *onyx_document_graph_of_node  (OnyxDocument          *self,
+                                                const Onnx__NodeProto *node);
+/* The node whose attribute holds a subgraph, NULL for the main graph. */
+Onnx__NodeProto  *onyx_document_graph_owner    (OnyxDocument           *self,
+                                                const Onnx__GraphProto *graph);
 
 gboolean          onyx_document_can_undo       (OnyxDocument *self);
 gboolean          onyx_document_can_redo       (OnyxDocument *self);

@@ -13,6 +13,7 @@ struct _OnyxGraphIndex {
   GHashTable *inputs;        /* name → Onnx__ValueInfoProto */
   GHashTable *outputs;       /* name → Onnx__ValueInfoProto */
   GHashTable *initializers;  /* name → Onnx__TensorProto */
+  GHashTable *nodes;         /* the Onnx__NodeProto* indexed */
 };
 
 static void
@@ -193,7 +194,12 @@ onyx_graph_index_set_producer (OnyxGraphIndex *index, const char *name, Onnx__No
 void
 onyx_graph_index_add_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 {
-  g_autoptr (GPtrArray) implicit = implicit_reads (node);
+  g_autoptr (GPtrArray) implicit = NULL;
+
+  /* Indexing a node twice would count its uses twice. */
+  if (!g_hash_table_add (index->nodes, node))
+    return;
+  implicit = implicit_reads (node);
 
   for (size_t k = 0; k < node->n_input; k++)
     onyx_graph_index_add_use (index, node->input[k], node, (guint) k);
@@ -213,7 +219,11 @@ onyx_graph_index_add_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 void
 onyx_graph_index_remove_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 {
-  g_autoptr (GPtrArray) implicit = implicit_reads (node);
+  g_autoptr (GPtrArray) implicit = NULL;
+
+  if (!g_hash_table_remove (index->nodes, node))
+    return;
+  implicit = implicit_reads (node);
 
   for (size_t k = 0; k < node->n_input; k++)
     onyx_graph_index_remove_use (index, node->input[k], node, (guint) k);
@@ -283,6 +293,7 @@ onyx_graph_index_new (Onnx__GraphProto *graph)
   index->inputs = g_hash_table_new (g_str_hash, g_str_equal);
   index->outputs = g_hash_table_new (g_str_hash, g_str_equal);
   index->initializers = g_hash_table_new (g_str_hash, g_str_equal);
+  index->nodes = g_hash_table_new (NULL, NULL);
   for (size_t i = 0; i < graph->n_node; i++)
     onyx_graph_index_add_node (index, graph->node[i]);
   onyx_graph_index_refresh_lists (index);
@@ -299,6 +310,7 @@ onyx_graph_index_free (OnyxGraphIndex *index)
   g_hash_table_unref (index->inputs);
   g_hash_table_unref (index->outputs);
   g_hash_table_unref (index->initializers);
+  g_hash_table_unref (index->nodes);
   g_free (index);
 }
 
@@ -364,6 +376,12 @@ void
 onyx_graph_index_foreach (OnyxGraphIndex *index, GHFunc func, gpointer user_data)
 {
   g_hash_table_foreach (index->values, func, user_data);
+}
+
+gboolean
+onyx_graph_index_has_node (OnyxGraphIndex *index, const Onnx__NodeProto *node)
+{
+  return g_hash_table_contains (index->nodes, node);
 }
 
 gssize

@@ -61,11 +61,15 @@ void              onyx_graph_index_foreach       (OnyxGraphIndex   *index,
                                                   GHFunc            func,
                                                   gpointer          user_data);
 
+/* Whether the node is one of the graph's (and indexed). */
+gboolean          onyx_graph_index_has_node      (OnyxGraphIndex        *index,
+                                                  const Onnx__NodeProto *node);
 /* Position of a node in graph->node (-1 when it is not there). */
 gssize            onyx_graph_index_node_position (OnyxGraphIndex   *index,
                                                   Onnx__NodeProto  *node);
 
-/* Bookkeeping for the edit layer, which changes the proto and tells the index. */
+/* Bookkeeping for the edit layer, which changes the proto and tells the index.
+ * Adding a node indexed already, or removing one that is not, does nothing. */
 void onyx_graph_index_add_node       (OnyxGraphIndex *index, Onnx__NodeProto *node);
 void onyx_graph_index_remove_node    (OnyxGraphIndex *index, Onnx__NodeProto *node);
 void onyx_graph_index_remove_use     (OnyxGraphIndex *index, const char *name,

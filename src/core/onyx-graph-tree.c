@@ -1,0 +1,235 @@
+#include "onyx-graph-tree.h"
+
+/* As onyx-graph-index.c: the loader refuses deeper message nesting long before. */
+#define MAX_DEPTH 64
+
+struct _OnyxGraphTree {
+  Onnx__GraphProto *main_graph;
+  GHashTable *graph_of;   /* Onnx__NodeProto* → Onnx__GraphProto* */
+  GHashTable *owner_of;   /* Onnx__GraphProto* (subgraph) → Onnx__NodeProto* */
+  GHashTable *indexes;    /* Onnx__GraphProto* → OnyxGraphIndex* (owned) */
+};
+
+/* One holder taken out of an index, to be put back. */
+typedef struct {
+  OnyxGraphIndex *index;
+  Onnx__NodeProto *node;
+} Taken;
+
+static void add_graph_nodes (OnyxGraphTree *tree, Onnx__GraphProto *graph, guint depth);
+
+static void
+add_node (OnyxGraphTree *tree, Onnx__NodeProto *node, Onnx__GraphProto *graph, guint depth)
+{
+  g_hash_table_insert (tree->graph_of, node, graph);
+  if (depth >= MAX_DEPTH)
+    return;
+  for (size_t a = 0; a < node->n_attribute; a++)
+    {
+      Onnx__AttributeProto *attr = node->attribute[a];
+      if (attr->g != NULL)
+        {
+          g_hash_table_insert (tree->owner_of, attr->g, node);
+          add_graph_nodes (tree, attr->g, depth + 1);
+        }
+      for (size_t g = 0; g < attr->n_graphs; g++)
+        {
+          g_hash_table_insert (tree->owner_of, attr->graphs[g], node);
+          add_graph_nodes (tree, attr->graphs[g], depth + 1);
+        }
+    }
+}
+
+static void
+add_graph_nodes (OnyxGraphTree *tree, Onnx__GraphProto *graph, guint depth)
+{
+  for (size_t n = 0; n < graph->n_node; n++)
+    add_node (tree, graph->node[n], graph, depth);
+}
+
+OnyxGraphTree *
+onyx_graph_tree_new (Onnx__GraphProto *main_graph)
+{
+  OnyxGraphTree *tree = g_new0 (OnyxGraphTree, 1);
+
+  tree->main_graph = main_graph;
+  tree->graph_of = g_hash_table_new (NULL, NULL);
+  tree->owner_of = g_hash_table_new (NULL, NULL);
+  tree->indexes = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) onyx_graph_index_free);
+  add_graph_nodes (tree, main_graph, 0);
+  g_hash_table_insert (tree->indexes, main_graph, onyx_graph_index_new (main_graph));
+  return tree;
+}
+
+void
+onyx_graph_tree_free (OnyxGraphTree *tree)
+{
+  if (tree == NULL)
+    return;
+  g_hash_table_unref (tree->graph_of);
+  g_hash_table_unref (tree->owner_of);
+  g_hash_table_unref (tree->indexes);
+  g_free (tree);
+}
+
+Onnx__GraphProto *
+onyx_graph_tree_main_graph (OnyxGraphTree *tree)
+{
+  return tree->main_graph;
+}
+
+OnyxGraphIndex *
+onyx_graph_tree_index_if_any (OnyxGraphTree *tree, Onnx__GraphProto *graph)
+{
+  return g_hash_table_lookup (tree->indexes, graph);
+}
+
+OnyxGraphIndex *
+onyx_graph_tree_index (OnyxGraphTree *tree, Onnx__GraphProto *graph)
+{
+  OnyxGraphIndex *index = g_hash_table_lookup (tree->indexes, graph);
+
+  if (index == NULL)
+    {
+      index = onyx_graph_index_new (graph);
+      g_hash_table_insert (tree->indexes, graph, index);
+    }
+  return index;
+}
+
+Onnx__GraphProto *
+onyx_graph_tree_graph_of (OnyxGraphTree *tree, const Onnx__NodeProto *node)
+{
+  return g_hash_table_lookup (tree->graph_of, node);
+}
+
+Onnx__NodeProto *
+onyx_graph_tree_owner (OnyxGraphTree *tree, const Onnx__GraphProto *graph)
+{
+  return g_hash_table_lookup (tree->owner_of, graph);
+}
+
+/* From the proto, not an index: an edit may have taken the node out of its index
+ * for a while. */
+static gboolean
+is_in_graph (Onnx__NodeProto *node, Onnx__GraphProto *graph)
+{
+  for (size_t i = 0; i < graph->n_node; i++)
+    if (graph->node[i] == node)
+      return TRUE;
+  return FALSE;
+}
+
+Onnx__NodeProto *
+onyx_graph_tree_main_ancestor (OnyxGraphTree *tree, Onnx__NodeProto *node)
+{
+  for (guint depth = 0; node != NULL && depth <= MAX_DEPTH; depth++)
+    {
+      Onnx__GraphProto *graph = onyx_graph_tree_graph_of (tree, node);
+      if (graph == NULL || !is_in_graph (node, graph))
+        return NULL;
+      if (graph == tree->main_graph)
+        return node;
+      node = onyx_graph_tree_owner (tree, graph);
+    }
+  return NULL;
+}
+
+static gboolean
+holds (Onnx__ValueInfoProto **infos, size_t n, const ProtobufCMessage *message)
+{
+  for (size_t i = 0; i < n; i++)
+    if (&infos[i]->base == message)
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+graph_holds (const Onnx__GraphProto *graph, const ProtobufCMessage *message)
+{
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    if (&graph->initializer[i]->base == message)
+      return TRUE;
+  return holds (graph->input, graph->n_input, message) ||
+         holds (graph->output, graph->n_output, message) ||
+         holds (graph->value_info, graph->n_value_info, message);
+}
+
+Onnx__GraphProto *
+onyx_graph_tree_graph_of_message (OnyxGraphTree *tree, const ProtobufCMessage *message)
+{
+  GHashTableIter iter;
+  gpointer graph;
+
+  if (graph_holds (tree->main_graph, message))
+    return tree->main_graph;
+  g_hash_table_iter_init (&iter, tree->owner_of);
+  while (g_hash_table_iter_next (&iter, &graph, NULL))
+    if (graph_holds (graph, message))
+      return graph;
+  return NULL;
+}
+
+void
+onyx_graph_tree_add_node (OnyxGraphTree *tree, Onnx__NodeProto *node, Onnx__GraphProto *graph)
+{
+  add_node (tree, node, graph, 0);
+}
+
+GPtrArray *
+onyx_graph_tree_unindex_holders (OnyxGraphTree *tree, Onnx__GraphProto *graph)
+{
+  GPtrArray *taken = NULL;
+
+  for (guint depth = 0; graph != tree->main_graph && depth <= MAX_DEPTH; depth++)
+    {
+      Onnx__NodeProto *holder = onyx_graph_tree_owner (tree, graph);
+      Onnx__GraphProto *around = holder != NULL ? onyx_graph_tree_graph_of (tree, holder) : NULL;
+      OnyxGraphIndex *index;
+
+      if (around == NULL)
+        break;
+      index = g_hash_table_lookup (tree->indexes, around);
+      /* An edit may have taken the holder out itself, meaning to put it back. */
+      if (index != NULL && onyx_graph_index_has_node (index, holder))
+        {
+          Taken *one = g_new (Taken, 1);
+          one->index = index;
+          one->node = holder;
+          onyx_graph_index_remove_node (index, holder);
+          if (taken == NULL)
+            taken = g_ptr_array_new_with_free_func (g_free);
+          g_ptr_array_add (taken, one);
+        }
+      graph = around;
+    }
+  return taken;
+}
+
+void
+onyx_graph_tree_reindex (OnyxGraphTree *tree, GPtrArray *taken)
+{
+  if (taken == NULL)
+    return;
+  /* Innermost first, as they were taken: each reads the state below it. */
+  for (guint i = 0; i < taken->len; i++)
+    {
+      Taken *one = taken->pdata[i];
+      onyx_graph_index_add_node (one->index, one->node);
+    }
+  g_ptr_array_unref (taken);
+}
+
+void
+onyx_graph_tree_lineage (OnyxGraphTree *tree, Onnx__GraphProto *graph, GPtrArray *graphs)
+{
+  for (guint depth = 0; graph != NULL && depth <= MAX_DEPTH; depth++)
+    {
+      Onnx__NodeProto *holder;
+      g_ptr_array_add (graphs, graph);
+      if (graph == tree->main_graph)
+        return;
+      holder = onyx_graph_tree_owner (tree, graph);
+      graph = holder != NULL ? onyx_graph_tree_graph_of (tree, holder) : NULL;
+    }
+}
