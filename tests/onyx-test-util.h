@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "onyx-document.h"
+#include "onyx-graph-index.h"
 #include "onyx-model.h"
 #include "onyx-steps.h"
 
@@ -131,6 +132,53 @@ test_model_new (void)
   graph->name = g_strdup ("g");
   model->graph = graph;
   return model;
+}
+
+/* ---- An index kept up to date by edits equals one built from scratch ---- */
+
+static inline int
+test_compare_uses (gconstpointer a, gconstpointer b)
+{
+  const OnyxUse *x = a, *y = b;
+  if (x->node != y->node)
+    return x->node < y->node ? -1 : 1;
+  return x->input < y->input ? -1 : x->input > y->input;
+}
+
+static inline void
+test_check_value (gpointer key, gpointer value, gpointer user_data)
+{
+  OnyxGraphIndex *live_index = user_data;
+  OnyxValue *fresh = value;
+  OnyxValue *live = onyx_graph_index_lookup (live_index, key);
+  g_autoptr (GArray) a = NULL;
+  g_autoptr (GArray) b = NULL;
+
+  g_assert_nonnull (live);
+  g_assert_true (live->producer == fresh->producer);
+  if (fresh->producer != NULL)
+    g_assert_cmpuint (live->producer_output, ==, fresh->producer_output);
+  g_assert_cmpuint (live->uses->len, ==, fresh->uses->len);
+  a = g_array_copy (live->uses);
+  b = g_array_copy (fresh->uses);
+  g_array_sort (a, test_compare_uses);
+  g_array_sort (b, test_compare_uses);
+  for (guint i = 0; i < a->len; i++)
+    {
+      g_assert_true (g_array_index (a, OnyxUse, i).node == g_array_index (b, OnyxUse, i).node);
+      g_assert_cmpuint (g_array_index (a, OnyxUse, i).input, ==, g_array_index (b, OnyxUse, i).input);
+    }
+}
+
+static inline void
+test_assert_index_fresh (OnyxGraphIndex *live, Onnx__GraphProto *graph)
+{
+  g_autoptr (OnyxGraphIndex) fresh = onyx_graph_index_new (graph);
+
+  onyx_graph_index_foreach (fresh, test_check_value, live);
+  g_assert_cmpuint (onyx_graph_index_get_n_values (live), ==, onyx_graph_index_get_n_values (fresh));
+  for (size_t i = 0; i < graph->n_node; i++)
+    g_assert_true (onyx_graph_index_has_node (live, graph->node[i]));
 }
 
 #define TEST_APPEND(array, count, item)                                              \

@@ -19,55 +19,10 @@ document_from_proto (Onnx__ModelProto *proto)
 
 /* ---- index consistency: the live index equals one built from scratch ---- */
 
-typedef struct {
-  OnyxGraphIndex *live;
-  guint n_checked;
-} IndexCheck;
-
-static int
-compare_uses (gconstpointer a, gconstpointer b)
-{
-  const OnyxUse *x = a, *y = b;
-  if (x->node != y->node)
-    return x->node < y->node ? -1 : 1;
-  return x->input < y->input ? -1 : x->input > y->input;
-}
-
-static void
-check_value (gpointer key, gpointer value, gpointer user_data)
-{
-  IndexCheck *check = user_data;
-  OnyxValue *fresh = value;
-  OnyxValue *live = onyx_graph_index_lookup (check->live, key);
-  g_autoptr (GArray) a = NULL;
-  g_autoptr (GArray) b = NULL;
-
-  g_assert_nonnull (live);
-  g_assert_true (live->producer == fresh->producer);
-  if (fresh->producer != NULL)
-    g_assert_cmpuint (live->producer_output, ==, fresh->producer_output);
-  g_assert_cmpuint (live->uses->len, ==, fresh->uses->len);
-  a = g_array_copy (live->uses);
-  b = g_array_copy (fresh->uses);
-  g_array_sort (a, compare_uses);
-  g_array_sort (b, compare_uses);
-  for (guint i = 0; i < a->len; i++)
-    {
-      g_assert_true (g_array_index (a, OnyxUse, i).node == g_array_index (b, OnyxUse, i).node);
-      g_assert_cmpuint (g_array_index (a, OnyxUse, i).input, ==, g_array_index (b, OnyxUse, i).input);
-    }
-  check->n_checked++;
-}
-
 static void
 assert_index_consistent (OnyxDocument *doc)
 {
-  OnyxGraphIndex *live = onyx_document_get_index (doc);
-  g_autoptr (OnyxGraphIndex) fresh = onyx_graph_index_new (onyx_document_get_proto (doc)->graph);
-  IndexCheck check = { live, 0 };
-
-  onyx_graph_index_foreach (fresh, check_value, &check);
-  g_assert_cmpuint (onyx_graph_index_get_n_values (live), ==, onyx_graph_index_get_n_values (fresh));
+  test_assert_index_fresh (onyx_document_get_index (doc), onyx_document_get_proto (doc)->graph);
 }
 
 static void

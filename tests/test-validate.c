@@ -241,7 +241,7 @@ test_subgraph_scope (void)
         {
           const OnyxProblem *problem = only_problem (problems, ONYX_PROBLEM_DANGLING_INPUT);
           g_assert_cmpstr (problem->node, ==, "inner");
-          g_assert_cmpstr (problem->graph, ==, "if/then_branch");
+          g_assert_cmpstr (problem->graph, ==, "if:then_branch");
         }
     }
 }

@@ -263,7 +263,7 @@ class Broken(unittest.TestCase):
             m.graph.node.extend(nodes)
         report = self.variant(change)
         self.assert_only(report, "unknown-attribute", "error", "inner")
-        self.assertEqual(report["problems"][0]["graph"], "branch/then_branch")
+        self.assertEqual(report["problems"][0]["graph"], "branch:then_branch")
 
 
 class LocalFunctions(unittest.TestCase):

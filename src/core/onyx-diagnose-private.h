@@ -9,6 +9,7 @@
 #pragma once
 
 #include "onyx-diagnose.h"
+#include "onyx-graph-path.h"
 #include "onyx-schema.h"
 
 G_BEGIN_DECLS
@@ -36,6 +37,8 @@ typedef struct {
   size_t n_opsets;
   GHashTable *functions;             /* "domain\nname" of the model's local functions */
   OnyxKnownTypes *types;
+  OnyxGraphNamer *namer;             /* names of its subgraphs */
+  const Onnx__GraphProto *graph;     /* NULL for a function body */
 } OnyxCheckedGraph;
 
 void onyx_diagnose_add (GPtrArray *out, const OnyxCheckedGraph *g, OnyxProblemKind kind,
@@ -74,6 +77,6 @@ typedef gboolean (*OnyxIsReadFunc) (gpointer data, const char *name);
 void     onyx_diagnose_graph_lists     (const OnyxCheckedGraph *g, const Onnx__GraphProto *graph,
                                         OnyxIsReadFunc is_read, gpointer data, GPtrArray *out);
 void     onyx_diagnose_functions       (const Onnx__ModelProto *model, GHashTable *functions,
-                                        GPtrArray *out);
+                                        OnyxGraphNamer *namer, GPtrArray *out);
 
 G_END_DECLS

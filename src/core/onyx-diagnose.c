@@ -16,7 +16,7 @@ onyx_diagnose_add (GPtrArray *out, const OnyxCheckedGraph *g, OnyxProblemKind ki
   va_list args;
 
   va_start (args, format);
-  g_ptr_array_add (out, onyx_problem_new_valist (kind, severity, g->label, node, index, tensor,
+  g_ptr_array_add (out, onyx_problem_new_valist (kind, severity, g->label, g->graph, node, index, tensor,
                                                  format, args));
   va_end (args);
 }
@@ -237,7 +237,7 @@ diagnose_subgraph (const OnyxCheckedGraph *outer, const char *label, const Onnx_
                    GPtrArray *out)
 {
   OnyxCheckedGraph g = { label, outer->opsets, outer->n_opsets, outer->functions,
-                         onyx_known_types_new (outer->types) };
+                         onyx_known_types_new (outer->types), outer->namer, graph };
   g_autoptr (GPtrArray) outputs = g_ptr_array_new ();
 
   onyx_known_types_declare_graph (g.types, graph);
@@ -276,15 +276,10 @@ onyx_diagnose_node (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int 
     {
       const Onnx__AttributeProto *attr = node->attribute[a];
       if (attr->g != NULL)
-        {
-          g_autofree char *label = onyx_subgraph_label (node, index, attr, -1);
-          diagnose_subgraph (g, label, attr->g, out);
-        }
+        diagnose_subgraph (g, onyx_graph_namer_name (g->namer, attr->g), attr->g, out);
       for (size_t s = 0; s < attr->n_graphs; s++)
-        {
-          g_autofree char *label = onyx_subgraph_label (node, index, attr, (gssize) s);
-          diagnose_subgraph (g, label, attr->graphs[s], out);
-        }
+        diagnose_subgraph (g, onyx_graph_namer_name (g->namer, attr->graphs[s]), attr->graphs[s],
+                           out);
     }
   return changed;
 }
@@ -475,14 +470,15 @@ onyx_diagnose_graph_lists (const OnyxCheckedGraph *g, const Onnx__GraphProto *gr
 }
 
 void
-onyx_diagnose_functions (const Onnx__ModelProto *model, GHashTable *functions, GPtrArray *out)
+onyx_diagnose_functions (const Onnx__ModelProto *model, GHashTable *functions,
+                         OnyxGraphNamer *namer, GPtrArray *out)
 {
   for (size_t f = 0; f < model->n_functions; f++)
     {
       const Onnx__FunctionProto *function = model->functions[f];
       g_autofree char *label = onyx_function_label (function);
       OnyxCheckedGraph g = { label, function->opset_import, function->n_opset_import, functions,
-                             onyx_known_types_new (NULL) };
+                             onyx_known_types_new (NULL), namer };
       g_autoptr (GPtrArray) outputs = g_ptr_array_new ();
 
       for (size_t i = 0; i < function->n_output; i++)
@@ -497,12 +493,13 @@ onyx_diagnose_model (const Onnx__ModelProto *model)
 {
   GPtrArray *problems = onyx_validate_model (model);
   g_autoptr (GHashTable) functions = onyx_diagnose_local_functions (model);
+  OnyxGraphNamer namer = ONYX_GRAPH_NAMER_INIT (model);
 
   if (model->graph != NULL)
     {
       const Onnx__GraphProto *graph = model->graph;
       OnyxCheckedGraph g = { "main graph", model->opset_import, model->n_opset_import, functions,
-                             onyx_known_types_new (NULL) };
+                             onyx_known_types_new (NULL), &namer, graph };
       g_autoptr (GPtrArray) outputs = g_ptr_array_new ();
       g_autoptr (GHashTable) reads = graph_reads (graph);
 
@@ -513,6 +510,7 @@ onyx_diagnose_model (const Onnx__ModelProto *model)
       onyx_diagnose_graph_lists (&g, graph, set_contains, reads, problems);
       onyx_known_types_free (g.types);
     }
-  onyx_diagnose_functions (model, functions, problems);
+  onyx_diagnose_functions (model, functions, &namer, problems);
+  onyx_graph_namer_clear (&namer);
   return problems;
 }

@@ -2,6 +2,8 @@
  * with each step of the document (OnyxChange). */
 #include "onyx-diagnose-private.h"
 
+#include <string.h>
+
 #include "onyx-graph-index.h"
 #include "onyx-types.h"
 
@@ -15,6 +17,7 @@ struct _OnyxDiagnostics {
   OnyxDocument *document;
   GHashTable *functions;
   OnyxKnownTypes *types;          /* of the main graph */
+  OnyxGraphNamer namer;           /* subgraphs' names, made again after each change */
   GHashTable *states;    /* Onnx__NodeProto* → NodeState* */
   GPtrArray *validation; /* onyx_validate_model()'s problems */
   GPtrArray *lists;      /* initializers, graph inputs/outputs, dims */
@@ -50,7 +53,7 @@ main_graph (OnyxDiagnostics *self)
 {
   Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
   OnyxCheckedGraph g = { "main graph", proto->opset_import, proto->n_opset_import, self->functions,
-              self->types };
+                         self->types, &self->namer, proto->graph };
   return g;
 }
 
@@ -203,7 +206,7 @@ recheck_all (OnyxDiagnostics *self)
   g_ptr_array_set_size (self->in_functions, 0);
   g_hash_table_unref (self->functions);
   self->functions = onyx_diagnose_local_functions (proto);
-  onyx_diagnose_functions (proto, self->functions, self->in_functions);
+  onyx_diagnose_functions (proto, self->functions, &self->namer, self->in_functions);
   refresh_graph_wide (self);
 }
 
@@ -335,6 +338,7 @@ document_changed_cb (OnyxDocument *document, const OnyxChange *change, OnyxDiagn
 {
   if (change == NULL)
     return;  /* saved: nothing in the model changed */
+  onyx_graph_namer_clear (&self->namer);
   if (change->whole_model)
     {
       recheck_all (self);
@@ -352,6 +356,7 @@ onyx_diagnostics_new (OnyxDocument *document)
   OnyxDiagnostics *self = g_new0 (OnyxDiagnostics, 1);
 
   self->document = g_object_ref (document);
+  self->namer.model = onyx_document_get_proto (document);
   self->functions = g_hash_table_new (g_str_hash, g_str_equal);
   self->states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) node_state_free);
   self->lists = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
@@ -375,6 +380,7 @@ onyx_diagnostics_free (OnyxDiagnostics *self)
   g_ptr_array_unref (self->lists);
   g_ptr_array_unref (self->in_functions);
   g_ptr_array_unref (self->result);
+  onyx_graph_namer_clear (&self->namer);
   g_object_unref (self->document);
   g_free (self);
 }
@@ -413,6 +419,21 @@ onyx_diagnostics_get_problems (OnyxDiagnostics *self)
     }
   append_all (self->result, self->lists);
   append_all (self->result, self->in_functions);
+  /* Subgraphs are named by their holder's name or position, which later edits of
+   * other nodes may change: named as they are now. */
+  for (guint i = 0; i < self->result->len; i++)
+    {
+      OnyxProblem *problem = self->result->pdata[i];
+      const char *name;
+      if (problem->graph_proto == NULL || problem->graph_proto == graph)
+        continue;
+      name = onyx_graph_namer_name (&self->namer, problem->graph_proto);
+      if (strcmp (name, problem->graph) != 0)
+        {
+          g_free (problem->graph);
+          problem->graph = g_strdup (name);
+        }
+    }
   return self->result;
 }
 

@@ -47,11 +47,6 @@ void onyx_document_set_value_type   (OnyxDocument *self, Onnx__ValueInfoProto *i
 void onyx_document_set_node_order   (OnyxDocument *self, Onnx__GraphProto *graph,
                                      Onnx__NodeProto **order);
 
-/* Takes a main-graph node out of the index (add FALSE) or puts it back (TRUE), for
- * changes inside its subgraphs, which change what it reads from outside. */
-void onyx_document_index_node       (OnyxDocument *self, Onnx__NodeProto *node,
-                                     gboolean add);
-
 /* Records how to redo the current edit from the saved file (onyx_replay_apply's
  * entries: a step name and its arguments, NULL-terminated). */
 void onyx_document_note_replay      (OnyxDocument *self, const char *step, ...) G_GNUC_NULL_TERMINATED;

@@ -13,7 +13,6 @@ typedef enum {
   OP_SET_MESSAGE_NAME,
   OP_SET_VALUE_TYPE,
   OP_SET_NODE_ORDER,
-  OP_INDEX_NODE,     /* position != 0: add to the index, else remove from it */
 } OpKind;
 
 /* What a primitive change touches, as an OnyxChange tells it. */
@@ -260,16 +259,6 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
       ((Onnx__ValueInfoProto *) op->owner)->type =
         (Onnx__TypeProto *) (forward ? op->new_message : op->old_message);
       break;
-    case OP_INDEX_NODE:
-      {
-        Onnx__GraphProto *graph = onyx_graph_tree_graph_of (self->tree, (Onnx__NodeProto *) op->owner);
-        index = graph != NULL ? onyx_graph_tree_index_if_any (self->tree, graph) : NULL;
-        if (index != NULL && (op->position != 0) == forward)
-          onyx_graph_index_add_node (index, (Onnx__NodeProto *) op->owner);
-        else if (index != NULL)
-          onyx_graph_index_remove_node (index, (Onnx__NodeProto *) op->owner);
-      }
-      break;
     case OP_SET_NODE_ORDER:
       {
         Onnx__GraphProto *graph = (Onnx__GraphProto *) op->owner;
@@ -354,7 +343,6 @@ classify (OnyxDocument *self, Op *op)
       touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, TRUE);
       break;
     case OP_SET_NODE_NAME:
-    case OP_INDEX_NODE:
       touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, FALSE);
       break;
     case OP_SET_MESSAGE_NAME:
@@ -642,17 +630,6 @@ onyx_document_get_replay (OnyxDocument *self)
   return entries;
 }
 
-void
-onyx_document_index_node (OnyxDocument *self, Onnx__NodeProto *node, gboolean add)
-{
-  Op *op = g_new0 (Op, 1);
-
-  op->kind = OP_INDEX_NODE;
-  op->owner = &node->base;
-  op->position = add ? 1 : 0;
-  record (self, op);
-}
-
 /* ---- undo stack ---- */
 
 gboolean
@@ -887,4 +864,16 @@ Onnx__NodeProto *
 onyx_document_graph_owner (OnyxDocument *self, const Onnx__GraphProto *graph)
 {
   return onyx_graph_tree_owner (self->tree, graph);
+}
+
+gboolean
+onyx_document_contains_node (OnyxDocument *self, Onnx__NodeProto *node)
+{
+  return onyx_graph_tree_main_ancestor (self->tree, node) != NULL;
+}
+
+void
+onyx_document_graph_lineage (OnyxDocument *self, Onnx__GraphProto *graph, GPtrArray *graphs)
+{
+  onyx_graph_tree_lineage (self->tree, graph, graphs);
 }

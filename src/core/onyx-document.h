@@ -57,6 +57,14 @@ Onnx__GraphProto *onyx_document_graph_of_node  (OnyxDocument          *self,
 /* The node whose attribute holds a subgraph, NULL for the main graph. */
 Onnx__NodeProto  *onyx_document_graph_owner    (OnyxDocument           *self,
                                                 const Onnx__GraphProto *graph);
+/* Whether the node is in the model now: in the main graph, or in a subgraph held
+ * (at any depth) by a node of the main graph. */
+gboolean          onyx_document_contains_node  (OnyxDocument    *self,
+                                                Onnx__NodeProto *node);
+/* `graph` and every graph around it up to the main graph, appended (borrowed). */
+void              onyx_document_graph_lineage  (OnyxDocument     *self,
+                                                Onnx__GraphProto *graph,
+                                                GPtrArray        *graphs);
 
 gboolean          onyx_document_can_undo       (OnyxDocument *self);
 gboolean          onyx_document_can_redo       (OnyxDocument *self);

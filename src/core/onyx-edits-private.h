@@ -11,11 +11,22 @@ gboolean          onyx_edit_fail          (GError       **error,
                                            const char    *format,
                                            ...) G_GNUC_PRINTF (3, 4);
 Onnx__GraphProto *onyx_edit_main_graph    (OnyxDocument  *doc);
-/* Records the removal of a main-graph node. */
+/* The graph a node is in (the main graph or a subgraph), and its index. */
+Onnx__GraphProto *onyx_edit_graph_of      (OnyxDocument          *doc,
+                                           const Onnx__NodeProto *node);
+OnyxGraphIndex   *onyx_edit_index_of      (OnyxDocument          *doc,
+                                           const Onnx__NodeProto *node);
+/* Whether `name` is defined in `graph` or in a graph around it. */
+gboolean          onyx_edit_tensor_in_scope (OnyxDocument     *doc,
+                                             Onnx__GraphProto *graph,
+                                             const char       *name);
+/* Records the removal of a node from its graph. */
 void              onyx_edit_remove_node   (OnyxDocument    *doc,
                                            Onnx__NodeProto *node);
-/* Every reader of `old_name` (subgraphs included) reads `new_name`, except `except`. */
+/* Every reader of `old_name` in `graph` (subgraphs included) reads `new_name`,
+ * except `except`. */
 void              onyx_edit_redirect_uses (OnyxDocument    *doc,
+                                           Onnx__GraphProto *graph,
                                            const char      *old_name,
                                            const char      *new_name,
                                            Onnx__NodeProto *except);

@@ -4,6 +4,7 @@
 
 #include "onyx-attribute.h"
 #include "onyx-edits-private.h"
+#include "onyx-graph-path.h"
 #include "onyx-infer.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -25,6 +26,25 @@ onyx_edit_main_graph (OnyxDocument *doc)
   return onyx_graph_index_get_graph (onyx_document_get_index (doc));
 }
 
+Onnx__GraphProto *
+onyx_edit_graph_of (OnyxDocument *doc, const Onnx__NodeProto *node)
+{
+  Onnx__GraphProto *graph = onyx_document_graph_of_node (doc, node);
+  return graph != NULL ? graph : onyx_edit_main_graph (doc);
+}
+
+OnyxGraphIndex *
+onyx_edit_index_of (OnyxDocument *doc, const Onnx__NodeProto *node)
+{
+  return onyx_document_get_graph_index (doc, onyx_edit_graph_of (doc, node));
+}
+
+static gboolean
+in_main_graph (OnyxDocument *doc, const Onnx__NodeProto *node)
+{
+  return onyx_edit_graph_of (doc, node) == onyx_edit_main_graph (doc);
+}
+
 char *
 onyx_node_describe (OnyxDocument *doc, const Onnx__NodeProto *node)
 {
@@ -32,7 +52,7 @@ onyx_node_describe (OnyxDocument *doc, const Onnx__NodeProto *node)
 
   if (node->name != NULL && node->name[0] != '\0')
     return onyx_display_escape (node->name);
-  position = onyx_graph_index_node_position (onyx_document_get_index (doc), (Onnx__NodeProto *) node);
+  position = onyx_graph_index_node_position (onyx_edit_index_of (doc, node), (Onnx__NodeProto *) node);
   return g_strdup_printf ("#%" G_GSSIZE_FORMAT " (%s)", position,
                           node->op_type != NULL ? node->op_type : "?");
 }
@@ -40,42 +60,52 @@ onyx_node_describe (OnyxDocument *doc, const Onnx__NodeProto *node)
 Onnx__NodeProto *
 onyx_edit_find_node (OnyxDocument *doc, const char *reference, GError **error)
 {
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
-  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
-  Onnx__NodeProto *node = onyx_graph_index_node_by_name (index, reference);
-  guint64 position;
-  g_autofree char *shown = NULL;
+  g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
+  g_autoptr (GError) local = NULL;
+  Onnx__NodeProto *node = onyx_graph_list_find_node (graphs, reference, NULL, &local);
 
-  if (node != NULL)
-    return node;
-  if (reference[0] == '#' &&
-      g_ascii_string_to_unsigned (reference + 1, 10, 0, G_MAXUINT32, &position, NULL))
-    {
-      if (position < graph->n_node)
-        return graph->node[position];
-      onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no node %s: the graph has %zu nodes",
-                      reference, graph->n_node);
-      return NULL;
-    }
-  shown = onyx_display_escape (reference);
-  onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no node named '%s'", shown);
-  return NULL;
+  if (node == NULL)
+    onyx_edit_fail (error, local->code == ONYX_GRAPH_PATH_ERROR_AMBIGUOUS ? ONYX_EDIT_ERROR_INVALID
+                    : ONYX_EDIT_ERROR_NOT_FOUND, "%s", local->message);
+  return node;
 }
 
-/* "#12": how replay entries name a node (its position before the edit). */
+/* How replay entries name a node, before the edit: "#12" in the main graph (its
+ * position), GRAPH#N in a subgraph. */
 static char *
 node_ref (OnyxDocument *doc, Onnx__NodeProto *node)
 {
-  return g_strdup_printf ("#%" G_GSSIZE_FORMAT,
-                          onyx_graph_index_node_position (onyx_document_get_index (doc), node));
+  g_autoptr (OnyxGraphList) graphs = NULL;
+
+  if (in_main_graph (doc, node))
+    return g_strdup_printf ("#%" G_GSSIZE_FORMAT,
+                            onyx_graph_index_node_position (onyx_document_get_index (doc), node));
+  graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
+  return g_strdup_printf ("%s#%" G_GSSIZE_FORMAT,
+                          onyx_graph_list_graph_of (graphs, node)->name,
+                          onyx_graph_index_node_position (onyx_edit_index_of (doc, node), node));
 }
 
+/* The node is in a graph of the model: the main graph or a subgraph held by it. */
 static gboolean
-check_main_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
+check_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
-  if (onyx_graph_index_node_position (onyx_document_get_index (doc), node) < 0)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "the node is not in the main graph");
+  if (!onyx_document_contains_node (doc, node))
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "the node is not in the model");
   return TRUE;
+}
+
+gboolean
+onyx_edit_tensor_in_scope (OnyxDocument *doc, Onnx__GraphProto *graph, const char *name)
+{
+  g_autoptr (GPtrArray) lineage = g_ptr_array_new ();
+
+  /* A subgraph sees what the graphs around it define. */
+  onyx_document_graph_lineage (doc, graph, lineage);
+  for (guint i = 0; i < lineage->len; i++)
+    if (onyx_graph_index_defines (onyx_document_get_graph_index (doc, lineage->pdata[i]), name))
+      return TRUE;
+  return FALSE;
 }
 
 /* Opens the undo step `label` of an edit and notes its replay entry: `step`
@@ -108,9 +138,9 @@ commit_edit (OnyxDocument *doc)
 void
 onyx_edit_remove_node (OnyxDocument *doc, Onnx__NodeProto *node)
 {
-  gssize position = onyx_graph_index_node_position (onyx_document_get_index (doc), node);
+  gssize position = onyx_graph_index_node_position (onyx_edit_index_of (doc, node), node);
   g_return_if_fail (position >= 0);
-  onyx_document_remove_item (doc, &onyx_edit_main_graph (doc)->base, "node", (gsize) position);
+  onyx_document_remove_item (doc, &onyx_edit_graph_of (doc, node)->base, "node", (gsize) position);
 }
 
 /* Inputs of nodes inside `graph` (and its subgraphs) named `old_name` read `new_name`. */
@@ -138,17 +168,16 @@ rename_reads_in_subgraph (OnyxDocument *doc, Onnx__GraphProto *graph, const char
 }
 
 void
-onyx_edit_redirect_uses (OnyxDocument *doc, const char *old_name, const char *new_name,
-                         Onnx__NodeProto *except)
+onyx_edit_redirect_uses (OnyxDocument *doc, Onnx__GraphProto *graph, const char *old_name,
+                         const char *new_name, Onnx__NodeProto *except)
 {
-  OnyxValue *value = onyx_graph_index_lookup (onyx_document_get_index (doc), old_name);
+  OnyxValue *value = onyx_graph_index_lookup (onyx_document_get_graph_index (doc, graph), old_name);
   g_autoptr (GArray) uses = NULL;
 
   if (value == NULL)
     return;
-  /* The list changes as uses move: work on a copy. Direct inputs first, then
-   * subgraphs, whose node is re-indexed around the change (as recorded steps, so
-   * that undo re-indexes too). */
+  /* The list changes as uses move: work on a copy. Direct inputs first, then the
+   * reads inside subgraphs (the document re-indexes the nodes holding them). */
   uses = g_array_copy (value->uses);
   for (guint i = 0; i < uses->len; i++)
     {
@@ -161,7 +190,6 @@ onyx_edit_redirect_uses (OnyxDocument *doc, const char *old_name, const char *ne
       OnyxUse *use = &g_array_index (uses, OnyxUse, i);
       if (use->node == except || use->input != ONYX_USE_IMPLICIT)
         continue;
-      onyx_document_index_node (doc, use->node, FALSE);
       for (size_t a = 0; a < use->node->n_attribute; a++)
         {
           Onnx__AttributeProto *attr = use->node->attribute[a];
@@ -170,7 +198,6 @@ onyx_edit_redirect_uses (OnyxDocument *doc, const char *old_name, const char *ne
           for (size_t g = 0; g < attr->n_graphs; g++)
             rename_reads_in_subgraph (doc, attr->graphs[g], old_name, new_name, 0);
         }
-      onyx_document_index_node (doc, use->node, TRUE);
     }
 }
 
@@ -189,7 +216,7 @@ onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
 
-  if (!check_main_node (doc, node, error))
+  if (!check_node (doc, node, error))
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Delete node %s", described);
@@ -201,8 +228,10 @@ onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 gboolean
 onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GError **error)
 {
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
-  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  OnyxGraphIndex *index;
+  Onnx__GraphProto *graph;
+  gboolean hand_over;
+  gssize out;
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
   g_autofree char *source = NULL;
@@ -210,8 +239,10 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   g_autofree char *input_text = NULL;
   OnyxValue *source_value;
 
-  if (!check_main_node (doc, node, error))
+  if (!check_node (doc, node, error))
     return FALSE;
+  graph = onyx_edit_graph_of (doc, node);
+  index = onyx_document_get_graph_index (doc, graph);
   described = onyx_node_describe (doc, node);
   if (input >= node->n_input || node->input[input][0] == '\0')
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "%s has no input %u", described, input);
@@ -229,12 +260,25 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   /* Copies: the node's strings go away with it. */
   source = g_strdup (node->input[input]);
   target = g_strdup (node->output[0]);
-  if (!onyx_graph_index_defines (index, source))
+  if (!onyx_edit_tensor_in_scope (doc, graph, source))
     {
       g_autofree char *shown = onyx_display_escape (source);
       return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
                              "%s cannot be bypassed: its input '%s' is not produced by anything",
                              described, shown);
+    }
+  source_value = onyx_graph_index_lookup (index, source);
+  hand_over = source_value != NULL && source_value->producer != NULL &&
+              onyx_graph_index_graph_output (index, source) == NULL;
+  out = find_value_info (graph->output, graph->n_output, target);
+  /* A subgraph's outputs are its results (an If's, a Loop's carried values): their
+   * count and order stay, so one cannot become an input or an outer name. */
+  if (!hand_over && out >= 0 && target[0] != '\0' && graph != onyx_edit_main_graph (doc))
+    {
+      g_autofree char *shown = onyx_display_escape (target);
+      return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
+                             "%s cannot be bypassed: its output '%s' is an output of its graph, "
+                             "which no node of the graph would make then", described, shown);
     }
 
   label = g_strdup_printf ("Bypass node %s", described);
@@ -244,22 +288,20 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   source_value = onyx_graph_index_lookup (index, source);
   if (target[0] == '\0')
     ; /* nothing read the output */
-  else if (source_value != NULL && source_value->producer != NULL &&
-           onyx_graph_index_graph_output (index, source) == NULL)
+  else if (hand_over)
     {
       /* The walkthrough's `inp_node.outputs = fake_node.outputs`: the producer now
        * writes the bypassed node's output, whose name (maybe a graph output) stays. */
       Onnx__NodeProto *producer = source_value->producer;
       guint slot = source_value->producer_output;
-      onyx_edit_redirect_uses (doc, source, target, NULL);
+      onyx_edit_redirect_uses (doc, graph, source, target, NULL);
       onyx_document_set_node_output (doc, producer, slot, target);
     }
   else
     {
       /* A graph input, initializer or graph output keeps its name: readers of the
        * bypassed output read it instead. */
-      gssize out = find_value_info (graph->output, graph->n_output, target);
-      onyx_edit_redirect_uses (doc, target, source, NULL);
+      onyx_edit_redirect_uses (doc, graph, target, source, NULL);
       if (out >= 0)
         {
           if (onyx_graph_index_graph_output (index, source) != NULL)
@@ -273,9 +315,8 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
 
 /* Removes graph outputs among the names the removed nodes produced. */
 static void
-remove_outputs_of (OnyxDocument *doc, GPtrArray *nodes)
+remove_outputs_of (OnyxDocument *doc, Onnx__GraphProto *graph, GPtrArray *nodes)
 {
-  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
   GHashTable *produced = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (guint i = 0; i < nodes->len; i++)
@@ -297,17 +338,35 @@ remove_nodes (OnyxDocument *doc, GPtrArray *nodes)
     onyx_edit_remove_node (doc, nodes->pdata[i]);
 }
 
+/* The first graph output one of `nodes` makes, or NULL. */
+static const char *
+first_output_made (OnyxGraphIndex *index, GPtrArray *nodes)
+{
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      Onnx__NodeProto *node = nodes->pdata[i];
+      for (size_t k = 0; k < node->n_output; k++)
+        if (onyx_graph_index_graph_output (index, node->output[k]) != NULL)
+          return node->output[k];
+    }
+  return NULL;
+}
+
 gboolean
 onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  OnyxGraphIndex *index;
+  Onnx__GraphProto *graph;
+  const char *output;
   g_autoptr (GPtrArray) doomed = g_ptr_array_new ();
   g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
 
-  if (!check_main_node (doc, node, error))
+  if (!check_node (doc, node, error))
     return FALSE;
+  graph = onyx_edit_graph_of (doc, node);
+  index = onyx_document_get_graph_index (doc, graph);
   g_ptr_array_add (doomed, node);
   g_hash_table_add (seen, node);
   for (guint i = 0; i < doomed->len; i++)
@@ -325,10 +384,18 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
         }
     }
   described = onyx_node_describe (doc, node);
+  /* The main graph's outputs go with what made them; a subgraph's are its results. */
+  if (graph != onyx_edit_main_graph (doc) && (output = first_output_made (index, doomed)) != NULL)
+    {
+      g_autofree char *shown = onyx_display_escape (output);
+      return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
+                             "deleting %s and what depends on it would take the output '%s' "
+                             "from its graph", described, shown);
+    }
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u descendants", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
   begin_node_edit (doc, node, label, "delete-tree", NULL, NULL);
-  remove_outputs_of (doc, doomed);
+  remove_outputs_of (doc, graph, doomed);
   remove_nodes (doc, doomed);
   return commit_edit (doc);
 }
@@ -353,16 +420,18 @@ feeds_only (OnyxGraphIndex *index, Onnx__NodeProto *node, GHashTable *set)
 gboolean
 onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
-  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
+  OnyxGraphIndex *index;
+  Onnx__GraphProto *graph;
   g_autoptr (GPtrArray) doomed = g_ptr_array_new ();
   g_autoptr (GHashTable) set = g_hash_table_new (NULL, NULL);
   g_autoptr (GPtrArray) initializers = g_ptr_array_new ();
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
 
-  if (!check_main_node (doc, node, error))
+  if (!check_node (doc, node, error))
     return FALSE;
+  graph = onyx_edit_graph_of (doc, node);
+  index = onyx_document_get_graph_index (doc, graph);
   g_ptr_array_add (doomed, node);
   g_hash_table_add (set, node);
   /* Grow the set with producers that feed nothing outside it, until stable: a
@@ -444,20 +513,23 @@ gboolean
 onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, const char *tensor,
                      GError **error)
 {
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  OnyxGraphIndex *index;
+  Onnx__GraphProto *graph;
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (tensor);
   g_autofree char *label = NULL;
   g_autofree char *input_text = NULL;
   OnyxValue *value;
 
-  if (!check_main_node (doc, node, error))
+  if (!check_node (doc, node, error))
     return FALSE;
+  graph = onyx_edit_graph_of (doc, node);
+  index = onyx_document_get_graph_index (doc, graph);
   described = onyx_node_describe (doc, node);
   if (input >= node->n_input)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "%s has no input %u (it has %zu)",
                            described, input, node->n_input);
-  if (!onyx_graph_index_defines (index, tensor))
+  if (!onyx_edit_tensor_in_scope (doc, graph, tensor))
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
                            "there is no tensor '%s' (no node produces it and it is not a graph "
                            "input or initializer)", shown);
@@ -503,7 +575,7 @@ onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *ne
   begin_edit (doc, label, "rename", old_copy, new_name, NULL);
   if (value != NULL && value->producer != NULL)
     onyx_document_set_node_output (doc, value->producer, value->producer_output, new_name);
-  onyx_edit_redirect_uses (doc, old_copy, new_name, NULL);
+  onyx_edit_redirect_uses (doc, graph, old_copy, new_name, NULL);
   if (input != NULL)
     onyx_document_set_message_name (doc, &input->base, new_name);
   if (output != NULL)
@@ -577,7 +649,7 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   g_autofree char *shown = onyx_display_escape (name);
   g_autofree char *label = NULL;
 
-  if (!check_main_node (doc, node, error))
+  if (!check_node (doc, node, error))
     return FALSE;
   if (g_strcmp0 (node->name, name) == 0)
     return TRUE;
@@ -643,7 +715,7 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   g_autofree char *shown = onyx_display_escape (name);
   g_autofree char *label = NULL;
 
-  if (!check_main_node (doc, node, error))
+  if (!check_node (doc, node, error))
     return FALSE;
   if (name == NULL || name[0] == '\0')
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "an attribute name cannot be empty");

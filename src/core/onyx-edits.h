@@ -2,7 +2,9 @@
  *
  * Each function checks first and changes nothing when it fails (one clear error);
  * on success it records one command named for the undo menu ("Bypass node FooOp_0").
- * Nodes are those of the main graph. */
+ * Node edits work on nodes of any graph: the main graph or a subgraph (If, Loop,
+ * Scan bodies), whose reads of outer names stay in scope; a subgraph's outputs keep
+ * their count. Tensor and graph-input/output edits are of the main graph. */
 #pragma once
 
 #include "onyx-document.h"
@@ -13,7 +15,8 @@ G_BEGIN_DECLS
 /* "Conv_3" for named nodes, "#3 (Conv)" for anonymous ones; escaped for display. */
 char            *onyx_node_describe         (OnyxDocument          *doc,
                                              const Onnx__NodeProto *node);
-/* A node of the main graph by name, or by position written "#N". */
+/* A node anywhere in the model by its name (unique in the model), or by position:
+ * "#N" in the main graph, "GRAPH#N" in another (onyx-graph-path.h). */
 Onnx__NodeProto *onyx_edit_find_node        (OnyxDocument *doc,
                                              const char   *reference,
                                              GError      **error);

@@ -422,13 +422,12 @@ onyx_graph_list_find_node (OnyxGraphList *list, const char *reference,
               return entry->graph->node[position];
             }
           g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_NOT_FOUND,
-                       "no node %s: graph '%s' has %zu nodes", shown, entry->name,
-                       entry->graph->n_node);
+                       "there is no node %s: the graph has %zu nodes", shown, entry->graph->n_node);
           return NULL;
         }
     }
   g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_NOT_FOUND,
-               "no node '%s' in the model", shown);
+               "there is no node named '%s'", shown);
   return NULL;
 }
 
@@ -440,4 +439,21 @@ onyx_graph_list_node_reference (OnyxGraphList *list, const Onnx__NodeProto *node
   if (entry == NULL)
     return NULL;
   return node_reference (list, entry, node, position_in (entry, node));
+}
+
+const char *
+onyx_graph_namer_name (OnyxGraphNamer *namer, const Onnx__GraphProto *graph)
+{
+  const OnyxGraphEntry *entry;
+
+  if (namer->list == NULL)
+    namer->list = onyx_graph_list_new ((Onnx__ModelProto *) namer->model);
+  entry = onyx_graph_list_lookup (namer->list, graph);
+  return entry != NULL ? entry->name : "?";
+}
+
+void
+onyx_graph_namer_clear (OnyxGraphNamer *namer)
+{
+  g_clear_pointer (&namer->list, onyx_graph_list_free);
 }

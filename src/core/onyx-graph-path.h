@@ -74,4 +74,19 @@ char                 *onyx_graph_list_node_reference (OnyxGraphList         *lis
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxGraphList, onyx_graph_list_free)
 
+/* Names of subgraphs for messages during one pass over a model that does not change
+ * meanwhile: the list is made on the first question, if any is asked. */
+typedef struct {
+  const Onnx__ModelProto *model;
+  OnyxGraphList *list;
+} OnyxGraphNamer;
+
+#define ONYX_GRAPH_NAMER_INIT(model) { (model), NULL }
+
+/* The subgraph's name ("If_1:then_branch"), or "?" for a graph not in the model. */
+const char *onyx_graph_namer_name  (OnyxGraphNamer         *namer,
+                                    const Onnx__GraphProto *graph);
+/* Forgets the list: after the model changed, or at the end of the pass. */
+void        onyx_graph_namer_clear (OnyxGraphNamer         *namer);
+
 G_END_DECLS

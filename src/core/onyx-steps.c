@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "onyx-edits.h"
+#include "onyx-graph-path.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
@@ -41,9 +42,10 @@ parse_index (const char *text, guint *value)
 static Onnx__NodeProto *
 replay_node (OnyxDocument *doc, const char *reference, GError **error)
 {
-  if (reference == NULL || reference[0] != '#')
+  if (reference == NULL || strchr (reference, '#') == NULL)
     {
-      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "a replayed node must be given as #N");
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
+                   "a replayed node must be given as #N or GRAPH#N");
       return NULL;
     }
   return onyx_edit_find_node (doc, reference, error);
@@ -65,8 +67,8 @@ apply_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument,
   Onnx__NodeProto *node;
   guint input = 0;
 
-  /* A whole name wins over NODE:INPUT, for names that contain ':'. */
-  if (onyx_graph_index_node_by_name (onyx_document_get_index (doc), argument) == NULL &&
+  /* A whole reference wins over NODE:INPUT, for names (and GRAPH#N) with a ':'. */
+  if (onyx_edit_find_node (doc, argument, NULL) == NULL &&
       split (argument, ':', TRUE, &node_ref, &input_text) && !parse_index (input_text, &input))
     return bad_argument (error, step, argument);
   node = onyx_edit_find_node (doc, node_ref != NULL ? node_ref : argument, error);
@@ -89,7 +91,7 @@ replay_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *a
 static gboolean
 apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
 {
-  Onnx__GraphProto *graph = onyx_graph_index_get_graph (onyx_document_get_index (doc));
+  g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
   const char *sep = strstr (argument, "::");
   g_autofree char *domain = sep != NULL ? g_strndup (argument, sep - argument) : g_strdup ("");
   const char *op = sep != NULL ? sep + 2 : argument;
@@ -98,13 +100,18 @@ apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step, const char *argume
   g_autofree char *shown = onyx_display_escape (argument);
   gboolean ok = TRUE;
 
-  for (size_t n = 0; n < graph->n_node; n++)
+  /* Every graph of the model but the functions, which are not edited. */
+  for (guint g = 0; g < onyx_graph_list_size (graphs); g++)
     {
-      Onnx__NodeProto *node = graph->node[n];
-      gboolean same_domain = onyx_domain_is_default (domain) ? onyx_domain_is_default (node->domain)
-                                                             : g_strcmp0 (node->domain, domain) == 0;
-      if (same_domain && g_strcmp0 (node->op_type, op) == 0)
-        g_ptr_array_add (matches, node);
+      const OnyxGraphEntry *entry = onyx_graph_list_get (graphs, g);
+      for (size_t n = 0; entry->function == NULL && n < entry->graph->n_node; n++)
+        {
+          Onnx__NodeProto *node = entry->graph->node[n];
+          gboolean same_domain = onyx_domain_is_default (domain) ? onyx_domain_is_default (node->domain)
+                                                                 : g_strcmp0 (node->domain, domain) == 0;
+          if (same_domain && g_strcmp0 (node->op_type, op) == 0)
+            g_ptr_array_add (matches, node);
+        }
     }
   if (matches->len == 0)
     {

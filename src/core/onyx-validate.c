@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "onyx-graph-index.h"
+#include "onyx-graph-path.h"
 #include "onyx-types.h"
 
 /* Lists of node names in messages stop after this many. */
@@ -103,10 +104,12 @@ struct _Scope {
   const char *graph;    /* label for messages */
   Onnx__OperatorSetIdProto **opsets;
   size_t n_opsets;
+  const Onnx__GraphProto *proto;  /* NULL for a function body */
 };
 
 typedef struct {
   GPtrArray *problems;
+  OnyxGraphNamer namer;   /* subgraphs' names, "If_1:then_branch" */
 } Validate;
 
 static gboolean
@@ -133,6 +136,7 @@ add_problem (Validate *v, const Scope *scope, OnyxProblemKind kind, OnyxProblemS
 
 OnyxProblem *
 onyx_problem_new_valist (OnyxProblemKind kind, OnyxProblemSeverity severity, const char *graph,
+                         const Onnx__GraphProto *graph_proto,
                          const Onnx__NodeProto *node, int node_index, const char *tensor,
                          const char *format, va_list args)
 {
@@ -142,21 +146,12 @@ onyx_problem_new_valist (OnyxProblemKind kind, OnyxProblemSeverity severity, con
   problem->severity = severity;
   problem->message = g_strdup_vprintf (format, args);
   problem->graph = g_strdup (graph != NULL ? graph : "model");
+  problem->graph_proto = graph_proto;
   problem->node = node != NULL ? g_strdup (node->name != NULL ? node->name : "") : NULL;
   problem->node_index = node != NULL ? node_index : -1;
   problem->node_proto = node;
   problem->tensor = g_strdup (tensor);
   return problem;
-}
-
-char *
-onyx_subgraph_label (const Onnx__NodeProto *node, int index, const Onnx__AttributeProto *attribute,
-                     gssize position)
-{
-  g_autofree char *node_name = onyx_node_label (node, index);
-  if (position < 0)
-    return g_strdup_printf ("%s/%s", node_name, attribute->name);
-  return g_strdup_printf ("%s/%s[%" G_GSSIZE_FORMAT "]", node_name, attribute->name, position);
 }
 
 char *
@@ -177,6 +172,7 @@ add_problem (Validate *v, const Scope *scope, OnyxProblemKind kind, OnyxProblemS
   va_start (args, format);
   g_ptr_array_add (v->problems, onyx_problem_new_valist (kind, severity,
                                                          scope != NULL ? scope->graph : NULL,
+                                                         scope != NULL ? scope->proto : NULL,
                                                          node, node_index, tensor, format, args));
   va_end (args);
 }
@@ -201,7 +197,7 @@ static void
 validate_graph (Validate *v, const Scope *outer, const char *label, const Onnx__GraphProto *graph,
                 Onnx__OperatorSetIdProto **opsets, size_t n_opsets)
 {
-  Scope scope = { outer, g_hash_table_new (g_str_hash, g_str_equal), label, opsets, n_opsets };
+  Scope scope = { outer, g_hash_table_new (g_str_hash, g_str_equal), label, opsets, n_opsets, graph };
   GHashTable *initializers = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (size_t i = 0; i < graph->n_initializer; i++)
@@ -440,15 +436,11 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
         {
           const Onnx__AttributeProto *attr = node->attribute[a];
           if (attr->g != NULL)
-            {
-              g_autofree char *label = onyx_subgraph_label (node, (int) i, attr, -1);
-              validate_graph (v, scope, label, attr->g, scope->opsets, scope->n_opsets);
-            }
+            validate_graph (v, scope, onyx_graph_namer_name (&v->namer, attr->g), attr->g,
+                            scope->opsets, scope->n_opsets);
           for (size_t g = 0; g < attr->n_graphs; g++)
-            {
-              g_autofree char *label = onyx_subgraph_label (node, (int) i, attr, (gssize) g);
-              validate_graph (v, scope, label, attr->graphs[g], scope->opsets, scope->n_opsets);
-            }
+            validate_graph (v, scope, onyx_graph_namer_name (&v->namer, attr->graphs[g]),
+                            attr->graphs[g], scope->opsets, scope->n_opsets);
         }
     }
   for (size_t i = 0; i < n_outputs; i++)
@@ -481,7 +473,8 @@ validate_function (Validate *v, const Onnx__FunctionProto *function)
 GPtrArray *
 onyx_validate_model (const Onnx__ModelProto *model)
 {
-  Validate v = { g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free) };
+  Validate v = { g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free),
+                 ONYX_GRAPH_NAMER_INIT (model) };
 
   if (!model->has_ir_version)
     add_problem (&v, NULL, ONYX_PROBLEM_NO_IR_VERSION, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
@@ -493,5 +486,6 @@ onyx_validate_model (const Onnx__ModelProto *model)
     validate_graph (&v, NULL, "main graph", model->graph, model->opset_import, model->n_opset_import);
   for (size_t i = 0; i < model->n_functions; i++)
     validate_function (&v, model->functions[i]);
+  onyx_graph_namer_clear (&v.namer);
   return v.problems;
 }

@@ -44,11 +44,12 @@ typedef struct {
   OnyxProblemKind kind;
   OnyxProblemSeverity severity;
   char *message;      /* one line, names escaped for display */
-  char *graph;        /* "main graph", "function devtech::Foo", "If_0/then_branch" */
+  char *graph;        /* "main graph", "function devtech::Foo", "If_0:then_branch" */
   char *node;         /* the node's name (raw), NULL when the problem is not about a node */
   int node_index;     /* index in its graph's node list, -1 when not about a node */
   char *tensor;       /* the tensor's name (raw) or NULL */
   const Onnx__NodeProto *node_proto; /* the node itself (borrowed from the model), or NULL */
+  const Onnx__GraphProto *graph_proto; /* the graph it is in, NULL for functions and the model */
 } OnyxProblem;
 
 void       onyx_problem_free     (OnyxProblem *problem);
@@ -57,20 +58,17 @@ void       onyx_problem_free     (OnyxProblem *problem);
 OnyxProblem *onyx_problem_new_valist (OnyxProblemKind        kind,
                                       OnyxProblemSeverity    severity,
                                       const char            *graph,
+                                      const Onnx__GraphProto *graph_proto,
                                       const Onnx__NodeProto *node,
                                       int                    node_index,
                                       const char            *tensor,
                                       const char            *format,
-                                      va_list                args) G_GNUC_PRINTF (7, 0);
+                                      va_list                args) G_GNUC_PRINTF (8, 0);
 /* "Conv_3" for named nodes, "node #3 (Conv)" for anonymous ones (escaped). */
 char      *onyx_node_label       (const Onnx__NodeProto *node,
                                   int                    index);
-/* Labels of graphs in problems: "Loop_2/body", "Foo/branches[1]" (position -1 for a
- * single GRAPH attribute), "function devtech::Foo". */
-char      *onyx_subgraph_label   (const Onnx__NodeProto      *node,
-                                  int                         index,
-                                  const Onnx__AttributeProto *attribute,
-                                  gssize                      position);
+/* Problems name subgraphs as onyx-graph-path.h does ("If_1:then_branch") and
+ * functions "function devtech::Foo". */
 char      *onyx_function_label   (const Onnx__FunctionProto *function);
 
 /* All problems of the model, its subgraphs and its functions, in graph order.
