@@ -77,19 +77,39 @@ print_dims_text (OnyxModel *model, GPtrArray *dims)
   printf ("%s: dynamic dims: %s\n", onyx_model_get_display_name (model), line->str);
 }
 
+/* Only the problems of one graph: by its proto, or by name for functions. */
+static void
+keep_graph (GPtrArray *problems, const OnyxGraphEntry *entry)
+{
+  g_autofree char *function_label = entry->function != NULL ? onyx_function_label (entry->function)
+                                                            : NULL;
+  for (guint i = problems->len; i-- > 0;)
+    {
+      const OnyxProblem *problem = problems->pdata[i];
+      gboolean keep = entry->function != NULL ? g_strcmp0 (problem->graph, function_label) == 0
+                                              : problem->graph_proto == entry->graph;
+      if (!keep)
+        g_ptr_array_remove_index (problems, i);
+    }
+}
+
 int
 onyx_cli_check (int argc, char **argv)
 {
   gboolean as_json = FALSE;
+  g_autofree char *graph_name = NULL;
+  GOptionEntry graph_option[] = { ONYX_CLI_GRAPH_OPTION (&graph_name), { NULL } };
   int exit_code;
-  g_autoptr (OnyxModel) model = onyx_cli_open_model (
-    "check",
+  g_autoptr (OnyxModel) model = onyx_cli_open_model_with (
+    "check", graph_option,
     "Validate the model: dangling inputs, cycles, node order, duplicate names,\n"
     "domains without an opset import; and diagnose it against the ONNX operator\n"
     "schemas: custom or unknown operators, operators not in the imported opset,\n"
     "input/output counts, attributes, element types; unused initializers, nodes\n"
     "that reach no output, inputs/outputs without shape, mistyped dynamic dims.\n"
-    "Exit status 1 when errors are found (warnings and infos do not count).",
+    "Problems name the graph they are in (If_1:then_branch); --graph keeps those\n"
+    "of one graph. Exit status 1 when errors are found (warnings and infos do not\n"
+    "count).",
     &argc, &argv, &as_json, &exit_code);
   g_autoptr (GPtrArray) problems = NULL;
   g_autoptr (GPtrArray) dims = NULL;
@@ -99,6 +119,14 @@ onyx_cli_check (int argc, char **argv)
     return exit_code;
 
   problems = onyx_diagnose_model (onyx_model_get_proto (model));
+  if (graph_name != NULL)
+    {
+      g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_model_get_proto (model));
+      const OnyxGraphEntry *entry = onyx_cli_find_graph ("check", graphs, graph_name, &exit_code);
+      if (entry == NULL)
+        return exit_code;
+      keep_graph (problems, entry);
+    }
   dims = onyx_model_dim_params (onyx_model_get_proto (model));
   n_errors = onyx_problems_count (problems, ONYX_PROBLEM_ERROR);
   n_infos = onyx_problems_count (problems, ONYX_PROBLEM_INFO);

@@ -54,11 +54,21 @@ print_schema_json (OnyxJson *json, const OnyxSchema *schema, const Onnx__NodePro
   onyx_json_end_object (json);
 }
 
+/* The opsets a graph's nodes are read against: a function's own, else the model's. */
+static const OnyxSchema *
+schema_of (Onnx__ModelProto *model, const OnyxGraphEntry *entry, const Onnx__NodeProto *node)
+{
+  if (entry->function != NULL)
+    return onyx_schema_for_node (node, entry->function->opset_import,
+                                 entry->function->n_opset_import);
+  return onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
+}
+
 /* `positions`: indices into graph->node of the nodes to list. */
 static void
-print_nodes_json (Onnx__ModelProto *model, GArray *positions)
+print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *positions)
 {
-  Onnx__GraphProto *graph = model->graph;
+  Onnx__GraphProto *graph = entry->graph;
   g_autoptr (OnyxJson) json = onyx_json_new ();
 
   onyx_json_begin_array (json);
@@ -68,6 +78,7 @@ print_nodes_json (Onnx__ModelProto *model, GArray *positions)
       Onnx__NodeProto *node = graph->node[position];
       onyx_json_begin_object (json);
       onyx_json_member_uint (json, "index", position);
+      onyx_json_member_string (json, "graph", entry->name);
       onyx_json_member_string (json, "name", node->name != NULL ? node->name : "");
       onyx_json_member_string (json, "op_type", node->op_type);
       onyx_json_member_string (json, "domain", node->domain != NULL ? node->domain : "");
@@ -90,8 +101,7 @@ print_nodes_json (Onnx__ModelProto *model, GArray *positions)
           onyx_json_string (json, value);
         }
       onyx_json_end_object (json);
-      print_schema_json (json, onyx_schema_for_node (node, model->opset_import, model->n_opset_import),
-                         node);
+      print_schema_json (json, schema_of (model, entry, node), node);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
@@ -134,15 +144,15 @@ print_schema_text (const OnyxSchema *schema, const Onnx__NodeProto *node)
 }
 
 static void
-print_nodes_text (Onnx__ModelProto *model, GArray *positions)
+print_nodes_text (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *positions)
 {
-  Onnx__GraphProto *graph = model->graph;
+  Onnx__GraphProto *graph = entry->graph;
 
   for (guint i = 0; i < positions->len; i++)
     {
       gsize position = g_array_index (positions, gsize, i);
       Onnx__NodeProto *node = graph->node[position];
-      const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
+      const OnyxSchema *schema = schema_of (model, entry, node);
       g_autofree char *op = onyx_node_op_key (node);
       g_autofree char *name = onyx_display_escape (node->name);
       g_autofree char *inputs = join_escaped (node->input, node->n_input, schema, FALSE);
@@ -165,31 +175,33 @@ int
 onyx_cli_nodes (int argc, char **argv)
 {
   gboolean as_json = FALSE;
-  char *op_filter = NULL;
+  g_autofree char *op_filter = NULL;
+  g_autofree char *graph_name = NULL;
   GOptionEntry entries[] = {
     { "json", 0, 0, G_OPTION_ARG_NONE, &as_json, "Print JSON", NULL },
     { "op", 0, 0, G_OPTION_ARG_STRING, &op_filter, "Only nodes of this operator ([DOMAIN::]OP)", "OP" },
+    ONYX_CLI_GRAPH_OPTION (&graph_name),
     { NULL }
   };
   g_autoptr (OnyxModel) model = NULL;
   g_autoptr (GArray) positions = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr (OnyxGraphList) graphs = NULL;
+  const OnyxGraphEntry *entry;
   Onnx__GraphProto *graph;
   GError *error = NULL;
   int exit_code;
 
-  if (!onyx_cli_parse ("nodes", "MODEL", "List the nodes of the main graph with their inputs, "
-                       "outputs and attributes.", entries, &argc, &argv, 1, &exit_code))
-    {
-      g_free (op_filter);
-      return exit_code;
-    }
+  if (!onyx_cli_parse ("nodes", "MODEL", "List the nodes of a graph (the main graph unless "
+                       "--graph says) with their inputs, outputs and attributes.", entries, &argc,
+                       &argv, 1, &exit_code))
+    return exit_code;
   model = onyx_model_new_from_file (argv[2], &error);
   if (model == NULL)
-    {
-      g_free (op_filter);
-      return onyx_cli_report_error (error);
-    }
-  graph = onyx_model_get_proto (model)->graph;
+    return onyx_cli_report_error (error);
+  graphs = onyx_graph_list_new (onyx_model_get_proto (model));
+  if ((entry = onyx_cli_find_graph ("nodes", graphs, graph_name, &exit_code)) == NULL)
+    return exit_code;
+  graph = entry->graph;
   for (gsize n = 0; n < graph->n_node; n++)
     {
       g_autofree char *key = onyx_node_op_key (graph->node[n]);
@@ -197,10 +209,9 @@ onyx_cli_nodes (int argc, char **argv)
           g_strcmp0 (graph->node[n]->op_type, op_filter) == 0)
         g_array_append_val (positions, n);
     }
-  g_free (op_filter);
   if (as_json)
-    print_nodes_json (onyx_model_get_proto (model), positions);
+    print_nodes_json (onyx_model_get_proto (model), entry, positions);
   else
-    print_nodes_text (onyx_model_get_proto (model), positions);
+    print_nodes_text (onyx_model_get_proto (model), entry, positions);
   return ONYX_EXIT_OK;
 }

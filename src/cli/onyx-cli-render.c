@@ -12,7 +12,9 @@ onyx_cli_render (int argc, char **argv)
   char *output = NULL;
   char **expand = NULL;
   double scale = 1.0;
+  g_autofree char *graph_name = NULL;
   GOptionEntry entries[] = {
+    ONYX_CLI_GRAPH_OPTION (&graph_name),
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Image to write: .png, .svg or .pdf", "OUT" },
     { "expand", 0, 0, G_OPTION_ARG_STRING_ARRAY, &expand,
       "Groups to open: all, none, auto (the default: as many as stay readable) or a scope such "
@@ -22,6 +24,8 @@ onyx_cli_render (int argc, char **argv)
   };
   g_autoptr (OnyxModel) model = NULL;
   g_autoptr (GPtrArray) scopes = g_ptr_array_new ();
+  g_autoptr (OnyxGraphList) graphs = NULL;
+  const OnyxGraphEntry *entry;
   OnyxExpandMode mode = ONYX_EXPAND_AUTO;
   OnyxLayoutEngine *engine;
   GHashTable *expanded;
@@ -60,7 +64,10 @@ onyx_cli_render (int argc, char **argv)
       exit_code = onyx_cli_report_error (error);
       goto out;
     }
-  engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+  graphs = onyx_graph_list_new (onyx_model_get_proto (model));
+  if ((entry = onyx_cli_find_graph ("render", graphs, graph_name, &exit_code)) == NULL)
+    goto out;
+  engine = onyx_layout_engine_new (entry->graph);
   expanded = onyx_layout_engine_expansion (engine, mode, (const char *const *) scopes->pdata, NULL);
   layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
   if (!onyx_render_to_file (layout, output, scale, &error))

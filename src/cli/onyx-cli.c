@@ -17,14 +17,17 @@ typedef struct {
 static const Command commands[] = {
   { "info", "MODEL [--json]", "IR version, producer, opsets, inputs/outputs, operators, parameters",
     onyx_cli_info },
-  { "check", "MODEL [--json]", "validate the model; lists the problems found", onyx_cli_check },
-  { "nodes", "MODEL [--op OP] [--json]", "list nodes with inputs, outputs and attributes",
+  { "graphs", "MODEL [--json]", "the graphs inside If/Loop/Scan nodes, and functions",
+    onyx_cli_graphs },
+  { "check", "MODEL [--graph G] [--json]", "validate the model; lists the problems found",
+    onyx_cli_check },
+  { "nodes", "MODEL [--graph G] [--op OP]", "list nodes with inputs, outputs and attributes",
     onyx_cli_nodes },
   { "diff", "A B [--json]", "what differs from model A to B (nodes matched by name, then structure)",
     onyx_cli_diff },
   { "edit", "IN -o OUT STEP...", "repair: bypass, delete, reconnect, rename, cleanup… (edit --help)",
     onyx_cli_edit },
-  { "render", "MODEL -o OUT [--expand]", "draw the graph to a PNG, SVG or PDF file", onyx_cli_render },
+  { "render", "MODEL -o OUT [--graph G]", "draw a graph to a PNG, SVG or PDF file", onyx_cli_render },
   { "roundtrip", "IN OUT", "load IN and save it unchanged to OUT", onyx_cli_roundtrip },
 };
 
@@ -56,7 +59,8 @@ onyx_cli_usage_error (const char *command, const char *format, ...)
   va_start (args, format);
   vfprintf (stderr, format, args);
   va_end (args);
-  fprintf (stderr, "\nTry 'onyx-cli %s--help'.\n", command != NULL ? command : "");
+  fprintf (stderr, "\nTry 'onyx-cli %s%s--help'.\n", command != NULL ? command : "",
+           command != NULL ? " " : "");
   if (command != NULL)
     fprintf (stderr, "\n");
   return ONYX_EXIT_USAGE;
@@ -67,6 +71,17 @@ onyx_cli_print_json (OnyxJson *json)
 {
   g_autofree char *text = onyx_json_finish (json);
   fputs (text, stdout);
+}
+
+const OnyxGraphEntry *
+onyx_cli_find_graph (const char *command, OnyxGraphList *graphs, const char *name, int *exit_code)
+{
+  g_autoptr (GError) error = NULL;
+  const OnyxGraphEntry *entry = onyx_graph_list_find (graphs, name != NULL ? name : "main", &error);
+
+  if (entry == NULL)
+    *exit_code = onyx_cli_usage_error (command, "%s", error->message);
+  return entry;
 }
 
 int
@@ -103,22 +118,31 @@ onyx_cli_parse (const char *command, const char *args, const char *summary, GOpt
 }
 
 OnyxModel *
-onyx_cli_open_model (const char *command, const char *summary, int *argc, char ***argv,
-                     gboolean *as_json, int *exit_code)
+onyx_cli_open_model_with (const char *command, GOptionEntry *more, const char *summary,
+                          int *argc, char ***argv, gboolean *as_json, int *exit_code)
 {
-  GOptionEntry entries[] = {
-    { "json", 0, 0, G_OPTION_ARG_NONE, as_json, "Print JSON", NULL },
-    { NULL }
-  };
+  g_autoptr (GArray) entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+  GOptionEntry json = { "json", 0, 0, G_OPTION_ARG_NONE, as_json, "Print JSON", NULL };
   GError *error = NULL;
   OnyxModel *model;
 
-  if (!onyx_cli_parse (command, "MODEL", summary, entries, argc, argv, 1, exit_code))
+  g_array_append_val (entries, json);
+  for (guint i = 0; more != NULL && more[i].long_name != NULL; i++)
+    g_array_append_val (entries, more[i]);
+  if (!onyx_cli_parse (command, "MODEL", summary, (GOptionEntry *) entries->data, argc, argv, 1,
+                       exit_code))
     return NULL;
   model = onyx_model_new_from_file ((*argv)[2], &error);
   if (model == NULL)
     *exit_code = onyx_cli_report_error (error);
   return model;
+}
+
+OnyxModel *
+onyx_cli_open_model (const char *command, const char *summary, int *argc, char ***argv,
+                     gboolean *as_json, int *exit_code)
+{
+  return onyx_cli_open_model_with (command, NULL, summary, argc, argv, as_json, exit_code);
 }
 
 int

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 
+#include "onyx-graph-path.h"
 #include "onyx-json.h"
 #include "onyx-model.h"
 
@@ -36,12 +37,31 @@ OnyxModel *onyx_cli_open_model  (const char   *command,
                                  char       ***argv,
                                  gboolean     *as_json,
                                  int          *exit_code);
+/* The same with more options than --json (`more` ends with a zeroed entry). */
+OnyxModel *onyx_cli_open_model_with (const char   *command,
+                                     GOptionEntry *more,
+                                     const char   *summary,
+                                     int          *argc,
+                                     char       ***argv,
+                                     gboolean     *as_json,
+                                     int          *exit_code);
+/* The graph named by --graph (NULL: the main graph), or NULL with *exit_code set and
+ * the reason printed. */
+const OnyxGraphEntry *onyx_cli_find_graph (const char    *command,
+                                           OnyxGraphList *graphs,
+                                           const char    *name,
+                                           int           *exit_code);
+#define ONYX_CLI_GRAPH_OPTION(target) \
+  { "graph", 0, 0, G_OPTION_ARG_STRING, (target), \
+    "A graph of the model: main (the default), NODE:ATTR such as If_1:then_branch, or a " \
+    "function's name (onyx-cli graphs lists them)", "GRAPH" }
 /* Finishes the report (freeing the writer) and prints it on stdout. */
 void     onyx_cli_print_json   (OnyxJson *json);
 /* Prints the error's message (which names the file) and frees it. */
 int      onyx_cli_report_error (GError *error);
 
 int onyx_cli_info      (int argc, char **argv);
+int onyx_cli_graphs    (int argc, char **argv);
 int onyx_cli_check     (int argc, char **argv);
 int onyx_cli_diff      (int argc, char **argv);
 int onyx_cli_roundtrip (int argc, char **argv);
