@@ -85,9 +85,18 @@ test_walkthrough_repair (void)
   g_assert_cmpint (custom->node_index, ==, 2);
   g_assert_cmpstr (custom->graph, ==, "main graph");
 
+  /* What is left is the devtech import no node uses now, which cleanup drops. */
   g_assert_true (onyx_edit_bypass_node (doc, foo, 0, &error));
-  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  problems = onyx_diagnostics_get_problems (diagnostics);
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->kind, ==, ONYX_PROBLEM_UNUSED_OPSET);
+  g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->severity, ==, ONYX_PROBLEM_INFO);
+  g_assert_nonnull (strstr (((OnyxProblem *) problems->pdata[0])->message, "devtech"));
   assert_same_as_full (diagnostics, doc, "bypass");
+  g_assert_true (onyx_edit_cleanup (doc, &error));
+  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  assert_same_as_full (diagnostics, doc, "cleanup");
+  g_assert_true (onyx_document_undo (doc));
 
   g_assert_true (onyx_document_undo (doc));
   g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 1);

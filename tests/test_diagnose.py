@@ -287,6 +287,69 @@ class LocalFunctions(unittest.TestCase):
                          [("unknown-attribute", "function local::ReluNeg", 1)])
 
 
+class Domains(unittest.TestCase):
+    """ONNX Runtime's contrib domain is told apart from custom ones, and an import no
+    node uses is unused, not a custom operator in use."""
+
+    def save(self, tmp, nodes, opsets):
+        graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets])
+        path = os.path.join(tmp, "m.onnx")
+        onnx.save(model, path)
+        return path
+
+    def info(self, path):
+        run = subprocess.run([CLI, "info", path, "--json"], capture_output=True, text=True, timeout=60)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        text = subprocess.run([CLI, "info", path], capture_output=True, text=True, timeout=60).stdout
+        return json.loads(run.stdout), text
+
+    def test_onnxruntime_contrib_operator(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.save(tmp, [helper.make_node("FastGelu", ["x"], ["y"], domain="com.microsoft")],
+                             [("", 17), ("com.microsoft", 1)])
+            problems = check(path)["problems"]
+            self.assertEqual([(p["kind"], p["severity"]) for p in problems], [("custom-op", "warning")])
+            self.assertIn("a contrib operator of ONNX Runtime: the model runs on ONNX Runtime only",
+                          problems[0]["message"])
+            self.assertNotIn("standard runtimes", problems[0]["message"])
+            report, text = self.info(path)
+            self.assertEqual(report["custom_domains"], ["com.microsoft"])
+            self.assertIn("Custom domain: com.microsoft (ONNX Runtime's contrib operators: runs on ONNX "
+                          "Runtime only)", text)
+
+    def test_unused_import_is_not_a_custom_operator(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.save(tmp, [helper.make_node("Relu", ["x"], ["y"])],
+                             [("", 17), ("devtech", 1), ("com.microsoft.nchwc", 1)])
+            report = check(path)
+            self.assertEqual(findings(report), [("unused-opset", "info", None, None),
+                                                ("unused-opset", "info", None, None)])
+            self.assertEqual(report["problems"][0]["message"],
+                             "opset import devtech (version 1) is not used by any node")
+            info, text = self.info(path)
+            self.assertEqual(info["custom_domains"], [])
+            self.assertEqual(info["unused_opset_imports"], ["devtech", "com.microsoft.nchwc"])
+            self.assertNotIn("Custom domain", text)
+            self.assertIn("Unused opset import: devtech (no node uses it)", text)
+
+    def test_custom_operator_inside_a_branch_counts(self):
+        branch = helper.make_graph([helper.make_node("FooOp", ["x"], ["t"], domain="devtech")], "then",
+                                   [], [helper.make_tensor_value_info("t", TensorProto.FLOAT, [4])])
+        other = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else",
+                                  [], [helper.make_tensor_value_info("e", TensorProto.FLOAT, [4])])
+        nodes = [helper.make_node("Constant", [], ["c"], value=helper.make_tensor("v", TensorProto.BOOL, [], [True])),
+                 helper.make_node("If", ["c"], ["y"], name="If_0", then_branch=branch, else_branch=other)]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = self.save(tmp, nodes, [("", 17), ("devtech", 1)])
+            problems = check(path)["problems"]
+            self.assertEqual([(p["kind"], p["graph"]) for p in problems], [("custom-op", "If_0:then_branch")])
+            info, _ = self.info(path)
+            self.assertEqual(info["custom_domains"], ["devtech"])
+            self.assertEqual(info["unused_opset_imports"], [])
+
+
 class Testdata(unittest.TestCase):
     def test_no_false_errors(self):
         """An error is only allowed where python3-onnx's full checker fails too."""

@@ -244,6 +244,11 @@ add_schema_rows (GtkWidget *group, OnyxDocument *doc, Onnx__NodeProto *node)
   g_autofree char *url = NULL;
   GtkWidget *link;
 
+  if (onyx_domain_is_onnxruntime (node->domain))
+    {
+      add_row (group, _("Schema"), _("ONNX Runtime contrib operator: runs on ONNX Runtime only"));
+      return NULL;
+    }
   if (!onyx_domain_is_standard (node->domain))
     {
       add_row (group, _("Schema"), _("Custom operator: no ONNX schema describes it; "

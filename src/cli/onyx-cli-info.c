@@ -115,9 +115,19 @@ print_text (OnyxModel *model)
     }
   for (guint i = 0; i < summary->custom_domains->len; i++)
     {
-      g_autofree char *domain = onyx_display_escape (summary->custom_domains->pdata[i]);
-      printf ("Custom domain: %s (not part of the ONNX standard: standard runtimes cannot run its "
-              "operators)\n", domain);
+      const char *raw = summary->custom_domains->pdata[i];
+      g_autofree char *domain = onyx_display_escape (raw);
+      if (onyx_domain_is_onnxruntime (raw))
+        printf ("Custom domain: %s (ONNX Runtime's contrib operators: runs on ONNX Runtime only)\n",
+                domain);
+      else
+        printf ("Custom domain: %s (not part of the ONNX standard: standard runtimes cannot run its "
+                "operators)\n", domain);
+    }
+  for (guint i = 0; i < summary->unused_domains->len; i++)
+    {
+      g_autofree char *domain = onyx_display_escape (summary->unused_domains->pdata[i]);
+      printf ("Unused opset import: %s (no node uses it)\n", domain);
     }
 }
 
@@ -246,6 +256,7 @@ print_json (OnyxModel *model)
   onyx_json_member_uint (json, "parameter_count", summary->n_parameters);
   onyx_json_member_uint (json, "parameter_bytes", summary->parameter_bytes);
   onyx_json_member_strings (json, "custom_domains", summary->custom_domains);
+  onyx_json_member_strings (json, "unused_opset_imports", summary->unused_domains);
   onyx_json_key (json, "functions");
   onyx_json_begin_array (json);
   for (size_t i = 0; i < proto->n_functions; i++)

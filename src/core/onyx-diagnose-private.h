@@ -76,6 +76,9 @@ typedef gboolean (*OnyxIsReadFunc) (gpointer data, const char *name);
 /* Initializers, graph inputs and outputs, dim names. */
 void     onyx_diagnose_graph_lists     (const OnyxCheckedGraph *g, const Onnx__GraphProto *graph,
                                         OnyxIsReadFunc is_read, gpointer data, GPtrArray *out);
+/* Opset imports other than ai.onnx that no node of any graph or function uses
+ * (information). */
+void     onyx_diagnose_opset_imports   (const Onnx__ModelProto *model, GPtrArray *out);
 void     onyx_diagnose_functions       (const Onnx__ModelProto *model, GHashTable *functions,
                                         OnyxGraphNamer *namer, GPtrArray *out);
 

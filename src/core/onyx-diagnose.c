@@ -90,11 +90,16 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
   if (!onyx_domain_is_standard (node->domain))
     {
       describe_op (node, index, &label, &op, &domain);
-      onyx_diagnose_add (
-          out, g, ONYX_PROBLEM_CUSTOM_OP, ONYX_PROBLEM_WARNING, node, index, NULL,
-          "%s uses the custom operator %s::%s: standard runtimes cannot run it without its "
-          "implementation",
-          label, domain, op);
+      if (onyx_domain_is_onnxruntime (node->domain))
+        onyx_diagnose_add (out, g, ONYX_PROBLEM_CUSTOM_OP, ONYX_PROBLEM_WARNING, node, index, NULL,
+                           "%s uses %s::%s, a contrib operator of ONNX Runtime: the model runs "
+                           "on ONNX Runtime only", label, domain, op);
+      else
+        onyx_diagnose_add (
+            out, g, ONYX_PROBLEM_CUSTOM_OP, ONYX_PROBLEM_WARNING, node, index, NULL,
+            "%s uses the custom operator %s::%s: standard runtimes cannot run it without its "
+            "implementation",
+            label, domain, op);
       return NULL;
     }
   version = onyx_opset_version (g->opsets, g->n_opsets, node->domain);
@@ -488,6 +493,55 @@ onyx_diagnose_functions (const Onnx__ModelProto *model, GHashTable *functions,
     }
 }
 
+static void
+collect_domains (Onnx__NodeProto **nodes, size_t n_nodes, GHashTable *domains, guint depth)
+{
+  for (size_t n = 0; n < n_nodes && depth <= 64; n++)
+    {
+      const Onnx__NodeProto *node = nodes[n];
+      g_hash_table_add (domains, (gpointer) (onyx_domain_is_default (node->domain) ? "" : node->domain));
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          if (node->attribute[a]->g != NULL)
+            collect_domains (node->attribute[a]->g->node, node->attribute[a]->g->n_node, domains,
+                             depth + 1);
+          for (size_t g = 0; g < node->attribute[a]->n_graphs; g++)
+            collect_domains (node->attribute[a]->graphs[g]->node, node->attribute[a]->graphs[g]->n_node,
+                             domains, depth + 1);
+        }
+    }
+}
+
+void
+onyx_diagnose_opset_imports (const Onnx__ModelProto *model, GPtrArray *out)
+{
+  g_autoptr (GHashTable) used = g_hash_table_new (g_str_hash, g_str_equal);
+  const OnyxCheckedGraph g = { NULL };
+
+  if (model->graph != NULL)
+    collect_domains (model->graph->node, model->graph->n_node, used, 0);
+  for (size_t f = 0; f < model->n_functions; f++)
+    {
+      const Onnx__FunctionProto *function = model->functions[f];
+      collect_domains (function->node, function->n_node, used, 0);
+      /* A function's own domain is what its callers use. */
+      g_hash_table_add (used, (gpointer) (onyx_domain_is_default (function->domain) ? "" : function->domain));
+    }
+  for (size_t i = 0; i < model->n_opset_import; i++)
+    {
+      const Onnx__OperatorSetIdProto *opset = model->opset_import[i];
+      const char *key = onyx_domain_is_default (opset->domain) ? "" : opset->domain;
+      g_autofree char *shown = NULL;
+      /* ai.onnx is imported by habit, and costs nothing: not worth a line. */
+      if (key[0] == '\0' || g_hash_table_contains (used, key))
+        continue;
+      shown = onyx_display_escape (key);
+      onyx_diagnose_add (out, &g, ONYX_PROBLEM_UNUSED_OPSET, ONYX_PROBLEM_INFO, NULL, -1, NULL,
+                         "opset import %s (version %" G_GINT64_FORMAT ") is not used by any node",
+                         shown, opset->version);
+    }
+}
+
 GPtrArray *
 onyx_diagnose_model (const Onnx__ModelProto *model)
 {
@@ -510,6 +564,7 @@ onyx_diagnose_model (const Onnx__ModelProto *model)
       onyx_diagnose_graph_lists (&g, graph, set_contains, reads, problems);
       onyx_known_types_free (g.types);
     }
+  onyx_diagnose_opset_imports (model, problems);
   onyx_diagnose_functions (model, functions, &namer, problems);
   onyx_graph_namer_clear (&namer);
   return problems;

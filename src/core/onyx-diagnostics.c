@@ -166,6 +166,8 @@ refresh_graph_wide (OnyxDiagnostics *self)
   g_ptr_array_set_size (self->lists, 0);
   onyx_diagnose_graph_lists (&g, proto->graph, is_read, onyx_document_get_index (self->document),
                              self->lists);
+  /* Removing the last node of a domain makes its import unused. */
+  onyx_diagnose_opset_imports (proto, self->lists);
 }
 
 static void

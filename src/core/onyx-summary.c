@@ -23,11 +23,22 @@ onyx_graph_input_is_initializer (const Onnx__GraphProto *graph, const char *name
   return FALSE;
 }
 
+typedef struct {
+  guint n_nodes;
+  GHashTable *domains;   /* of every node: "" for the default domain */
+} NodeWalk;
+
 static void
-count_nodes (ProtobufCMessage *message, gpointer user_data)
+walk_nodes (ProtobufCMessage *message, gpointer user_data)
 {
-  if (message->descriptor == &onnx__node_proto__descriptor)
-    (*(guint *) user_data)++;
+  NodeWalk *walk = user_data;
+  const char *domain;
+
+  if (message->descriptor != &onnx__node_proto__descriptor)
+    return;
+  walk->n_nodes++;
+  domain = ((Onnx__NodeProto *) message)->domain;
+  g_hash_table_add (walk->domains, (gpointer) (onyx_domain_is_default (domain) ? "" : domain));
 }
 
 static void
@@ -39,6 +50,12 @@ add_custom_domain (GPtrArray *domains, const char *domain)
     if (strcmp (domains->pdata[i], domain) == 0)
       return;
   g_ptr_array_add (domains, g_strdup (domain));
+}
+
+static int
+sort_strings (const char **a, const char **b)
+{
+  return strcmp (*a, *b);
 }
 
 static void
@@ -64,14 +81,39 @@ onyx_summary_new (const Onnx__ModelProto *model)
   OnyxSummary *summary = g_new0 (OnyxSummary, 1);
   const Onnx__GraphProto *graph = model->graph;
   GHashTable *by_op = g_hash_table_new (g_str_hash, g_str_equal);
+  NodeWalk walk = { 0 };
 
   summary->op_counts = g_ptr_array_new_with_free_func ((GDestroyNotify) op_count_free);
   summary->custom_domains = g_ptr_array_new_with_free_func (g_free);
-  onyx_proto_foreach_message ((ProtobufCMessage *) &model->base, count_nodes, &summary->n_nodes_all);
-
+  summary->unused_domains = g_ptr_array_new_with_free_func (g_free);
+  walk.domains = g_hash_table_new (g_str_hash, g_str_equal);
+  onyx_proto_foreach_message ((ProtobufCMessage *) &model->base, walk_nodes, &walk);
+  summary->n_nodes_all = walk.n_nodes;
+  /* In file order: imports first, then domains nodes use without an import. */
   for (size_t i = 0; i < model->n_opset_import; i++)
-    add_custom_domain (summary->custom_domains,
-                       model->opset_import[i]->domain != NULL ? model->opset_import[i]->domain : "");
+    {
+      const char *domain = model->opset_import[i]->domain;
+      const char *key = onyx_domain_is_default (domain) ? "" : domain;
+      gboolean defines_functions = FALSE;
+      for (size_t f = 0; f < model->n_functions; f++)
+        defines_functions |= g_strcmp0 (model->functions[f]->domain, key) == 0;
+      if (g_hash_table_contains (walk.domains, key))
+        add_custom_domain (summary->custom_domains, key);
+      else if (!defines_functions && key[0] != '\0')
+        g_ptr_array_add (summary->unused_domains, g_strdup (key));
+    }
+  {
+    GHashTableIter iter;
+    gpointer domain;
+    g_autoptr (GPtrArray) others = g_ptr_array_new ();
+    g_hash_table_iter_init (&iter, walk.domains);
+    while (g_hash_table_iter_next (&iter, &domain, NULL))
+      g_ptr_array_add (others, domain);
+    g_ptr_array_sort (others, (GCompareFunc) sort_strings);
+    for (guint i = 0; i < others->len; i++)
+      add_custom_domain (summary->custom_domains, others->pdata[i]);
+  }
+  g_hash_table_unref (walk.domains);
 
   for (size_t i = 0; graph != NULL && i < graph->n_node; i++)
     {
@@ -89,8 +131,6 @@ onyx_summary_new (const Onnx__ModelProto *model)
       else
         g_free (key);
       count->count++;
-      if (node->domain != NULL)
-        add_custom_domain (summary->custom_domains, node->domain);
     }
   summary->n_nodes = graph != NULL ? (guint) graph->n_node : 0;
   g_ptr_array_sort (summary->op_counts, compare_op_counts);
@@ -123,5 +163,6 @@ onyx_summary_free (OnyxSummary *summary)
     return;
   g_ptr_array_unref (summary->op_counts);
   g_ptr_array_unref (summary->custom_domains);
+  g_ptr_array_unref (summary->unused_domains);
   g_free (summary);
 }

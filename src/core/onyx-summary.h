@@ -21,7 +21,8 @@ typedef struct {
   guint64 parameter_bytes;
   gboolean parameters_overflow; /* some initializer's size could not be computed */
   GPtrArray *op_counts;       /* OnyxOpCount, most frequent first, then by name */
-  GPtrArray *custom_domains;  /* char*, imported or used domains that are not standard */
+  GPtrArray *custom_domains;  /* char*, non-standard domains of nodes (any graph, functions) */
+  GPtrArray *unused_domains;  /* char*, imported domains but ai.onnx that no node uses */
 } OnyxSummary;
 
 OnyxSummary *onyx_summary_new  (const Onnx__ModelProto *model);

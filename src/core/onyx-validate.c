@@ -42,6 +42,13 @@ onyx_domain_is_standard (const char *domain)
   return FALSE;
 }
 
+gboolean
+onyx_domain_is_onnxruntime (const char *domain)
+{
+  return domain != NULL && (strcmp (domain, "com.microsoft") == 0 ||
+                            g_str_has_prefix (domain, "com.microsoft."));
+}
+
 const char *
 onyx_problem_kind_name (OnyxProblemKind kind)
 {
@@ -68,6 +75,7 @@ onyx_problem_kind_name (OnyxProblemKind kind)
     [ONYX_PROBLEM_DEAD_NODE] = "dead-node",
     [ONYX_PROBLEM_NO_SHAPE] = "no-shape",
     [ONYX_PROBLEM_DIM_NAME] = "dim-name",
+    [ONYX_PROBLEM_UNUSED_OPSET] = "unused-opset",
   };
 
   if ((guint) kind < G_N_ELEMENTS (names) && names[kind] != NULL)

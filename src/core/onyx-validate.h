@@ -38,6 +38,7 @@ typedef enum {
   ONYX_PROBLEM_DEAD_NODE,
   ONYX_PROBLEM_NO_SHAPE,
   ONYX_PROBLEM_DIM_NAME,
+  ONYX_PROBLEM_UNUSED_OPSET,
 } OnyxProblemKind;
 
 typedef struct {
@@ -89,5 +90,8 @@ gboolean   onyx_domain_is_default  (const char *domain);
 /* Domains defined by the ONNX standard ("", ai.onnx, ai.onnx.ml, ai.onnx.training,
  * ai.onnx.preview.training); anything else needs a runtime that knows it. */
 gboolean   onyx_domain_is_standard (const char *domain);
+/* com.microsoft and its sub-domains (com.microsoft.nchwc…): ONNX Runtime's contrib
+ * operators, which ONNX Runtime runs and other runtimes do not. */
+gboolean   onyx_domain_is_onnxruntime (const char *domain);
 
 G_END_DECLS
