@@ -1,6 +1,7 @@
 /* Layout sanity on real models: boxes inside the bounds and inside their groups,
  * siblings never overlap, edges run from box to box; plus caching, cancellation and
  * hit testing. */
+#include <glib/gstdio.h>
 #include <math.h>
 
 #include "onyx-layout.h"
@@ -236,6 +237,211 @@ test_initializer_lines_named_by_slot (void)
   onyx_layout_engine_free (engine);
 }
 
+/* ---- Subgraphs: names from outside, and the reads of a node's subgraphs ---- */
+
+static int
+find_node (const OnyxLayout *layout, OnyxLayoutKind kind, const char *title)
+{
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (node->kind == kind && g_strcmp0 (node->title, title) == 0)
+        return (int) i;
+    }
+  g_error ("no box %s of kind %d", title, kind);
+  return -1;
+}
+
+/* The edge between two boxes, or NULL. */
+static const OnyxLayoutEdge *
+find_edge (const OnyxLayout *layout, int from, int to)
+{
+  for (guint e = 0; e < layout->edges->len; e++)
+    {
+      const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
+      if (edge->from == from && edge->to == to)
+        return edge;
+    }
+  return NULL;
+}
+
+static gboolean
+has_line (const OnyxLayoutNode *node, const char *line)
+{
+  for (guint i = 0; i < node->lines->len; i++)
+    if (g_strcmp0 (node->lines->pdata[i], line) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Draws the layout into a PNG: into $ONYX_TEST_SCREENSHOTS to look at, else a
+ * scratch file. */
+static void
+render_png (const OnyxLayout *layout, const char *name)
+{
+  const char *dir = g_getenv ("ONYX_TEST_SCREENSHOTS");
+  g_autofree char *scratch = dir == NULL ? g_dir_make_tmp ("onyx-layout-XXXXXX", NULL) : NULL;
+  g_autofree char *path = g_build_filename (dir != NULL ? dir : scratch, name, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (onyx_render_to_file (layout, path, 1.5, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  if (scratch != NULL)
+    {
+      g_unlink (path);
+      g_rmdir (scratch);
+    }
+}
+
+static OnyxModel *
+load_model (const char *name)
+{
+  g_autofree char *path = test_data_path (name);
+  g_autoptr (GError) error = NULL;
+  OnyxModel *model = onyx_model_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  return model;
+}
+
+/* An If reads x and the Conv weights only inside its branches: a dashed edge from x's
+ * box into it, none from the initializers (they show inside, on Conv), and an edit in
+ * a branch that changes what it reads lays the holder's group out again. */
+static void
+test_implicit_edges_into_holder (void)
+{
+  g_autoptr (OnyxModel) model = load_model ("control_if.onnx");
+  Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  OnyxLayoutEngine *engine = onyx_layout_engine_new (graph);
+  g_autoptr (OnyxLayout) layout = lay_out (engine, ONYX_EXPAND_ALL);
+  g_autoptr (OnyxLayout) edited = NULL;
+  Onnx__NodeProto *relu = NULL;
+  const OnyxLayoutEdge *edge;
+  int x, holder, cast, reduce;
+  char *saved;
+
+  assert_sane (layout, "control_if.onnx");
+  x = find_node (layout, ONYX_LAYOUT_INPUT, "x");
+  holder = find_node (layout, ONYX_LAYOUT_OP, "If");
+  cast = find_node (layout, ONYX_LAYOUT_OP, "Cast");
+  edge = find_edge (layout, x, holder);
+  g_assert_nonnull (edge);
+  g_assert_true (edge->implicit);
+  g_assert_cmpstr (edge->tensor, ==, "x");
+  g_assert_cmpstr (edge->label, ==, "1×3×8×8");
+  g_assert_nonnull (find_edge (layout, cast, holder));
+  g_assert_false (find_edge (layout, cast, holder)->implicit);
+  /* Only x: initializers have no box, and the If's own lines stay its attributes. */
+  for (guint e = 0; e < layout->edges->len; e++)
+    {
+      const OnyxLayoutEdge *other = &g_array_index (layout->edges, OnyxLayoutEdge, e);
+      g_assert_true (other->implicit == (other == edge));
+    }
+  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTER), ==, 0);
+  g_assert_false (has_line (&g_array_index (layout->nodes, OnyxLayoutNode, holder), "W ⟨3×3×3×3⟩"));
+  render_png (layout, "subgraph-holder.png");
+
+  /* The then branch's Relu now reads the ReduceSum of the main graph. */
+  for (size_t a = 0; a < graph->node[4]->n_attribute; a++)
+    if (g_str_equal (graph->node[4]->attribute[a]->name, "then_branch"))
+      relu = graph->node[4]->attribute[a]->g->node[1];
+  g_assert_cmpstr (relu->op_type, ==, "Relu");
+  saved = relu->input[0];
+  relu->input[0] = (char *) "/ReduceSum_output_0";
+  onyx_layout_engine_graph_changed (engine);
+  edited = lay_out (engine, ONYX_EXPAND_ALL);
+  g_assert_cmpuint (edited->n_dot_runs, >, 0);
+  reduce = find_node (edited, ONYX_LAYOUT_OP, "ReduceSum");
+  holder = find_node (edited, ONYX_LAYOUT_OP, "If");
+  g_assert_nonnull (find_edge (edited, reduce, holder));
+  g_assert_true (find_edge (edited, reduce, holder)->implicit);
+  relu->input[0] = saved;
+  onyx_layout_engine_free (engine);
+}
+
+/* In a branch, x comes from outside: a box of its own, dashed, with an edge to Conv;
+ * the main graph's initializers show on Conv as in the main graph. */
+static void
+test_outer_boxes_in_branch (void)
+{
+  g_autoptr (OnyxModel) model = load_model ("control_if.onnx");
+  Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  const Onnx__GraphProto *enclosing[] = { graph, NULL };
+  Onnx__GraphProto *branch = NULL;
+  OnyxLayoutEngine *engine;
+  g_autoptr (OnyxLayout) layout = NULL;
+  const OnyxLayoutNode *conv;
+  const OnyxLayoutEdge *edge;
+  int x, conv_index;
+
+  for (size_t a = 0; a < graph->node[4]->n_attribute; a++)
+    if (g_str_equal (graph->node[4]->attribute[a]->name, "then_branch"))
+      branch = graph->node[4]->attribute[a]->g;
+  g_assert_nonnull (branch);
+  engine = onyx_layout_engine_new_nested (branch, enclosing);
+  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  assert_sane (layout, "/If:then_branch");
+  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTER), ==, 1);
+  x = find_node (layout, ONYX_LAYOUT_OUTER, "x");
+  g_assert_cmpstr (g_array_index (layout->nodes, OnyxLayoutNode, x).subtitle, ==, "from outside");
+  g_assert_cmpstr (onyx_layout_engine_outer_name (engine, g_array_index (layout->nodes, OnyxLayoutNode, x).index), ==, "x");
+  conv_index = find_node (layout, ONYX_LAYOUT_OP, "Conv");
+  conv = &g_array_index (layout->nodes, OnyxLayoutNode, conv_index);
+  g_assert_true (has_line (conv, "W ⟨3×3×3×3⟩"));
+  g_assert_true (has_line (conv, "B ⟨3⟩"));
+  edge = find_edge (layout, x, conv_index);
+  g_assert_nonnull (edge);
+  g_assert_false (edge->implicit);
+  g_assert_cmpstr (edge->label, ==, "1×3×8×8");
+  /* Its box sits above its reader, as a graph input would. */
+  g_assert_cmpfloat (g_array_index (layout->nodes, OnyxLayoutNode, x).box.y, <, conv->box.y);
+  render_png (layout, "subgraph-branch.png");
+  onyx_layout_engine_free (engine);
+}
+
+/* A Loop body's If: its then branch reads x.29, an input of the body, from outside,
+ * and the main graph's weights, shown on Gemm; in the body the If gets x.29 dashed. */
+static void
+test_outer_boxes_nested (void)
+{
+  g_autoptr (OnyxModel) model = load_model ("control_loop.onnx");
+  g_autoptr (OnyxGraphList) list = onyx_graph_list_new (onyx_model_get_proto (model));
+  g_autoptr (GError) error = NULL;
+  const OnyxGraphEntry *entry = onyx_graph_list_find (list, "/If:then_branch", &error);
+  OnyxLayoutEngine *engine;
+  g_autoptr (OnyxLayout) layout = NULL;
+  g_autoptr (OnyxLayout) body = NULL;
+  int x, gemm, holder;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (entry->depth, ==, 2);
+  engine = onyx_layout_engine_new_for_entry (list, entry);
+  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  assert_sane (layout, "/If:then_branch");
+  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTER), ==, 1);
+  x = find_node (layout, ONYX_LAYOUT_OUTER, "x.29");
+  gemm = find_node (layout, ONYX_LAYOUT_OP, "Gemm");
+  g_assert_nonnull (find_edge (layout, x, gemm));
+  g_assert_true (has_line (&g_array_index (layout->nodes, OnyxLayoutNode, gemm), "B ⟨8×8⟩"));
+  render_png (layout, "subgraph-nested.png");
+  onyx_layout_engine_free (engine);
+
+  entry = onyx_graph_list_find (list, "/Loop:body", &error);
+  g_assert_no_error (error);
+  engine = onyx_layout_engine_new_for_entry (list, entry);
+  body = lay_out (engine, ONYX_EXPAND_ALL);
+  assert_sane (body, "/Loop:body");
+  /* x.29 is the body's own input: a plain input box, read by the If implicitly. */
+  g_assert_cmpuint (count_kind (body, ONYX_LAYOUT_OUTER), ==, 1); /* /Constant_output_0 */
+  x = find_node (body, ONYX_LAYOUT_INPUT, "x.29");
+  holder = find_node (body, ONYX_LAYOUT_OP, "If");
+  g_assert_nonnull (find_edge (body, x, holder));
+  g_assert_true (find_edge (body, x, holder)->implicit);
+  render_png (body, "subgraph-body.png");
+  onyx_layout_engine_free (engine);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -245,5 +451,8 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/groups-cache-hits", test_groups_cache_and_hits);
   g_test_add_func ("/layout/initializer-lines", test_initializer_lines_named_by_slot);
   g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
+  g_test_add_func ("/layout/subgraph/implicit-edges", test_implicit_edges_into_holder);
+  g_test_add_func ("/layout/subgraph/outer-boxes", test_outer_boxes_in_branch);
+  g_test_add_func ("/layout/subgraph/nested", test_outer_boxes_nested);
   return g_test_run ();
 }

@@ -333,6 +333,8 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
           if (!onyx_window_is_laying_out (self))
             toggle_group (self, n);
           break;
+        case ONYX_LAYOUT_OUTER: /* subgraphs only: a tensor of a graph around it */
+          break;
         }
     }
   else if (edge >= 0)

@@ -98,7 +98,7 @@ set_inches (Agnode_t *node, const char *attribute, double points)
 /* Runs dot on the children of `group` and returns their boxes and the edges between
  * them, relative to the group's content origin. NULL when cancelled. */
 static GroupLayout *
-dot_layout (Run *run, Group *group, GPtrArray *keys, GHashTable *sizes, GArray *pairs, GPtrArray *tensors)
+dot_layout (Run *run, Group *group, GPtrArray *keys, GHashTable *sizes, GArray *pairs, GPtrArray *carried)
 {
   GroupLayout *layout = g_new0 (GroupLayout, 1);
   g_autoptr (GHashTable) agnodes = g_hash_table_new (g_str_hash, g_str_equal);
@@ -163,9 +163,11 @@ dot_layout (Run *run, Group *group, GPtrArray *keys, GHashTable *sizes, GArray *
     }
   for (guint e = 0; e < pairs->len / 2; e++)
     {
+      const ItemEdge *item_edge = carried->pdata[e];
       LevelEdge edge = { g_strdup (keys->pdata[g_array_index (pairs, guint, 2 * e)]),
                          g_strdup (keys->pdata[g_array_index (pairs, guint, 2 * e + 1)]),
-                         g_strdup (tensors->pdata[e]), g_array_new (FALSE, FALSE, sizeof (double)) };
+                         g_strdup (item_edge->tensor), g_array_new (FALSE, FALSE, sizeof (double)),
+                         item_edge->implicit };
       splines *spl = ED_spl (agedges[e]);
       if (spl != NULL && spl->size > 0)
         {
@@ -210,7 +212,7 @@ onyx_layout_group (Run *run, Group *group)
   g_autoptr (GHashTable) key_index = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) seen_pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr (GPtrArray) tensors = g_ptr_array_new ();
+  g_autoptr (GPtrArray) carried = g_ptr_array_new (); /* per pair: the ItemEdge it shows */
   GroupLayout *layout;
 
   g_string_append_printf (key, "%s|%08x|", group->path, group->hash);
@@ -245,19 +247,28 @@ onyx_layout_group (Run *run, Group *group)
       const ItemEdge *edge = &g_array_index (run->engine->edges, ItemEdge, e);
       g_autofree char *from = child_key (run, group, edge->from);
       g_autofree char *to = child_key (run, group, edge->to);
-      gpointer a, b;
+      g_autofree char *pair = NULL;
+      gpointer a, b, seen;
       if (from == NULL || to == NULL || strcmp (from, to) == 0 ||
           !g_hash_table_lookup_extended (key_index, from, NULL, &a) ||
-          !g_hash_table_lookup_extended (key_index, to, NULL, &b) ||
-          !g_hash_table_add (seen_pairs, g_strdup_printf ("%s>%s", from, to)))
+          !g_hash_table_lookup_extended (key_index, to, NULL, &b))
         continue;
+      pair = g_strdup_printf ("%s>%s", from, to);
+      if (g_hash_table_lookup_extended (seen_pairs, pair, NULL, &seen))
+        {
+          /* One line per pair of boxes: solid when any of its edges is a real input. */
+          if (!edge->implicit && ((const ItemEdge *) carried->pdata[GPOINTER_TO_UINT (seen)])->implicit)
+            carried->pdata[GPOINTER_TO_UINT (seen)] = (gpointer) edge;
+          continue;
+        }
+      g_hash_table_insert (seen_pairs, g_steal_pointer (&pair), GUINT_TO_POINTER (carried->len));
       guint ia = GPOINTER_TO_UINT (a), ib = GPOINTER_TO_UINT (b);
       g_array_append_val (pairs, ia);
       g_array_append_val (pairs, ib);
-      g_ptr_array_add (tensors, edge->tensor);
+      g_ptr_array_add (carried, (gpointer) edge);
     }
 
-  layout = dot_layout (run, group, keys, sizes, pairs, tensors);
+  layout = dot_layout (run, group, keys, sizes, pairs, carried);
   run->n_done += keys->len;
   if (run->progress != NULL && run->n_total > 0)
     run->progress (MIN (1.0, (double) run->n_done / run->n_total), run->progress_data);

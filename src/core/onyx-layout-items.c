@@ -1,12 +1,14 @@
 /* onyx-layout-items.c: what gets a box. The engine's model of the graph: one item
- * per node, graph input and output, sized for its text; the edges between them; and
- * the tree of name-scope groups that the items are filed under. */
+ * per node, graph input and output (and, in a subgraph, per name read from outside),
+ * sized for its text; the edges between them; and the tree of name-scope groups that
+ * the items are filed under. */
 #include "onyx-layout-private.h"
 
 #include <pango/pangocairo.h>
 #include <string.h>
 
 #include "onyx-attribute.h"
+#include "onyx-graph-index.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -74,8 +76,36 @@ hash_strings (guint hash, char **strings, size_t n)
   return hash;
 }
 
+/* What the node's subgraphs read from outside themselves and the node does not read
+ * as an input (each once); NULL for a node without subgraphs. */
+static GPtrArray *
+implicit_reads (const Onnx__NodeProto *node)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *implicit = NULL;
+
+  for (size_t a = 0; a < node->n_attribute; a++)
+    {
+      if (node->attribute[a]->g != NULL)
+        onyx_graph_collect_outer_reads (node->attribute[a]->g, names);
+      for (size_t g = 0; g < node->attribute[a]->n_graphs; g++)
+        onyx_graph_collect_outer_reads (node->attribute[a]->graphs[g], names);
+    }
+  if (names->len == 0)
+    return NULL;
+  for (size_t k = 0; k < node->n_input; k++)
+    if (node->input[k] != NULL)
+      g_hash_table_add (seen, node->input[k]);
+  implicit = g_ptr_array_new ();
+  for (guint i = 0; i < names->len; i++)
+    if (g_hash_table_add (seen, names->pdata[i]))
+      g_ptr_array_add (implicit, names->pdata[i]);
+  return implicit;
+}
+
 static void
-add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers)
+add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GPtrArray *implicit)
 {
   const Onnx__NodeProto *node = engine->graph->node[index];
   Item item = { ONYX_LAYOUT_OP, index };
@@ -115,6 +145,10 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers)
   item.hash = hash_strings (item.hash, node->input, node->n_input);
   item.hash = hash_strings (item.hash, node->output, node->n_output);
   item.hash = hash_strings (item.hash, (char **) item.lines->pdata, item.lines->len);
+  /* What its subgraphs read are edges into it too: an edit in a branch that changes
+   * them lays out the group holding the node again. */
+  if (implicit != NULL)
+    item.hash = hash_strings (item.hash * 17, (char **) implicit->pdata, implicit->len);
   g_array_append_val (engine->items, item);
 }
 
@@ -130,6 +164,59 @@ add_value_item (OnyxLayoutEngine *engine, OnyxLayoutKind kind, int index, const 
   item.category = ONYX_CATEGORY_DEFAULT;
   item.hash = g_str_hash (info->name != NULL ? info->name : "") * 7 + (guint) kind;
   g_array_append_val (engine->items, item);
+}
+
+static void
+add_outer_item (OnyxLayoutEngine *engine, const char *name)
+{
+  Item item = { ONYX_LAYOUT_OUTER, (int) engine->outer_names->len };
+
+  g_ptr_array_add (engine->outer_names, (gpointer) name);
+  item.scope = g_strdup ("");
+  item.title = shorten (name);
+  item.subtitle = g_strdup ("from outside");
+  item.lines = g_ptr_array_new_with_free_func (g_free);
+  item.category = ONYX_CATEGORY_DEFAULT;
+  item.hash = g_str_hash (name) * 7 + (guint) ONYX_LAYOUT_OUTER;
+  g_array_append_val (engine->items, item);
+}
+
+/* Sorts the names a subgraph reads from outside (each once, in reading order): those
+ * an enclosing graph holds as initializers go to `initializers`, to show on their
+ * readers as in the main graph; the others to `values`. The nearest graph that
+ * defines a name decides what it is. */
+static void
+resolve_outer_reads (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArray *values)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GHashTable) unresolved = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) as_initializer = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  onyx_graph_collect_outer_reads (engine->graph, names);
+  for (guint i = 0; i < names->len; i++)
+    g_hash_table_add (unresolved, names->pdata[i]);
+  for (guint e = 0; e < engine->enclosing->len && g_hash_table_size (unresolved) > 0; e++)
+    {
+      const Onnx__GraphProto *outer = engine->enclosing->pdata[e];
+      for (size_t i = 0; i < outer->n_initializer; i++)
+        if (outer->initializer[i]->name != NULL && g_hash_table_remove (unresolved, outer->initializer[i]->name))
+          g_hash_table_insert (as_initializer, outer->initializer[i]->name, outer->initializer[i]);
+      for (size_t i = 0; i < outer->n_input; i++)
+        if (outer->input[i]->name != NULL)
+          g_hash_table_remove (unresolved, outer->input[i]->name);
+      for (size_t n = 0; n < outer->n_node; n++)
+        for (size_t k = 0; k < outer->node[n]->n_output; k++)
+          g_hash_table_remove (unresolved, outer->node[n]->output[k]);
+    }
+  for (guint i = 0; i < names->len; i++)
+    {
+      const Onnx__TensorProto *init = g_hash_table_lookup (as_initializer, names->pdata[i]);
+      if (init != NULL)
+        g_hash_table_insert (initializers, init->name, (gpointer) init);
+      else if (g_hash_table_add (seen, names->pdata[i]))
+        g_ptr_array_add (values, names->pdata[i]);
+    }
 }
 
 static Group *
@@ -211,6 +298,7 @@ clear_model (OnyxLayoutEngine *engine)
   g_clear_pointer (&engine->edges, g_array_unref);
   g_clear_pointer (&engine->groups, g_hash_table_unref);
   g_clear_pointer (&engine->shapes, g_hash_table_unref);
+  g_clear_pointer (&engine->outer_names, g_ptr_array_unref);
 }
 
 static void
@@ -280,6 +368,8 @@ build_model (OnyxLayoutEngine *engine)
   const Onnx__GraphProto *graph = engine->graph;
   g_autoptr (GHashTable) initializers = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) outer_values = g_ptr_array_new ();
+  g_autofree GPtrArray **implicit = g_new0 (GPtrArray *, MAX (graph->n_node, 1));
   PangoFontMap *font_map = pango_cairo_font_map_new ();
   PangoContext *context = pango_font_map_create_context (font_map);
   PangoLayout *pango = pango_layout_new (context);
@@ -289,8 +379,22 @@ build_model (OnyxLayoutEngine *engine)
   engine->edges = g_array_new (FALSE, FALSE, sizeof (ItemEdge));
   engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
   engine->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  engine->outer_names = g_ptr_array_new ();
   engine->root = ensure_group (engine, "");
 
+  if (engine->enclosing != NULL)
+    {
+      resolve_outer_reads (engine, initializers, outer_values);
+      /* Shapes of what comes from outside, nearer graphs' last (they win). */
+      for (guint e = engine->enclosing->len; e-- > 0;)
+        {
+          const Onnx__GraphProto *outer = engine->enclosing->pdata[e];
+          for (size_t i = 0; i < outer->n_value_info; i++)
+            record_shape (engine->shapes, outer->value_info[i]);
+          for (size_t i = 0; i < outer->n_input; i++)
+            record_shape (engine->shapes, outer->input[i]);
+        }
+    }
   for (size_t i = 0; i < graph->n_initializer; i++)
     if (graph->initializer[i]->name != NULL)
       g_hash_table_insert (initializers, graph->initializer[i]->name, graph->initializer[i]);
@@ -305,11 +409,17 @@ build_model (OnyxLayoutEngine *engine)
           g_hash_table_insert (producer, graph->input[i]->name, GINT_TO_POINTER (engine->items->len));
         }
     }
+  for (guint i = 0; i < outer_values->len; i++)
+    {
+      add_outer_item (engine, outer_values->pdata[i]);
+      g_hash_table_insert (producer, outer_values->pdata[i], GINT_TO_POINTER (engine->items->len));
+    }
   for (size_t i = 0; i < graph->n_output; i++)
     record_shape (engine->shapes, graph->output[i]);
   for (size_t n = 0; n < graph->n_node; n++)
     {
-      add_op_item (engine, (int) n, initializers);
+      implicit[n] = implicit_reads (graph->node[n]);
+      add_op_item (engine, (int) n, initializers, implicit[n]);
       for (size_t k = 0; k < graph->node[n]->n_output; k++)
         if (graph->node[n]->output[k][0] != '\0')
           g_hash_table_insert (producer, graph->node[n]->output[k], GINT_TO_POINTER (engine->items->len));
@@ -322,23 +432,34 @@ build_model (OnyxLayoutEngine *engine)
     {
       Item *item = &g_array_index (engine->items, Item, t);
       char **reads = NULL;
-      size_t n_reads = 0;
+      size_t n_reads = 0, n_explicit;
       char *output_name[1];
+      GPtrArray *implicit_of_item = NULL;
 
       if (item->kind == ONYX_LAYOUT_OP)
-        reads = graph->node[item->index]->input, n_reads = graph->node[item->index]->n_input;
+        {
+          reads = graph->node[item->index]->input, n_reads = graph->node[item->index]->n_input;
+          implicit_of_item = implicit[item->index];
+        }
       else if (item->kind == ONYX_LAYOUT_OUTPUT)
         output_name[0] = graph->output[item->index]->name, reads = output_name, n_reads = 1;
+      n_explicit = n_reads;
+      if (implicit_of_item != NULL)
+        n_reads += implicit_of_item->len;
       for (size_t k = 0; k < n_reads; k++)
         {
-          int from = GPOINTER_TO_INT (g_hash_table_lookup (producer, reads[k] != NULL ? reads[k] : "")) - 1;
+          const char *name = k < n_explicit ? reads[k] : implicit_of_item->pdata[k - n_explicit];
+          int from = GPOINTER_TO_INT (g_hash_table_lookup (producer, name != NULL ? name : "")) - 1;
           if (from >= 0 && from != (int) t)
             {
-              ItemEdge edge = { from, (int) t, g_strdup (reads[k]) };
+              ItemEdge edge = { from, (int) t, g_strdup (name), k >= n_explicit };
               g_array_append_val (engine->edges, edge);
             }
         }
     }
+  for (size_t n = 0; n < graph->n_node; n++)
+    if (implicit[n] != NULL)
+      g_ptr_array_unref (implicit[n]);
 
   adopt_constants (engine);
   for (guint t = 0; t < engine->items->len; t++)
@@ -374,14 +495,42 @@ build_model (OnyxLayoutEngine *engine)
 OnyxLayoutEngine *
 onyx_layout_engine_new (const Onnx__GraphProto *graph)
 {
+  return onyx_layout_engine_new_nested (graph, NULL);
+}
+
+OnyxLayoutEngine *
+onyx_layout_engine_new_nested (const Onnx__GraphProto *graph, const Onnx__GraphProto *const *enclosing)
+{
   OnyxLayoutEngine *engine = g_new0 (OnyxLayoutEngine, 1);
 
   engine->graph = graph;
+  /* Only a subgraph reads from outside: in a top graph such a name is dangling. */
+  if (enclosing != NULL && enclosing[0] != NULL)
+    {
+      engine->enclosing = g_ptr_array_new ();
+      for (guint i = 0; enclosing[i] != NULL; i++)
+        g_ptr_array_add (engine->enclosing, (gpointer) enclosing[i]);
+    }
   engine->cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                          (GDestroyNotify) onyx_layout_group_layout_free);
   g_mutex_init (&engine->cache_lock);
   build_model (engine);
   return engine;
+}
+
+OnyxLayoutEngine *
+onyx_layout_engine_new_for_entry (OnyxGraphList *list, const OnyxGraphEntry *entry)
+{
+  g_autoptr (GPtrArray) enclosing = g_ptr_array_new ();
+
+  for (int parent = entry->parent; parent >= 0;)
+    {
+      const OnyxGraphEntry *around = onyx_graph_list_get (list, (guint) parent);
+      g_ptr_array_add (enclosing, around->graph);
+      parent = around->parent;
+    }
+  g_ptr_array_add (enclosing, NULL);
+  return onyx_layout_engine_new_nested (entry->graph, (const Onnx__GraphProto *const *) enclosing->pdata);
 }
 
 void
@@ -413,6 +562,12 @@ onyx_layout_engine_node_scope (OnyxLayoutEngine *engine, guint node)
   return "";
 }
 
+const char *
+onyx_layout_engine_outer_name (OnyxLayoutEngine *engine, int index)
+{
+  return index >= 0 && (guint) index < engine->outer_names->len ? engine->outer_names->pdata[index] : NULL;
+}
+
 void
 onyx_layout_engine_free (OnyxLayoutEngine *engine)
 {
@@ -421,5 +576,7 @@ onyx_layout_engine_free (OnyxLayoutEngine *engine)
   clear_model (engine);
   g_hash_table_unref (engine->cache);
   g_mutex_clear (&engine->cache_lock);
+  if (engine->enclosing != NULL)
+    g_ptr_array_unref (engine->enclosing);
   g_free (engine);
 }

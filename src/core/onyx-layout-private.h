@@ -27,6 +27,7 @@ typedef struct {
 typedef struct {
   int from, to;           /* items */
   char *tensor;
+  gboolean implicit;      /* read by a subgraph of `to` */
 } ItemEdge;
 
 typedef struct _Group Group;
@@ -52,10 +53,13 @@ typedef struct {
   char *from_key, *to_key;
   char *tensor;
   GArray *points;           /* double pairs, relative */
+  gboolean implicit;
 } LevelEdge;
 
 struct _OnyxLayoutEngine {
   const Onnx__GraphProto *graph;
+  GPtrArray *enclosing;     /* const Onnx__GraphProto*, innermost first; NULL for a top graph */
+  GPtrArray *outer_names;   /* char* (the graph's), what ONYX_LAYOUT_OUTER items index */
   GArray *items;            /* Item */
   GArray *edges;            /* ItemEdge */
   GHashTable *groups;       /* path → Group */

@@ -86,7 +86,8 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
       const LevelEdge *level = &g_array_index (layout->edges, LevelEdge, e);
       OnyxLayoutEdge edge = { GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->from_key)) - 1,
                               GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->to_key)) - 1,
-                              g_strdup (level->tensor), NULL, g_array_new (FALSE, FALSE, sizeof (double)) };
+                              g_strdup (level->tensor), NULL, g_array_new (FALSE, FALSE, sizeof (double)),
+                              level->implicit };
       const char *shape = level->tensor != NULL ? g_hash_table_lookup (run->engine->shapes, level->tensor) : NULL;
       edge.label = shape != NULL && shape[0] != '\0' ? g_strdup (shape) : NULL;
       for (guint p = 0; p + 1 < level->points->len; p += 2)

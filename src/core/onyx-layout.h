@@ -14,6 +14,7 @@
 #include <gio/gio.h>
 
 #include "onyx-category.h"
+#include "onyx-graph-path.h"
 #include "onyx-proto.h"
 
 G_BEGIN_DECLS
@@ -27,11 +28,13 @@ typedef enum {
   ONYX_LAYOUT_INPUT,   /* a graph input */
   ONYX_LAYOUT_OUTPUT,  /* a graph output */
   ONYX_LAYOUT_GROUP,   /* a name scope, collapsed or expanded */
+  ONYX_LAYOUT_OUTER,   /* of a subgraph: a name it reads from the graphs around it */
 } OnyxLayoutKind;
 
 typedef struct {
   OnyxLayoutKind kind;
-  int index;            /* graph->node / input / output index; -1 for groups */
+  int index;            /* graph->node / input / output index; -1 for groups; for outer
+                         * names, see onyx_layout_engine_outer_name */
   int parent;           /* index in layout->nodes of the expanded group around it, or -1 */
   gboolean expanded;    /* groups only */
   char *scope;          /* groups: the scope path "layers.0/self_attn" */
@@ -47,6 +50,7 @@ typedef struct {
   char *tensor;         /* the (first) tensor this edge carries */
   char *label;          /* its shape when known ("N×64×31×31"), or NULL */
   GArray *points;       /* double x, y pairs: a cubic B-spline, 1 + 3k points, absolute */
+  gboolean implicit;    /* not an input of `to`: a subgraph of it (If, Loop) reads the tensor */
 } OnyxLayoutEdge;
 
 typedef struct {
@@ -70,6 +74,15 @@ typedef struct _OnyxLayoutEngine OnyxLayoutEngine;
 
 /* One engine per open model: it caches group layouts across calls. */
 OnyxLayoutEngine *onyx_layout_engine_new   (const Onnx__GraphProto *graph);
+/* For a subgraph (an If branch, a Loop body), with the graphs around it, innermost
+ * first (transfer none, NULL-terminated; they must outlive the engine). What it reads
+ * from them gets a box of its own (ONYX_LAYOUT_OUTER) with edges to its readers,
+ * except initializers: those show on their readers ("W ⟨…⟩"), as in the main graph. */
+OnyxLayoutEngine *onyx_layout_engine_new_nested (const Onnx__GraphProto        *graph,
+                                                 const Onnx__GraphProto *const *enclosing);
+/* The same for any graph of a model: nested for subgraphs, plain for the others. */
+OnyxLayoutEngine *onyx_layout_engine_new_for_entry (OnyxGraphList        *list,
+                                                    const OnyxGraphEntry *entry);
 void              onyx_layout_engine_free  (OnyxLayoutEngine       *engine);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxLayoutEngine, onyx_layout_engine_free)
 /* Call after the graph changed (an edit): the cache keys include each group's
@@ -80,6 +93,9 @@ void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
  * group's path is this one or a prefix of it ending at a "/". */
 const char       *onyx_layout_engine_node_scope (OnyxLayoutEngine *engine,
                                                  guint             node);
+/* The tensor name an ONYX_LAYOUT_OUTER box stands for (its index), or NULL. */
+const char       *onyx_layout_engine_outer_name (OnyxLayoutEngine *engine,
+                                                 int               index);
 
 /* The scopes open under `mode`, plus `extra_expanded` (scope paths, may be NULL),
  * minus `collapsed` (may be NULL). Returns (transfer full) a set (each value is

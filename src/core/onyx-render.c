@@ -19,6 +19,8 @@
 #define MIN_DETAIL_SCALE 0.2
 #define MAX_IMAGE_SIDE 32000.0
 #define RADIUS 5.0
+/* Dashes of open groups, of names from outside a subgraph and of implicit reads. */
+static const double dashes[] = { 4, 3 };
 
 struct _OnyxRenderIndex {
   double x0, y0;
@@ -192,7 +194,7 @@ typedef struct {
   PangoFontDescription *bold, *small;
   const OnyxRenderOptions *options;
   gboolean text;
-  Colour fg, body, line, muted;
+  Colour fg, body, line, muted, outer_body;
 } Painter;
 
 static void
@@ -231,7 +233,7 @@ draw_group (Painter *p, const OnyxLayoutNode *node, int index)
     cairo_set_source_rgba (cr, 0.45, 0.52, 0.65, p->options->dark ? 0.45 : 0.22);
   cairo_fill_preserve (cr);
   if (node->expanded)
-    cairo_set_dash (cr, (double[]) { 4, 3 }, 2, 0);
+    cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
   outline_state (p, index);
   cairo_set_dash (cr, NULL, 0, 0);
   if (!p->text)
@@ -254,10 +256,17 @@ draw_value (Painter *p, const OnyxLayoutNode *node, int index)
 {
   cairo_t *cr = p->cr;
 
+  /* A name from outside the subgraph: its box is only a stand-in, greyed and dashed. */
+  gboolean outer = node->kind == ONYX_LAYOUT_OUTER;
+  const Colour *body = outer ? &p->outer_body : &p->body;
+
   rounded_rect (cr, &node->box, node->box.height / 2);
-  cairo_set_source_rgb (cr, p->body.r, p->body.g, p->body.b);
+  cairo_set_source_rgb (cr, body->r, body->g, body->b);
   cairo_fill_preserve (cr);
+  if (outer)
+    cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
   outline_state (p, index);
+  cairo_set_dash (cr, NULL, 0, 0);
   if (!p->text)
     return;
   cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
@@ -326,7 +335,10 @@ draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
   else
     cairo_set_source_rgb (cr, p->line.r, p->line.g, p->line.b);
   cairo_set_line_width (cr, selected ? 2.5 : 1.1);
+  if (edge->implicit)
+    cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
   cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
 
   /* Arrowhead along the last segment. */
   ex = g_array_index (pts, double, 2 * (n - 1));
@@ -443,10 +455,12 @@ draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
 
   if (options->dark)
     p.fg = (Colour) { 0.92, 0.92, 0.92 }, p.body = (Colour) { 0.22, 0.22, 0.24 },
-    p.line = (Colour) { 0.62, 0.62, 0.66 }, p.muted = (Colour) { 0.70, 0.70, 0.72 };
+    p.line = (Colour) { 0.62, 0.62, 0.66 }, p.muted = (Colour) { 0.70, 0.70, 0.72 },
+    p.outer_body = (Colour) { 0.16, 0.16, 0.18 };
   else
     p.fg = (Colour) { 0.10, 0.10, 0.12 }, p.body = (Colour) { 1, 1, 1 },
-    p.line = (Colour) { 0.42, 0.42, 0.46 }, p.muted = (Colour) { 0.38, 0.38, 0.42 };
+    p.line = (Colour) { 0.42, 0.42, 0.46 }, p.muted = (Colour) { 0.38, 0.38, 0.42 },
+    p.outer_body = (Colour) { 0.92, 0.92, 0.94 };
 
   g_array_sort (entries, compare_ints);
   /* Order: edges (negative entries, sorted first), then nodes from outer to inner
