@@ -67,7 +67,7 @@ onyx_cli_render (int argc, char **argv)
   graphs = onyx_graph_list_new (onyx_model_get_proto (model));
   if ((entry = onyx_cli_find_graph ("render", graphs, graph_name, &exit_code)) == NULL)
     goto out;
-  engine = onyx_layout_engine_new (entry->graph);
+  engine = onyx_layout_engine_new_for_entry (graphs, entry);
   expanded = onyx_layout_engine_expansion (engine, mode, (const char *const *) scopes->pdata, NULL);
   layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
   if (!onyx_render_to_file (layout, output, scale, &error))

@@ -1,4 +1,4 @@
-/* onyx-document.h: a model being edited — the model, the index of its main graph,
+/* onyx-document.h: a model being edited — the model, an index per graph,
  * and the undo stack.
  *
  * Every change goes through a command: a named list of primitive changes, each of
