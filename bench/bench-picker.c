@@ -46,7 +46,7 @@ main (int argc, char **argv)
       OnyxTensorPicker *picker = ONYX_TENSOR_PICKER (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
 
       start = bench_now ();
-      onyx_properties_show_node (panel, doc, node);
+      onyx_properties_show_node (panel, doc, onyx_document_get_proto (doc)->graph, node);
       show += bench_now () - start;
 
       gtk_window_set_child (GTK_WINDOW (window), button);

@@ -11,6 +11,7 @@
 struct _OnyxApplication {
   AdwApplication parent_instance;
   GSettings *settings;
+  char *initial_graph;   /* --graph: the graph the first model opens at */
 };
 
 G_DEFINE_FINAL_TYPE (OnyxApplication, onyx_application, ADW_TYPE_APPLICATION)
@@ -123,7 +124,20 @@ onyx_application_open (GApplication *app, GFile **files, int n_files, const char
         window = onyx_window_new (GTK_APPLICATION (app));
       gtk_window_present (GTK_WINDOW (window));
       onyx_window_open_file (window, files[i]);
+      if (i == 0 && ONYX_APPLICATION (app)->initial_graph != NULL && onyx_window_has_model (window))
+        gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s",
+                                    ONYX_APPLICATION (app)->initial_graph);
     }
+  g_clear_pointer (&ONYX_APPLICATION (app)->initial_graph, g_free);
+}
+
+static int
+onyx_application_handle_local_options (GApplication *app, GVariantDict *options)
+{
+  OnyxApplication *self = ONYX_APPLICATION (app);
+
+  g_variant_dict_lookup (options, "graph", "s", &self->initial_graph);
+  return -1; /* go on as usual */
 }
 
 static void
@@ -192,6 +206,7 @@ onyx_application_startup (GApplication *app)
     /* As the Problems panel of code editors. */
     { "win.show-problems", { "<Control><Shift>m", NULL } },
     { "win.delete-node", { "Delete", NULL } },
+    { "win.graph-up", { "<Alt>Left", NULL } },
     { "window.close", { "<Control>w", NULL } },
   };
 
@@ -209,6 +224,7 @@ static void
 onyx_application_dispose (GObject *object)
 {
   g_clear_object (&ONYX_APPLICATION (object)->settings);
+  g_clear_pointer (&ONYX_APPLICATION (object)->initial_graph, g_free);
   G_OBJECT_CLASS (onyx_application_parent_class)->dispose (object);
 }
 
@@ -221,11 +237,16 @@ onyx_application_class_init (OnyxApplicationClass *klass)
   app_class->activate = onyx_application_activate;
   app_class->open = onyx_application_open;
   app_class->startup = onyx_application_startup;
+  app_class->handle_local_options = onyx_application_handle_local_options;
 }
 
 static void
 onyx_application_init (OnyxApplication *self)
 {
+  g_application_add_main_option (G_APPLICATION (self), "graph", 0, G_OPTION_FLAG_NONE,
+                                 G_OPTION_ARG_STRING,
+                                 _("Open the model at GRAPH: main, NODE:ATTR such as "
+                                   "If_1:then_branch, or a function’s name"), "GRAPH");
 }
 
 OnyxApplication *

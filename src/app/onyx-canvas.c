@@ -43,7 +43,7 @@ struct _OnyxCanvas {
 
 G_DEFINE_FINAL_TYPE (OnyxCanvas, onyx_canvas, GTK_TYPE_WIDGET)
 
-enum { ITEM_ACTIVATED, N_SIGNALS };
+enum { ITEM_ACTIVATED, ITEM_OPENED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -442,6 +442,21 @@ drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, OnyxCanvas *self)
   g_signal_emit (self, signals[ITEM_ACTIVATED], 0, node, edge);
 }
 
+/* A double click on a node opens it (the graphs inside an If or Loop). */
+static void
+pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, OnyxCanvas *self)
+{
+  double lx, ly;
+  int node;
+
+  if (n_press != 2 || self->layout == NULL)
+    return;
+  to_layout (self, x, y, &lx, &ly);
+  node = onyx_layout_hit_test (self->layout, lx, ly);
+  if (node >= 0)
+    g_signal_emit (self, signals[ITEM_OPENED], 0, node);
+}
+
 static gboolean
 scroll_cb (GtkEventControllerScroll *scroll, double dx, double dy, OnyxCanvas *self)
 {
@@ -556,6 +571,9 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
   signals[ITEM_ACTIVATED] = g_signal_new ("item-activated", G_TYPE_FROM_CLASS (klass),
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
+  signals[ITEM_OPENED] = g_signal_new ("item-opened", G_TYPE_FROM_CLASS (klass),
+                                       G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                       G_TYPE_NONE, 1, G_TYPE_INT);
 
   gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_action);
@@ -593,6 +611,10 @@ onyx_canvas_init (OnyxCanvas *self)
   g_signal_connect (gesture, "drag-begin", G_CALLBACK (drag_begin_cb), self);
   g_signal_connect (gesture, "drag-update", G_CALLBACK (drag_update_cb), self);
   g_signal_connect (gesture, "drag-end", G_CALLBACK (drag_end_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
+
+  gesture = gtk_gesture_click_new ();
+  g_signal_connect (gesture, "pressed", G_CALLBACK (pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (gesture));
 
   controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);

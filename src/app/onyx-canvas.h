@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (OnyxCanvas, onyx_canvas, ONYX, CANVAS, GtkWidget)
 
 /* Signal "item-activated" (int node, int edge): a click on a layout node or edge
- * (both -1 for the background). The canvas does not change its selection itself. */
+ * (both -1 for the background). The canvas does not change its selection itself.
+ * Signal "item-opened" (int node): a double click on a layout node. */
 
 GtkWidget        *onyx_canvas_new            (void);
 /* Takes ownership of `layout` (may be NULL). With `keep_view` the zoom and position

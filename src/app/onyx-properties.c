@@ -6,6 +6,8 @@
 
 #include "onyx-attribute.h"
 #include "onyx-edits.h"
+#include "onyx-graph-index.h"
+#include "onyx-graph-path.h"
 #include "onyx-problems-pane.h"
 #include "onyx-schema.h"
 #include "onyx-summary.h"
@@ -125,14 +127,48 @@ format_count (guint64 n)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 }
 
+/* The subgraph or function shown: its name, its holder, what it reads from outside. */
+static void
+add_graph_group (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
+{
+  g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
+  const OnyxGraphEntry *entry = onyx_graph_list_lookup (graphs, graph);
+  Onnx__NodeProto *holder = onyx_document_graph_owner (doc, graph);
+  g_autoptr (GPtrArray) reads = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GString) outer = g_string_new (NULL);
+  GtkWidget *group = add_group (self, holder != NULL ? _("Subgraph") : _("Function"));
+
+  add_text_row (group, _("Name"), onyx_display_escape (entry != NULL ? entry->name : graph->name));
+  if (holder != NULL)
+    {
+      g_autofree char *who = onyx_node_describe (doc, holder);
+      g_autofree char *op = onyx_display_escape (holder->op_type);
+      g_autofree char *text = g_strdup_printf ("%s (%s)", who, op);
+      add_link_row (group, _("Held by"), text, "win.graph-up", NULL);
+    }
+  add_text_row (group, _("Nodes"), format_count (graph->n_node));
+  onyx_graph_collect_outer_reads (graph, reads);
+  for (guint i = 0; i < reads->len; i++)
+    if (g_hash_table_add (seen, reads->pdata[i]))
+      {
+        g_autofree char *shown = onyx_display_escape (reads->pdata[i]);
+        g_string_append_printf (outer, "%s%s", outer->len > 0 ? ", " : "", shown);
+      }
+  if (holder != NULL)
+    add_row (group, _("Reads from outside"), outer->len > 0 ? outer->str : _("nothing"));
+}
+
 void
-onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc)
+onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
   g_autoptr (OnyxSummary) summary = onyx_summary_new (model);
   GtkWidget *group;
 
   onyx_properties_clear (self);
+  if (graph != NULL && graph != model->graph)
+    add_graph_group (self, doc, graph);
   group = add_group (self, _("Model"));
   add_row (group, _("File"), onyx_model_get_display_name (onyx_document_get_model (doc)));
   add_text_row (group, _("IR version"), g_strdup_printf ("%" G_GINT64_FORMAT, model->ir_version));
@@ -296,12 +332,34 @@ add_default_rows (GtkWidget **group, OnyxProperties *self, const OnyxSchema *sch
     }
 }
 
+/* GRAPH and GRAPHS attributes: a row per graph that opens it ("win.open-graph"). */
+static void
+add_graph_rows (GtkWidget *group, OnyxDocument *doc, Onnx__NodeProto *node,
+                const Onnx__AttributeProto *attr)
+{
+  g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
+  g_autofree char *name = onyx_display_escape (attr->name);
+
+  for (size_t g = 0; g < (attr->g != NULL ? 1 : attr->n_graphs); g++)
+    {
+      Onnx__GraphProto *graph = attr->g != NULL ? attr->g : attr->graphs[g];
+      const OnyxGraphEntry *entry = onyx_graph_list_lookup (graphs, graph);
+      g_autofree char *title = attr->g != NULL ? g_strdup (name) : g_strdup_printf ("%s[%zu]", name, g);
+      g_autofree char *value = g_strdup_printf (ngettext ("graph of %zu node — open",
+                                                          "graph of %zu nodes — open", graph->n_node),
+                                                graph->n_node);
+      if (entry != NULL)
+        add_link_row (group, title, value, "win.open-graph", g_variant_new_string (entry->name));
+    }
+}
+
 void
-onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodeProto *node)
+onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph,
+                           Onnx__NodeProto *node)
 {
   const OnyxSchema *schema;
   GtkWidget *attributes = NULL;
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  OnyxGraphIndex *index = onyx_document_get_graph_index (doc, graph);
   gssize position = onyx_graph_index_node_position (index, node);
   g_autofree char *pos = g_strdup_printf ("%" G_GSSIZE_FORMAT, position);
   GtkWidget *group, *box;
@@ -344,6 +402,10 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodePr
             case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
               add_entry_row (group, name, value, "win.set-attribute", key);
               break;
+            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
+            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS:
+              add_graph_rows (group, doc, node, a);
+              break;
             default:
               add_row (group, name, value);
             }
@@ -361,8 +423,8 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__NodePr
       GtkWidget *row = add_tensor_link (group, doc, label, node->input[i]);
       /* Any input, an unconnected optional one too, can read any tensor of the graph. */
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
-                                 onyx_tensor_picker_button_new (doc, node->input[i],
-                                                                "win.reconnect-input", key));
+                                 onyx_tensor_picker_button_new_in (doc, graph, node->input[i],
+                                                                   "win.reconnect-input", key));
     }
   group = add_group (self, _("Outputs"));
   for (size_t i = 0; i < node->n_output; i++)
@@ -413,9 +475,10 @@ add_initializer_rows (OnyxProperties *self, OnyxDocument *doc, Onnx__TensorProto
 }
 
 void
-onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, const char *name)
+onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph_shown,
+                             const char *name)
 {
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  OnyxGraphIndex *index = onyx_document_get_graph_index (doc, graph_shown);
   Onnx__ValueInfoProto *input = onyx_graph_index_graph_input (index, name);
   Onnx__ValueInfoProto *output = onyx_graph_index_graph_output (index, name);
   Onnx__TensorProto *init = onyx_graph_index_initializer (index, name);
@@ -463,6 +526,8 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, const char
       gssize pos = onyx_graph_index_node_position (index, value->producer);
       add_link_row (group, _("Produced by"), who, "win.select-node", g_variant_new_int32 (pos));
     }
+  else if (input == NULL && init == NULL && onyx_document_graph_owner (doc, graph) != NULL)
+    add_row (group, _("Produced by"), _("a graph around this one (read from outside)"));
   if (value != NULL)
     for (guint i = 0; i < value->uses->len; i++)
       {

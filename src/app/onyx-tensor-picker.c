@@ -10,6 +10,7 @@ struct _OnyxTensorPicker {
   GtkPopover parent_instance;
 
   OnyxDocument *doc;
+  Onnx__GraphProto *graph;        /* whose tensors, with those of the graphs around it */
   char *current;
   char *action;
   char *key;
@@ -45,16 +46,8 @@ add_name (OnyxTensorPicker *self, GPtrArray *names, const char *name)
 /* Graph inputs, then node outputs in graph order, then initializers: what is read
  * most often comes first. */
 static void
-ensure_names (OnyxTensorPicker *self)
+add_graph_names (OnyxTensorPicker *self, Onnx__GraphProto *graph, GPtrArray *names)
 {
-  Onnx__GraphProto *graph = onyx_document_get_proto (self->doc)->graph;
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-
-  if (self->value_info != NULL)
-    return;
-  self->value_info = g_hash_table_new (g_str_hash, g_str_equal);
-  if (graph == NULL)
-    return;
   for (size_t i = 0; i < graph->n_value_info; i++)
     if (graph->value_info[i]->name != NULL)
       g_hash_table_insert (self->value_info, graph->value_info[i]->name, graph->value_info[i]);
@@ -69,15 +62,48 @@ ensure_names (OnyxTensorPicker *self)
       add_name (self, names, graph->node[i]->output[o]);
   for (size_t i = 0; i < graph->n_initializer; i++)
     add_name (self, names, graph->initializer[i]->name);
+}
+
+static void
+ensure_names (OnyxTensorPicker *self)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GPtrArray) lineage = g_ptr_array_new ();
+
+  if (self->value_info != NULL)
+    return;
+  self->value_info = g_hash_table_new (g_str_hash, g_str_equal);
+  if (self->graph == NULL)
+    return;
+  /* A subgraph's own tensors first, then what the graphs around it define. */
+  onyx_document_graph_lineage (self->doc, self->graph, lineage);
+  for (guint g = 0; g < lineage->len; g++)
+    add_graph_names (self, lineage->pdata[g], names);
   g_ptr_array_add (names, NULL);
   gtk_string_list_splice (self->names, 0, 0, (const char *const *) names->pdata);
 }
 
 /* "Graph input · float32[N×3]", "Conv /conv1 · float32[N×64]", "Initializer · float32[64]". */
+/* The index of the innermost graph around the picker's that defines `name`. */
+static OnyxGraphIndex *
+defining_index (OnyxTensorPicker *self, const char *name)
+{
+  g_autoptr (GPtrArray) lineage = g_ptr_array_new ();
+
+  onyx_document_graph_lineage (self->doc, self->graph, lineage);
+  for (guint g = 0; g < lineage->len; g++)
+    {
+      OnyxGraphIndex *index = onyx_document_get_graph_index (self->doc, lineage->pdata[g]);
+      if (onyx_graph_index_defines (index, name))
+        return index;
+    }
+  return onyx_document_get_graph_index (self->doc, self->graph);
+}
+
 static char *
 describe (OnyxTensorPicker *self, const char *name)
 {
-  OnyxGraphIndex *index = onyx_document_get_index (self->doc);
+  OnyxGraphIndex *index = defining_index (self, name);
   Onnx__TensorProto *init = onyx_graph_index_initializer (index, name);
   Onnx__ValueInfoProto *info = onyx_graph_index_graph_input (index, name);
   OnyxValue *value = onyx_graph_index_lookup (index, name);
@@ -342,9 +368,17 @@ onyx_tensor_picker_init (OnyxTensorPicker *self)
 GtkWidget *
 onyx_tensor_picker_new (OnyxDocument *doc, const char *current, const char *action, const char *key)
 {
+  return onyx_tensor_picker_new_in (doc, onyx_document_get_proto (doc)->graph, current, action, key);
+}
+
+GtkWidget *
+onyx_tensor_picker_new_in (OnyxDocument *doc, Onnx__GraphProto *graph, const char *current,
+                           const char *action, const char *key)
+{
   OnyxTensorPicker *self = g_object_new (ONYX_TYPE_TENSOR_PICKER, NULL);
 
   self->doc = g_object_ref (doc);
+  self->graph = graph;
   self->current = g_strdup (current);
   self->action = g_strdup (action);
   self->key = g_strdup (key);
@@ -355,10 +389,19 @@ GtkWidget *
 onyx_tensor_picker_button_new (OnyxDocument *doc, const char *current, const char *action,
                                const char *key)
 {
+  return onyx_tensor_picker_button_new_in (doc, onyx_document_get_proto (doc)->graph, current,
+                                           action, key);
+}
+
+GtkWidget *
+onyx_tensor_picker_button_new_in (OnyxDocument *doc, Onnx__GraphProto *graph, const char *current,
+                                  const char *action, const char *key)
+{
   GtkWidget *button = gtk_menu_button_new ();
 
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "document-edit-symbolic");
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button), onyx_tensor_picker_new (doc, current, action, key));
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (button),
+                               onyx_tensor_picker_new_in (doc, graph, current, action, key));
   gtk_widget_set_tooltip_text (button, _("Connect to Another Tensor"));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");

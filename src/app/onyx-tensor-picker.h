@@ -1,5 +1,6 @@
-/* onyx-tensor-picker.h: a popover to pick any tensor of a model's main graph (graph
- * inputs, node outputs, initializers) from a list filtered as one types, each shown
+/* onyx-tensor-picker.h: a popover to pick any tensor of a graph (graph inputs, node
+ * outputs, initializers; for a subgraph, those of the graphs around it too) from a
+ * list filtered as one types, each shown
  * with its producer and type. Choosing one activates a window action with
  * ("key", tensor name), as the properties panel's entries do: the picker never edits.
  *
@@ -26,6 +27,17 @@ GtkWidget   *onyx_tensor_picker_button_new  (OnyxDocument *doc,
                                              const char   *current,
                                              const char   *action,
                                              const char   *key);
+/* The same for the tensors in scope in `graph` (the main graph or a subgraph). */
+GtkWidget   *onyx_tensor_picker_new_in      (OnyxDocument     *doc,
+                                             Onnx__GraphProto *graph,
+                                             const char       *current,
+                                             const char       *action,
+                                             const char       *key);
+GtkWidget   *onyx_tensor_picker_button_new_in (OnyxDocument     *doc,
+                                               Onnx__GraphProto *graph,
+                                               const char       *current,
+                                               const char       *action,
+                                               const char       *key);
 GtkEditable *onyx_tensor_picker_get_search  (OnyxTensorPicker *self);
 /* The tensors that match the search (GtkStringObject items, the tensor names). */
 GListModel  *onyx_tensor_picker_get_results (OnyxTensorPicker *self);

@@ -146,7 +146,7 @@ static void
 select_node_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
-  Onnx__GraphProto *graph = onyx_document_get_proto (self->document)->graph;
+  Onnx__GraphProto *graph = onyx_window_get_graph (self);
   int pos = g_variant_get_int32 (param);
 
   if (pos >= 0 && (size_t) pos < graph->n_node)

@@ -81,7 +81,8 @@ onyx_window_compare_update_tints (OnyxWindow *self)
   g_autofree GdkRGBA *tints = NULL;
   guint n;
 
-  if (self->diff == NULL || layout == NULL)
+  /* The diff is of the main graphs: a subgraph shown gets no frames. */
+  if (self->diff == NULL || layout == NULL || self->graph != NULL)
     return;
   n = layout->nodes->len;
   change = g_new (int, n);

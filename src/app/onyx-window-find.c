@@ -24,8 +24,8 @@ search_activate_cb (OnyxWindow *self)
 
   if (self->document == NULL || needle[0] == '\0')
     return;
-  graph = onyx_document_get_proto (self->document)->graph;
-  /* Graph inputs come first, then nodes (name, op type, outputs), cycling on Enter. */
+  graph = onyx_window_get_graph (self);
+  /* In the graph shown. Graph inputs come first, then nodes (name, op type, outputs), cycling on Enter. */
   for (size_t step = 1; step <= graph->n_input + graph->n_node; step++)
     {
       size_t k = (self->find_position + step) % (graph->n_input + graph->n_node);

@@ -66,7 +66,7 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
       onyx_window_compare_update_tints (self);
       onyx_window_problems_update_badges (self);
     }
-  else if (self->document != NULL && !self->layout_pending)
+  else if (self->document != NULL && !self->layout_pending && !self->layout_quiet)
     onyx_window_toast (self, _("Layout cancelled"), FALSE);
   if (self->layout_pending && self->document != NULL)
     {

@@ -6,6 +6,7 @@
 #include "onyx-compare-pane.h"
 #include "onyx-diagnose.h"
 #include "onyx-document.h"
+#include "onyx-graph-path.h"
 #include "onyx-layout.h"
 #include "onyx-problems-pane.h"
 #include "onyx-properties.h"
@@ -36,17 +37,25 @@ struct _OnyxWindow {
   GtkToggleButton *find_button;
   GtkWidget *undo_button;
   GtkWidget *redo_button;
+  GtkWidget *graph_back_button;
+  GtkBox *graph_path;             /* "main › /If › then_branch" */
   GMenu *edit_section;            /* Undo/Redo items naming the step */
 
   GSettings *settings;
   GFile *file;
   OnyxDocument *document;
-  OnyxLayoutEngine *engine;
+  OnyxLayoutEngine *engine;       /* of the graph shown */
+
+  /* onyx-window-graphs.c */
+  Onnx__GraphProto *graph;        /* the graph shown; NULL for the main graph */
+  OnyxGraphList *function_graphs; /* holds the view of the function shown, or NULL */
+  OnyxGraphIndex *function_index; /* of the function shown, or NULL */
 
   /* layout in progress */
   GCancellable *layout_cancellable;
   gboolean layout_pending;        /* another layout was asked for meanwhile */
   gboolean layout_keep_view;
+  gboolean layout_quiet;          /* cancelled on purpose (another graph shown): no toast */
   int progress_permille;          /* written by the worker, read by a UI timeout */
   guint progress_source;
   GPtrArray *expanded;            /* char* scopes opened by the user */
@@ -153,6 +162,24 @@ void     onyx_window_problems_attach (OnyxWindow *self);
 void     onyx_window_problems_detach (OnyxWindow *self);
 /* After a new layout: the dots follow it (closed groups show their nodes'). */
 void     onyx_window_problems_update_badges (OnyxWindow *self);
+
+/* onyx-window-graphs.c: the graph shown (main, a subgraph, a function) and going
+ * into and out of graphs. */
+void              onyx_window_class_init_graphs (GtkWidgetClass *widget_class);
+void              onyx_window_init_graphs   (OnyxWindow *self);
+Onnx__GraphProto *onyx_window_get_graph     (OnyxWindow *self);
+OnyxGraphIndex   *onyx_window_get_graph_index (OnyxWindow *self);
+/* A model-local function is shown (read only). */
+gboolean          onyx_window_shows_function (OnyxWindow *self);
+/* Shows `graph` (the main graph, or a subgraph of the document), fitted. */
+void              onyx_window_show_graph    (OnyxWindow *self, Onnx__GraphProto *graph);
+/* `node` if it is in the graph shown, else the node of that graph holding it; NULL
+ * when neither is. */
+Onnx__NodeProto  *onyx_window_node_in_view  (OnyxWindow *self, const Onnx__NodeProto *node);
+/* After a change of the document: back to the main graph if the one shown went. */
+void              onyx_window_graphs_document_changed (OnyxWindow *self);
+/* Back to the main graph, for a new document. */
+void              onyx_window_graphs_reset  (OnyxWindow *self);
 
 /* onyx-window-journal.c: unsaved edits kept on disk, offered back after a crash */
 void     onyx_window_journal_update        (OnyxWindow *self);

@@ -117,8 +117,8 @@ onyx_window_problems_update_badges (OnyxWindow *self)
 
   if (self->diagnostics == NULL || layout == NULL || self->engine == NULL)
     return;
-  graph = onyx_document_get_proto (self->document)->graph;
-  index = onyx_document_get_index (self->document);
+  graph = onyx_window_get_graph (self);
+  index = onyx_window_get_graph_index (self);
   problems = onyx_diagnostics_get_problems (self->diagnostics);
   ops = g_hash_table_new (NULL, NULL);
   closed = g_hash_table_new (g_str_hash, g_str_equal);
@@ -135,12 +135,15 @@ onyx_window_problems_update_badges (OnyxWindow *self)
   for (guint p = 0; p < problems->len; p++)
     {
       const OnyxProblem *problem = g_ptr_array_index (problems, p);
-      gssize pos = problem->node_proto != NULL
-                     ? onyx_graph_index_node_position (index, (Onnx__NodeProto *) problem->node_proto) : -1;
+      /* A problem inside a subgraph marks the node holding it in the graph shown. */
+      Onnx__NodeProto *shown = problem->node_proto != NULL
+                                 ? onyx_window_node_in_view (self, problem->node_proto) : NULL;
+      gssize pos = shown != NULL ? onyx_graph_index_node_position (index, shown) : -1;
 
       if (pos >= 0)
         mark (badges, layout_box_of (self, ops, closed, pos), problem->severity);
-      else if (problem->node_proto == NULL && problem->tensor != NULL)
+      else if (problem->node_proto == NULL && problem->tensor != NULL &&
+               problem->graph_proto == graph)
         /* Graph inputs and outputs are boxes of their own. */
         for (guint i = 0; i < layout->nodes->len; i++)
           {
@@ -168,19 +171,24 @@ problem_activated_cb (OnyxWindow *self, guint i)
   if (i >= problems->len)
     return;
   problem = g_ptr_array_index (problems, i);
-  index = onyx_document_get_index (self->document);
-  /* Nodes of subgraphs and functions are not on the canvas: their tensor, if any. */
+  /* Nodes of subgraphs are shown in their graph; functions' are not edited, and
+   * stay a text. */
   if (problem->node_proto != NULL &&
-      onyx_graph_index_node_position (index, (Onnx__NodeProto *) problem->node_proto) >= 0)
+      onyx_document_contains_node (self->document, (Onnx__NodeProto *) problem->node_proto))
     {
-      /* Opens a closed group around it and centres it. */
+      /* Shows its graph, opens a closed group around it and centres it. */
       onyx_window_select_node (self, (Onnx__NodeProto *) problem->node_proto);
       onyx_canvas_center_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
     }
-  else if (problem->tensor != NULL &&
-           (onyx_graph_index_defines (index, problem->tensor) ||
-            onyx_graph_index_graph_output (index, problem->tensor) != NULL))
-    onyx_window_select_tensor (self, problem->tensor);
+  else if (problem->tensor != NULL && problem->graph_proto != NULL)
+    {
+      if (problem->graph_proto != onyx_window_get_graph (self))
+        onyx_window_show_graph (self, (Onnx__GraphProto *) problem->graph_proto);
+      index = onyx_window_get_graph_index (self);
+      if (onyx_graph_index_defines (index, problem->tensor) ||
+          onyx_graph_index_graph_output (index, problem->tensor) != NULL)
+        onyx_window_select_tensor (self, problem->tensor);
+    }
 }
 
 static void

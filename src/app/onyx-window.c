@@ -124,10 +124,10 @@ onyx_window_sync_canvas_selection (OnyxWindow *self)
 
   if (self->document == NULL)
     return;
-  graph = onyx_document_get_proto (self->document)->graph;
+  graph = onyx_window_get_graph (self);
   if (self->selection == ONYX_SELECTION_NODE)
     {
-      gssize pos = onyx_graph_index_node_position (onyx_document_get_index (self->document),
+      gssize pos = onyx_graph_index_node_position (onyx_window_get_graph_index (self),
                                                    self->selected_node);
       node = layout_node_for (self, ONYX_LAYOUT_OP, pos);
     }
@@ -139,6 +139,10 @@ onyx_window_sync_canvas_selection (OnyxWindow *self)
         node = layout_node_for (self, ONYX_LAYOUT_INPUT, in);
       if (node < 0 && out >= 0)
         node = layout_node_for (self, ONYX_LAYOUT_OUTPUT, out);
+      for (int i = 0; node < 0 && self->engine != NULL &&
+                      onyx_layout_engine_outer_name (self->engine, i) != NULL; i++)
+        if (g_strcmp0 (onyx_layout_engine_outer_name (self->engine, i), self->selected_tensor) == 0)
+          node = layout_node_for (self, ONYX_LAYOUT_OUTER, i);
       if (node < 0)
         edge = layout_edge_for (self, self->selected_tensor);
     }
@@ -155,13 +159,15 @@ refresh_properties (OnyxWindow *self)
   switch (self->selection)
     {
     case ONYX_SELECTION_NODE:
-      onyx_properties_show_node (self->properties, self->document, self->selected_node);
+      onyx_properties_show_node (self->properties, self->document, onyx_window_get_graph (self),
+                                 self->selected_node);
       break;
     case ONYX_SELECTION_TENSOR:
-      onyx_properties_show_tensor (self->properties, self->document, self->selected_tensor);
+      onyx_properties_show_tensor (self->properties, self->document, onyx_window_get_graph (self),
+                                   self->selected_tensor);
       break;
     default:
-      onyx_properties_show_model (self->properties, self->document);
+      onyx_properties_show_model (self->properties, self->document, onyx_window_get_graph (self));
     }
 }
 
@@ -179,7 +185,14 @@ onyx_window_select_model (OnyxWindow *self)
 void
 onyx_window_select_node (OnyxWindow *self, Onnx__NodeProto *node)
 {
+  Onnx__GraphProto *graph;
+
   g_return_if_fail (self->document != NULL && node != NULL);
+  /* A node of another graph (a Problems row in a branch): show its graph first. */
+  graph = onyx_document_graph_of_node (self->document, node);
+  if (graph != NULL && graph != onyx_window_get_graph (self) &&
+      onyx_document_contains_node (self->document, node))
+    onyx_window_show_graph (self, graph);
   self->selection = ONYX_SELECTION_NODE;
   self->selected_node = node;
   g_clear_pointer (&self->selected_tensor, g_free);
@@ -208,7 +221,7 @@ onyx_window_select_tensor (OnyxWindow *self, const char *name)
 static void
 check_selection (OnyxWindow *self)
 {
-  OnyxGraphIndex *index = onyx_document_get_index (self->document);
+  OnyxGraphIndex *index = onyx_window_get_graph_index (self);
 
   if (self->selection == ONYX_SELECTION_NODE &&
       onyx_graph_index_node_position (index, self->selected_node) < 0)
@@ -231,7 +244,10 @@ onyx_window_update_state (OnyxWindow *self)
   gboolean doc = self->document != NULL;
   /* The layout worker reads the graph: no edits until it is done. */
   gboolean editable = doc && !onyx_window_is_laying_out (self);
-  gboolean node = editable && self->selection == ONYX_SELECTION_NODE;
+  /* Functions are shown, not edited; graph inputs and outputs are the main graph's. */
+  gboolean node = editable && self->selection == ONYX_SELECTION_NODE &&
+                  !onyx_window_shows_function (self);
+  gboolean main_graph = editable && self->graph == NULL;
   const char *undo = doc ? onyx_document_get_undo_label (self->document) : NULL;
   const char *redo = doc ? onyx_document_get_redo_label (self->document) : NULL;
   g_autofree char *undo_tip = undo ? g_strdup_printf (_("Undo “%s”"), undo) : g_strdup (_("Undo"));
@@ -256,7 +272,8 @@ onyx_window_update_state (OnyxWindow *self)
     gtk_widget_action_set_enabled (widget, *a, node);
   for (const char *const *a = (const char *const[]) { "win.rename-tensor", "win.set-input-dim",
          "win.add-output", "win.remove-output", NULL }; *a; a++)
-    gtk_widget_action_set_enabled (widget, *a, editable);
+    gtk_widget_action_set_enabled (widget, *a, main_graph);
+  gtk_widget_action_set_enabled (widget, "win.graph-up", doc && self->graph != NULL);
   gtk_widget_set_tooltip_text (self->undo_button, undo_tip);
   gtk_widget_set_tooltip_text (self->redo_button, redo_tip);
   g_menu_remove_all (self->edit_section);
@@ -277,6 +294,7 @@ static void
 document_changed_cb (OnyxWindow *self)
 {
   onyx_window_journal_update (self);
+  onyx_window_graphs_document_changed (self);
   check_selection (self);
   refresh_properties (self);
   if (self->engine != NULL)
@@ -314,7 +332,7 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
 
   if (self->document == NULL || layout == NULL)
     return;
-  graph = onyx_document_get_proto (self->document)->graph;
+  graph = onyx_window_get_graph (self);
   if (node >= 0)
     {
       const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, node);
@@ -329,11 +347,12 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
         case ONYX_LAYOUT_OUTPUT:
           onyx_window_select_tensor (self, graph->output[n->index]->name);
           break;
+        case ONYX_LAYOUT_OUTER:
+          onyx_window_select_tensor (self, onyx_layout_engine_outer_name (self->engine, n->index));
+          break;
         case ONYX_LAYOUT_GROUP:
           if (!onyx_window_is_laying_out (self))
             toggle_group (self, n);
-          break;
-        case ONYX_LAYOUT_OUTER: /* subgraphs only: a tensor of a graph around it */
           break;
         }
     }
@@ -376,6 +395,7 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
   close_document (self);
   onyx_window_layout_wait (self);
   g_clear_pointer (&self->engine, onyx_layout_engine_free);
+  onyx_window_graphs_reset (self);
   g_clear_object (&self->document);
   g_set_object (&self->file, file);
 
@@ -570,6 +590,7 @@ onyx_window_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->document, self);
   onyx_window_problems_dispose (self);
   g_clear_pointer (&self->engine, onyx_layout_engine_free);
+  onyx_window_graphs_reset (self);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
   g_clear_object (&self->pending_open);
@@ -617,6 +638,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   onyx_window_class_init_recent (widget_class);
   onyx_window_class_init_compare (widget_class);
   onyx_window_class_init_problems (widget_class);
+  onyx_window_class_init_graphs (widget_class);
 }
 
 static void
@@ -640,6 +662,7 @@ onyx_window_init (OnyxWindow *self)
   onyx_window_init_recent (self);
   onyx_window_init_compare (self);
   onyx_window_init_problems (self);
+  onyx_window_init_graphs (self);
   onyx_window_update_state (self);
 }
 
