@@ -151,7 +151,7 @@ static inline int
 layout_node_of_op (OnyxWindow *window, const char *op_type)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
-  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+  Onnx__GraphProto *graph = onyx_window_get_graph (window);  /* the graph shown */
 
   for (guint i = 0; i < layout->nodes->len; i++)
     {

@@ -183,8 +183,8 @@ add_outer_item (OnyxLayoutEngine *engine, const char *name)
 
 /* Sorts the names a subgraph reads from outside (each once, in reading order): those
  * an enclosing graph holds as initializers go to `initializers`, to show on their
- * readers as in the main graph; the others to `values`. The nearest graph that
- * defines a name decides what it is. */
+ * readers as in the main graph; the others that some graph around defines to
+ * `values`. The nearest graph that defines a name decides what it is. */
 static void
 resolve_outer_reads (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArray *values)
 {
@@ -214,7 +214,9 @@ resolve_outer_reads (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArr
       const Onnx__TensorProto *init = g_hash_table_lookup (as_initializer, names->pdata[i]);
       if (init != NULL)
         g_hash_table_insert (initializers, init->name, (gpointer) init);
-      else if (g_hash_table_add (seen, names->pdata[i]))
+      /* A name no graph around defines dangles, as it would in the main graph. */
+      else if (!g_hash_table_contains (unresolved, names->pdata[i]) &&
+               g_hash_table_add (seen, names->pdata[i]))
         g_ptr_array_add (values, names->pdata[i]);
     }
 }

@@ -1,0 +1,231 @@
+/* test-app-subgraphs.c: the graphs inside If and Loop nodes in the real window under
+ * Xvfb, on the torch.jit.script export control_loop.onnx (a Loop whose body holds an
+ * If): a double click on the Loop opens its body, the node panel's graph rows open a
+ * branch, the header bar's path and Back (Escape) go up again; an edit inside a
+ * branch is undone and redone there; a problem in a branch marks its holder outside
+ * and its row opens the branch. Snapshots are written as PNG. */
+#include "onyx-app-test-util.h"
+
+#include "onyx-document-private.h"
+#include "onyx-edits.h"
+
+static OnyxWindow *
+open_loop (void)
+{
+  g_autofree char *path = test_data_path ("control_loop.onnx");
+  return open_model_window (path);
+}
+
+static void
+close_window (OnyxWindow *window)
+{
+  onyx_window_journal_discard (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* The labels of the header bar's path, "main›/Loop›body". */
+static char *
+path_text (OnyxWindow *window)
+{
+  GString *text = g_string_new (NULL);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window->graph_path));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    g_string_append (text, GTK_IS_BUTTON (child) ? gtk_button_get_label (GTK_BUTTON (child))
+                                                 : gtk_label_get_text (GTK_LABEL (child)));
+  return g_string_free (text, FALSE);
+}
+
+static GtkWidget *
+path_button (OnyxWindow *window, const char *label)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window->graph_path));
+       child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_BUTTON (child) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (child)), label) == 0)
+      return child;
+  return NULL;
+}
+
+static Onnx__NodeProto *
+node_named (OnyxWindow *window, const char *name)
+{
+  Onnx__NodeProto *node = onyx_edit_find_node (window->document, name, NULL);
+  g_assert_nonnull (node);
+  return node;
+}
+
+static void
+test_navigate (void)
+{
+  OnyxWindow *window = open_loop ();
+  Onnx__NodeProto *loop = node_named (window, "/Loop");
+  Onnx__NodeProto *inner_if = node_named (window, "/If");
+  Onnx__GraphProto *body = loop->attribute[0]->g;
+  g_autofree char *path = NULL;
+  int box;
+
+  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->graph_path)));
+  g_assert_false (gtk_widget_get_visible (window->graph_back_button));
+
+  /* A double click on the Loop opens its body. */
+  box = layout_node_of_op (window, "Loop");
+  g_assert_cmpint (box, >=, 0);
+  g_signal_emit_by_name (window->canvas, "item-opened", box);
+  wait_for_layout (window);
+  g_assert_true (onyx_window_get_graph (window) == body);
+  path = path_text (window);
+  g_assert_cmpstr (path, ==, "main›/Loop›body");
+  g_assert_true (gtk_widget_get_visible (window->graph_back_button));
+  /* Its nodes are drawn, and what it reads from the main graph has a box. */
+  g_assert_cmpint (layout_node_of_op (window, "Mod"), >=, 0);
+  g_assert_cmpint (layout_node_of_op (window, "Loop"), ==, -1);
+  {
+    const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+    guint n_outer = 0;
+    for (guint i = 0; i < layout->nodes->len; i++)
+      n_outer += g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_OUTER;
+    g_assert_cmpuint (n_outer, ==, 1);
+  }
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-body.png"), >, 2000);
+
+  /* The If's panel row for then_branch opens it. */
+  g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "If"), -1);
+  g_assert_true (window->selected_node == inner_if);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s",
+                                             "/If:then_branch"));
+  wait_for_layout (window);
+  g_free (path);
+  path = path_text (window);
+  g_assert_cmpstr (path, ==, "main›/Loop›body›/If›then_branch");
+  g_assert_cmpint (layout_node_of_op (window, "Gemm"), >=, 0);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-branch.png"), >, 2000);
+
+  /* Back (Escape's action) goes up to the body with the If selected; the path's
+   * "main" goes to the main graph. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
+  wait_for_layout (window);
+  g_assert_true (onyx_window_get_graph (window) == body);
+  g_assert_true (window->selected_node == inner_if);
+  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, layout_node_of_op (window, "If"));
+  g_signal_emit_by_name (path_button (window, "main"), "clicked");
+  wait_for_layout (window);
+  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->graph_path)));
+  close_window (window);
+}
+
+/* Bypassing Tanh inside the If's then branch, from the canvas, with undo and redo. */
+static void
+test_edit_in_branch (void)
+{
+  OnyxWindow *window = open_loop ();
+  Onnx__NodeProto *tanh = node_named (window, "/Tanh");
+  Onnx__GraphProto *branch = onyx_document_graph_of_node (window->document, tanh);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s",
+                                             "/If:then_branch"));
+  wait_for_layout (window);
+  g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "Tanh"), -1);
+  g_assert_true (window->selected_node == tanh);
+  g_assert_true (gtk_widget_get_sensitive (window->graph_back_button));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  g_assert_cmpstr (onyx_document_get_undo_label (window->document), ==, "Bypass node /Tanh");
+  g_assert_cmpuint (branch->n_node, ==, 1);
+  wait_for_layout (window);
+  g_assert_true (onyx_window_get_graph (window) == branch);
+  g_assert_cmpint (layout_node_of_op (window, "Tanh"), ==, -1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  wait_for_layout (window);
+  g_assert_cmpint (layout_node_of_op (window, "Tanh"), >=, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
+  wait_for_layout (window);
+  g_assert_cmpint (layout_node_of_op (window, "Tanh"), ==, -1);
+  g_assert_cmpuint (onyx_diagnostics_get_problems (window->diagnostics)->len, ==, 0);
+  close_window (window);
+}
+
+/* A dangling input inside the else branch: the Loop carries the dot in the main
+ * graph, the body's If in the body, and the Problems row opens the branch. */
+static void
+test_problem_in_branch (void)
+{
+  OnyxWindow *window = open_loop ();
+  Onnx__NodeProto *add = node_named (window, "/Add");
+  Onnx__GraphProto *branch = onyx_document_graph_of_node (window->document, add);
+  const OnyxProblem *problem;
+
+  /* Broken behind the actions' back, as a bad export would be. */
+  onyx_document_begin_command (window->document, "break");
+  onyx_document_set_node_input (window->document, add, 1, "no_such_tensor");
+  onyx_document_commit_command (window->document);
+  wait_for_layout (window);
+  /* The dangling input, and the Constant nobody reads now. */
+  g_assert_cmpuint (onyx_diagnostics_get_problems (window->diagnostics)->len, ==, 2);
+  problem = g_ptr_array_index (onyx_diagnostics_get_problems (window->diagnostics), 0);
+  g_assert_cmpint (problem->kind, ==, ONYX_PROBLEM_DANGLING_INPUT);
+  g_assert_cmpstr (problem->graph, ==, "/If:else_branch");
+  g_assert_true (problem->node_proto == add);
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, layout_node_of_op (window, "Loop")),
+                   ==, ONYX_CANVAS_BADGE_ERROR);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  wait_for_revealer (window, window->problems_revealer);
+  {
+    GtkListBox *list = onyx_problems_pane_get_list (window->problems_pane);
+    GtkListBoxRow *row = NULL;
+    for (guint i = 0; (row = gtk_list_box_get_row_at_index (list, i)) != NULL; i++)
+      if (onyx_problems_pane_row_problem (window->problems_pane, row) == 0)
+        break;
+    g_assert_nonnull (row);
+    gtk_widget_activate (GTK_WIDGET (row));
+  }
+  wait_for_layout (window);
+  g_assert_true (onyx_window_get_graph (window) == branch);
+  g_assert_true (window->selected_node == add);
+  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, layout_node_of_op (window, "Add"));
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, layout_node_of_op (window, "Add")),
+                   ==, ONYX_CANVAS_BADGE_ERROR);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-problem.png"), >, 2000);
+  /* Escape goes up as the Back button does. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL);
+  wait_for_layout (window);
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, layout_node_of_op (window, "If")),
+                   ==, ONYX_CANVAS_BADGE_ERROR);
+  close_window (window);
+}
+
+/* Deleting the Loop while its body shows: back to the main graph. */
+static void
+test_holder_deleted (void)
+{
+  OnyxWindow *window = open_loop ();
+  Onnx__NodeProto *loop = node_named (window, "/Loop");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s", "/Loop:body"));
+  wait_for_layout (window);
+  g_assert_true (onyx_edit_delete_node (window->document, loop, NULL));
+  wait_for_layout (window);
+  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->graph_path)));
+  close_window (window);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *home = test_private_xdg_folders ("app-subgraphs");
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+  g_test_add_func ("/app-subgraphs/navigate", test_navigate);
+  g_test_add_func ("/app-subgraphs/edit-in-branch", test_edit_in_branch);
+  g_test_add_func ("/app-subgraphs/problem-in-branch", test_problem_in_branch);
+  g_test_add_func ("/app-subgraphs/holder-deleted", test_holder_deleted);
+  status = g_test_run ();
+  test_remove_tree (home);
+  return status;
+}
