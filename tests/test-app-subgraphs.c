@@ -211,6 +211,32 @@ test_holder_deleted (void)
   close_window (window);
 }
 
+/* A call of a model-local function opens its body, read only. */
+static void
+test_function (void)
+{
+  g_autofree char *path = test_data_path ("local_function.onnx");
+  OnyxWindow *window = open_model_window (path);
+  g_autofree char *text = NULL;
+
+  g_signal_emit_by_name (window->canvas, "item-opened", layout_node_of_op (window, "ReluNeg"));
+  wait_for_layout (window);
+  g_assert_true (onyx_window_shows_function (window));
+  text = path_text (window);
+  g_assert_cmpstr (text, ==, "main›ReluNeg");
+  g_assert_cmpint (layout_node_of_op (window, "Relu"), >=, 0);
+  g_assert_cmpint (layout_node_of_op (window, "Neg"), >=, 0);
+  g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "Neg"), -1);
+  g_assert_cmpstr (window->selected_node->op_type, ==, "Neg");
+  /* Not edited: the delete action does nothing here. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-node", NULL);
+  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
+  wait_for_layout (window);
+  g_assert_false (onyx_window_shows_function (window));
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -225,6 +251,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-subgraphs/edit-in-branch", test_edit_in_branch);
   g_test_add_func ("/app-subgraphs/problem-in-branch", test_problem_in_branch);
   g_test_add_func ("/app-subgraphs/holder-deleted", test_holder_deleted);
+  g_test_add_func ("/app-subgraphs/function", test_function);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

@@ -241,6 +241,39 @@ test_nested_edits (void)
   }
 }
 
+/* The crash journal's replay entries name nested nodes GRAPH#N: replayed on the
+ * original file they give the edited model again. */
+static void
+test_replay (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("control_loop.onnx");
+  g_autoptr (OnyxDocument) again = test_open_data ("control_loop.onnx");
+  g_autoptr (GBytes) edited = NULL, replayed = NULL;
+  g_autoptr (GPtrArray) entries = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean nested_ref = FALSE;
+
+  /* By position: the inner If's else branch's Add is anonymous to the journal. */
+  g_assert_true (onyx_step_apply (doc, "bypass", "/Tanh", &error));
+  g_assert_true (onyx_step_apply (doc, "set-attr", "/If:else_branch#1.onyx_test=7", &error));
+  g_assert_true (onyx_step_apply (doc, "set-name", "/Mod=", &error));  /* now anonymous */
+  g_assert_true (onyx_step_apply (doc, "reconnect", "/Loop:body#1:0=x.29", &error));
+  g_assert_no_error (error);
+  entries = onyx_document_get_replay (doc);
+  g_assert_cmpuint (entries->len, ==, 4);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      char **entry = entries->pdata[i];
+      nested_ref |= strstr (entry[1], ":body#") != NULL;
+      g_assert_true (onyx_replay_apply (again, (const char *const *) entry, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (nested_ref);
+  edited = onyx_document_serialize (doc);
+  replayed = onyx_document_serialize (again);
+  g_assert_true (g_bytes_equal (edited, replayed));
+}
+
 /* Random node edits in every graph of models with subgraphs: each applied edit
  * keeps every index fresh and the diagnostics equal to a full pass; undoing all
  * gives the original bytes back. */
@@ -341,6 +374,7 @@ main (int argc, char **argv)
   g_test_add_func ("/subgraphs/bypass-in-branch", test_bypass_in_branch);
   g_test_add_func ("/subgraphs/branch-refusals", test_branch_refusals);
   g_test_add_func ("/subgraphs/nested-edits", test_nested_edits);
+  g_test_add_func ("/subgraphs/replay", test_replay);
   g_test_add_func ("/subgraphs/random-edits", test_random_edits);
   return g_test_run ();
 }

@@ -109,6 +109,38 @@ class Graphs(unittest.TestCase):
             self.assertGreater(png_size(branch_png)[1], png_size(main_png)[1])
 
 
+class Functions(unittest.TestCase):
+    """Model-local functions are graphs of their own, listed and browsed by name."""
+
+    def test_function_body_listed_and_browsed(self):
+        from onnx import helper, TensorProto
+        body = [helper.make_node("Relu", ["a"], ["r"]), helper.make_node("Neg", ["r"], ["b"])]
+        function = helper.make_function("local", "ReluNeg", ["a"], ["b"], body,
+                                        [helper.make_opsetid("", 17)])
+        graph = helper.make_graph([helper.make_node("ReluNeg", ["x"], ["y"], domain="local", name="call")],
+                                  "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+        model = helper.make_model(graph, functions=[function],
+                                  opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("local", 1)])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "f.onnx")
+            onnx.save(model, path)
+            run = cli("graphs", path, "--json")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            graphs = json.loads(run.stdout)
+            self.assertEqual([(g["name"], g["kind"], g["nodes"]) for g in graphs],
+                             [("main", "main", 1), ("ReluNeg", "function", 2)])
+            run = cli("nodes", path, "--graph", "ReluNeg", "--json")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            nodes = json.loads(run.stdout)
+            self.assertEqual([n["op_type"] for n in nodes], ["Relu", "Neg"])
+            self.assertEqual(nodes[0]["schema"]["since_version"], 14)
+            run = cli("render", path, "--graph", "ReluNeg", "-o", os.path.join(tmp, "f.png"))
+            self.assertEqual(run.returncode, 0, run.stderr)
+            # The call is no custom operator, and the function is checked on its own.
+            self.assertEqual(cli("check", path, "--graph", "ReluNeg").returncode, 0)
+
+
 class EditsInBranches(unittest.TestCase):
     def test_unknown_op_in_a_branch_is_reported_there(self):
         model = onnx.load(data("control_if.onnx"))
