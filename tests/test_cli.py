@@ -14,16 +14,7 @@ import unittest
 import onnx
 from onnx import helper, TensorProto
 
-CLI = os.environ["ONYX_CLI"]
-DATA = os.environ["ONYX_TEST_DATA"]
-
-
-def cli(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
-
-
-def data(name):
-    return os.path.join(DATA, name)
+from onyx_test import CLI, cli, data
 
 
 class Info(unittest.TestCase):

@@ -6,39 +6,19 @@ onnx.checker and onnxruntime computes the same output as torch did for the origi
 model (model_foo.npz), while the original fails in onnxruntime (FooOp is unknown)."""
 import json
 import os
-import subprocess
 import tempfile
 import unittest
 
 import numpy as np
 import onnx
 
-CLI = os.environ["ONYX_CLI"]
-DATA = os.environ["ONYX_TEST_DATA"]
-HERE = os.path.dirname(os.path.abspath(__file__))
-RUN_ORT = os.path.join(HERE, "run_ort.js")
-
-
-def cli(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
-
-
-def data(name):
-    return os.path.join(DATA, name)
+from onyx_test import cli, data
+import onyx_test
 
 
 def run_onnxruntime(model, inputs, tmp):
     """(returncode, output array or None, stderr) of model on inputs["input"]."""
-    x = inputs["input"].astype("<f4")
-    in_file = os.path.join(tmp, "in.bin")
-    out_file = os.path.join(tmp, "out.bin")
-    x.tofile(in_file)
-    run = subprocess.run(["node", RUN_ORT, model, "input", in_file, ",".join(map(str, x.shape)), out_file],
-                         capture_output=True, text=True, timeout=300)
-    if run.returncode != 0:
-        return run.returncode, None, run.stderr
-    shape = json.loads(run.stdout)["dims"]
-    return 0, np.fromfile(out_file, dtype="<f4").reshape(shape), run.stderr
+    return onyx_test.run_onnxruntime(model, "input", inputs["input"], tmp)
 
 
 class Walkthrough(unittest.TestCase):

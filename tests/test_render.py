@@ -8,12 +8,12 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 import zlib
 
-CLI = os.environ["ONYX_CLI"]
-DATA = os.environ["ONYX_TEST_DATA"]
+from onyx_test import DATA
+import onyx_test
 
 
 def cli(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=300)
+    return onyx_test.cli(*args, timeout=300)
 
 
 def png_rows(path):

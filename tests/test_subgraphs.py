@@ -10,39 +10,22 @@ with Relu bypassed inside its then branch computes the Conv alone in onnxruntime
 import json
 import os
 import struct
-import subprocess
 import tempfile
 import unittest
-import zlib
 
 import numpy as np
 import onnx
 from onnx import numpy_helper
 
-CLI = os.environ["ONYX_CLI"]
-DATA = os.environ["ONYX_TEST_DATA"]
-HERE = os.path.dirname(os.path.abspath(__file__))
-RUN_ORT = os.path.join(HERE, "run_ort.js")
-
-
-def cli(*args):
-    return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=120)
-
-
-def data(name):
-    return os.path.join(DATA, name)
+from onyx_test import cli, data
+import onyx_test
 
 
 def run_onnxruntime(model, x, tmp):
-    in_file = os.path.join(tmp, "in.bin")
-    out_file = os.path.join(tmp, "out.bin")
-    x.astype("<f4").tofile(in_file)
-    run = subprocess.run(["node", RUN_ORT, model, "x", in_file, ",".join(map(str, x.shape)), out_file],
-                         capture_output=True, text=True, timeout=300)
-    if run.returncode != 0:
-        raise AssertionError(run.stderr)
-    shape = json.loads(run.stdout)["dims"]
-    return np.fromfile(out_file, dtype="<f4").reshape(shape)
+    code, output, stderr = onyx_test.run_onnxruntime(model, "x", x, tmp)
+    if code != 0:
+        raise AssertionError(stderr)
+    return output
 
 
 def conv3x3(x, weight, bias):
