@@ -124,6 +124,65 @@ class Functions(unittest.TestCase):
             self.assertEqual(cli("check", path, "--graph", "ReluNeg").returncode, 0)
 
 
+TESTDATA = os.environ.get("ONYX_TESTDATA_DIR", "/usr/share/libonnx-testdata/data")
+
+
+def subgraph_count(graph):
+    n = 0
+    for node in graph.node:
+        for attr in node.attribute:
+            for g in ([attr.g] if attr.type == onnx.AttributeProto.GRAPH else list(attr.graphs)):
+                n += 1 + subgraph_count(g)
+    return n
+
+
+class Corpus(unittest.TestCase):
+    """Every libonnx-testdata model with If/Loop/Scan bodies: each body is listed,
+    drawn and has its nodes listed; a node renamed inside each body saves a model that
+    passes onnx.checker's full check when the original does."""
+
+    def test_bodies(self):
+        import glob
+        n_models = n_rendered = n_saved = 0
+        paths = sorted(glob.glob(os.path.join(TESTDATA, "**", "model.onnx"), recursive=True))
+        with tempfile.TemporaryDirectory() as tmp:
+            for path in paths:
+                model = onnx.load(path)
+                expected = subgraph_count(model.graph)
+                if expected == 0:
+                    continue
+                n_models += 1
+                run = cli("graphs", path, "--json")
+                self.assertEqual(run.returncode, 0, (path, run.stderr))
+                bodies = [g for g in json.loads(run.stdout) if g["kind"] == "subgraph"]
+                self.assertEqual(len(bodies), expected, path)
+                try:
+                    onnx.checker.check_model(model, full_check=True)
+                    valid = True
+                except Exception:
+                    valid = False
+                for body in bodies:
+                    png = os.path.join(tmp, "body.png")
+                    run = cli("render", path, "--graph", body["name"], "-o", png)
+                    self.assertEqual(run.returncode, 0, (path, body["name"], run.stderr))
+                    n_rendered += 1
+                    run = cli("nodes", path, "--graph", body["name"], "--json")
+                    nodes = json.loads(run.stdout)
+                    self.assertEqual(len(nodes), body["nodes"], (path, body["name"]))
+                    if not valid or not nodes:
+                        continue
+                    out = os.path.join(tmp, "renamed.onnx")
+                    reference = "%s#0" % body["name"]
+                    run = cli("edit", path, "-o", out, "--set-name", reference + "=onyx_renamed_node")
+                    self.assertEqual(run.returncode, 0, (path, reference, run.stderr))
+                    onnx.checker.check_model(onnx.load(out), full_check=True)
+                    n_saved += 1
+        # 22 models hold 24 bodies in Debian's corpus.
+        self.assertGreaterEqual(n_models, 20)
+        self.assertGreaterEqual(n_rendered, 22)
+        self.assertGreaterEqual(n_saved, 10)
+
+
 class EditsInBranches(unittest.TestCase):
     def test_unknown_op_in_a_branch_is_reported_there(self):
         model = onnx.load(data("control_if.onnx"))
