@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """onyx-cli diff: the walkthrough's traced and scripted exports differ only in names,
 as python3-onnx sees them; a model against itself is empty; an edit (by onyx-cli edit
-or python) is reported as exactly that edit; renamed exports still align."""
+or python) is reported as exactly that edit, also inside If and Loop bodies, where
+each entry names its graph; renamed exports still align."""
 import glob
 import json
 import os
@@ -86,7 +87,8 @@ class TracedVsScripted(unittest.TestCase):
 
 class Same(unittest.TestCase):
     def test_model_with_itself(self):
-        paths = [data(n) for n in ("model.onnx", "model_scripted.onnx", "model_foo.onnx")]
+        paths = [data(n) for n in ("model.onnx", "model_scripted.onnx", "model_foo.onnx", "control_if.onnx",
+                                   "control_loop.onnx")]
         paths += sorted(glob.glob(os.path.join(TESTDATA, "**", "model.onnx"), recursive=True))[::50]
         for path in paths:
             report = diff(path, path)
@@ -274,6 +276,149 @@ class RenamedExport(unittest.TestCase):
                 aligned += 1
         print("%d renamed exports aligned" % aligned, file=sys.stderr)
         self.assertGreaterEqual(aligned, 10)
+
+
+def graph_entries(report):
+    return sorted((d["graph"], d["subject"], d["change"], d["name_a"], d["name_b"])
+                  for d in report["differences"])
+
+
+def subgraph(graph, *path):
+    """The graph of attribute ATTR of the node named NODE, for each (NODE, ATTR) in turn."""
+    for node_name, attribute in path:
+        node = next(n for n in graph.node if n.name == node_name)
+        graph = next(a for a in node.attribute if a.name == attribute).g
+    return graph
+
+
+class InSubgraphs(unittest.TestCase):
+    """Edits inside If and Loop bodies of the torch.jit.script exports (control_if:
+    /If with then_branch Conv, Relu and else_branch Sigmoid, Constant, Mul;
+    control_loop: /Loop whose body holds an /If) are entries of their graph."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def changed(self, source, change):
+        model = onnx.load(data(source))
+        change(model)
+        out = os.path.join(self.tmp.name, "changed.onnx")
+        onnx.save(model, out)
+        return out, diff(data(source), out)
+
+    def test_attribute_in_then_branch(self):
+        def change(model):
+            conv = subgraph(model.graph, ("/If", "then_branch")).node[0]
+            next(a for a in conv.attribute if a.name == "strides").ints[:] = [2, 2]
+        out, report = self.changed("control_if.onnx", change)
+        # Not "changed node /If: attribute then_branch …": the branch's own node.
+        self.assertEqual(graph_entries(report), [("/If:then_branch", "node", "changed", "/conv/Conv", "/conv/Conv")])
+        entry = report["differences"][0]
+        self.assertEqual(entry["details"], ["attribute strides: [1, 1] → [2, 2]"])
+        self.assertEqual((entry["index_a"], entry["index_b"]), (0, 0))
+        self.assertEqual(report["node_matches"], [[i, i] for i in range(5)])
+        run = subprocess.run([CLI, "diff", data("control_if.onnx"), out], capture_output=True, text=True)
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual(run.stdout.splitlines()[1:],
+                         ["/If:then_branch: changed node /conv/Conv: attribute strides: [1, 1] → [2, 2]"])
+
+    def test_node_removed_from_loop_body(self):
+        def change(model):
+            body = subgraph(model.graph, ("/Loop", "body"))
+            cast = next(n for n in body.node if n.name == "/Cast")
+            body.node.remove(cast)
+            next(n for n in body.node if n.name == "/If").input[0] = "/Equal_output_0"
+        _, report = self.changed("control_loop.onnx", change)
+        self.assertEqual(graph_entries(report), [("/Loop:body", "node", "changed", "/If", "/If"),
+                                                 ("/Loop:body", "node", "removed", "/Cast", None)])
+        by_change = {d["change"]: d for d in report["differences"]}
+        self.assertEqual(by_change["changed"]["details"], ["input 0 (cond) reads /Cast_output_0 → /Equal_output_0"])
+        # Positions within the body: /If moved up by one.
+        self.assertEqual((by_change["changed"]["index_a"], by_change["changed"]["index_b"]), (5, 4))
+        self.assertEqual((by_change["removed"]["index_a"], by_change["removed"]["index_b"]), (4, -1))
+
+    def test_node_renamed_deep_inside(self):
+        def change(model):
+            branch = subgraph(model.graph, ("/Loop", "body"), ("/If", "then_branch"))
+            next(n for n in branch.node if n.name == "/Tanh").name = "tanh_deep"
+        _, report = self.changed("control_loop.onnx", change)
+        self.assertEqual(graph_entries(report), [("/If:then_branch", "node", "renamed", "/Tanh", "tanh_deep")])
+        self.assertEqual(report["differences"][0]["details"], [])
+
+    def test_unchanged_branches_report_nothing(self):
+        # A change in the main graph and one in else_branch: nothing of then_branch.
+        def change(model):
+            next(n for n in model.graph.node if n.name == "/ReduceSum").attribute[0].i = 1
+            mul = subgraph(model.graph, ("/If", "else_branch")).node[2]
+            mul.op_type = "Add"
+        _, report = self.changed("control_if.onnx", change)
+        self.assertEqual(graph_entries(report), [("/If:else_branch", "node", "changed", "/Mul", "/Mul"),
+                                                 ("main", "node", "changed", "/ReduceSum", "/ReduceSum")])
+        self.assertEqual([d["details"][0] for d in report["differences"]],
+                         ["attribute keepdims: 0 → 1", "operator Mul → Add"])
+
+    def test_renamed_export_aligns_inside(self):
+        # Every name changed, the bodies' too: what they read from outside (x.29,
+        # lin.weight) and their inputs, by position, still line the nodes up.
+        def change(model):
+            keep = {v.name for v in model.graph.input} | {v.name for v in model.graph.output}
+            names = {}
+
+            def rename(name):
+                if not name or name in keep:
+                    return name
+                return names.setdefault(name, "x%d" % len(names))
+
+            def walk(graph, values):
+                for node in graph.node:
+                    node.name = "x_" + node.name
+                    node.input[:] = [rename(n) for n in node.input]
+                    node.output[:] = [rename(n) for n in node.output]
+                    for a in node.attribute:
+                        if a.type == onnx.AttributeProto.GRAPH:
+                            walk(a.g, list(a.g.input) + list(a.g.output))
+                for tensor in graph.initializer:
+                    tensor.name = rename(tensor.name)
+                for info in values + list(graph.value_info):
+                    info.name = rename(info.name)
+            walk(model.graph, [])
+        _, report = self.changed("control_loop.onnx", change)
+        self.assertEqual({d["change"] for d in report["differences"]}, {"renamed"})
+        self.assertEqual({d["graph"] for d in report["differences"]},
+                         {"main", "x_/Loop:body", "x_/If:then_branch", "x_/If:else_branch"})
+        nodes = [d for d in report["differences"] if d["subject"] == "node"]
+        self.assertEqual(len(nodes), 2 + 7 + 2 + 2)
+        self.assertTrue(all(d["name_b"] == "x_" + d["name_a"] for d in nodes))
+        self.assertTrue(all(d["index_a"] == d["index_b"] for d in nodes))
+
+    def test_graphs_list_element_by_element(self):
+        # A custom operator holding a GRAPHS attribute: its elements are diffed in
+        # order, and one more element shows as the holder's difference.
+        def branch(name, op):
+            return helper.make_graph([helper.make_node(op, ["x"], ["y_" + name], name=name)], name, [],
+                                     [helper.make_tensor_value_info("y_" + name, onnx.TensorProto.FLOAT, [1])])
+
+        def model(*ops):
+            holder = helper.make_node("Multi", ["x"], ["y"], name="multi", domain="devtech")
+            holder.attribute.append(helper.make_attribute("branches", [branch("b%d" % i, op)
+                                                                       for i, op in enumerate(ops)]))
+            graph = helper.make_graph([holder], "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1])],
+                                      [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [1])])
+            path = os.path.join(self.tmp.name, "-".join(ops) + ".onnx")
+            onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                              helper.make_opsetid("devtech", 1)]), path)
+            return path
+        a = model("Relu", "Tanh")
+        report = diff(a, model("Relu", "Sigmoid"))
+        self.assertEqual(graph_entries(report), [("multi:branches[1]", "node", "changed", "b1", "b1")])
+        self.assertEqual(report["differences"][0]["details"], ["operator Tanh → Sigmoid"])
+        report = diff(a, model("Relu", "Tanh", "Abs"))
+        self.assertEqual(graph_entries(report), [("main", "node", "changed", "multi", "multi")])
+        self.assertEqual(report["differences"][0]["details"], ["attribute branches: 2 graphs → 3"])
+        self.assertEqual(diff(a, a)["differences"], [])
 
 
 if __name__ == "__main__":

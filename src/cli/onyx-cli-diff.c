@@ -1,5 +1,6 @@
 /* onyx-cli diff: what differs between two models. */
 #include <stdio.h>
+#include <string.h>
 
 #include "onyx-cli.h"
 #include "onyx-diff.h"
@@ -39,6 +40,7 @@ print_diff_json (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)
       onyx_json_begin_object (json);
       onyx_json_member_string (json, "subject", onyx_diff_subject_name (entry->subject));
       onyx_json_member_string (json, "change", onyx_diff_change_name (entry->change));
+      onyx_json_member_string (json, "graph", entry->graph);
       onyx_json_member_string (json, "name_a", entry->name_a);
       onyx_json_member_string (json, "name_b", entry->name_b);
       onyx_json_member_int (json, "index_a", entry->index_a);
@@ -66,6 +68,13 @@ print_diff_text (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)
   for (guint i = 0; i < diff->entries->len; i++)
     {
       const OnyxDiffEntry *entry = diff->entries->pdata[i];
+      /* Entries of the main graph go unprefixed, as they did before subgraphs were
+       * diffed. */
+      if (strcmp (entry->graph, "main") != 0)
+        {
+          g_autofree char *graph = onyx_display_escape (entry->graph);
+          printf ("%s: ", graph);
+        }
       /* The message shows the first detail; the others follow, one a line. */
       printf ("%s\n", entry->message);
       for (guint d = 1; d < entry->details->len; d++)
@@ -91,7 +100,8 @@ onyx_cli_diff (int argc, char **argv)
                        "What differs from model A to model B. Nodes are matched by name, then\n"
                        "by structure (operator and matched neighbours), so that renamed exports\n"
                        "still align. Lists added, removed, changed and renamed nodes, graph\n"
-                       "inputs and outputs, initializers, opset imports and metadata.\n"
+                       "inputs and outputs, initializers, opset imports and metadata, also\n"
+                       "inside the If, Loop and Scan bodies of matched nodes (named by graph).\n"
                        "Exit status 0 when the models are the same, 1 when they differ.",
                        entries, &argc, &argv, 2, &exit_code))
     return exit_code;

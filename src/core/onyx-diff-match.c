@@ -7,14 +7,15 @@
 
 #include "onyx-summary.h"
 
-/* ---- One side's main graph, indexed ---- */
+/* ---- One side's graph, indexed ---- */
 
 static void
-side_init (Side *side, const Onnx__ModelProto *model)
+side_init (Side *side, const Onnx__ModelProto *model, const Onnx__GraphProto *graph)
 {
   static const Onnx__GraphProto empty = ONNX__GRAPH_PROTO__INIT;
-  const Onnx__GraphProto *graph = model->graph != NULL ? model->graph : &empty;
 
+  if (graph == NULL)
+    graph = &empty;
   side->model = model;
   side->graph = graph;
   side->n_nodes = (guint) graph->n_node;
@@ -298,6 +299,54 @@ match_initializers_by_content (Match *m)
     }
 }
 
+/* Defined in this graph, as opposed to read from the graphs around it. */
+static gboolean
+is_local (const Side *side, const char *name)
+{
+  return g_hash_table_contains (side->producer, name) || g_hash_table_contains (side->inputs, name) ||
+         g_hash_table_contains (side->initializers, name);
+}
+
+const char *
+onyx_diff_match_counterpart (const Match *m, const char *ta)
+{
+  for (; m != NULL; m = m->outer)
+    {
+      const char *tb = g_hash_table_lookup (m->ab, ta);
+      if (tb != NULL)
+        return tb;
+    }
+  return NULL;
+}
+
+/* What a subgraph reads from outside corresponds as it does out there, when the
+ * other side's subgraph reads that too. Node order keeps the result independent of
+ * hashing. */
+static void
+match_outer_reads (Match *m)
+{
+  for (guint i = 0; i < m->a.n_nodes; i++)
+    {
+      const Onnx__NodeProto *node = m->a.graph->node[i];
+      for (size_t k = 0; k < node->n_input; k++)
+        {
+          const char *ta = node->input[k], *tb;
+          if (!named (ta) || is_local (&m->a, ta) || (tb = onyx_diff_match_counterpart (m->outer, ta)) == NULL)
+            continue;
+          if (g_hash_table_contains (m->b.consumers, tb) && !is_local (&m->b, tb))
+            correspond (m, ta, tb);
+        }
+    }
+}
+
+/* A subgraph's inputs and outputs go by position: that is how its holder binds them. */
+static void
+match_by_position (Match *m, Onnx__ValueInfoProto **a, size_t n_a, Onnx__ValueInfoProto **b, size_t n_b)
+{
+  for (size_t i = 0; i < MIN (n_a, n_b); i++)
+    correspond (m, a[i]->name, b[i]->name);
+}
+
 /* Nodes still unmatched, paired per operator in the order they come in. */
 static void
 match_in_order (Match *m)
@@ -323,7 +372,18 @@ match_in_order (Match *m)
 }
 
 static void
-match_models (Match *m)
+match_main_interface (Match *m)
+{
+  for (size_t i = 0; i < m->a.graph->n_input; i++)
+    if (g_hash_table_contains (m->b.inputs, m->a.graph->input[i]->name ? m->a.graph->input[i]->name : ""))
+      correspond (m, m->a.graph->input[i]->name, m->a.graph->input[i]->name);
+  for (size_t i = 0; i < m->a.graph->n_output; i++)
+    if (g_hash_table_contains (m->b.outputs, m->a.graph->output[i]->name ? m->a.graph->output[i]->name : ""))
+      correspond (m, m->a.graph->output[i]->name, m->a.graph->output[i]->name);
+}
+
+static void
+match_graphs (Match *m)
 {
   g_autoptr (GHashTable) counts_a = node_name_counts (&m->a);
   g_autoptr (GHashTable) counts_b = node_name_counts (&m->b);
@@ -344,14 +404,18 @@ match_models (Match *m)
           g_hash_table_lookup_extended (by_name_a, name, NULL, &ia))
         match_nodes (m, GPOINTER_TO_UINT (ia), ib, TRUE, FALSE);
     }
-  /* Graph inputs, outputs and initializers of the same name, then initializers of
-   * the same contents. */
-  for (size_t i = 0; i < m->a.graph->n_input; i++)
-    if (g_hash_table_contains (m->b.inputs, m->a.graph->input[i]->name ? m->a.graph->input[i]->name : ""))
-      correspond (m, m->a.graph->input[i]->name, m->a.graph->input[i]->name);
-  for (size_t i = 0; i < m->a.graph->n_output; i++)
-    if (g_hash_table_contains (m->b.outputs, m->a.graph->output[i]->name ? m->a.graph->output[i]->name : ""))
-      correspond (m, m->a.graph->output[i]->name, m->a.graph->output[i]->name);
+  /* Graph inputs, outputs and initializers of the same name (a subgraph's inputs and
+   * outputs by position, and what it reads from outside), then initializers of the
+   * same contents. */
+  if (m->outer != NULL)
+    {
+      match_by_position (m, m->a.graph->input, m->a.graph->n_input, m->b.graph->input, m->b.graph->n_input);
+      match_by_position (m, m->a.graph->output, m->a.graph->n_output, m->b.graph->output,
+                         m->b.graph->n_output);
+      match_outer_reads (m);
+    }
+  else
+    match_main_interface (m);
   /* Exporters reuse generated initializer names ("onnx::Conv_23") for other tensors,
    * so contents come before names. */
   match_initializers_by_content (m);
@@ -381,10 +445,12 @@ match_models (Match *m)
 }
 
 void
-onyx_diff_match (Match *m, const Onnx__ModelProto *a, const Onnx__ModelProto *b)
+onyx_diff_match (Match *m, const Match *outer, const Onnx__ModelProto *model_a, const Onnx__GraphProto *a,
+                 const Onnx__ModelProto *model_b, const Onnx__GraphProto *b)
 {
-  side_init (&m->a, a);
-  side_init (&m->b, b);
+  side_init (&m->a, model_a, a);
+  side_init (&m->b, model_b, b);
+  m->outer = outer;
   m->a_to_b = g_new (int, m->a.n_nodes + 1);
   m->b_to_a = g_new (int, m->b.n_nodes + 1);
   for (guint i = 0; i < m->a.n_nodes; i++)
@@ -396,7 +462,7 @@ onyx_diff_match (Match *m, const Onnx__ModelProto *a, const Onnx__ModelProto *b)
   m->ab = g_hash_table_new (g_str_hash, g_str_equal);
   m->ba = g_hash_table_new (g_str_hash, g_str_equal);
   m->pending = g_array_new (FALSE, FALSE, sizeof (Pair));
-  match_models (m);
+  match_graphs (m);
 }
 
 void

@@ -6,7 +6,7 @@
 
 G_BEGIN_DECLS
 
-/* ---- One side's main graph, indexed ---- */
+/* ---- One side's graph, indexed ---- */
 
 typedef struct {
   guint node;
@@ -37,22 +37,34 @@ typedef struct {
   const char *a, *b;
 } Pair;
 
-typedef struct {
+typedef struct _Match Match;
+
+struct _Match {
   Side a, b;
+  const Match *outer;         /* the match of the graphs holding these, or NULL for main */
   int *a_to_b, *b_to_a;       /* per node: the other side's, or -1; kept by the caller */
   gboolean *by_name;          /* per node of B */
   gboolean *by_order;
   GHashTable *ab, *ba;        /* corresponding tensor names (borrowed) */
   GArray *pending;            /* Pair: correspondences not followed yet */
-} Match;
+};
 
-/* Indexes both main graphs and matches their nodes and tensors (onyx-diff.h says how).
- * The models must outlive `m`. */
+/* Indexes two graphs (NULL: empty) of the models and matches their nodes and tensors
+ * (onyx-diff.h says how). For subgraphs `outer` is the match of the graphs around
+ * them, which tells what the tensors they read from outside correspond to; it, and
+ * the models, must outlive `m`. */
 void  onyx_diff_match        (Match                  *m,
-                              const Onnx__ModelProto *a,
-                              const Onnx__ModelProto *b);
+                              const Match            *outer,
+                              const Onnx__ModelProto *model_a,
+                              const Onnx__GraphProto *a,
+                              const Onnx__ModelProto *model_b,
+                              const Onnx__GraphProto *b);
 /* Frees all but a_to_b and b_to_a, which the caller keeps (an OnyxDiff takes them). */
 void  onyx_diff_match_clear  (Match                  *m);
+
+/* B's tensor for A's tensor `ta`, in these graphs or the ones around them; or NULL. */
+const char *onyx_diff_match_counterpart (const Match *m,
+                                         const char  *ta);
 
 /* Type, dims and values (external data: where they are), not the name. */
 char *onyx_diff_tensor_digest (const Onnx__TensorProto *tensor);

@@ -1,21 +1,40 @@
 /* onyx-diff.c: the second stage of a diff, what differs between the matched models
- * (onyx-diff-match.c matched them), as entries; and the public API of onyx-diff.h. */
+ * (onyx-diff-match.c matched them), as entries, graph by graph down into the graphs
+ * that matched nodes hold; and the public API of onyx-diff.h. */
 #include "onyx-diff-private.h"
 
 #include <string.h>
 
 #include "onyx-attribute.h"
+#include "onyx-graph-path.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
-/* ---- Entries ---- */
+/* As onyx-graph-path.c: the loader refuses deeper message nesting long before. */
+#define MAX_DEPTH 64
+
+/* ---- Scopes and entries ---- */
+
+/* The pair of graphs being compared, and where its entries go. */
+typedef struct {
+  OnyxDiff *diff;
+  Match *m;
+  const char *graph_name;          /* B's name of the graph, "main" for the main graph */
+  const Onnx__GraphProto *graph_a, *graph_b;
+  int *change_b;                   /* the main graph's node_change_b; NULL in subgraphs */
+  OnyxGraphNamer *namer_b;         /* names B's subgraphs */
+  guint depth;
+} Scope;
 
 static OnyxDiffEntry *
-entry_new (OnyxDiff *diff, OnyxDiffSubject subject, OnyxDiffChange change, const char *name_a,
+entry_new (Scope *scope, OnyxDiffSubject subject, OnyxDiffChange change, const char *name_a,
            const char *name_b, int index_a, int index_b)
 {
   OnyxDiffEntry *entry = g_new0 (OnyxDiffEntry, 1);
+  entry->graph = g_strdup (scope->graph_name);
+  entry->graph_a = scope->graph_a;
+  entry->graph_b = scope->graph_b;
   entry->subject = subject;
   entry->change = change;
   entry->name_a = g_strdup (name_a);
@@ -23,13 +42,20 @@ entry_new (OnyxDiff *diff, OnyxDiffSubject subject, OnyxDiffChange change, const
   entry->index_a = index_a;
   entry->index_b = index_b;
   entry->details = g_ptr_array_new_with_free_func (g_free);
-  g_ptr_array_add (diff->entries, entry);
+  g_ptr_array_add (scope->diff->entries, entry);
   return entry;
+}
+
+static void
+entry_drop (Scope *scope, OnyxDiffEntry *entry)
+{
+  g_ptr_array_remove (scope->diff->entries, entry);
 }
 
 static void
 entry_free (OnyxDiffEntry *entry)
 {
+  g_free (entry->graph);
   g_free (entry->name_a);
   g_free (entry->name_b);
   g_free (entry->message);
@@ -93,11 +119,11 @@ finish_named (OnyxDiffEntry *entry)
 }
 
 static void
-compare_text (OnyxDiff *diff, const char *field, const char *a, const char *b)
+compare_text (Scope *scope, const char *field, const char *a, const char *b)
 {
   if (g_strcmp0 (a != NULL ? a : "", b != NULL ? b : "") != 0)
     {
-      OnyxDiffEntry *entry = entry_new (diff, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, field, field, -1, -1);
+      OnyxDiffEntry *entry = entry_new (scope, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, field, field, -1, -1);
       g_autofree char *shown_a = onyx_display_escape (a);
       g_autofree char *shown_b = onyx_display_escape (b);
       add_detail (entry, "\"%s\" → \"%s\"", shown_a, shown_b);
@@ -106,11 +132,11 @@ compare_text (OnyxDiff *diff, const char *field, const char *a, const char *b)
 }
 
 static void
-compare_number (OnyxDiff *diff, const char *field, gboolean has_a, gint64 a, gboolean has_b, gint64 b)
+compare_number (Scope *scope, const char *field, gboolean has_a, gint64 a, gboolean has_b, gint64 b)
 {
   if (has_a != has_b || a != b)
     {
-      OnyxDiffEntry *entry = entry_new (diff, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, field, field, -1, -1);
+      OnyxDiffEntry *entry = entry_new (scope, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, field, field, -1, -1);
       g_autofree char *shown_a = has_a ? g_strdup_printf ("%" G_GINT64_FORMAT, a) : g_strdup ("unset");
       g_autofree char *shown_b = has_b ? g_strdup_printf ("%" G_GINT64_FORMAT, b) : g_strdup ("unset");
       add_detail (entry, "%s → %s", shown_a, shown_b);
@@ -178,18 +204,18 @@ property_value (const Onnx__StringStringEntryProto *entry)
 }
 
 static void
-compare_metadata (OnyxDiff *diff, const Onnx__ModelProto *a, const Onnx__ModelProto *b)
+compare_metadata (Scope *scope, const Onnx__ModelProto *a, const Onnx__ModelProto *b)
 {
-  compare_number (diff, "ir_version", a->has_ir_version, a->ir_version, b->has_ir_version, b->ir_version);
-  compare_text (diff, "producer_name", a->producer_name, b->producer_name);
-  compare_text (diff, "producer_version", a->producer_version, b->producer_version);
-  compare_text (diff, "domain", a->domain, b->domain);
-  compare_number (diff, "model_version", a->has_model_version, a->model_version, b->has_model_version,
+  compare_number (scope, "ir_version", a->has_ir_version, a->ir_version, b->has_ir_version, b->ir_version);
+  compare_text (scope, "producer_name", a->producer_name, b->producer_name);
+  compare_text (scope, "producer_version", a->producer_version, b->producer_version);
+  compare_text (scope, "domain", a->domain, b->domain);
+  compare_number (scope, "model_version", a->has_model_version, a->model_version, b->has_model_version,
                   b->model_version);
-  compare_text (diff, "doc_string", a->doc_string, b->doc_string);
-  compare_text (diff, "graph name", a->graph != NULL ? a->graph->name : NULL,
+  compare_text (scope, "doc_string", a->doc_string, b->doc_string);
+  compare_text (scope, "graph name", a->graph != NULL ? a->graph->name : NULL,
                 b->graph != NULL ? b->graph->name : NULL);
-  compare_text (diff, "graph doc_string", a->graph != NULL ? a->graph->doc_string : NULL,
+  compare_text (scope, "graph doc_string", a->graph != NULL ? a->graph->doc_string : NULL,
                 b->graph != NULL ? b->graph->doc_string : NULL);
 
   {
@@ -216,12 +242,12 @@ compare_metadata (OnyxDiff *diff, const Onnx__ModelProto *a, const Onnx__ModelPr
             if (strcmp (property_value (entry), property_value (other)) == 0)
               continue;
             shown_other = onyx_display_escape (property_value (other));
-            result = entry_new (diff, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, keys_a[at], keys_a[at], -1, -1);
+            result = entry_new (scope, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, keys_a[at], keys_a[at], -1, -1);
             add_detail (result, "\"%s\" → \"%s\"", shown, shown_other);
           }
         else if (in_a || !paired_b[at])
           {
-            result = entry_new (diff, ONYX_DIFF_METADATA, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
+            result = entry_new (scope, ONYX_DIFF_METADATA, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
                                 in_a ? keys_a[at] : NULL, in_a ? NULL : keys_b[at], -1, -1);
             add_detail (result, "\"%s\"", shown);
           }
@@ -248,7 +274,7 @@ opset_keys (const Onnx__ModelProto *model)
 }
 
 static void
-compare_opsets (OnyxDiff *diff, const Onnx__ModelProto *a, const Onnx__ModelProto *b)
+compare_opsets (Scope *scope, const Onnx__ModelProto *a, const Onnx__ModelProto *b)
 {
   g_autofree const char **keys_a = opset_keys (a);
   g_autofree const char **keys_b = opset_keys (b);
@@ -268,12 +294,12 @@ compare_opsets (OnyxDiff *diff, const Onnx__ModelProto *a, const Onnx__ModelProt
           gint64 version = b->opset_import[partner[at]]->version;
           if (version == opset->version)
             continue;
-          entry = entry_new (diff, ONYX_DIFF_OPSET, ONYX_DIFF_CHANGED, domain, domain, (int) at, partner[at]);
+          entry = entry_new (scope, ONYX_DIFF_OPSET, ONYX_DIFF_CHANGED, domain, domain, (int) at, partner[at]);
           add_detail (entry, "version %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT, opset->version, version);
         }
       else if (in_a || !paired_b[at])
         {
-          entry = entry_new (diff, ONYX_DIFF_OPSET, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
+          entry = entry_new (scope, ONYX_DIFF_OPSET, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
                              in_a ? domain : NULL, in_a ? NULL : domain, in_a ? (int) at : -1,
                              in_a ? -1 : (int) at);
           add_detail (entry, "version %" G_GINT64_FORMAT, opset->version);
@@ -294,8 +320,9 @@ value_names (Onnx__ValueInfoProto **list, size_t n)
 }
 
 static void
-compare_values (OnyxDiff *diff, Match *m, gboolean outputs)
+compare_values (Scope *scope, gboolean outputs)
 {
+  const Match *m = scope->m;
   OnyxDiffSubject subject = outputs ? ONYX_DIFF_GRAPH_OUTPUT : ONYX_DIFF_GRAPH_INPUT;
   Onnx__ValueInfoProto **list_a = outputs ? m->a.graph->output : m->a.graph->input;
   Onnx__ValueInfoProto **list_b = outputs ? m->b.graph->output : m->b.graph->input;
@@ -320,7 +347,7 @@ compare_values (OnyxDiff *diff, Match *m, gboolean outputs)
           type_b = onyx_type_to_string (list_b[j]->type);
           if (strcmp (type, type_b) == 0 && strcmp (names_a[at], names_b[j]) == 0)
             continue;
-          entry = entry_new (diff, subject, ONYX_DIFF_CHANGED, names_a[at], names_b[j], (int) at, (int) j);
+          entry = entry_new (scope, subject, ONYX_DIFF_CHANGED, names_a[at], names_b[j], (int) at, (int) j);
           if (strcmp (type, type_b) != 0)
             add_detail (entry, "%s → %s", type, type_b);
           else
@@ -328,7 +355,7 @@ compare_values (OnyxDiff *diff, Match *m, gboolean outputs)
         }
       else if (in_a || !paired_b[at])
         {
-          entry = entry_new (diff, subject, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
+          entry = entry_new (scope, subject, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
                              in_a ? names_a[at] : NULL, in_a ? NULL : names_b[at],
                              in_a ? (int) at : -1, in_a ? -1 : (int) at);
           add_detail (entry, "%s", type);
@@ -356,8 +383,9 @@ initializer_names (const Onnx__GraphProto *graph)
 }
 
 static void
-compare_initializers (OnyxDiff *diff, Match *m)
+compare_initializers (Scope *scope)
 {
+  const Match *m = scope->m;
   const Onnx__GraphProto *ga = m->a.graph, *gb = m->b.graph;
   g_autofree const char **names_a = initializer_names (ga);
   g_autofree const char **names_b = initializer_names (gb);
@@ -379,7 +407,7 @@ compare_initializers (OnyxDiff *diff, Match *m)
           gsize j = (gsize) partner[at];
           const Onnx__TensorProto *other = gb->initializer[j];
           g_autofree char *summary_b = tensor_summary (other);
-          entry = entry_new (diff, ONYX_DIFF_INITIALIZER, ONYX_DIFF_CHANGED, names_a[at], names_b[j],
+          entry = entry_new (scope, ONYX_DIFF_INITIALIZER, ONYX_DIFF_CHANGED, names_a[at], names_b[j],
                              (int) at, (int) j);
           if (strcmp (summary, summary_b) != 0)
             add_detail (entry, "%s → %s", summary, summary_b);
@@ -394,7 +422,7 @@ compare_initializers (OnyxDiff *diff, Match *m)
             {
               if (strcmp (names_a[at], names_b[j]) == 0)
                 {
-                  g_ptr_array_remove (diff->entries, entry);
+                  entry_drop (scope, entry);
                   continue;
                 }
               entry->change = ONYX_DIFF_RENAMED;
@@ -402,7 +430,7 @@ compare_initializers (OnyxDiff *diff, Match *m)
         }
       else if (in_a || !paired_b[at])
         {
-          entry = entry_new (diff, ONYX_DIFF_INITIALIZER, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
+          entry = entry_new (scope, ONYX_DIFF_INITIALIZER, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
                              in_a ? names_a[at] : NULL, in_a ? NULL : names_b[at],
                              in_a ? (int) at : -1, in_a ? -1 : (int) at);
           add_detail (entry, "%s", summary);
@@ -433,6 +461,27 @@ same_attribute (const Onnx__AttributeProto *a, const Onnx__AttributeProto *b)
   return same;
 }
 
+/* The attribute's own fields, its graphs left out. */
+static gboolean
+same_apart_from_graphs (const Onnx__AttributeProto *a, const Onnx__AttributeProto *b)
+{
+  Onnx__AttributeProto bare_a = *a, bare_b = *b;
+
+  bare_a.g = bare_b.g = NULL;
+  bare_a.graphs = bare_b.graphs = NULL;
+  bare_a.n_graphs = bare_b.n_graphs = 0;
+  return same_attribute (&bare_a, &bare_b);
+}
+
+/* Graph attributes that both nodes have are diffed as graphs (compare_held_graphs),
+ * not compared whole. */
+static gboolean
+diffed_as_graphs (const Scope *scope, const Onnx__AttributeProto *a, const Onnx__AttributeProto *b)
+{
+  return a != NULL && b != NULL && scope->depth < MAX_DEPTH && a->type == b->type &&
+         ((a->g != NULL && b->g != NULL) || (a->n_graphs > 0 && b->n_graphs > 0));
+}
+
 static int
 compare_attribute_names (gconstpointer a, gconstpointer b)
 {
@@ -440,7 +489,8 @@ compare_attribute_names (gconstpointer a, gconstpointer b)
 }
 
 static void
-compare_attributes (OnyxDiffEntry *entry, const Onnx__NodeProto *na, const Onnx__NodeProto *nb)
+compare_attributes (const Scope *scope, OnyxDiffEntry *entry, const Onnx__NodeProto *na,
+                    const Onnx__NodeProto *nb)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   g_autoptr (GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
@@ -465,6 +515,13 @@ compare_attributes (OnyxDiffEntry *entry, const Onnx__NodeProto *na, const Onnx_
         add_detail (entry, "attribute %s added: %s", name, text_b);
       else if (b == NULL)
         add_detail (entry, "attribute %s removed (was %s)", name, text_a);
+      else if (diffed_as_graphs (scope, a, b))
+        {
+          if (a->n_graphs != b->n_graphs)
+            add_detail (entry, "attribute %s: %zu graphs → %zu", name, a->n_graphs, b->n_graphs);
+          else if (!same_apart_from_graphs (a, b))
+            add_detail (entry, "attribute %s: differs apart from its graphs", name);
+        }
       else if (!same_attribute (a, b))
         add_detail (entry, "attribute %s: %s → %s%s", name, text_a, text_b,
                     strcmp (text_a, text_b) == 0 ? " (contents differ)" : "");
@@ -487,13 +544,68 @@ slot_name (char **names, size_t n, size_t k)
   return k < n && names[k] != NULL ? names[k] : "";
 }
 
-/* What differs between two matched nodes; renames apart, each is a change. */
+static void compare_graph_contents (Scope *scope);
+
+/* Two graphs that matched nodes hold: a scope of their own below `outer`. */
 static void
-compare_nodes (OnyxDiff *diff, Match *m, guint ia, guint ib)
+compare_subgraphs (const Scope *outer, const Onnx__GraphProto *ga, const Onnx__GraphProto *gb)
 {
+  Match m = { 0 };
+  Scope scope = *outer;
+
+  onyx_diff_match (&m, outer->m, outer->m->a.model, ga, outer->m->b.model, gb);
+  scope.m = &m;
+  scope.graph_name = onyx_graph_namer_name (outer->namer_b, gb);
+  scope.graph_a = ga;
+  scope.graph_b = gb;
+  scope.change_b = NULL;
+  scope.depth = outer->depth + 1;
+  compare_text (&scope, "graph name", ga->name, gb->name);
+  compare_text (&scope, "graph doc_string", ga->doc_string, gb->doc_string);
+  compare_graph_contents (&scope);
+  onyx_diff_match_clear (&m);
+  g_free (m.a_to_b);
+  g_free (m.b_to_a);
+}
+
+/* The graphs of two matched nodes' attributes of the same name, a GRAPHS list element
+ * by element (extra elements show as the holder's difference). */
+static void
+compare_held_graphs (const Scope *scope, const Onnx__NodeProto *na, const Onnx__NodeProto *nb)
+{
+  for (size_t i = 0; i < nb->n_attribute; i++)
+    {
+      const Onnx__AttributeProto *b = nb->attribute[i], *a;
+
+      /* A name given twice (hostile files): the first counts, as in compare_attributes. */
+      if (b->name == NULL || onyx_node_find_attribute (nb, b->name, NULL) != b)
+        continue;
+      a = onyx_node_find_attribute (na, b->name, NULL);
+      if (!diffed_as_graphs (scope, a, b))
+        continue;
+      if (a->g != NULL && b->g != NULL)
+        compare_subgraphs (scope, a->g, b->g);
+      for (size_t k = 0; k < MIN (a->n_graphs, b->n_graphs); k++)
+        compare_subgraphs (scope, a->graphs[k], b->graphs[k]);
+    }
+}
+
+static void
+mark_change_b (Scope *scope, guint ib, OnyxDiffChange change)
+{
+  if (scope->change_b != NULL)
+    scope->change_b[ib] = change;
+}
+
+/* What differs between two matched nodes; renames apart, each is a change. Then what
+ * differs in the graphs they hold. */
+static void
+compare_nodes (Scope *scope, guint ia, guint ib)
+{
+  const Match *m = scope->m;
   const Onnx__NodeProto *na = m->a.graph->node[ia], *nb = m->b.graph->node[ib];
   const OnyxSchema *schema = onyx_schema_for_node (nb, m->b.model->opset_import, m->b.model->n_opset_import);
-  OnyxDiffEntry *entry = entry_new (diff, ONYX_DIFF_NODE, ONYX_DIFF_CHANGED, na->name != NULL ? na->name : "",
+  OnyxDiffEntry *entry = entry_new (scope, ONYX_DIFF_NODE, ONYX_DIFF_CHANGED, na->name != NULL ? na->name : "",
                                     nb->name != NULL ? nb->name : "", (int) ia, (int) ib);
   g_autofree char *label_a = onyx_node_label (na, (int) ia);
   g_autofree char *label_b = onyx_node_label (nb, (int) ib);
@@ -502,13 +614,13 @@ compare_nodes (OnyxDiff *diff, Match *m, guint ia, guint ib)
 
   if (strcmp (m->a.op_keys[ia], m->b.op_keys[ib]) != 0)
     add_detail (entry, "operator %s → %s", m->a.op_keys[ia], m->b.op_keys[ib]);
-  compare_attributes (entry, na, nb);
+  compare_attributes (scope, entry, na, nb);
   if (na->n_input != nb->n_input)
     add_detail (entry, "%zu inputs → %zu", na->n_input, nb->n_input);
   for (size_t k = 0; k < MAX (na->n_input, nb->n_input); k++)
     {
       const char *ta = slot_name (na->input, na->n_input, k), *tb = slot_name (nb->input, nb->n_input, k);
-      const char *expected = named (ta) ? g_hash_table_lookup (m->ab, ta) : "";
+      const char *expected = named (ta) ? onyx_diff_match_counterpart (m, ta) : "";
       g_autofree char *slot = NULL, *shown_a = NULL, *shown_b = NULL;
 
       if (g_strcmp0 (expected != NULL ? expected : ta, tb) == 0)
@@ -534,38 +646,62 @@ compare_nodes (OnyxDiff *diff, Match *m, guint ia, guint ib)
         add_detail (entry, "%s renamed %s → %s", slot, shown_a, shown_b);
       }
   if (entry->details->len == 0 && !renamed)
+    entry_drop (scope, entry);
+  else
     {
-      g_ptr_array_remove (diff->entries, entry);
-      return;
+      if (entry->details->len == n_renames)
+        entry->change = ONYX_DIFF_RENAMED;
+      mark_change_b (scope, ib, entry->change);
+      finish_entry (entry, label_a, label_b);
     }
-  if (entry->details->len == n_renames)
-    entry->change = ONYX_DIFF_RENAMED;
-  diff->node_change_b[ib] = entry->change;
-  finish_entry (entry, label_a, label_b);
+  compare_held_graphs (scope, na, nb);
 }
 
 static void
-node_only_in (OnyxDiff *diff, const Side *side, guint i, gboolean in_b)
+node_only_in (Scope *scope, const Side *side, guint i, gboolean in_b)
 {
   const Onnx__NodeProto *node = side->graph->node[i];
   g_autofree char *label = onyx_node_label (node, (int) i);
-  OnyxDiffEntry *entry = entry_new (diff, ONYX_DIFF_NODE, in_b ? ONYX_DIFF_ADDED : ONYX_DIFF_REMOVED,
+  OnyxDiffEntry *entry = entry_new (scope, ONYX_DIFF_NODE, in_b ? ONYX_DIFF_ADDED : ONYX_DIFF_REMOVED,
                                     in_b ? NULL : (node->name != NULL ? node->name : ""),
                                     in_b ? (node->name != NULL ? node->name : "") : NULL,
                                     in_b ? -1 : (int) i, in_b ? (int) i : -1);
   add_detail (entry, "%s", side->op_keys[i]);
   if (in_b)
-    diff->node_change_b[i] = ONYX_DIFF_ADDED;
+    mark_change_b (scope, i, ONYX_DIFF_ADDED);
   finish_entry (entry, label, label);
+}
+
+/* Inputs, outputs, nodes (with the graphs they hold) and initializers of a scope. */
+static void
+compare_graph_contents (Scope *scope)
+{
+  const Match *m = scope->m;
+
+  compare_values (scope, FALSE);
+  compare_values (scope, TRUE);
+  for (guint ib = 0; ib < m->b.n_nodes; ib++)
+    {
+      if (m->b_to_a[ib] >= 0)
+        compare_nodes (scope, (guint) m->b_to_a[ib], ib);
+      else
+        node_only_in (scope, &m->b, ib, TRUE);
+    }
+  for (guint ia = 0; ia < m->a.n_nodes; ia++)
+    if (m->a_to_b[ia] < 0)
+      node_only_in (scope, &m->a, ia, FALSE);
+  compare_initializers (scope);
 }
 
 OnyxDiff *
 onyx_diff_models (const Onnx__ModelProto *a, const Onnx__ModelProto *b)
 {
   OnyxDiff *diff = g_new0 (OnyxDiff, 1);
+  OnyxGraphNamer namer_b = ONYX_GRAPH_NAMER_INIT (b);
   Match m = { 0 };
+  Scope scope = { diff, &m, "main", a->graph, b->graph, NULL, &namer_b, 0 };
 
-  onyx_diff_match (&m, a, b);
+  onyx_diff_match (&m, NULL, a, a->graph, b, b->graph);
   diff->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
   diff->n_nodes_a = m.a.n_nodes;
   diff->n_nodes_b = m.b.n_nodes;
@@ -585,23 +721,14 @@ onyx_diff_models (const Onnx__ModelProto *a, const Onnx__ModelProto *b)
           diff->n_matched_by_structure++;
       }
 
-  compare_metadata (diff, a, b);
-  compare_opsets (diff, a, b);
-  compare_values (diff, &m, FALSE);
-  compare_values (diff, &m, TRUE);
-  for (guint ib = 0; ib < m.b.n_nodes; ib++)
-    {
-      if (m.b_to_a[ib] >= 0)
-        compare_nodes (diff, &m, (guint) m.b_to_a[ib], ib);
-      else
-        node_only_in (diff, &m.b, ib, TRUE);
-    }
-  for (guint ia = 0; ia < m.a.n_nodes; ia++)
-    if (m.a_to_b[ia] < 0)
-      node_only_in (diff, &m.a, ia, FALSE);
-  compare_initializers (diff, &m);
+  scope.change_b = diff->node_change_b;
+
+  compare_metadata (&scope, a, b);
+  compare_opsets (&scope, a, b);
+  compare_graph_contents (&scope);
 
   onyx_diff_match_clear (&m);
+  onyx_graph_namer_clear (&namer_b);
   return diff;
 }
 

@@ -8,9 +8,16 @@
  * vs scripted) thus still aligns node by node. Nodes nothing tells apart (identical
  * branches) are paired per operator in file order, and matching goes on from them.
  *
+ * The graphs that two matched nodes hold under the same attribute (If's branches, a
+ * Loop's or Scan's body, a GRAPHS list element by element) are diffed the same way, at
+ * any depth: their inputs and outputs correspond by position, the tensors they read
+ * from outside as they do out there. Their differences are entries of their own,
+ * not a difference of the holder's attribute.
+ *
  * Reported: added, removed, changed and renamed nodes (operator, attributes, where
  * each input comes from, output names), graph inputs and outputs (type, dims),
- * initializers (name, type, dims, values), opset imports and metadata. */
+ * initializers (name, type, dims, values), opset imports and metadata (and each
+ * subgraph's name and doc_string). */
 #pragma once
 
 #include <glib.h>
@@ -38,9 +45,15 @@ typedef enum {
 typedef struct {
   OnyxDiffSubject subject;
   OnyxDiffChange change;
+  /* The graph the entry is in, as OnyxGraphList names it in B ("main", "/If:then_branch";
+   * an entry is always in a pair of graphs: those of a removed or added node are not
+   * diffed), and that graph in each model (borrowed; NULL for a model without a main
+   * graph). Metadata and opsets are in "main". */
+  char *graph;
+  const Onnx__GraphProto *graph_a, *graph_b;
   char *name_a;          /* raw name in A (node, tensor, domain, field); NULL when added */
   char *name_b;          /* raw name in B; NULL when removed */
-  int index_a;           /* position in A's list (nodes, inputs…), -1 when absent */
+  int index_a;           /* position in A's list (nodes, inputs…) of that graph, -1 when absent */
   int index_b;
   char *message;         /* one line, names escaped */
   GPtrArray *details;    /* char*: each difference, e.g. "attribute strides: [2, 2] → [1, 1]" */
@@ -48,7 +61,10 @@ typedef struct {
 
 typedef struct {
   GPtrArray *entries;    /* OnyxDiffEntry*: metadata, opsets, inputs, outputs, nodes (B's
-                          * order, then those removed in A's order), initializers */
+                          * order, then those removed in A's order), initializers; the
+                          * entries of the graphs a matched node holds come right after
+                          * the node's place, in the same order */
+  /* What follows covers the main graph only. */
   guint n_nodes_a, n_nodes_b;
   int *node_a_to_b;      /* B's index of each node of A, -1 when removed */
   int *node_b_to_a;      /* A's index of each node of B, -1 when added */
