@@ -6,8 +6,11 @@
  * and its row opens the branch. Snapshots are written as PNG. */
 #include "onyx-app-test-util.h"
 
+#include <glib/gstdio.h>
+
 #include "onyx-document-private.h"
 #include "onyx-edits.h"
+#include "onyx-steps.h"
 
 static OnyxWindow *
 open_loop (void)
@@ -237,6 +240,55 @@ test_function (void)
   close_window (window);
 }
 
+/* Compared with a copy whose Gemm inside the If's then branch has another alpha: the
+ * Loop is framed as changed in the main graph, and the row opens the branch. */
+static void
+test_compare_in_branch (void)
+{
+  g_autofree char *original = test_data_path ("control_loop.onnx");
+  g_autofree char *dir = g_dir_make_tmp ("onyx-app-subgraphs-XXXXXX", NULL);
+  g_autofree char *older = g_build_filename (dir, "older.onnx", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (older);
+  g_autoptr (GError) error = NULL;
+  OnyxWindow *window;
+  Onnx__NodeProto *gemm;
+  guint row = G_MAXUINT;
+
+  {
+    g_autoptr (OnyxModel) model = onyx_model_new_from_file (original, &error);
+    g_autoptr (OnyxDocument) doc = onyx_document_new (model);
+    g_assert_true (onyx_step_apply (doc, "set-attr", "/lin/Gemm.alpha=2.0", &error));
+    g_assert_true (onyx_document_save (doc, older, &error));
+  }
+  window = open_model_window (original);
+  gemm = node_named (window, "/lin/Gemm");
+  g_assert_true (onyx_window_compare_with (window, file, &error));
+  g_assert_no_error (error);
+  wait_for_layout (window);
+  for (guint i = 0; i < window->diff->entries->len; i++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (window->diff->entries, i);
+      if (entry->subject == ONYX_DIFF_NODE)
+        {
+          g_assert_cmpuint (row, ==, G_MAXUINT);  /* the only node entry */
+          g_assert_cmpstr (entry->graph, ==, "/If:then_branch");
+          row = i;
+        }
+    }
+  g_assert_cmpuint (row, !=, G_MAXUINT);
+  g_assert_true (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Loop"), NULL));
+  g_signal_emit_by_name (window->compare_pane, "entry-activated", row);
+  wait_for_layout (window);
+  g_assert_true (onyx_window_get_graph (window) == onyx_document_graph_of_node (window->document, gemm));
+  g_assert_true (window->selected_node == gemm);
+  g_assert_true (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Gemm"), NULL));
+  g_assert_false (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Tanh"), NULL));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-compare.png"), >, 2000);
+  close_window (window);
+  g_unlink (older);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -252,6 +304,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-subgraphs/problem-in-branch", test_problem_in_branch);
   g_test_add_func ("/app-subgraphs/holder-deleted", test_holder_deleted);
   g_test_add_func ("/app-subgraphs/function", test_function);
+  g_test_add_func ("/app-subgraphs/compare", test_compare_in_branch);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

@@ -149,6 +149,12 @@ entry_row (const OnyxDiffEntry *entry, guint index)
       g_autofree char *more = g_strdup_printf (_("…and %u more"), entry->details->len - MAX_DETAILS);
       gtk_box_append (GTK_BOX (text), wrapped_label (more, TRUE));
     }
+  if (entry->graph != NULL && strcmp (entry->graph, "main") != 0)
+    {
+      /* Translators: where a difference is, "in /If:then_branch". */
+      g_autofree char *where = g_strdup_printf (_("in %s"), entry->graph);
+      gtk_box_append (GTK_BOX (text), wrapped_label (where, TRUE));
+    }
   gtk_widget_set_hexpand (text, TRUE);
   gtk_box_append (GTK_BOX (box), text);
   gtk_widget_set_margin_top (box, 4);

@@ -72,18 +72,50 @@ merge_change (int *group, int change)
     *group = ONYX_DIFF_CHANGED;
 }
 
+/* Per node of the graph shown: how it differs, -1 when it does not. A node holding a
+ * subgraph with differences inside counts as changed. */
+static int *
+node_changes (OnyxWindow *self, Onnx__GraphProto *view)
+{
+  OnyxGraphIndex *index = onyx_window_get_graph_index (self);
+  int *change = g_new (int, MAX (view->n_node, 1));
+
+  for (size_t i = 0; i < view->n_node; i++)
+    change[i] = -1;
+  for (guint e = 0; e < self->diff->entries->len; e++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (self->diff->entries, e);
+      Onnx__NodeProto *node, *shown;
+      gssize pos;
+
+      if (entry->subject != ONYX_DIFF_NODE || entry->index_b < 0 || entry->graph_b == NULL ||
+          (size_t) entry->index_b >= entry->graph_b->n_node)
+        continue;
+      node = entry->graph_b->node[entry->index_b];
+      if ((shown = onyx_window_node_in_view (self, node)) == NULL ||
+          (pos = onyx_graph_index_node_position (index, shown)) < 0)
+        continue;
+      merge_change (&change[pos], shown == node ? (int) entry->change : ONYX_DIFF_CHANGED);
+    }
+  return change;
+}
+
 void
 onyx_window_compare_update_tints (OnyxWindow *self)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
   g_autoptr (GHashTable) collapsed = NULL;   /* scope → layout index of its closed group */
   g_autofree int *change = NULL;              /* per layout node, -1 for none */
+  g_autofree int *by_node = NULL;             /* per node of the graph shown */
   g_autofree GdkRGBA *tints = NULL;
+  Onnx__GraphProto *view;
   guint n;
 
-  /* The diff is of the main graphs: a subgraph shown gets no frames. */
-  if (self->diff == NULL || layout == NULL || self->graph != NULL)
+  /* Functions are not compared. */
+  if (self->diff == NULL || layout == NULL || onyx_window_shows_function (self))
     return;
+  view = onyx_window_get_graph (self);
+  by_node = node_changes (self, view);
   n = layout->nodes->len;
   change = g_new (int, n);
   collapsed = g_hash_table_new (g_str_hash, g_str_equal);
@@ -91,8 +123,8 @@ onyx_window_compare_update_tints (OnyxWindow *self)
     {
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       change[i] = -1;
-      if (node->kind == ONYX_LAYOUT_OP && node->index >= 0 && (guint) node->index < self->diff->n_nodes_b)
-        change[i] = self->diff->node_change_b[node->index];
+      if (node->kind == ONYX_LAYOUT_OP && node->index >= 0 && (size_t) node->index < view->n_node)
+        change[i] = by_node[node->index];
       else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded)
         g_hash_table_insert (collapsed, node->scope, GUINT_TO_POINTER (i + 1));
     }
@@ -104,7 +136,7 @@ onyx_window_compare_update_tints (OnyxWindow *self)
       OnyxLayoutKind kind = entry->subject == ONYX_DIFF_GRAPH_INPUT ? ONYX_LAYOUT_INPUT : ONYX_LAYOUT_OUTPUT;
 
       if ((entry->subject != ONYX_DIFF_GRAPH_INPUT && entry->subject != ONYX_DIFF_GRAPH_OUTPUT) ||
-          entry->index_b < 0)
+          entry->index_b < 0 || entry->graph_b != view)
         continue;
       for (guint i = 0; i < n; i++)
         {
@@ -116,20 +148,20 @@ onyx_window_compare_update_tints (OnyxWindow *self)
 
   /* Nodes hidden in a closed group: the group's box shows them. */
   if (g_hash_table_size (collapsed) > 0)
-    for (guint b = 0; b < self->diff->n_nodes_b; b++)
+    for (guint b = 0; b < view->n_node; b++)
       {
         g_autofree char *scope = NULL;
         char *slash;
         gpointer group;
 
-        if (self->diff->node_change_b[b] < 0)
+        if (by_node[b] < 0)
           continue;
         scope = g_strdup (onyx_layout_engine_node_scope (self->engine, b));
         for (;;)
           {
             if ((group = g_hash_table_lookup (collapsed, scope)) != NULL)
               {
-                merge_change (&change[GPOINTER_TO_UINT (group) - 1], self->diff->node_change_b[b]);
+                merge_change (&change[GPOINTER_TO_UINT (group) - 1], by_node[b]);
                 break;
               }
             if ((slash = strrchr (scope, '/')) == NULL)
@@ -154,10 +186,12 @@ entry_activated_cb (OnyxWindow *self, guint index)
 
   if (self->diff == NULL || self->document == NULL || index >= self->diff->entries->len)
     return;
-  graph = onyx_document_get_proto (self->document)->graph;
   entry = g_ptr_array_index (self->diff->entries, index);
-  if (entry->index_b < 0)
+  /* In the graph B's entry is in: a row of a branch opens the branch. */
+  if (entry->index_b < 0 || (graph = (Onnx__GraphProto *) entry->graph_b) == NULL)
     return;
+  if (entry->subject != ONYX_DIFF_NODE && graph != onyx_window_get_graph (self))
+    onyx_window_show_graph (self, graph);
   b = (size_t) entry->index_b;
   switch (entry->subject)
     {
