@@ -241,6 +241,35 @@ test_nested_edits (void)
   }
 }
 
+/* Names are looked up model-wide without walking it: kept through renames, deletes
+ * (of a node holding a graph too) and their undo. */
+static void
+test_names_followed (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("control_loop.onnx");
+  Onnx__NodeProto *tanh = onyx_edit_find_node (doc, "/Tanh", NULL);
+  Onnx__NodeProto *loop = onyx_edit_find_node (doc, "/Loop", NULL);
+  guint n = 0;
+
+  g_assert_true (onyx_document_find_named_node (doc, "/Tanh", &n) == tanh && n == 1);
+  g_assert_true (onyx_step_apply (doc, "set-name", "/Tanh=/Mod", NULL));
+  g_assert_null (onyx_document_find_named_node (doc, "/Tanh", &n));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_null (onyx_document_find_named_node (doc, "/Mod", &n));
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_null (onyx_edit_find_node (doc, "/Mod", NULL));  /* ambiguous */
+  g_assert_true (onyx_edit_delete_node (doc, loop, NULL));
+  /* The body's nodes went with the Loop. */
+  g_assert_null (onyx_document_find_named_node (doc, "/Mod", &n));
+  g_assert_cmpuint (n, ==, 0);
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_cmpuint ((onyx_document_find_named_node (doc, "/Mod", &n), n), ==, 2);
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_true (onyx_document_find_named_node (doc, "/Tanh", &n) == tanh && n == 1);
+  g_assert_true (onyx_document_redo (doc));
+  g_assert_null (onyx_document_find_named_node (doc, "/Tanh", &n));
+}
+
 /* The crash journal's replay entries name nested nodes GRAPH#N: replayed on the
  * original file they give the edited model again. */
 static void
@@ -374,6 +403,7 @@ main (int argc, char **argv)
   g_test_add_func ("/subgraphs/bypass-in-branch", test_bypass_in_branch);
   g_test_add_func ("/subgraphs/branch-refusals", test_branch_refusals);
   g_test_add_func ("/subgraphs/nested-edits", test_nested_edits);
+  g_test_add_func ("/subgraphs/names-followed", test_names_followed);
   g_test_add_func ("/subgraphs/replay", test_replay);
   g_test_add_func ("/subgraphs/random-edits", test_random_edits);
   return g_test_run ();

@@ -515,9 +515,16 @@ collect_domains (Onnx__NodeProto **nodes, size_t n_nodes, GHashTable *domains, g
 void
 onyx_diagnose_opset_imports (const Onnx__ModelProto *model, GPtrArray *out)
 {
-  g_autoptr (GHashTable) used = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) used = NULL;
   const OnyxCheckedGraph g = { NULL };
+  gboolean others = FALSE;
 
+  /* Most models import ai.onnx alone, which is never reported: no walk then. */
+  for (size_t i = 0; i < model->n_opset_import; i++)
+    others |= !onyx_domain_is_default (model->opset_import[i]->domain);
+  if (!others)
+    return;
+  used = g_hash_table_new (g_str_hash, g_str_equal);
   if (model->graph != NULL)
     collect_domains (model->graph->node, model->graph->n_node, used, 0);
   for (size_t f = 0; f < model->n_functions; f++)

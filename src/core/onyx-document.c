@@ -118,11 +118,17 @@ index_holding (OnyxDocument *self, Onnx__NodeProto *node)
   return index != NULL && onyx_graph_index_has_node (index, node) ? index : NULL;
 }
 
-/* A node's attributes (its subgraphs among them) change what it reads. */
+/* A node's graph attributes change what it reads from outside them. */
 static OnyxGraphIndex *
-unindex_node (OnyxDocument *self, ProtobufCMessage *owner)
+unindex_node (OnyxDocument *self, ProtobufCMessage *owner, ProtobufCMessage *item)
 {
-  OnyxGraphIndex *index = is_node (owner) ? index_holding (self, (Onnx__NodeProto *) owner) : NULL;
+  const Onnx__AttributeProto *attribute = (const Onnx__AttributeProto *) item;
+  OnyxGraphIndex *index;
+
+  if (!is_node (owner) || item->descriptor != &onnx__attribute_proto__descriptor ||
+      (attribute->g == NULL && attribute->n_graphs == 0))
+    return NULL;
+  index = index_holding (self, (Onnx__NodeProto *) owner);
   if (index != NULL)
     onyx_graph_index_remove_node (index, (Onnx__NodeProto *) owner);
   return index;
@@ -135,12 +141,14 @@ detach_item (OnyxDocument *self, Op *op)
   ProtobufCMessage **items = *field_items (op->owner, op->field);
   OnyxGraphIndex *index = is_graph (op->owner)
     ? onyx_graph_tree_index_if_any (self->tree, (Onnx__GraphProto *) op->owner) : NULL;
-  OnyxGraphIndex *reread = unindex_node (self, op->owner);
+  OnyxGraphIndex *reread = unindex_node (self, op->owner, op->item);
 
   g_assert (op->position < *count && items[op->position] == op->item);
   memmove (items + op->position, items + op->position + 1,
            (*count - op->position - 1) * sizeof *items);
   (*count)--;
+  if (is_nodes_field (op->owner, op->field))
+    onyx_graph_tree_remove_node (self->tree, (Onnx__NodeProto *) op->item);
   if (index != NULL && is_nodes_field (op->owner, op->field))
     onyx_graph_index_remove_node (index, (Onnx__NodeProto *) op->item);
   else if (index != NULL)
@@ -156,7 +164,7 @@ attach_item (OnyxDocument *self, Op *op)
   ProtobufCMessage ***items = field_items (op->owner, op->field);
   OnyxGraphIndex *index = is_graph (op->owner)
     ? onyx_graph_tree_index_if_any (self->tree, (Onnx__GraphProto *) op->owner) : NULL;
-  OnyxGraphIndex *reread = unindex_node (self, op->owner);
+  OnyxGraphIndex *reread = unindex_node (self, op->owner, op->item);
 
   g_assert (op->position <= *count);
   *items = g_realloc (*items, (*count + 1) * sizeof **items);
@@ -246,6 +254,9 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
         if (op->kind == OP_SET_NODE_NAME)
           {
             Onnx__GraphProto *graph = onyx_graph_tree_graph_of (self->tree, (Onnx__NodeProto *) op->owner);
+            if (onyx_graph_tree_main_ancestor (self->tree, (Onnx__NodeProto *) op->owner) != NULL)
+              onyx_graph_tree_node_renamed (self->tree, (Onnx__NodeProto *) op->owner,
+                                            forward ? op->old_text : op->new_text);
             if (graph != NULL && (index = onyx_graph_tree_index_if_any (self->tree, graph)) != NULL)
               onyx_graph_index_node_renamed (index, (Onnx__NodeProto *) op->owner,
                                              forward ? op->old_text : op->new_text);
@@ -876,4 +887,10 @@ void
 onyx_document_graph_lineage (OnyxDocument *self, Onnx__GraphProto *graph, GPtrArray *graphs)
 {
   onyx_graph_tree_lineage (self->tree, graph, graphs);
+}
+
+Onnx__NodeProto *
+onyx_document_find_named_node (OnyxDocument *self, const char *name, guint *n_named)
+{
+  return onyx_graph_tree_node_named (self->tree, name, n_named);
 }

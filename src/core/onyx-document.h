@@ -61,6 +61,11 @@ Onnx__NodeProto  *onyx_document_graph_owner    (OnyxDocument           *self,
  * (at any depth) by a node of the main graph. */
 gboolean          onyx_document_contains_node  (OnyxDocument    *self,
                                                 Onnx__NodeProto *node);
+/* The node of the model (main graph or any subgraph) named `name` when exactly one
+ * is; `n_named` (may be NULL) gets how many are. */
+Onnx__NodeProto  *onyx_document_find_named_node (OnyxDocument *self,
+                                                 const char   *name,
+                                                 guint        *n_named);
 /* `graph` and every graph around it up to the main graph, appended (borrowed). */
 void              onyx_document_graph_lineage  (OnyxDocument     *self,
                                                 Onnx__GraphProto *graph,

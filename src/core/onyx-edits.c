@@ -60,9 +60,23 @@ onyx_node_describe (OnyxDocument *doc, const Onnx__NodeProto *node)
 Onnx__NodeProto *
 onyx_edit_find_node (OnyxDocument *doc, const char *reference, GError **error)
 {
-  g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
+  g_autoptr (OnyxGraphList) graphs = NULL;
   g_autoptr (GError) local = NULL;
-  Onnx__NodeProto *node = onyx_graph_list_find_node (graphs, reference, NULL, &local);
+  Onnx__GraphProto *main_graph = onyx_edit_main_graph (doc);
+  guint n_named = 0;
+  guint64 position;
+  Onnx__NodeProto *node = onyx_document_find_named_node (doc, reference, &n_named);
+
+  /* The usual cases without walking the model: a unique name, "#N" of the main graph. */
+  if (node != NULL)
+    return node;
+  if (n_named == 0 && reference[0] == '#' &&
+      g_ascii_string_to_unsigned (reference + 1, 10, 0, G_MAXSIZE, &position, NULL) &&
+      position < main_graph->n_node)
+    return main_graph->node[position];
+  /* GRAPH#N, and the messages for names that are not there or not unique. */
+  graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
+  node = onyx_graph_list_find_node (graphs, reference, NULL, &local);
 
   if (node == NULL)
     onyx_edit_fail (error, local->code == ONYX_GRAPH_PATH_ERROR_AMBIGUOUS ? ONYX_EDIT_ERROR_INVALID

@@ -8,6 +8,7 @@ struct _OnyxGraphTree {
   GHashTable *graph_of;   /* Onnx__NodeProto* → Onnx__GraphProto* */
   GHashTable *owner_of;   /* Onnx__GraphProto* (subgraph) → Onnx__NodeProto* */
   GHashTable *indexes;    /* Onnx__GraphProto* → OnyxGraphIndex* (owned) */
+  GHashTable *named;      /* node name (owned) → GPtrArray of the nodes in the model with it */
 };
 
 /* One holder taken out of an index, to be put back. */
@@ -19,9 +20,60 @@ typedef struct {
 static void add_graph_nodes (OnyxGraphTree *tree, Onnx__GraphProto *graph, guint depth);
 
 static void
+name_node (OnyxGraphTree *tree, Onnx__NodeProto *node, const char *name)
+{
+  GPtrArray *nodes;
+
+  if (name == NULL || name[0] == '\0')
+    return;
+  if ((nodes = g_hash_table_lookup (tree->named, name)) == NULL)
+    {
+      nodes = g_ptr_array_new ();
+      g_hash_table_insert (tree->named, g_strdup (name), nodes);
+    }
+  g_ptr_array_add (nodes, node);
+}
+
+static void
+unname_node (OnyxGraphTree *tree, Onnx__NodeProto *node, const char *name)
+{
+  GPtrArray *nodes = name != NULL ? g_hash_table_lookup (tree->named, name) : NULL;
+
+  if (nodes != NULL && g_ptr_array_remove_fast (nodes, node) && nodes->len == 0)
+    g_hash_table_remove (tree->named, name);
+}
+
+/* The node and the nodes of its subgraphs, at any depth. */
+static void
+foreach_nested (Onnx__NodeProto *node, guint depth, void (*func) (OnyxGraphTree *, Onnx__NodeProto *),
+                OnyxGraphTree *tree)
+{
+  func (tree, node);
+  if (depth >= MAX_DEPTH)
+    return;
+  for (size_t a = 0; a < node->n_attribute; a++)
+    {
+      Onnx__AttributeProto *attr = node->attribute[a];
+      for (size_t g = 0; g < (attr->g != NULL ? 1 : attr->n_graphs); g++)
+        {
+          Onnx__GraphProto *graph = attr->g != NULL ? attr->g : attr->graphs[g];
+          for (size_t n = 0; n < graph->n_node; n++)
+            foreach_nested (graph->node[n], depth + 1, func, tree);
+        }
+    }
+}
+
+static void
+unname_one (OnyxGraphTree *tree, Onnx__NodeProto *node)
+{
+  unname_node (tree, node, node->name);
+}
+
+static void
 add_node (OnyxGraphTree *tree, Onnx__NodeProto *node, Onnx__GraphProto *graph, guint depth)
 {
   g_hash_table_insert (tree->graph_of, node, graph);
+  name_node (tree, node, node->name);
   if (depth >= MAX_DEPTH)
     return;
   for (size_t a = 0; a < node->n_attribute; a++)
@@ -56,6 +108,8 @@ onyx_graph_tree_new (Onnx__GraphProto *main_graph)
   tree->graph_of = g_hash_table_new (NULL, NULL);
   tree->owner_of = g_hash_table_new (NULL, NULL);
   tree->indexes = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) onyx_graph_index_free);
+  tree->named = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                       (GDestroyNotify) g_ptr_array_unref);
   add_graph_nodes (tree, main_graph, 0);
   g_hash_table_insert (tree->indexes, main_graph, onyx_graph_index_new (main_graph));
   return tree;
@@ -69,6 +123,7 @@ onyx_graph_tree_free (OnyxGraphTree *tree)
   g_hash_table_unref (tree->graph_of);
   g_hash_table_unref (tree->owner_of);
   g_hash_table_unref (tree->indexes);
+  g_hash_table_unref (tree->named);
   g_free (tree);
 }
 
@@ -109,11 +164,15 @@ onyx_graph_tree_owner (OnyxGraphTree *tree, const Onnx__GraphProto *graph)
   return g_hash_table_lookup (tree->owner_of, graph);
 }
 
-/* From the proto, not an index: an edit may have taken the node out of its index
- * for a while. */
+/* An index knows at once; a graph without one is walked. (Holders leave their
+ * index only while one primitive change is applied, never between.) */
 static gboolean
-is_in_graph (Onnx__NodeProto *node, Onnx__GraphProto *graph)
+is_in_graph (OnyxGraphTree *tree, Onnx__NodeProto *node, Onnx__GraphProto *graph)
 {
+  OnyxGraphIndex *index = g_hash_table_lookup (tree->indexes, graph);
+
+  if (index != NULL)
+    return onyx_graph_index_has_node (index, node);
   for (size_t i = 0; i < graph->n_node; i++)
     if (graph->node[i] == node)
       return TRUE;
@@ -126,7 +185,7 @@ onyx_graph_tree_main_ancestor (OnyxGraphTree *tree, Onnx__NodeProto *node)
   for (guint depth = 0; node != NULL && depth <= MAX_DEPTH; depth++)
     {
       Onnx__GraphProto *graph = onyx_graph_tree_graph_of (tree, node);
-      if (graph == NULL || !is_in_graph (node, graph))
+      if (graph == NULL || !is_in_graph (tree, node, graph))
         return NULL;
       if (graph == tree->main_graph)
         return node;
@@ -174,6 +233,29 @@ void
 onyx_graph_tree_add_node (OnyxGraphTree *tree, Onnx__NodeProto *node, Onnx__GraphProto *graph)
 {
   add_node (tree, node, graph, 0);
+}
+
+void
+onyx_graph_tree_remove_node (OnyxGraphTree *tree, Onnx__NodeProto *node)
+{
+  foreach_nested (node, 0, unname_one, tree);
+}
+
+void
+onyx_graph_tree_node_renamed (OnyxGraphTree *tree, Onnx__NodeProto *node, const char *old_name)
+{
+  unname_node (tree, node, old_name);
+  name_node (tree, node, node->name);
+}
+
+Onnx__NodeProto *
+onyx_graph_tree_node_named (OnyxGraphTree *tree, const char *name, guint *n_named)
+{
+  GPtrArray *nodes = name != NULL ? g_hash_table_lookup (tree->named, name) : NULL;
+
+  if (n_named != NULL)
+    *n_named = nodes != NULL ? nodes->len : 0;
+  return nodes != NULL && nodes->len == 1 ? nodes->pdata[0] : NULL;
 }
 
 GPtrArray *

@@ -35,10 +35,20 @@ Onnx__NodeProto  *onyx_graph_tree_main_ancestor (OnyxGraphTree   *tree,
 /* The graph whose inputs, outputs, initializers or value_info hold `message`, or NULL. */
 Onnx__GraphProto *onyx_graph_tree_graph_of_message (OnyxGraphTree          *tree,
                                                     const ProtobufCMessage *message);
-/* A node joins `graph` (with the graphs it holds). */
+/* A node joins `graph` (with the graphs it holds), or leaves its graph. */
 void              onyx_graph_tree_add_node     (OnyxGraphTree    *tree,
                                                 Onnx__NodeProto  *node,
                                                 Onnx__GraphProto *graph);
+void              onyx_graph_tree_remove_node  (OnyxGraphTree    *tree,
+                                                Onnx__NodeProto  *node);
+void              onyx_graph_tree_node_renamed (OnyxGraphTree    *tree,
+                                                Onnx__NodeProto  *node,
+                                                const char       *old_name);
+/* The node of the model (any graph but functions) with that name when exactly one
+ * has it; `n_named` (may be NULL) gets how many do. */
+Onnx__NodeProto  *onyx_graph_tree_node_named   (OnyxGraphTree    *tree,
+                                                const char       *name,
+                                                guint            *n_named);
 
 /* Before changing what `graph` reads from outside: the nodes holding it, and the
  * nodes holding those, leave the indexes they are in. Returns what to hand to

@@ -65,12 +65,17 @@ apply_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument,
   g_autofree char *node_ref = NULL;
   g_autofree char *input_text = NULL;
   Onnx__NodeProto *node;
-  guint input = 0;
+  guint input = 0, n_named = 0;
 
-  /* A whole reference wins over NODE:INPUT, for names (and GRAPH#N) with a ':'. */
-  if (onyx_edit_find_node (doc, argument, NULL) == NULL &&
-      split (argument, ':', TRUE, &node_ref, &input_text) && !parse_index (input_text, &input))
-    return bad_argument (error, step, argument);
+  /* NODE:INPUT when what follows the last ':' is a number and the whole is no node's
+   * name; else the whole is the node (names and GRAPH#N hold ':' too). */
+  onyx_document_find_named_node (doc, argument, &n_named);
+  if (n_named > 0 || !split (argument, ':', TRUE, &node_ref, &input_text) ||
+      !parse_index (input_text, &input))
+    {
+      g_clear_pointer (&node_ref, g_free);
+      input = 0;
+    }
   node = onyx_edit_find_node (doc, node_ref != NULL ? node_ref : argument, error);
   return node != NULL && onyx_edit_bypass_node (doc, node, input, error);
 }
