@@ -23,9 +23,15 @@ if clean_env gsettings list-keys io.github.onyxviewer.Onyx >/dev/null 2>&1; then
   exit 77
 fi
 
-clean_env xvfb-run -a -s '-screen 0 1280x800x24' timeout "$seconds" "$onyx" "$model" \
-  2>"$scratch/stderr"
-status=$?
+# xvfb-run -a can lose the race for a display number to another test starting at the
+# same time ("Xvfb failed to start"): that is no answer about onyx, so try again.
+for attempt in 1 2 3; do
+  clean_env xvfb-run -a -s '-screen 0 1280x800x24' timeout "$seconds" "$onyx" "$model" \
+    2>"$scratch/stderr"
+  status=$?
+  grep -q 'Xvfb failed to start' "$scratch/stderr" || break
+  sleep 1
+done
 cat "$scratch/stderr"
 # Still running when timeout stops it: 124.
 if [ "$status" -ne 124 ]; then
