@@ -21,7 +21,9 @@ print_edit_help (void)
   printf ("Usage:\n  onyx-cli edit IN -o OUT [--force] STEP...\n\n"
           "Apply the steps in order, validate, and save to OUT (atomically). When a step\n"
           "fails or the result has errors (unless --force), nothing is written.\n\n"
-          "Steps (NODE is a node name, or #N for the node at position N):\n");
+          "Steps (NODE is a node name, unique in the model: nodes inside If, Loop and Scan\n"
+          "bodies are named directly; or #N for the node at position N of the main graph,\n"
+          "GRAPH#N in another graph, as `onyx-cli graphs` names them):\n");
   for (guint i = 0; steps[i].name != NULL; i++)
     {
       g_autofree char *left = g_strdup_printf ("--%s%s%s", steps[i].name, steps[i].argument ? " " : "",
