@@ -237,6 +237,50 @@ test_initializer_lines_named_by_slot (void)
   onyx_layout_engine_free (engine);
 }
 
+/* In model_foo, Conv and Relu sit in the open group "model": the edge from the input
+ * ends at Conv inside it, and the edge to FooOp starts at Relu, not at the group's box. */
+static void
+test_edges_reach_inner_nodes (void)
+{
+  g_autofree char *path = test_data_path ("model_foo.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  g_autoptr (OnyxLayoutEngine) engine = NULL;
+  g_autoptr (OnyxLayout) layout = NULL;
+  guint n_checked = 0;
+
+  g_assert_no_error (error);
+  engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+  layout = lay_out (engine, ONYX_EXPAND_AUTO);
+  for (guint e = 0; e < layout->edges->len; e++)
+    {
+      const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
+      const OnyxLayoutNode *from = &g_array_index (layout->nodes, OnyxLayoutNode, edge->from);
+      const OnyxLayoutNode *to = &g_array_index (layout->nodes, OnyxLayoutNode, edge->to);
+      guint n = edge->points->len;
+      /* No edge ends at an open group any more. */
+      g_assert_false (from->kind == ONYX_LAYOUT_GROUP && from->expanded);
+      g_assert_false (to->kind == ONYX_LAYOUT_GROUP && to->expanded);
+      g_assert_cmpuint (n % 2, ==, 0);
+      g_assert_cmpuint ((n / 2 - 1) % 3, ==, 0);  /* still 1 + 3k points */
+      if (from->kind == ONYX_LAYOUT_INPUT)
+        {
+          g_assert_cmpstr (to->title, ==, "Conv");
+          /* It ends on Conv's top edge. */
+          g_assert_cmpfloat_with_epsilon (g_array_index (edge->points, double, n - 1), to->box.y, 0.01);
+          n_checked++;
+        }
+      if (g_strcmp0 (to->title, "FooOp") == 0)
+        {
+          g_assert_cmpstr (from->title, ==, "Relu");
+          g_assert_cmpfloat_with_epsilon (g_array_index (edge->points, double, 1),
+                                          from->box.y + from->box.height, 0.01);
+          n_checked++;
+        }
+    }
+  g_assert_cmpuint (n_checked, ==, 2);
+}
+
 /* ---- Subgraphs: names from outside, and the reads of a node's subgraphs ---- */
 
 static int
@@ -450,6 +494,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/testdata-sample", test_testdata_sample);
   g_test_add_func ("/layout/groups-cache-hits", test_groups_cache_and_hits);
   g_test_add_func ("/layout/initializer-lines", test_initializer_lines_named_by_slot);
+  g_test_add_func ("/layout/edges-reach-inner-nodes", test_edges_reach_inner_nodes);
   g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
   g_test_add_func ("/layout/subgraph/implicit-edges", test_implicit_edges_into_holder);
   g_test_add_func ("/layout/subgraph/outer-boxes", test_outer_boxes_in_branch);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "onyx-graph-index.h"
+
 static gpointer
 copy_string (gconstpointer text, gpointer user_data)
 {
@@ -142,6 +144,151 @@ count_work (Run *run, Group *group)
   return n;
 }
 
+static gboolean
+is_inside (const OnyxLayout *layout, int node, int group)
+{
+  for (int at = node; at >= 0; at = g_array_index (layout->nodes, OnyxLayoutNode, at).parent)
+    if (at == group)
+      return TRUE;
+  return FALSE;
+}
+
+/* Appends (at_end) or prepends a straight cubic piece joining `point` to the spline. */
+static void
+extend_spline (GArray *points, double x, double y, gboolean at_end)
+{
+  double ex, ey, piece[6];
+  guint n = points->len;
+
+  if (n < 2)
+    return;
+  ex = g_array_index (points, double, at_end ? n - 2 : 0);
+  ey = g_array_index (points, double, at_end ? n - 1 : 1);
+  if (at_end)
+    {
+      double add[6] = { ex + (x - ex) / 3, ey + (y - ey) / 3, ex + 2 * (x - ex) / 3,
+                        ey + 2 * (y - ey) / 3, x, y };
+      g_array_append_vals (points, add, 6);
+      return;
+    }
+  piece[0] = x;
+  piece[1] = y;
+  piece[2] = x + (ex - x) / 3;
+  piece[3] = y + (ey - y) / 3;
+  piece[4] = x + 2 * (ex - x) / 3;
+  piece[5] = y + 2 * (ey - y) / 3;
+  g_array_prepend_vals (points, piece, 6);
+}
+
+/* The box showing graph node `index`: its own, or the closed group it is in; -1. */
+static int
+visible_box (OnyxLayoutEngine *engine, GHashTable *box_of_op, GHashTable *closed, int index)
+{
+  g_autofree char *scope = NULL;
+  gpointer found;
+  char *slash;
+
+  if ((found = g_hash_table_lookup (box_of_op, GINT_TO_POINTER (index + 1))) != NULL)
+    return GPOINTER_TO_INT (found) - 1;
+  scope = g_strdup (onyx_layout_engine_node_scope (engine, (guint) index));
+  for (;;)
+    {
+      if ((found = g_hash_table_lookup (closed, scope)) != NULL)
+        return GPOINTER_TO_INT (found) - 1;
+      if ((slash = strrchr (scope, '/')) == NULL)
+        return -1;
+      *slash = '\0';
+    }
+}
+
+/* An edge of an open group's box is drawn on to the node inside that makes the
+ * tensor (or the topmost one that reads it), as a reader follows the data. */
+static void
+reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
+{
+  const Onnx__GraphProto *graph = engine->graph;
+  g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) readers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                          (GDestroyNotify) g_array_unref);
+  g_autoptr (GHashTable) box_of_op = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) closed = g_hash_table_new (g_str_hash, g_str_equal);
+  gboolean any_open = FALSE;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      any_open |= node->kind == ONYX_LAYOUT_GROUP && node->expanded;
+      if (node->kind == ONYX_LAYOUT_OP)
+        g_hash_table_insert (box_of_op, GINT_TO_POINTER (node->index + 1), GINT_TO_POINTER (i + 1));
+      else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded && node->scope != NULL)
+        g_hash_table_insert (closed, node->scope, GINT_TO_POINTER (i + 1));
+    }
+  if (!any_open)
+    return;
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      g_autoptr (GPtrArray) reads = g_ptr_array_new ();
+      for (size_t k = 0; k < graph->node[n]->n_output; k++)
+        if (graph->node[n]->output[k] != NULL && graph->node[n]->output[k][0] != '\0')
+          g_hash_table_insert (producer, graph->node[n]->output[k], GSIZE_TO_POINTER (n + 1));
+      onyx_node_collect_reads (graph->node[n], reads);
+      for (guint r = 0; r < reads->len; r++)
+        {
+          GArray *list = g_hash_table_lookup (readers, reads->pdata[r]);
+          int at = (int) n;
+          if (list == NULL)
+            {
+              list = g_array_new (FALSE, FALSE, sizeof (int));
+              g_hash_table_insert (readers, reads->pdata[r], list);
+            }
+          g_array_append_val (list, at);
+        }
+    }
+
+  for (guint e = 0; e < layout->edges->len; e++)
+    {
+      OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
+      const OnyxLayoutNode *from, *to;
+      GArray *list;
+
+      if (edge->tensor == NULL || edge->from < 0 || edge->to < 0)
+        continue;
+      from = &g_array_index (layout->nodes, OnyxLayoutNode, edge->from);
+      if (from->kind == ONYX_LAYOUT_GROUP && from->expanded)
+        {
+          int made = GPOINTER_TO_INT (g_hash_table_lookup (producer, edge->tensor)) - 1;
+          int box = made >= 0 ? visible_box (engine, box_of_op, closed, made) : -1;
+          if (box >= 0 && is_inside (layout, box, edge->from))
+            {
+              const OnyxRect *r = &g_array_index (layout->nodes, OnyxLayoutNode, box).box;
+              extend_spline (edge->points, r->x + r->width / 2, r->y + r->height, FALSE);
+              edge->from = box;
+            }
+        }
+      to = &g_array_index (layout->nodes, OnyxLayoutNode, edge->to);
+      if (to->kind == ONYX_LAYOUT_GROUP && to->expanded &&
+          (list = g_hash_table_lookup (readers, edge->tensor)) != NULL)
+        {
+          int best = -1;
+          for (guint r = 0; r < list->len; r++)
+            {
+              int read = g_array_index (list, int, r);
+              int box = visible_box (engine, box_of_op, closed, read);
+              if (box >= 0 && is_inside (layout, box, edge->to) &&
+                  (best < 0 || g_array_index (layout->nodes, OnyxLayoutNode, box).box.y <
+                                 g_array_index (layout->nodes, OnyxLayoutNode, best).box.y))
+                best = box;
+            }
+          if (best >= 0)
+            {
+              const OnyxRect *r = &g_array_index (layout->nodes, OnyxLayoutNode, best).box;
+              extend_spline (edge->points, r->x + r->width / 2, r->y, TRUE);
+              edge->to = best;
+            }
+        }
+    }
+}
+
 OnyxLayout *
 onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayoutProgress progress,
                         gpointer progress_data, GCancellable *cancellable)
@@ -168,6 +315,7 @@ onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayo
     GroupLayout *top = onyx_layout_group (&run, root);
     layout->bounds = (OnyxRect) { 0, 0, top->width, top->height };
   }
+  reach_inner_nodes (engine, layout);
   layout->n_dot_runs = run.n_dot_runs;
   return layout;
 }
