@@ -3,6 +3,7 @@
  * hit testing. */
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "onyx-layout.h"
 #include "onyx-render.h"
@@ -281,6 +282,73 @@ test_edges_reach_inner_nodes (void)
   g_assert_cmpuint (n_checked, ==, 2);
 }
 
+/* A chain of `n` Relu nodes named flat ("p2o.Relu.7"), every tenth one an Add that
+ * also reads a Constant written at the start of the file. */
+static OnyxModel *
+flat_chain (guint n)
+{
+  Onnx__ModelProto *proto = test_model_new ();
+  Onnx__GraphProto *graph = proto->graph;
+  const int64_t dims[] = { 4 };
+  g_autoptr (GError) error = NULL;
+  OnyxModel *model;
+  char *previous = g_strdup ("x");
+
+  TEST_APPEND (graph->input, graph->n_input, test_value_info ("x", 1, dims));
+  TEST_APPEND (graph->node, graph->n_node, test_node ("Constant", "p2o.Constant.0", NULL, "c", NULL));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("p2o.Op.%u", i);
+      char *out = g_strdup_printf ("t%u", i);
+      TEST_APPEND (graph->node, graph->n_node,
+                   i % 10 == 9 ? test_node ("Add", name, previous, "c", NULL, out, NULL)
+                               : test_node ("Relu", name, previous, NULL, out, NULL));
+      g_free (previous);
+      previous = out;
+    }
+  TEST_APPEND (graph->output, graph->n_output, test_value_info (previous, 1, dims));
+  g_free (previous);
+  model = test_model_load (proto, &error);
+  g_assert_no_error (error);
+  return model;
+}
+
+/* Large flat graphs are cut into blocks of consecutive nodes; small ones stay flat. */
+static void
+test_flat_blocks (void)
+{
+  g_autoptr (OnyxModel) small = flat_chain (300);
+  g_autoptr (OnyxModel) large = flat_chain (1200);
+  g_autoptr (OnyxLayoutEngine) flat = onyx_layout_engine_new (onyx_model_get_proto (small)->graph);
+  g_autoptr (OnyxLayoutEngine) blocks = onyx_layout_engine_new (onyx_model_get_proto (large)->graph);
+  Onnx__GraphProto *graph = onyx_model_get_proto (large)->graph;
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (OnyxLayout) layout = NULL;
+  guint n_blocks = 0;
+
+  for (guint i = 0; i < onyx_model_get_proto (small)->graph->n_node; i++)
+    g_assert_cmpstr (onyx_layout_engine_node_scope (flat, i), ==, "");
+  for (guint i = 0; i < graph->n_node; i++)
+    {
+      const char *scope = onyx_layout_engine_node_scope (blocks, i);
+      guint first, last;
+      g_assert_cmpint (sscanf (scope, "nodes %u–%u", &first, &last), ==, 2);
+      /* Each node is in the block its position falls in; the Constant at the start
+       * joins the first block that reads it. */
+      g_assert_cmpuint (first, <=, i);
+      g_assert_cmpuint (i, <=, last);
+      g_assert_cmpuint (last - first + 1, <=, 120 * 14 / 10);
+      if (g_hash_table_add (seen, (gpointer) scope))
+        n_blocks++;
+    }
+  g_assert_cmpuint (n_blocks, >=, 1201 / 168);
+  g_assert_cmpuint (n_blocks, <=, 1201 / 72 + 1);
+  /* Laid out as groups: the first view shows them closed, not 1,200 boxes. */
+  layout = lay_out (blocks, ONYX_EXPAND_NONE);
+  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_GROUP), ==, n_blocks);
+  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OP), ==, 0);
+}
+
 /* ---- Subgraphs: names from outside, and the reads of a node's subgraphs ---- */
 
 static int
@@ -495,6 +563,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/groups-cache-hits", test_groups_cache_and_hits);
   g_test_add_func ("/layout/initializer-lines", test_initializer_lines_named_by_slot);
   g_test_add_func ("/layout/edges-reach-inner-nodes", test_edges_reach_inner_nodes);
+  g_test_add_func ("/layout/flat-blocks", test_flat_blocks);
   g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
   g_test_add_func ("/layout/subgraph/implicit-edges", test_implicit_edges_into_holder);
   g_test_add_func ("/layout/subgraph/outer-boxes", test_outer_boxes_in_branch);

@@ -96,22 +96,29 @@ value_info_position (Onnx__ValueInfoProto **list, size_t n, const char *name)
   return -1;
 }
 
-/* Opens the name scopes around a node ("/a/b/Conv" lives in "a" and "a/b"). */
+/* Opens the groups around a node: its name's scopes ("/a/b/Conv" lives in "a" and
+ * "a/b"), or the block a flat graph filed it in — as the layout engine says. */
 static gboolean
-expand_scopes_of (OnyxWindow *self, const char *name)
+expand_scopes_of (OnyxWindow *self, Onnx__NodeProto *node)
 {
-  g_autofree char *path = g_strdup (name != NULL && name[0] == '/' ? name + 1 : name ? name : "");
-  char *slash;
+  gssize position = onyx_graph_index_node_position (onyx_window_get_graph_index (self), node);
+  g_autofree char *path = NULL;
   gboolean added = FALSE;
 
-  while ((slash = strrchr (path, '/')) != NULL)
+  if (self->engine == NULL || position < 0)
+    return FALSE;
+  path = g_strdup (onyx_layout_engine_node_scope (self->engine, (guint) position));
+  while (path[0] != '\0')
     {
-      *slash = '\0';
+      char *slash = strrchr (path, '/');
       if (!g_ptr_array_find_with_equal_func (self->expanded, path, g_str_equal, NULL))
         {
           g_ptr_array_add (self->expanded, g_strdup (path));
           added = TRUE;
         }
+      if (slash == NULL)
+        break;
+      *slash = '\0';
     }
   return added;
 }
@@ -199,7 +206,7 @@ onyx_window_select_node (OnyxWindow *self, Onnx__NodeProto *node)
   refresh_properties (self);
   onyx_window_sync_canvas_selection (self);
   /* A node hidden in a collapsed group: open the group, selection follows the layout. */
-  if (onyx_canvas_get_selected_node (self->canvas) < 0 && expand_scopes_of (self, node->name))
+  if (onyx_canvas_get_selected_node (self->canvas) < 0 && expand_scopes_of (self, node))
     onyx_window_relayout (self, TRUE);
   onyx_window_update_state (self);
 }

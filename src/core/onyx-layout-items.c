@@ -464,6 +464,7 @@ build_model (OnyxLayoutEngine *engine)
       g_ptr_array_unref (implicit[n]);
 
   adopt_constants (engine);
+  onyx_layout_scope_flat_blocks (engine);
   for (guint t = 0; t < engine->items->len; t++)
     {
       Item *item = &g_array_index (engine->items, Item, t);

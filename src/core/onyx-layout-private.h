@@ -100,4 +100,8 @@ GroupLayout *onyx_layout_group                (Run         *run,
                                                Group       *group);
 void         onyx_layout_group_layout_free    (GroupLayout *layout);
 
+/* onyx-layout-blocks.c: a large graph whose nodes carry no scopes gets blocks of
+ * consecutive nodes as scopes ("nodes 120–247"), cut where the fewest tensors cross. */
+void onyx_layout_scope_flat_blocks (OnyxLayoutEngine *engine);
+
 G_END_DECLS
