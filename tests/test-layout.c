@@ -349,6 +349,46 @@ test_flat_blocks (void)
   g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OP), ==, 0);
 }
 
+/* HEADER_HEIGHT of onyx-layout-items.c and onyx-render.c: the coloured band of an op box. */
+#define OP_HEADER_HEIGHT 22.0
+
+/* An op with no lines is drawn as its header alone; one with lines keeps its body. */
+static void
+test_header_only_boxes (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  OnyxLayoutEngine *engine;
+  g_autoptr (OnyxLayout) layout = NULL;
+  guint n_relu = 0, n_conv = 0;
+
+  g_assert_no_error (error);
+  engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (node->kind != ONYX_LAYOUT_OP)
+        continue;
+      if (g_strcmp0 (node->title, "Relu") == 0)
+        {
+          n_relu++;
+          g_assert_cmpuint (node->lines->len, ==, 0);
+          g_assert_cmpfloat_with_epsilon (node->box.height, OP_HEADER_HEIGHT, 0.01);
+        }
+      else if (g_strcmp0 (node->title, "Conv") == 0)
+        {
+          n_conv++;
+          g_assert_cmpuint (node->lines->len, >, 0);
+          g_assert_cmpfloat (node->box.height, >, OP_HEADER_HEIGHT + 10);
+        }
+    }
+  g_assert_cmpuint (n_relu, ==, 2);
+  g_assert_cmpuint (n_conv, ==, 2);
+  onyx_layout_engine_free (engine);
+}
+
 /* ---- Subgraphs: names from outside, and the reads of a node's subgraphs ---- */
 
 static int
@@ -564,6 +604,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/initializer-lines", test_initializer_lines_named_by_slot);
   g_test_add_func ("/layout/edges-reach-inner-nodes", test_edges_reach_inner_nodes);
   g_test_add_func ("/layout/flat-blocks", test_flat_blocks);
+  g_test_add_func ("/layout/header-only-boxes", test_header_only_boxes);
   g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
   g_test_add_func ("/layout/subgraph/implicit-edges", test_implicit_edges_into_holder);
   g_test_add_func ("/layout/subgraph/outer-boxes", test_outer_boxes_in_branch);

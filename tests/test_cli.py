@@ -11,8 +11,9 @@ import sys
 import tempfile
 import unittest
 
+import numpy
 import onnx
-from onnx import helper, TensorProto
+from onnx import helper, numpy_helper, TensorProto
 
 from onyx_test import CLI, cli, data
 
@@ -63,6 +64,68 @@ class Info(unittest.TestCase):
         foo = json.loads(cli("info", data("model_foo.onnx"), "--json").stdout)
         self.assertEqual(foo["custom_domains"], ["devtech"])
         self.assertIn({"domain": "devtech", "version": 1, "standard": False}, foo["opset_imports"])
+
+    @staticmethod
+    def constant_values(graph):
+        """The arrays of the graph's Constant nodes, those of its subgraphs included."""
+        values = []
+        for node in graph.node:
+            if node.op_type == "Constant" and node.domain in ("", "ai.onnx"):
+                values += [numpy_helper.to_array(a.t) for a in node.attribute if a.name == "value"]
+            for attribute in node.attribute:
+                for body in ([attribute.g] if attribute.type == onnx.AttributeProto.GRAPH else []) + list(attribute.graphs):
+                    values += Info.constant_values(body)
+        return values
+
+    def test_parameters_in_constant_nodes(self):
+        model = onnx.load(data("flat_constants.onnx"))
+        self.assertEqual(len(model.graph.initializer), 0)
+        values = self.constant_values(model.graph)
+        self.assertEqual(len(values), 20)
+        count, size = sum(v.size for v in values), sum(v.nbytes for v in values)
+        info = json.loads(cli("info", data("flat_constants.onnx"), "--json").stdout)
+        self.assertEqual((info["parameter_count"], info["parameter_bytes"]), (count, size))
+        self.assertEqual((info["constant_count"], info["constant_parameter_count"],
+                          info["constant_parameter_bytes"]), (20, count, size))
+        self.assertEqual(info["initializer_count"], 0)
+        run = cli("info", data("flat_constants.onnx"))
+        self.assertRegex(run.stdout, r"(?m)^Parameters: %d in 0 initializers and 20 Constant nodes \(16\.2\skB\)$"
+                         % count)
+
+    def test_parameters_without_constants_unchanged(self):
+        run = cli("info", data("model.onnx"))
+        self.assertRegex(run.stdout, r"(?m)^Parameters: 9728 in 4 initializers \(38\.9\skB\)$")
+        info = json.loads(cli("info", data("model.onnx"), "--json").stdout)
+        self.assertEqual((info["initializer_count"], info["parameter_count"], info["parameter_bytes"]),
+                         (4, 9728, 38912))
+        self.assertEqual((info["constant_count"], info["constant_parameter_count"]), (0, 0))
+
+    def test_parameters_in_subgraphs(self):
+        def branch(name, value):
+            return helper.make_graph(
+                [helper.make_node("Constant", [], [name + "_w"], value=numpy_helper.from_array(value)),
+                 helper.make_node("Add", ["x", name + "_w"], [name + "_y"])],
+                name, [], [helper.make_tensor_value_info(name + "_y", TensorProto.FLOAT, None)],
+                initializer=[numpy_helper.from_array(numpy.ones(3, numpy.float32), name + "_bias")])
+        weights = numpy.arange(6, dtype=numpy.float32).reshape(2, 3)
+        node = helper.make_node("If", ["cond"], ["y"], then_branch=branch("then", weights),
+                                else_branch=branch("else", numpy.zeros(3, numpy.float32)))
+        graph = helper.make_graph([node], "g",
+                                  [helper.make_tensor_value_info("cond", TensorProto.BOOL, []),
+                                   helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+        self.assertEqual(sum(v.size for v in self.constant_values(model.graph)), 9)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "if.onnx")
+            onnx.save(model, path)
+            info = json.loads(cli("info", path, "--json").stdout)
+            self.assertEqual((info["constant_count"], info["constant_parameter_count"]), (2, 9))
+            # The branches' own initializers count too: 6 + 3 in Constants, 3 + 3 in biases.
+            self.assertEqual((info["initializer_count"], info["parameter_count"], info["parameter_bytes"]),
+                             (2, 15, 60))
+            self.assertRegex(cli("info", path).stdout,
+                             r"(?m)^Parameters: 15 in 2 initializers and 2 Constant nodes \(60 bytes\)$")
 
     def test_metadata_and_odd_names(self):
         node = helper.make_node("Relu", ["in\x01put"], ["out"], name="bad\nname")

@@ -127,6 +127,27 @@ format_count (guint64 n)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 }
 
+/* "9728 (38.9 kB)", and how many of them Constant nodes hold when some do. */
+static char *
+format_parameters (const OnyxSummary *summary)
+{
+  g_autofree char *size = NULL;
+  g_autofree char *total = NULL;
+  g_autofree char *in_constants = NULL;
+
+  if (summary->parameters_overflow)
+    return g_strdup (_("too many to count"));
+  size = g_format_size (summary->parameter_bytes);
+  total = format_count (summary->n_parameters);
+  if (summary->n_constant_tensors == 0)
+    return g_strdup_printf ("%s (%s)", total, size);
+  in_constants = format_count (summary->constant_parameters);
+  return g_strdup_printf (ngettext ("%s (%s), %s of them in %u Constant node",
+                                    "%s (%s), %s of them in %u Constant nodes",
+                                    summary->n_constant_tensors),
+                          total, size, in_constants, summary->n_constant_tensors);
+}
+
 /* The subgraph or function shown: its name, its holder, what it reads from outside. */
 static void
 add_graph_group (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
@@ -182,11 +203,7 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
   if (model->has_model_version)
     add_text_row (group, _("Model version"), g_strdup_printf ("%" G_GINT64_FORMAT, model->model_version));
   add_text_row (group, _("Nodes"), format_count (summary->n_nodes));
-  {
-    g_autofree char *size = g_format_size (summary->parameter_bytes);
-    add_text_row (group, _("Parameters"), summary->parameters_overflow ? g_strdup (_("too many to count"))
-                  : g_strdup_printf ("%" G_GUINT64_FORMAT " (%s)", summary->n_parameters, size));
-  }
+  add_text_row (group, _("Parameters"), format_parameters (summary));
   if (model->doc_string != NULL && model->doc_string[0] != '\0')
     add_text_row (group, _("Description"), onyx_display_escape (model->doc_string));
 

@@ -100,9 +100,11 @@ print_text (OnyxModel *model)
       g_autofree char *op = onyx_display_escape (count->op);
       printf ("  %-24s %u\n", op, count->count);
     }
-  printf ("Parameters: %" G_GUINT64_FORMAT " in %u initializers (%s)%s\n", summary->n_parameters,
-          summary->n_initializers, size,
-          summary->parameters_overflow ? ", some sizes could not be computed" : "");
+  printf ("Parameters: %" G_GUINT64_FORMAT " in %u initializers", summary->n_parameters,
+          summary->n_initializers);
+  if (summary->n_constant_tensors > 0)
+    printf (" and %u Constant nodes", summary->n_constant_tensors);
+  printf (" (%s)%s\n", size, summary->parameters_overflow ? ", some sizes could not be computed" : "");
   if (proto->n_functions > 0)
     {
       printf ("Functions:\n");
@@ -255,6 +257,9 @@ print_json (OnyxModel *model)
   onyx_json_member_uint (json, "initializer_count", summary->n_initializers);
   onyx_json_member_uint (json, "parameter_count", summary->n_parameters);
   onyx_json_member_uint (json, "parameter_bytes", summary->parameter_bytes);
+  onyx_json_member_uint (json, "constant_count", summary->n_constant_tensors);
+  onyx_json_member_uint (json, "constant_parameter_count", summary->constant_parameters);
+  onyx_json_member_uint (json, "constant_parameter_bytes", summary->constant_bytes);
   onyx_json_member_strings (json, "custom_domains", summary->custom_domains);
   onyx_json_member_strings (json, "unused_opset_imports", summary->unused_domains);
   onyx_json_key (json, "functions");

@@ -65,7 +65,11 @@ size_item (Item *item, PangoLayout *pango)
   for (guint i = 0; i < item->lines->len; i++)
     measure (pango, item->lines->pdata[i], FALSE, &width);
   item->width = MAX (width + 20, 64);
-  item->height = HEADER_HEIGHT + LINE_HEIGHT * (item->lines->len + (item->subtitle != NULL ? 1 : 0)) + 6;
+  /* An op with nothing to list under its header (Relu, Add) is the header alone. */
+  if (item->kind == ONYX_LAYOUT_OP && item->lines->len == 0 && item->subtitle == NULL)
+    item->height = HEADER_HEIGHT;
+  else
+    item->height = HEADER_HEIGHT + LINE_HEIGHT * (item->lines->len + (item->subtitle != NULL ? 1 : 0)) + 6;
 }
 
 static guint

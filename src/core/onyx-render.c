@@ -19,6 +19,9 @@
 #define MIN_DETAIL_SCALE 0.2
 #define MAX_IMAGE_SIDE 32000.0
 #define RADIUS 5.0
+/* An op box's coloured band, as tall as HEADER_HEIGHT of onyx-layout-items.c; a box
+ * that tall is all header. */
+#define HEADER_HEIGHT 22.0
 /* Dashes of open groups, of names from outside a subgraph and of implicit reads. */
 static const double dashes[] = { 4, 3 };
 
@@ -281,11 +284,15 @@ draw_op (Painter *p, const OnyxLayoutNode *node, int index)
 {
   cairo_t *cr = p->cr;
   const Colour *header = &category_colours[node->category];
-  OnyxRect head = { node->box.x, node->box.y, node->box.width, 22 };
+  OnyxRect head = { node->box.x, node->box.y, node->box.width, HEADER_HEIGHT };
 
-  rounded_rect (cr, &node->box, RADIUS);
-  cairo_set_source_rgb (cr, p->body.r, p->body.g, p->body.b);
-  cairo_fill (cr);
+  /* No body under a header-only box: its edge would show through the header's. */
+  if (node->box.height > HEADER_HEIGHT)
+    {
+      rounded_rect (cr, &node->box, RADIUS);
+      cairo_set_source_rgb (cr, p->body.r, p->body.g, p->body.b);
+      cairo_fill (cr);
+    }
   /* Header band: the op type, coloured by category. */
   cairo_save (cr);
   rounded_rect (cr, &node->box, RADIUS);

@@ -75,6 +75,105 @@ compare_op_counts (gconstpointer a, gconstpointer b)
   return strcmp (x->op, y->op);
 }
 
+static void
+add_parameters (OnyxSummary *summary, gboolean computed, guint64 n_elements, guint64 n_bytes,
+                gboolean in_constant)
+{
+  if (!computed || summary->n_parameters > G_MAXUINT64 - n_elements ||
+      summary->parameter_bytes > G_MAXUINT64 - n_bytes)
+    {
+      summary->parameters_overflow = TRUE;
+      return;
+    }
+  summary->n_parameters += n_elements;
+  summary->parameter_bytes += n_bytes;
+  /* Parts of the totals, so they cannot overflow when the totals did not. */
+  if (in_constant)
+    {
+      summary->constant_parameters += n_elements;
+      summary->constant_bytes += n_bytes;
+    }
+}
+
+static gboolean
+tensor_size (const Onnx__TensorProto *tensor, guint64 *n_elements, guint64 *n_bytes)
+{
+  return onyx_dims_n_elements (tensor->dims, tensor->n_dims, n_elements) &&
+         onyx_tensor_n_bytes (tensor, n_bytes);
+}
+
+/* The value a Constant node holds, in whichever of its attributes it is given; FALSE for
+ * a Constant without one. A sparse value counts the values it stores, not its dense
+ * shape, as the file holds (and a runtime loads) only those; its indices are structure. */
+static gboolean
+constant_value_size (const Onnx__NodeProto *node, gboolean *computed,
+                     guint64 *n_elements, guint64 *n_bytes)
+{
+  for (size_t i = 0; i < node->n_attribute; i++)
+    {
+      const Onnx__AttributeProto *attribute = node->attribute[i];
+      const char *name = attribute->name != NULL ? attribute->name : "";
+
+      *computed = TRUE;
+      if (strcmp (name, "value") == 0 && attribute->t != NULL)
+        *computed = tensor_size (attribute->t, n_elements, n_bytes);
+      else if (strcmp (name, "sparse_value") == 0 && attribute->sparse_tensor != NULL &&
+               attribute->sparse_tensor->values != NULL)
+        *computed = tensor_size (attribute->sparse_tensor->values, n_elements, n_bytes);
+      else if (strcmp (name, "value_float") == 0)
+        *n_elements = 1, *n_bytes = sizeof (float);
+      else if (strcmp (name, "value_floats") == 0)
+        *n_elements = attribute->n_floats, *n_bytes = attribute->n_floats * sizeof (float);
+      else if (strcmp (name, "value_int") == 0)
+        *n_elements = 1, *n_bytes = sizeof (int64_t);
+      else if (strcmp (name, "value_ints") == 0)
+        *n_elements = attribute->n_ints, *n_bytes = attribute->n_ints * sizeof (int64_t);
+      else if (strcmp (name, "value_string") == 0)
+        *n_elements = 1, *n_bytes = attribute->s.len;
+      else if (strcmp (name, "value_strings") == 0)
+        {
+          *n_elements = attribute->n_strings;
+          *n_bytes = 0;
+          for (size_t s = 0; s < attribute->n_strings; s++)
+            *n_bytes += attribute->strings[s].len;
+        }
+      else
+        continue;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Visits the main graph and every subgraph in it, each once. */
+static void
+walk_parameters (ProtobufCMessage *message, gpointer user_data)
+{
+  OnyxSummary *summary = user_data;
+  guint64 n_elements = 0, n_bytes = 0;
+  gboolean computed;
+
+  if (message->descriptor == &onnx__graph_proto__descriptor)
+    {
+      const Onnx__GraphProto *graph = (const Onnx__GraphProto *) message;
+      for (size_t i = 0; i < graph->n_initializer; i++)
+        {
+          summary->n_initializers++;
+          computed = tensor_size (graph->initializer[i], &n_elements, &n_bytes);
+          add_parameters (summary, computed, n_elements, n_bytes, FALSE);
+        }
+    }
+  else if (message->descriptor == &onnx__node_proto__descriptor)
+    {
+      const Onnx__NodeProto *node = (const Onnx__NodeProto *) message;
+      if (g_strcmp0 (node->op_type, "Constant") == 0 && onyx_domain_is_default (node->domain) &&
+          constant_value_size (node, &computed, &n_elements, &n_bytes))
+        {
+          summary->n_constant_tensors++;
+          add_parameters (summary, computed, n_elements, n_bytes, TRUE);
+        }
+    }
+}
+
 OnyxSummary *
 onyx_summary_new (const Onnx__ModelProto *model)
 {
@@ -135,23 +234,8 @@ onyx_summary_new (const Onnx__ModelProto *model)
   summary->n_nodes = graph != NULL ? (guint) graph->n_node : 0;
   g_ptr_array_sort (summary->op_counts, compare_op_counts);
 
-  for (size_t i = 0; graph != NULL && i < graph->n_initializer; i++)
-    {
-      const Onnx__TensorProto *tensor = graph->initializer[i];
-      guint64 n_elements, n_bytes;
-
-      summary->n_initializers++;
-      if (onyx_dims_n_elements (tensor->dims, tensor->n_dims, &n_elements) &&
-          onyx_tensor_n_bytes (tensor, &n_bytes) &&
-          summary->n_parameters <= G_MAXUINT64 - n_elements &&
-          summary->parameter_bytes <= G_MAXUINT64 - n_bytes)
-        {
-          summary->n_parameters += n_elements;
-          summary->parameter_bytes += n_bytes;
-        }
-      else
-        summary->parameters_overflow = TRUE;
-    }
+  if (graph != NULL)
+    onyx_proto_foreach_message ((ProtobufCMessage *) &graph->base, walk_parameters, summary);
   g_hash_table_unref (by_op);
   return summary;
 }

@@ -16,10 +16,15 @@ typedef struct {
 typedef struct {
   guint n_nodes;              /* main graph */
   guint n_nodes_all;          /* with subgraphs and functions */
+  /* Parameters are counted in the main graph and its subgraphs (If/Loop/Scan bodies),
+   * not in functions: a function's Constants are part of its definition. */
   guint n_initializers;
-  guint64 n_parameters;       /* elements of all initializers */
+  guint n_constant_tensors;   /* Constant nodes with a value attribute */
+  guint64 n_parameters;       /* elements of all initializers and Constant values */
   guint64 parameter_bytes;
-  gboolean parameters_overflow; /* some initializer's size could not be computed */
+  guint64 constant_parameters; /* the part of n_parameters held by Constant nodes */
+  guint64 constant_bytes;
+  gboolean parameters_overflow; /* some tensor's size could not be computed */
   GPtrArray *op_counts;       /* OnyxOpCount, most frequent first, then by name */
   GPtrArray *custom_domains;  /* char*, non-standard domains of nodes (any graph, functions) */
   GPtrArray *unused_domains;  /* char*, imported domains but ai.onnx that no node uses */
