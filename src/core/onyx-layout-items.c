@@ -378,6 +378,7 @@ clear_model (OnyxLayoutEngine *engine)
   g_clear_pointer (&engine->shapes, g_hash_table_unref);
   g_clear_pointer (&engine->outer_names, g_ptr_array_unref);
   g_clear_pointer (&engine->item_of_node, g_free);
+  g_clear_pointer (&engine->folded_into, g_free);
 }
 
 static void
@@ -524,7 +525,7 @@ build_model (OnyxLayoutEngine *engine)
   g_autoptr (GPtrArray) outer_values = g_ptr_array_new ();
   g_autofree GPtrArray **implicit = g_new0 (GPtrArray *, MAX (graph->n_node, 1));
   g_autoptr (GHashTable) constants = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree int *folded_into = NULL;
+  int *folded_into;
   PangoFontMap *font_map = pango_cairo_font_map_new ();
   PangoContext *context = pango_font_map_create_context (font_map);
   PangoLayout *pango = pango_layout_new (context);
@@ -573,7 +574,7 @@ build_model (OnyxLayoutEngine *engine)
     record_shape (engine->shapes, graph->output[i]);
   for (size_t n = 0; n < graph->n_node; n++)
     implicit[n] = implicit_reads (graph->node[n]);
-  folded_into = fold_constants (engine, initializers, implicit, constants);
+  folded_into = engine->folded_into = fold_constants (engine, initializers, implicit, constants);
   engine->item_of_node = g_new (int, MAX (graph->n_node, 1));
   engine->n_item_of_node = graph->n_node;
   for (size_t n = 0; n < graph->n_node; n++)
@@ -720,6 +721,12 @@ gboolean
 onyx_layout_engine_get_fold_constants (OnyxLayoutEngine *engine)
 {
   return engine->fold_constants;
+}
+
+int
+onyx_layout_engine_folded_into (OnyxLayoutEngine *engine, guint node)
+{
+  return node < engine->n_item_of_node ? engine->folded_into[node] : -1;
 }
 
 const char *

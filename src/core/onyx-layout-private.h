@@ -68,6 +68,7 @@ struct _OnyxLayoutEngine {
   GHashTable *shapes;       /* tensor → shape text */
   gboolean fold_constants;
   int *item_of_node;        /* per graph node: its item, or its reader's when folded */
+  int *folded_into;         /* per graph node: the reader showing it as a line, or -1 */
   gsize n_item_of_node;
   GHashTable *cache;        /* key → GroupLayout */
   GMutex cache_lock;

@@ -100,6 +100,9 @@ void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
 void              onyx_layout_engine_set_fold_constants (OnyxLayoutEngine *engine,
                                                          gboolean          fold);
 gboolean          onyx_layout_engine_get_fold_constants (OnyxLayoutEngine *engine);
+/* The graph node whose box shows graph node `node` as a line (folded), or -1. */
+int               onyx_layout_engine_folded_into (OnyxLayoutEngine *engine,
+                                                  guint             node);
 /* The scope path graph node `node` is filed under ("" at top level; unscoped
  * constants join the scope of their readers, folded ones that of their reader): a
  * collapsed group shows it when the group's path is this one or a prefix of it
