@@ -1,7 +1,8 @@
 /* test-app-more.c: the rest of the window under Xvfb, through the handlers GTK
  * itself calls: dropping files, closing or opening over unsaved changes, the dark
  * style preference, pinch zoom, recent models, exporting the view or the whole
- * graph, and reconnecting an input from the searchable tensor list.
+ * graph, reconnecting an input from the searchable tensor list, and Constants folded
+ * into their readers' boxes.
  *
  * With ONYX_TEST_SCREENSHOTS=DIR, screenshots of the whole screen (popovers
  * included) are written there for a person to look at. */
@@ -704,6 +705,145 @@ test_reconnect_picker (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* ---- Constants folded into their readers (flat_constants.onnx) ---- */
+
+static guint
+n_op_boxes (OnyxWindow *window)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  guint n = 0;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    n += g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_OP;
+  return n;
+}
+
+/* Until the window's layout has `n` op boxes (after a setting changed). */
+static void
+wait_for_op_boxes (OnyxWindow *window, guint n)
+{
+  for (int i = 0; i < 10000 && n_op_boxes (window) != n; i++)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      wait_for_layout (window);
+    }
+  g_assert_cmpuint (n_op_boxes (window), ==, n);
+}
+
+/* Until a few frames were drawn: the window is laid out for a snapshot. */
+static void
+wait_for_frames (OnyxWindow *window)
+{
+  int ticks = 0;
+
+  gtk_widget_add_tick_callback (GTK_WIDGET (window), test_count_tick, &ticks, NULL);
+  while (ticks < 3)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Whether a label in `widget` (rows show their titles in labels) shows `text`. */
+static gboolean
+shows_text (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_label (GTK_LABEL (widget)), text) != NULL)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (shows_text (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* The switch of the Preferences row titled `title`. */
+static GtkWidget *
+preferences_switch (GtkWidget *widget, const char *title)
+{
+  if (ADW_IS_ACTION_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return find_descendant (widget, GTK_TYPE_SWITCH);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = preferences_switch (child, title);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A click on BatchNormalization's "scale" line selects the Constant it stands for
+ * (the panel shows it; the box is highlighted); edits and undo re-fold; the
+ * Preferences switch brings the boxes back. */
+static void
+test_fold_constants (void)
+{
+  OnyxWindow *window = open_window ("flat_constants.onnx");
+  Onnx__GraphProto *graph = onyx_window_get_graph (window);
+  Onnx__NodeProto *bn = node_of_op (window, "BatchNormalization"), *relu = node_of_op (window, "Relu"), *scale = NULL;
+  guint n_folded_boxes = n_op_boxes (window);
+  int bn_box = layout_node_of_op (window, "BatchNormalization");
+  const OnyxLayoutNode *box = &g_array_index (onyx_canvas_get_layout (window->canvas)->nodes, OnyxLayoutNode, bn_box);
+  OnyxTensorPicker *picker;
+  GtkWidget *prefs, *fold_switch;
+  g_autoptr (GSettings) settings = onyx_application_new_settings ();
+
+  /* 19 of the 20 Constants are lines. */
+  g_assert_cmpuint (n_folded_boxes, ==, graph->n_node - 19);
+  g_assert_cmpstr (box->lines->pdata[0], ==, "scale ⟨8⟩");
+  for (size_t n = 0; n < graph->n_node; n++)
+    if (g_strcmp0 (graph->node[n]->output[0], bn->input[1]) == 0)
+      scale = graph->node[n];
+  g_assert_nonnull (scale);
+
+  g_signal_emit_by_name (window->canvas, "line-activated", bn_box, 0);
+  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
+  g_assert_true (window->selected_node == scale);
+  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, bn_box);
+  g_assert_true (shows_text (GTK_WIDGET (window->properties), "tensor float32⟨8⟩"));
+  wait_for_frames (window);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-more-fold-selected.png"), >, 2000);
+  /* Its output, selected as a tensor, has no edge: the reader's box shows it. */
+  onyx_window_select_tensor (window, scale->output[0]);
+  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, bn_box);
+
+  /* Deleting the reader leaves its Constants unread: boxes of their own, undo folds. */
+  onyx_window_select_node (window, bn);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-node", NULL));
+  wait_for_layout (window);
+  g_assert_cmpuint (n_op_boxes (window), ==, n_folded_boxes - 1 + 4);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  wait_for_layout (window);
+  g_assert_cmpuint (n_op_boxes (window), ==, n_folded_boxes);
+
+  /* Relu reading the scale too: read twice, it gets its box back; undo folds it. */
+  onyx_window_select_node (window, relu);
+  picker = picker_of_input (window, 0);
+  gtk_editable_set_text (onyx_tensor_picker_get_search (picker), scale->output[0]);
+  g_assert_cmpuint (n_results (picker), ==, 1);
+  onyx_tensor_picker_choose (picker, 0);
+  g_assert_cmpstr (relu->input[0], ==, scale->output[0]);
+  wait_for_layout (window);
+  g_assert_cmpuint (n_op_boxes (window), ==, n_folded_boxes + 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  wait_for_layout (window);
+  g_assert_cmpuint (n_op_boxes (window), ==, n_folded_boxes);
+
+  /* The Preferences switch: every Constant a box, in every open window. */
+  prefs = onyx_preferences_new (GTK_WINDOW (window));
+  gtk_window_present (GTK_WINDOW (prefs));
+  fold_switch = preferences_switch (prefs, "Fold Constants");
+  g_assert_nonnull (fold_switch);
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (fold_switch)));
+  gtk_widget_activate (fold_switch);
+  wait_for_op_boxes (window, graph->n_node);
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  wait_for_frames (window);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-more-fold-off.png"), >, 2000);
+  g_assert_false (g_settings_get_boolean (settings, "fold-constants"));
+  g_settings_reset (settings, "fold-constants");
+  wait_for_op_boxes (window, n_folded_boxes);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The application's accelerators, as the shortcuts window lists them. */
 static void
 test_accels (void)
@@ -750,6 +890,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-more/export-view-and-graph", test_export_view_and_graph);
   g_test_add_func ("/app-more/export-dialog", test_export_dialog);
   g_test_add_func ("/app-more/reconnect-picker", test_reconnect_picker);
+  g_test_add_func ("/app-more/fold-constants", test_fold_constants);
   g_test_add_func ("/app-more/accels", test_accels);
   status = g_test_run ();
   test_remove_tree (home);

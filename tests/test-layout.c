@@ -110,8 +110,12 @@ check_model (const char *path)
       assert_sane (layout, path);
       if (modes[m] == ONYX_EXPAND_ALL)
         {
-          /* Every node, graph input (not initializer) and output has its box. */
-          g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OP), ==, graph->n_node);
+          /* Every node, graph input (not initializer) and output has its box, but
+           * for the Constants shown as lines of their readers. */
+          guint n_folded = 0;
+          for (size_t n = 0; n < graph->n_node; n++)
+            n_folded += onyx_layout_engine_folded_into (engine, n) >= 0;
+          g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OP), ==, graph->n_node - n_folded);
           g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTPUT), ==, graph->n_output);
         }
     }
@@ -594,6 +598,130 @@ test_outer_boxes_nested (void)
   onyx_layout_engine_free (engine);
 }
 
+/* ---- Constant nodes folded into their reader ---- */
+
+static gboolean
+is_constant (const Onnx__NodeProto *node)
+{
+  return g_strcmp0 (node->op_type, "Constant") == 0;
+}
+
+/* The graph node producing `name`, or -1. */
+static int
+producer_of (const Onnx__GraphProto *graph, const char *name)
+{
+  for (size_t n = 0; n < graph->n_node; n++)
+    for (size_t k = 0; k < graph->node[n]->n_output; k++)
+      if (g_strcmp0 (graph->node[n]->output[k], name) == 0)
+        return (int) n;
+  return -1;
+}
+
+/* flat_constants.onnx keeps its weights in 20 Constants, as paddle2onnx writes: the
+ * 19 read once are lines of their readers ("scale ⟨8⟩" on BatchNormalization), each
+ * line saying which Constant it stands for; the one both Adds read keeps its box.
+ * Folding off, every Constant has a box; on again, the cached layouts come back. */
+static void
+test_folded_constants (void)
+{
+  g_autoptr (OnyxModel) model = load_model ("flat_constants.onnx");
+  Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  OnyxLayoutEngine *engine = onyx_layout_engine_new (graph);
+  g_autoptr (OnyxLayout) folded = NULL, boxes = NULL, again = NULL;
+  g_autoptr (GHashTable) lines_of = g_hash_table_new (NULL, NULL);
+  const char *const slots[] = { "scale", "B", "input_mean", "input_var" };
+  guint n_constants = 0, n_bn = 0;
+  int shared;
+
+  for (size_t n = 0; n < graph->n_node; n++)
+    n_constants += is_constant (graph->node[n]);
+  g_assert_cmpuint (n_constants, ==, 20);
+  g_assert_true (onyx_layout_engine_get_fold_constants (engine));
+  folded = lay_out (engine, ONYX_EXPAND_ALL);
+  assert_sane (folded, "flat_constants.onnx folded");
+  render_png (folded, "flat-constants-folded.png");
+
+  g_assert_cmpuint (count_kind (folded, ONYX_LAYOUT_OP), ==, graph->n_node - 19);
+  shared = find_node (folded, ONYX_LAYOUT_OP, "Constant");
+  g_assert_cmpstr (graph->node[g_array_index (folded->nodes, OnyxLayoutNode, shared).index]->output[0], ==,
+                   graph->node[producer_of (graph, "p2o.Add.0.out")]->input[1]);
+  for (guint i = 0, n_from_shared = 0; i < folded->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (folded->nodes, OnyxLayoutNode, i);
+      g_assert_cmpuint (node->line_nodes->len, ==, node->lines->len);
+      if (node->kind != ONYX_LAYOUT_OP)
+        continue;
+      g_assert_true (i == (guint) shared || !is_constant (graph->node[node->index]));
+      for (guint l = 0; l < node->line_nodes->len; l++)
+        {
+          int constant = g_array_index (node->line_nodes, int, l);
+          if (constant < 0)
+            continue;
+          /* The line stands for the Constant that feeds this node. */
+          g_assert_true (is_constant (graph->node[constant]));
+          g_assert_cmpint (onyx_layout_engine_folded_into (engine, constant), ==, node->index);
+          g_assert_cmpstr (onyx_layout_engine_node_scope (engine, constant), ==,
+                           onyx_layout_engine_node_scope (engine, node->index));
+          g_assert_false (g_hash_table_contains (lines_of, GINT_TO_POINTER (constant)));
+          g_hash_table_insert (lines_of, GINT_TO_POINTER (constant), GINT_TO_POINTER (i));
+        }
+      if (g_strcmp0 (node->title, "BatchNormalization") == 0)
+        {
+          const Onnx__NodeProto *bn = graph->node[node->index];
+          guint width = n_bn++ == 0 ? 8 : 16;
+          g_assert_cmpuint (node->lines->len, ==, 4);
+          for (guint l = 0; l < 4; l++)
+            {
+              g_autofree char *expected = g_strdup_printf ("%s ⟨%u⟩", slots[l], width);
+              g_assert_cmpstr (node->lines->pdata[l], ==, expected);
+              g_assert_cmpint (g_array_index (node->line_nodes, int, l), ==, producer_of (graph, bn->input[l + 1]));
+            }
+          /* A click on the third line's row hits that line; on the title, none. */
+          g_assert_cmpint (onyx_render_line_hit_test (folded, i, node->box.x + 10, node->box.y + 25 + 2 * 15 + 7), ==, 2);
+          g_assert_cmpint (onyx_render_line_hit_test (folded, i, node->box.x + 10, node->box.y + 5), ==, -1);
+        }
+      if (g_strcmp0 (node->title, "Conv") == 0 && g_strcmp0 (graph->node[node->index]->name, "p2o.Conv.1") == 0)
+        {
+          g_assert_cmpstr (node->lines->pdata[0], ==, "W ⟨16×8×3×3⟩");
+          g_assert_cmpstr (node->lines->pdata[1], ==, "B ⟨16⟩");
+        }
+      if (g_strcmp0 (node->title, "MatMul") == 0)
+        g_assert_true (has_line (node, "B ⟨16×10⟩"));
+      if (find_edge (folded, shared, (int) i) != NULL)
+        n_from_shared++;
+      if (g_strcmp0 (node->title, "Softmax") == 0)
+        g_assert_cmpuint (n_from_shared, ==, 2);
+    }
+  g_assert_cmpuint (n_bn, ==, 3);
+  g_assert_cmpuint (g_hash_table_size (lines_of), ==, 19);
+  /* No edge from a folded Constant: its output is not drawn. */
+  for (guint e = 0; e < folded->edges->len; e++)
+    {
+      int from = producer_of (graph, g_array_index (folded->edges, OnyxLayoutEdge, e).tensor);
+      g_assert_false (from >= 0 && g_hash_table_contains (lines_of, GINT_TO_POINTER (from)));
+    }
+
+  onyx_layout_engine_set_fold_constants (engine, FALSE);
+  boxes = lay_out (engine, ONYX_EXPAND_ALL);
+  assert_sane (boxes, "flat_constants.onnx unfolded");
+  render_png (boxes, "flat-constants-boxes.png");
+  g_assert_cmpuint (count_kind (boxes, ONYX_LAYOUT_OP), ==, graph->n_node);
+  for (guint i = 0; i < boxes->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (boxes->nodes, OnyxLayoutNode, i);
+      for (guint l = 0; l < node->line_nodes->len; l++)
+        g_assert_cmpint (g_array_index (node->line_nodes, int, l), ==, -1);
+    }
+  for (size_t n = 0; n < graph->n_node; n++)
+    g_assert_cmpint (onyx_layout_engine_folded_into (engine, n), ==, -1);
+
+  onyx_layout_engine_set_fold_constants (engine, TRUE);
+  again = lay_out (engine, ONYX_EXPAND_ALL);
+  g_assert_cmpuint (again->n_dot_runs, ==, 0);
+  g_assert_cmpuint (again->nodes->len, ==, folded->nodes->len);
+  onyx_layout_engine_free (engine);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -605,6 +733,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/edges-reach-inner-nodes", test_edges_reach_inner_nodes);
   g_test_add_func ("/layout/flat-blocks", test_flat_blocks);
   g_test_add_func ("/layout/header-only-boxes", test_header_only_boxes);
+  g_test_add_func ("/layout/folded-constants", test_folded_constants);
   g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
   g_test_add_func ("/layout/subgraph/implicit-edges", test_implicit_edges_into_holder);
   g_test_add_func ("/layout/subgraph/outer-boxes", test_outer_boxes_in_branch);

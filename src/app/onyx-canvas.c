@@ -43,7 +43,7 @@ struct _OnyxCanvas {
 
 G_DEFINE_FINAL_TYPE (OnyxCanvas, onyx_canvas, GTK_TYPE_WIDGET)
 
-enum { ITEM_ACTIVATED, ITEM_OPENED, N_SIGNALS };
+enum { ITEM_ACTIVATED, ITEM_OPENED, LINE_ACTIVATED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -439,6 +439,17 @@ drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, OnyxCanvas *self)
   node = onyx_layout_hit_test (self->layout, lx, ly);
   if (node < 0)
     edge = onyx_render_edge_hit_test (self->layout, self->index, lx, ly, 5 / self->scale);
+  else
+    {
+      /* A line standing for a graph node of its own (a folded Constant) selects that. */
+      const GArray *line_nodes = g_array_index (self->layout->nodes, OnyxLayoutNode, node).line_nodes;
+      int line = onyx_render_line_hit_test (self->layout, node, lx, ly);
+      if (line >= 0 && g_array_index (line_nodes, int, line) >= 0)
+        {
+          g_signal_emit (self, signals[LINE_ACTIVATED], 0, node, line);
+          return;
+        }
+    }
   g_signal_emit (self, signals[ITEM_ACTIVATED], 0, node, edge);
 }
 
@@ -574,6 +585,9 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
   signals[ITEM_OPENED] = g_signal_new ("item-opened", G_TYPE_FROM_CLASS (klass),
                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                        G_TYPE_NONE, 1, G_TYPE_INT);
+  signals[LINE_ACTIVATED] = g_signal_new ("line-activated", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
 
   gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_action);

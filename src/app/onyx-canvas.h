@@ -13,7 +13,10 @@ G_DECLARE_FINAL_TYPE (OnyxCanvas, onyx_canvas, ONYX, CANVAS, GtkWidget)
 
 /* Signal "item-activated" (int node, int edge): a click on a layout node or edge
  * (both -1 for the background). The canvas does not change its selection itself.
- * Signal "item-opened" (int node): a double click on a layout node. */
+ * Signal "item-opened" (int node): a double click on a layout node.
+ * Signal "line-activated" (int node, int line): a click on a line of layout node
+ * `node` that stands for a graph node of its own (line_nodes[line] >= 0, a folded
+ * Constant), instead of "item-activated". */
 
 GtkWidget        *onyx_canvas_new            (void);
 /* Takes ownership of `layout` (may be NULL). With `keep_view` the zoom and position

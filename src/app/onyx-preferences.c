@@ -7,6 +7,7 @@
 struct _OnyxPreferences {
   AdwPreferencesWindow parent_instance;
   GtkSwitch *dark_switch;
+  GtkSwitch *fold_constants_switch;
   GSettings *settings;
 };
 
@@ -31,6 +32,7 @@ onyx_preferences_class_init (OnyxPreferencesClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/onyxviewer/Onyx/onyx-preferences.ui");
   gtk_widget_class_bind_template_child (widget_class, OnyxPreferences, dark_switch);
+  gtk_widget_class_bind_template_child (widget_class, OnyxPreferences, fold_constants_switch);
 }
 
 static void
@@ -39,6 +41,9 @@ onyx_preferences_init (OnyxPreferences *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->settings = onyx_application_new_settings ();
   g_settings_bind (self->settings, "dark-style", self->dark_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  /* Every window relayouts when it changes (onyx-window.c). */
+  g_settings_bind (self->settings, "fold-constants", self->fold_constants_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
 }
 
 GtkWidget *

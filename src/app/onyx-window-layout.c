@@ -90,6 +90,8 @@ onyx_window_relayout (OnyxWindow *self, gboolean keep_view)
       self->layout_keep_view = self->layout_keep_view && keep_view;
       return;
     }
+  /* No worker reads the engine now: it may rebuild its items for the setting. */
+  onyx_layout_engine_set_fold_constants (self->engine, g_settings_get_boolean (self->settings, "fold-constants"));
   g_ptr_array_add (self->expanded, NULL);
   g_ptr_array_add (self->collapsed, NULL);
   job = g_new0 (LayoutJob, 1);

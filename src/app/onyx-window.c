@@ -76,6 +76,24 @@ layout_node_for (OnyxWindow *self, OnyxLayoutKind kind, int index)
   return -1;
 }
 
+/* The op box showing graph node `pos`: its own, or the box it is folded into as a
+ * line (a Constant read once); -1 when neither is in the layout. */
+static int
+layout_box_of_node (OnyxWindow *self, gssize pos)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  int node = layout_node_for (self, ONYX_LAYOUT_OP, pos);
+
+  for (guint i = 0; node < 0 && pos >= 0 && layout != NULL && i < layout->nodes->len; i++)
+    {
+      const GArray *line_nodes = g_array_index (layout->nodes, OnyxLayoutNode, i).line_nodes;
+      for (guint l = 0; l < line_nodes->len; l++)
+        if (g_array_index (line_nodes, int, l) == pos)
+          node = i;
+    }
+  return node;
+}
+
 static int
 layout_edge_for (OnyxWindow *self, const char *tensor)
 {
@@ -136,7 +154,7 @@ onyx_window_sync_canvas_selection (OnyxWindow *self)
     {
       gssize pos = onyx_graph_index_node_position (onyx_window_get_graph_index (self),
                                                    self->selected_node);
-      node = layout_node_for (self, ONYX_LAYOUT_OP, pos);
+      node = layout_box_of_node (self, pos);
     }
   else if (self->selection == ONYX_SELECTION_TENSOR)
     {
@@ -152,6 +170,14 @@ onyx_window_sync_canvas_selection (OnyxWindow *self)
           node = layout_node_for (self, ONYX_LAYOUT_OUTER, i);
       if (node < 0)
         edge = layout_edge_for (self, self->selected_tensor);
+      if (node < 0 && edge < 0)
+        {
+          /* A folded Constant's output has no edge: show the box it is a line of. */
+          OnyxGraphIndex *index = onyx_window_get_graph_index (self);
+          OnyxValue *value = onyx_graph_index_lookup (index, self->selected_tensor);
+          if (value != NULL && value->producer != NULL)
+            node = layout_box_of_node (self, onyx_graph_index_node_position (index, value->producer));
+        }
     }
   onyx_canvas_set_selection (self->canvas, node, edge);
   if (node >= 0)
@@ -367,6 +393,31 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
     onyx_window_select_tensor (self, g_array_index (layout->edges, OnyxLayoutEdge, edge).tensor);
   else
     onyx_window_select_model (self);
+}
+
+/* A click on a folded Constant's line in its reader's box selects the Constant. */
+static void
+line_activated_cb (OnyxWindow *self, int node, int line)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  const OnyxLayoutNode *n;
+  int constant;
+
+  if (self->document == NULL || layout == NULL || node < 0 || (guint) node >= layout->nodes->len)
+    return;
+  n = &g_array_index (layout->nodes, OnyxLayoutNode, node);
+  constant = line >= 0 && (guint) line < n->line_nodes->len ? g_array_index (n->line_nodes, int, line) : -1;
+  if (constant >= 0 && (gsize) constant < onyx_window_get_graph (self)->n_node)
+    onyx_window_select_node (self, onyx_window_get_graph (self)->node[constant]);
+  else
+    item_activated_cb (self, node, -1);
+}
+
+/* The layout reads the setting on each run. */
+static void
+fold_constants_changed_cb (OnyxWindow *self)
+{
+  onyx_window_relayout (self, TRUE);
 }
 
 /* ---- Opening ---- */
@@ -663,6 +714,8 @@ onyx_window_init (OnyxWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   g_signal_connect_swapped (self->canvas, "item-activated", G_CALLBACK (item_activated_cb), self);
+  g_signal_connect_swapped (self->canvas, "line-activated", G_CALLBACK (line_activated_cb), self);
+  g_signal_connect_swapped (self->settings, "changed::fold-constants", G_CALLBACK (fold_constants_changed_cb), self);
   onyx_window_init_find (self);
   gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (self->canvas), GTK_TYPE_PANED)), 820);
   onyx_window_init_dnd (self);

@@ -12,6 +12,7 @@ onyx_cli_render (int argc, char **argv)
   char *output = NULL;
   char **expand = NULL;
   double scale = 1.0;
+  gboolean no_fold_constants = FALSE;
   g_autofree char *graph_name = NULL;
   GOptionEntry entries[] = {
     ONYX_CLI_GRAPH_OPTION (&graph_name),
@@ -20,6 +21,8 @@ onyx_cli_render (int argc, char **argv)
       "Groups to open: all, none, auto (the default: as many as stay readable) or a scope such "
       "as /layers.0/self_attn; may be repeated", "WHAT" },
     { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "Zoom (1 = 100 %)", "S" },
+    { "no-fold-constants", 0, 0, G_OPTION_ARG_NONE, &no_fold_constants,
+      "Draw every Constant node as a box of its own, not as a line of the node reading it", NULL },
     { NULL }
   };
   g_autoptr (OnyxModel) model = NULL;
@@ -68,6 +71,7 @@ onyx_cli_render (int argc, char **argv)
   if ((entry = onyx_cli_find_graph ("render", graphs, graph_name, &exit_code)) == NULL)
     goto out;
   engine = onyx_layout_engine_new_for_entry (graphs, entry);
+  onyx_layout_engine_set_fold_constants (engine, !no_fold_constants);
   expanded = onyx_layout_engine_expansion (engine, mode, (const char *const *) scopes->pdata, NULL);
   layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
   if (!onyx_render_to_file (layout, output, scale, &error))

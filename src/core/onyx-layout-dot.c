@@ -215,7 +215,9 @@ onyx_layout_group (Run *run, Group *group)
   g_autoptr (GPtrArray) carried = g_ptr_array_new (); /* per pair: the ItemEdge it shows */
   GroupLayout *layout;
 
-  g_string_append_printf (key, "%s|%08x|", group->path, group->hash);
+  /* Folding changes the items, and so the hash, already; the flag keeps the two
+   * cached layouts of a group apart even if their hashes met. */
+  g_string_append_printf (key, "%s|%08x|%c|", group->path, group->hash, run->engine->fold_constants ? 'f' : 'u');
   onyx_layout_expansion_signature (run, group, key);
   g_mutex_lock (&run->engine->cache_lock);
   layout = g_hash_table_lookup (run->engine->cache, key->str);

@@ -10,6 +10,7 @@
 #include "onyx-attribute.h"
 #include "onyx-graph-index.h"
 #include "onyx-schema.h"
+#include "onyx-tensor-values.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
@@ -17,6 +18,7 @@
 #define HEADER_HEIGHT 22.0
 #define MAX_LINES 4
 #define MAX_TEXT 28
+#define MAX_SCALAR 12
 
 static char *
 shorten (const char *text)
@@ -108,8 +110,73 @@ implicit_reads (const Onnx__NodeProto *node)
   return implicit;
 }
 
+/* A line by the reader's schema slot, `tensor`'s last "." part without a schema. */
 static void
-add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GPtrArray *implicit)
+add_input_line (Item *item, const OnyxSchema *schema, size_t slot, const char *tensor,
+                const char *dims, const char *scalar, int node)
+{
+  const char *dot = strrchr (tensor, '.');
+  g_autofree char *slot_name = schema != NULL ? onyx_schema_input_name (schema, slot) : NULL;
+  g_autofree char *name = slot_name != NULL ? g_steal_pointer (&slot_name)
+                                            : shorten (dot != NULL && dot[1] != '\0' ? dot + 1 : tensor);
+
+  g_ptr_array_add (item->lines, scalar != NULL ? g_strdup_printf ("%s ⟨⟩ = %s", name, scalar)
+                                               : g_strdup_printf ("%s ⟨%s⟩", name, dims));
+  g_array_append_val (item->line_nodes, node);
+}
+
+/* What a Constant holds, for its line: the shape ("16×3×3×3", "" for a scalar) and,
+ * for a short scalar, the value ("0.5"); NULL when it has no value attribute. */
+static char *
+constant_shape (const Onnx__NodeProto *node, char **scalar)
+{
+  *scalar = NULL;
+  for (size_t a = 0; a < node->n_attribute; a++)
+    {
+      const Onnx__AttributeProto *attribute = node->attribute[a];
+      switch (attribute->type)
+        {
+        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR:
+          if (attribute->t == NULL)
+            break;
+          if (attribute->t->n_dims == 0)
+            {
+              /* "[0.5]": a scalar's value tells more than its empty shape. */
+              g_autoptr (OnyxTensorValues) values = onyx_tensor_values_read (attribute->t, NULL, 1, NULL);
+              g_autofree char *text = values != NULL && values->n_values == 1
+                                        ? onyx_tensor_values_format (values, 1) : NULL;
+              if (text != NULL && text[0] == '[' && g_utf8_strlen (text, -1) <= MAX_SCALAR + 2)
+                *scalar = g_strndup (text + 1, strlen (text) - 2);
+            }
+          return onyx_dims_to_string (attribute->t->dims, attribute->t->n_dims);
+        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR:
+          if (attribute->sparse_tensor == NULL)
+            break;
+          return onyx_dims_to_string (attribute->sparse_tensor->dims, attribute->sparse_tensor->n_dims);
+        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+          *scalar = onyx_attribute_to_string (attribute);
+          return g_strdup ("");
+        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
+          return g_strdup ("");
+        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
+          return g_strdup_printf ("%zu", attribute->n_floats);
+        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+          return g_strdup_printf ("%zu", attribute->n_ints);
+        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
+          return g_strdup_printf ("%zu", attribute->n_strings);
+        default:
+          break;
+        }
+    }
+  return NULL;
+}
+
+/* `constants` maps the output of each Constant that may fold to its node (+1);
+ * `folded_into` says, per node, which reader shows it as a line (-1: none). */
+static void
+add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GHashTable *constants,
+             const int *folded_into, GPtrArray *implicit)
 {
   const Onnx__NodeProto *node = engine->graph->node[index];
   Item item = { ONYX_LAYOUT_OP, index };
@@ -119,6 +186,7 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GPtr
   item.title = onyx_display_escape (node->op_type);
   item.subtitle = onyx_domain_is_default (node->domain) ? NULL : onyx_display_escape (node->domain);
   item.lines = g_ptr_array_new_with_free_func (g_free);
+  item.line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
   item.category = onyx_category_of (node->domain, node->op_type);
   /* The engine has no opset imports: the newest schema names the slots (Conv's W and
    * B), which is what people look for; slot names hardly change across versions. */
@@ -126,14 +194,17 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GPtr
   for (size_t k = 0; k < node->n_input && item.lines->len < MAX_LINES; k++)
     {
       const Onnx__TensorProto *init = g_hash_table_lookup (initializers, node->input[k]);
+      int constant = GPOINTER_TO_INT (g_hash_table_lookup (constants, node->input[k])) - 1;
       if (init != NULL)
         {
-          const char *dot = strrchr (init->name, '.');
-          g_autofree char *slot = schema != NULL ? onyx_schema_input_name (schema, k) : NULL;
-          g_autofree char *name = slot != NULL ? g_steal_pointer (&slot)
-                                               : shorten (dot != NULL && dot[1] != '\0' ? dot + 1 : init->name);
           g_autofree char *dims = onyx_dims_to_string (init->dims, init->n_dims);
-          g_ptr_array_add (item.lines, g_strdup_printf ("%s ⟨%s⟩", name, dims));
+          add_input_line (&item, schema, k, init->name, dims, NULL, -1);
+        }
+      else if (constant >= 0 && folded_into[constant] == index)
+        {
+          g_autofree char *scalar = NULL;
+          g_autofree char *dims = constant_shape (engine->graph->node[constant], &scalar);
+          add_input_line (&item, schema, k, node->input[k], dims != NULL ? dims : "?", scalar, constant);
         }
     }
   for (size_t a = 0; a < node->n_attribute && item.lines->len < MAX_LINES; a++)
@@ -142,7 +213,9 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GPtr
       if (g_utf8_strlen (value, -1) <= 18)
         {
           g_autofree char *attr = onyx_display_escape (node->attribute[a]->name);
+          int none = -1;
           g_ptr_array_add (item.lines, g_strdup_printf ("%s = %s", attr, value));
+          g_array_append_val (item.line_nodes, none);
         }
     }
   item.hash = g_str_hash (node->op_type != NULL ? node->op_type : "");
@@ -165,6 +238,7 @@ add_value_item (OnyxLayoutEngine *engine, OnyxLayoutKind kind, int index, const 
   item.title = shorten (info->name);
   item.subtitle = onyx_type_to_string (info->type);
   item.lines = g_ptr_array_new_with_free_func (g_free);
+  item.line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
   item.category = ONYX_CATEGORY_DEFAULT;
   item.hash = g_str_hash (info->name != NULL ? info->name : "") * 7 + (guint) kind;
   g_array_append_val (engine->items, item);
@@ -180,6 +254,7 @@ add_outer_item (OnyxLayoutEngine *engine, const char *name)
   item.title = shorten (name);
   item.subtitle = g_strdup ("from outside");
   item.lines = g_ptr_array_new_with_free_func (g_free);
+  item.line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
   item.category = ONYX_CATEGORY_DEFAULT;
   item.hash = g_str_hash (name) * 7 + (guint) ONYX_LAYOUT_OUTER;
   g_array_append_val (engine->items, item);
@@ -291,6 +366,7 @@ item_clear (Item *item)
   g_free (item->title);
   g_free (item->subtitle);
   g_ptr_array_unref (item->lines);
+  g_array_unref (item->line_nodes);
 }
 
 static void
@@ -305,6 +381,8 @@ clear_model (OnyxLayoutEngine *engine)
   g_clear_pointer (&engine->groups, g_hash_table_unref);
   g_clear_pointer (&engine->shapes, g_hash_table_unref);
   g_clear_pointer (&engine->outer_names, g_ptr_array_unref);
+  g_clear_pointer (&engine->item_of_node, g_free);
+  g_clear_pointer (&engine->folded_into, g_free);
 }
 
 static void
@@ -366,6 +444,80 @@ adopt_constants (OnyxLayoutEngine *engine)
     }
 }
 
+static gboolean
+is_constant (const Onnx__NodeProto *node)
+{
+  return onyx_domain_is_default (node->domain) && g_strcmp0 (node->op_type, "Constant") == 0;
+}
+
+/* Which Constants show as a line of their reader (see
+ * onyx_layout_engine_set_fold_constants). Fills `constants` (output → node + 1) with
+ * those read once and returns, per node, the reader that shows it as a line, else -1.
+ * A reader takes them in input order while its lines last (initializers count too),
+ * so a folded Constant is always on screen; the rest keep their box. */
+static int *
+fold_constants (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArray *const *implicit,
+                GHashTable *constants)
+{
+  const Onnx__GraphProto *graph = engine->graph;
+  int *folded_into = g_new (int, MAX (graph->n_node, 1));
+  g_autoptr (GHashTable) uses = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  gpointer name;
+
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      folded_into[n] = -1;
+      if (engine->fold_constants && is_constant (graph->node[n]) && graph->node[n]->n_output == 1 &&
+          graph->node[n]->output[0][0] != '\0')
+        g_hash_table_insert (constants, graph->node[n]->output[0], GSIZE_TO_POINTER (n + 1));
+    }
+  if (g_hash_table_size (constants) == 0)
+    return folded_into;
+
+  /* Reads, the implicit ones of subgraphs and being a graph output included. */
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      g_autoptr (GPtrArray) names = g_ptr_array_new ();
+      for (size_t k = 0; k < graph->node[n]->n_input; k++)
+        g_ptr_array_add (names, graph->node[n]->input[k]);
+      if (implicit[n] != NULL)
+        g_ptr_array_extend (names, implicit[n], NULL, NULL);
+      for (guint i = 0; i < names->len; i++)
+        if (g_hash_table_contains (constants, names->pdata[i]))
+          g_hash_table_insert (uses, names->pdata[i],
+                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (uses, names->pdata[i])) + 1));
+    }
+  for (size_t i = 0; i < graph->n_output; i++)
+    if (graph->output[i]->name != NULL && g_hash_table_contains (constants, graph->output[i]->name))
+      g_hash_table_insert (uses, graph->output[i]->name, GUINT_TO_POINTER (2));
+  g_hash_table_iter_init (&iter, constants);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    if (GPOINTER_TO_UINT (g_hash_table_lookup (uses, name)) != 1)
+      g_hash_table_iter_remove (&iter);
+
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      const Onnx__NodeProto *node = graph->node[n];
+      guint lines = 0;
+      /* A Constant with inputs is broken; it is not folded into, to keep this one level. */
+      if (is_constant (node))
+        continue;
+      for (size_t k = 0; k < node->n_input && lines < MAX_LINES; k++)
+        {
+          int constant = GPOINTER_TO_INT (g_hash_table_lookup (constants, node->input[k])) - 1;
+          if (g_hash_table_contains (initializers, node->input[k]))
+            lines++;
+          else if (constant >= 0)
+            {
+              folded_into[constant] = (int) n;
+              lines++;
+            }
+        }
+    }
+  return folded_into;
+}
+
 /* Builds items, groups and edges from the graph (on the calling thread: text is
  * measured with pango here, not in the worker). */
 static void
@@ -376,6 +528,8 @@ build_model (OnyxLayoutEngine *engine)
   g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) outer_values = g_ptr_array_new ();
   g_autofree GPtrArray **implicit = g_new0 (GPtrArray *, MAX (graph->n_node, 1));
+  g_autoptr (GHashTable) constants = g_hash_table_new (g_str_hash, g_str_equal);
+  int *folded_into;
   PangoFontMap *font_map = pango_cairo_font_map_new ();
   PangoContext *context = pango_font_map_create_context (font_map);
   PangoLayout *pango = pango_layout_new (context);
@@ -423,13 +577,24 @@ build_model (OnyxLayoutEngine *engine)
   for (size_t i = 0; i < graph->n_output; i++)
     record_shape (engine->shapes, graph->output[i]);
   for (size_t n = 0; n < graph->n_node; n++)
+    implicit[n] = implicit_reads (graph->node[n]);
+  folded_into = engine->folded_into = fold_constants (engine, initializers, implicit, constants);
+  engine->item_of_node = g_new (int, MAX (graph->n_node, 1));
+  engine->n_item_of_node = graph->n_node;
+  for (size_t n = 0; n < graph->n_node; n++)
     {
-      implicit[n] = implicit_reads (graph->node[n]);
-      add_op_item (engine, (int) n, initializers, implicit[n]);
+      /* A folded Constant: no item, so no edges either. */
+      if (folded_into[n] >= 0)
+        continue;
+      add_op_item (engine, (int) n, initializers, constants, folded_into, implicit[n]);
+      engine->item_of_node[n] = (int) engine->items->len - 1;
       for (size_t k = 0; k < graph->node[n]->n_output; k++)
         if (graph->node[n]->output[k][0] != '\0')
           g_hash_table_insert (producer, graph->node[n]->output[k], GINT_TO_POINTER (engine->items->len));
     }
+  for (size_t n = 0; n < graph->n_node; n++)
+    if (folded_into[n] >= 0)
+      engine->item_of_node[n] = engine->item_of_node[folded_into[n]];
   for (size_t i = 0; i < graph->n_output; i++)
     add_value_item (engine, ONYX_LAYOUT_OUTPUT, (int) i, graph->output[i]);
 
@@ -511,6 +676,7 @@ onyx_layout_engine_new_nested (const Onnx__GraphProto *graph, const Onnx__GraphP
   OnyxLayoutEngine *engine = g_new0 (OnyxLayoutEngine, 1);
 
   engine->graph = graph;
+  engine->fold_constants = TRUE;
   /* Only a subgraph reads from outside: in a top graph such a name is dangling. */
   if (enclosing != NULL && enclosing[0] != NULL)
     {
@@ -547,26 +713,33 @@ onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine)
   build_model (engine);
 }
 
+void
+onyx_layout_engine_set_fold_constants (OnyxLayoutEngine *engine, gboolean fold)
+{
+  if (engine->fold_constants == !!fold)
+    return;
+  engine->fold_constants = !!fold;
+  build_model (engine);
+}
+
+gboolean
+onyx_layout_engine_get_fold_constants (OnyxLayoutEngine *engine)
+{
+  return engine->fold_constants;
+}
+
+int
+onyx_layout_engine_folded_into (OnyxLayoutEngine *engine, guint node)
+{
+  return node < engine->n_item_of_node ? engine->folded_into[node] : -1;
+}
+
 const char *
 onyx_layout_engine_node_scope (OnyxLayoutEngine *engine, guint node)
 {
-  /* Op items follow the graph inputs' items in graph order: look there first. */
-  gint64 guess = (gint64) engine->items->len - engine->graph->n_output - engine->graph->n_node + node;
-  const Item *item;
-
-  if (guess >= 0 && guess < engine->items->len)
-    {
-      item = &g_array_index (engine->items, Item, guess);
-      if (item->kind == ONYX_LAYOUT_OP && item->index == (int) node)
-        return item->scope;
-    }
-  for (guint i = 0; i < engine->items->len; i++)
-    {
-      item = &g_array_index (engine->items, Item, i);
-      if (item->kind == ONYX_LAYOUT_OP && item->index == (int) node)
-        return item->scope;
-    }
-  return "";
+  if (node >= engine->n_item_of_node)
+    return "";
+  return g_array_index (engine->items, Item, engine->item_of_node[node]).scope;
 }
 
 const char *

@@ -19,6 +19,7 @@ typedef struct {
   char *scope;            /* "" at top level */
   char *title, *subtitle;
   GPtrArray *lines;
+  GArray *line_nodes;     /* int per line, as OnyxLayoutNode's */
   OnyxCategory category;
   double width, height;
   guint hash;             /* of what the box shows and connects to */
@@ -65,6 +66,10 @@ struct _OnyxLayoutEngine {
   GHashTable *groups;       /* path → Group */
   Group *root;
   GHashTable *shapes;       /* tensor → shape text */
+  gboolean fold_constants;
+  int *item_of_node;        /* per graph node: its item, or its reader's when folded */
+  int *folded_into;         /* per graph node: the reader showing it as a line, or -1 */
+  gsize n_item_of_node;
   GHashTable *cache;        /* key → GroupLayout */
   GMutex cache_lock;
 };

@@ -26,6 +26,7 @@ fill_node (OnyxLayoutEngine *engine, OnyxLayoutNode *node, const char *key)
       node->subtitle = g_strdup (item->subtitle);
       node->lines = g_ptr_array_copy (item->lines, copy_string, NULL);
       g_ptr_array_set_free_func (node->lines, g_free);
+      node->line_nodes = g_array_copy (item->line_nodes);
       node->category = item->category;
     }
   else
@@ -37,6 +38,7 @@ fill_node (OnyxLayoutEngine *engine, OnyxLayoutNode *node, const char *key)
       node->title = g_strdup (group->name);
       node->subtitle = g_strdup_printf ("%u nodes", group->n_items_total);
       node->lines = g_ptr_array_new_with_free_func (g_free);
+      node->line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
       node->category = ONYX_CATEGORY_DEFAULT;
     }
 }
@@ -111,6 +113,8 @@ clear_layout_node (OnyxLayoutNode *node)
   g_free (node->subtitle);
   if (node->lines != NULL)
     g_ptr_array_unref (node->lines);
+  if (node->line_nodes != NULL)
+    g_array_unref (node->line_nodes);
 }
 
 static void

@@ -40,7 +40,10 @@ typedef struct {
   char *scope;          /* groups: the scope path "layers.0/self_attn" */
   char *title;          /* op type, value name, or group name (escaped for display) */
   char *subtitle;       /* node name, type, or "135 nodes" */
-  GPtrArray *lines;     /* char*: initializer inputs by schema slot "W ⟨64×16×3×3⟩", key attributes */
+  GPtrArray *lines;     /* char*: initializer inputs by schema slot "W ⟨64×16×3×3⟩", folded
+                         * Constant inputs the same way, key attributes */
+  GArray *line_nodes;   /* int, one per line: the graph node a folded Constant line stands
+                         * for (it has no box of its own), -1 for initializers and attributes */
   OnyxCategory category;
   OnyxRect box;         /* absolute */
 } OnyxLayoutNode;
@@ -88,9 +91,22 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxLayoutEngine, onyx_layout_engine_free)
 /* Call after the graph changed (an edit): the cache keys include each group's
  * contents, so only groups whose contents changed are laid out again. */
 void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
+/* Whether a Constant node (default domain) whose output one input of one node reads
+ * (not a graph output, not read by a subgraph) is drawn as a line in its reader's box,
+ * like an initializer, instead of a box with an edge: exporters such as paddle2onnx
+ * and tf2onnx keep every weight in a Constant. On by default. The graph keeps the
+ * node; OnyxLayoutNode.line_nodes says which line stands for it. Like
+ * onyx_layout_engine_graph_changed, not while a run is in progress. */
+void              onyx_layout_engine_set_fold_constants (OnyxLayoutEngine *engine,
+                                                         gboolean          fold);
+gboolean          onyx_layout_engine_get_fold_constants (OnyxLayoutEngine *engine);
+/* The graph node whose box shows graph node `node` as a line (folded), or -1. */
+int               onyx_layout_engine_folded_into (OnyxLayoutEngine *engine,
+                                                  guint             node);
 /* The scope path graph node `node` is filed under ("" at top level; unscoped
- * constants join the scope of their readers): a collapsed group shows it when the
- * group's path is this one or a prefix of it ending at a "/". */
+ * constants join the scope of their readers, folded ones that of their reader): a
+ * collapsed group shows it when the group's path is this one or a prefix of it
+ * ending at a "/". */
 const char       *onyx_layout_engine_node_scope (OnyxLayoutEngine *engine,
                                                  guint             node);
 /* The tensor name an ONYX_LAYOUT_OUTER box stands for (its index), or NULL. */

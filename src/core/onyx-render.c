@@ -22,6 +22,9 @@
 /* An op box's coloured band, as tall as HEADER_HEIGHT of onyx-layout-items.c; a box
  * that tall is all header. */
 #define HEADER_HEIGHT 22.0
+/* An op box's text rows: where the first starts below the box's top, and their pitch. */
+#define TEXT_TOP 25.0
+#define LINE_PITCH 15.0
 /* Dashes of open groups, of names from outside a subgraph and of implicit reads. */
 static const double dashes[] = { 4, 3 };
 
@@ -279,6 +282,13 @@ draw_value (Painter *p, const OnyxLayoutNode *node, int index)
     draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 10, node->box.y + 20, node->box.width - 20);
 }
 
+/* Where an op box's lines start: below its title and subtitle. */
+static double
+first_line_y (const OnyxLayoutNode *node)
+{
+  return node->box.y + TEXT_TOP + (node->subtitle != NULL ? LINE_PITCH : 0);
+}
+
 static void
 draw_op (Painter *p, const OnyxLayoutNode *node, int index)
 {
@@ -308,17 +318,12 @@ draw_op (Painter *p, const OnyxLayoutNode *node, int index)
   cairo_set_source_rgb (cr, 1, 1, 1);
   draw_text (cr, p->pango, p->bold, node->title, node->box.x + 8, node->box.y + 4, node->box.width - 16);
   cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
-  {
-    double y = node->box.y + 25;
-    if (node->subtitle != NULL)
-      {
-        draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 8, y, node->box.width - 16);
-        y += 15;
-      }
-    cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
-    for (guint i = 0; i < node->lines->len; i++, y += 15)
-      draw_text (cr, p->pango, p->small, node->lines->pdata[i], node->box.x + 8, y, node->box.width - 16);
-  }
+  if (node->subtitle != NULL)
+    draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 8, node->box.y + TEXT_TOP, node->box.width - 16);
+  cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
+  for (guint i = 0; i < node->lines->len; i++)
+    draw_text (cr, p->pango, p->small, node->lines->pdata[i], node->box.x + 8,
+               first_line_y (node) + i * LINE_PITCH, node->box.width - 16);
 }
 
 static void
@@ -530,6 +535,21 @@ onyx_render_edge_hit_test (const OnyxLayout *layout, const OnyxRenderIndex *inde
         }
     }
   return best;
+}
+
+int
+onyx_render_line_hit_test (const OnyxLayout *layout, int node, double x, double y)
+{
+  const OnyxLayoutNode *n;
+  double row;
+
+  if (node < 0 || (guint) node >= layout->nodes->len)
+    return -1;
+  n = &g_array_index (layout->nodes, OnyxLayoutNode, node);
+  if (n->kind != ONYX_LAYOUT_OP || x < n->box.x || x > n->box.x + n->box.width)
+    return -1;
+  row = floor ((y - first_line_y (n)) / LINE_PITCH);
+  return row >= 0 && row < n->lines->len ? (int) row : -1;
 }
 
 /* `area` at `scale` into a file; with `always_text`, text is drawn at any scale. */

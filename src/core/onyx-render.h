@@ -59,4 +59,11 @@ int      onyx_render_edge_hit_test (const OnyxLayout      *layout,
                                     double                 y,
                                     double                 tolerance);
 
+/* The line of op box `node` (an index in its lines) under a point, as drawn, or -1 (not an
+ * op, or not on a line). */
+int      onyx_render_line_hit_test (const OnyxLayout      *layout,
+                                    int                    node,
+                                    double                 x,
+                                    double                 y);
+
 G_END_DECLS
