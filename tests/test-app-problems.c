@@ -395,6 +395,22 @@ test_properties_schema (void)
   close_window (window);
 }
 
+/* A finding on a Constant folded into BatchNormalization's box puts the dot on it. */
+static void
+test_problem_on_folded_constant (void)
+{
+  OnyxWindow *window = open_window ("flat_constants.onnx");
+  Onnx__NodeProto *constant = onyx_edit_find_node (window->document, "p2o.Constant.2", NULL);
+
+  g_assert_nonnull (constant);
+  g_assert_true (onyx_edit_set_attribute (window->document, constant, "onyx_test", "1", NULL));
+  wait_for_layout (window);
+  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas,
+                                               layout_node_of_op (window, "BatchNormalization")),
+                   ==, ONYX_CANVAS_BADGE_ERROR);
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -409,6 +425,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-problems/dangling", test_problems_dangling);
   g_test_add_func ("/app-problems/collapsed-group", test_problems_collapsed_group);
   g_test_add_func ("/app-problems/schema", test_properties_schema);
+  g_test_add_func ("/app-problems/folded-constant", test_problem_on_folded_constant);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

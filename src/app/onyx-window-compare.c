@@ -124,7 +124,16 @@ onyx_window_compare_update_tints (OnyxWindow *self)
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       change[i] = -1;
       if (node->kind == ONYX_LAYOUT_OP && node->index >= 0 && (size_t) node->index < view->n_node)
-        change[i] = by_node[node->index];
+        {
+          change[i] = by_node[node->index];
+          /* Constants folded into the box show their differences on it. */
+          for (guint l = 0; node->line_nodes != NULL && l < node->line_nodes->len; l++)
+            {
+              int folded = g_array_index (node->line_nodes, int, l);
+              if (folded >= 0 && (size_t) folded < view->n_node && by_node[folded] >= 0)
+                merge_change (&change[i], by_node[folded]);
+            }
+        }
       else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded)
         g_hash_table_insert (collapsed, node->scope, GUINT_TO_POINTER (i + 1));
     }

@@ -81,6 +81,12 @@ layout_box_of (OnyxWindow *self, GHashTable *ops, GHashTable *closed, gssize pos
 
   if ((found = g_hash_table_lookup (ops, GSIZE_TO_POINTER (pos + 1))) != NULL)
     return GPOINTER_TO_INT (found) - 1;
+  /* A Constant folded into its reader's box marks that box. */
+  {
+    int reader = onyx_layout_engine_folded_into (self->engine, (guint) pos);
+    if (reader >= 0 && (found = g_hash_table_lookup (ops, GSIZE_TO_POINTER (reader + 1))) != NULL)
+      return GPOINTER_TO_INT (found) - 1;
+  }
   if (g_hash_table_size (closed) == 0)
     return -1;
   scope = g_strdup (onyx_layout_engine_node_scope (self->engine, pos));
