@@ -104,9 +104,9 @@ void
 onyx_window_compare_update_tints (OnyxWindow *self)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
-  g_autoptr (GHashTable) collapsed = NULL;   /* scope → layout index of its closed group */
   g_autofree int *change = NULL;              /* per layout node, -1 for none */
   g_autofree int *by_node = NULL;             /* per node of the graph shown */
+  g_autofree int *box_of = NULL;
   g_autofree GdkRGBA *tints = NULL;
   Onnx__GraphProto *view;
   guint n;
@@ -118,25 +118,14 @@ onyx_window_compare_update_tints (OnyxWindow *self)
   by_node = node_changes (self, view);
   n = layout->nodes->len;
   change = g_new (int, n);
-  collapsed = g_hash_table_new (g_str_hash, g_str_equal);
   for (guint i = 0; i < n; i++)
-    {
-      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
-      change[i] = -1;
-      if (node->kind == ONYX_LAYOUT_OP && node->index >= 0 && (size_t) node->index < view->n_node)
-        {
-          change[i] = by_node[node->index];
-          /* Constants folded into the box show their differences on it. */
-          for (guint l = 0; node->line_nodes != NULL && l < node->line_nodes->len; l++)
-            {
-              int folded = g_array_index (node->line_nodes, int, l);
-              if (folded >= 0 && (size_t) folded < view->n_node && by_node[folded] >= 0)
-                merge_change (&change[i], by_node[folded]);
-            }
-        }
-      else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded)
-        g_hash_table_insert (collapsed, node->scope, GUINT_TO_POINTER (i + 1));
-    }
+    change[i] = -1;
+  /* On the box showing each node: its own, its reader's when folded, or the closed
+   * group it is in, which shows several changes as one. */
+  box_of = onyx_layout_boxes_of_nodes (layout, self->engine);
+  for (guint b = 0; b < view->n_node; b++)
+    if (by_node[b] >= 0 && box_of[b] >= 0)
+      merge_change (&change[box_of[b]], by_node[b]);
 
   /* Graph inputs and outputs that changed are boxes of their own. */
   for (guint e = 0; e < self->diff->entries->len; e++)
@@ -154,30 +143,6 @@ onyx_window_compare_update_tints (OnyxWindow *self)
             change[i] = entry->change;
         }
     }
-
-  /* Nodes hidden in a closed group: the group's box shows them. */
-  if (g_hash_table_size (collapsed) > 0)
-    for (guint b = 0; b < view->n_node; b++)
-      {
-        g_autofree char *scope = NULL;
-        char *slash;
-        gpointer group;
-
-        if (by_node[b] < 0)
-          continue;
-        scope = g_strdup (onyx_layout_engine_node_scope (self->engine, b));
-        for (;;)
-          {
-            if ((group = g_hash_table_lookup (collapsed, scope)) != NULL)
-              {
-                merge_change (&change[GPOINTER_TO_UINT (group) - 1], by_node[b]);
-                break;
-              }
-            if ((slash = strrchr (scope, '/')) == NULL)
-              break;
-            *slash = '\0';
-          }
-      }
 
   tints = g_new0 (GdkRGBA, n);
   for (guint i = 0; i < n; i++)

@@ -70,36 +70,6 @@ onyx_window_problems_detach (OnyxWindow *self)
   refresh (self);
 }
 
-/* The layout node showing graph node `pos`: its own box, or the closed group it is
- * hidden in; -1 when neither is laid out. */
-static int
-layout_box_of (OnyxWindow *self, GHashTable *ops, GHashTable *closed, gssize pos)
-{
-  g_autofree char *scope = NULL;
-  gpointer found;
-  char *slash;
-
-  if ((found = g_hash_table_lookup (ops, GSIZE_TO_POINTER (pos + 1))) != NULL)
-    return GPOINTER_TO_INT (found) - 1;
-  /* A Constant folded into its reader's box marks that box. */
-  {
-    int reader = onyx_layout_engine_folded_into (self->engine, (guint) pos);
-    if (reader >= 0 && (found = g_hash_table_lookup (ops, GSIZE_TO_POINTER (reader + 1))) != NULL)
-      return GPOINTER_TO_INT (found) - 1;
-  }
-  if (g_hash_table_size (closed) == 0)
-    return -1;
-  scope = g_strdup (onyx_layout_engine_node_scope (self->engine, pos));
-  for (;;)
-    {
-      if ((found = g_hash_table_lookup (closed, scope)) != NULL)
-        return GPOINTER_TO_INT (found) - 1;
-      if ((slash = strrchr (scope, '/')) == NULL)
-        return -1;
-      *slash = '\0';
-    }
-}
-
 static void
 mark (guint8 *badges, int box, OnyxProblemSeverity severity)
 {
@@ -114,8 +84,7 @@ void
 onyx_window_problems_update_badges (OnyxWindow *self)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
-  g_autoptr (GHashTable) ops = NULL;     /* graph position + 1 → layout index + 1 */
-  g_autoptr (GHashTable) closed = NULL;  /* scope → layout index + 1 of its closed group */
+  g_autofree int *box_of = NULL;         /* per node of the graph shown */
   g_autofree guint8 *badges = NULL;
   Onnx__GraphProto *graph;
   OnyxGraphIndex *index;
@@ -126,17 +95,8 @@ onyx_window_problems_update_badges (OnyxWindow *self)
   graph = onyx_window_get_graph (self);
   index = onyx_window_get_graph_index (self);
   problems = onyx_diagnostics_get_problems (self->diagnostics);
-  ops = g_hash_table_new (NULL, NULL);
-  closed = g_hash_table_new (g_str_hash, g_str_equal);
+  box_of = onyx_layout_boxes_of_nodes (layout, self->engine);
   badges = g_new0 (guint8, MAX (layout->nodes->len, 1));
-  for (guint i = 0; i < layout->nodes->len; i++)
-    {
-      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
-      if (node->kind == ONYX_LAYOUT_OP)
-        g_hash_table_insert (ops, GSIZE_TO_POINTER (node->index + 1), GINT_TO_POINTER (i + 1));
-      else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded)
-        g_hash_table_insert (closed, node->scope, GINT_TO_POINTER (i + 1));
-    }
 
   for (guint p = 0; p < problems->len; p++)
     {
@@ -146,8 +106,8 @@ onyx_window_problems_update_badges (OnyxWindow *self)
                                  ? onyx_window_node_in_view (self, problem->node_proto) : NULL;
       gssize pos = shown != NULL ? onyx_graph_index_node_position (index, shown) : -1;
 
-      if (pos >= 0)
-        mark (badges, layout_box_of (self, ops, closed, pos), problem->severity);
+      if (pos >= 0 && (size_t) pos < graph->n_node)
+        mark (badges, box_of[pos], problem->severity);
       else if (problem->node_proto == NULL && problem->tensor != NULL &&
                problem->graph_proto == graph)
         /* Graph inputs and outputs are boxes of their own. */

@@ -184,25 +184,54 @@ extend_spline (GArray *points, double x, double y, gboolean at_end)
   g_array_prepend_vals (points, piece, 6);
 }
 
-/* The box showing graph node `index`: its own, or the closed group it is in; -1. */
-static int
-visible_box (OnyxLayoutEngine *engine, GHashTable *box_of_op, GHashTable *closed, int index)
+int *
+onyx_layout_boxes_of_nodes (const OnyxLayout *layout, OnyxLayoutEngine *engine)
 {
-  g_autofree char *scope = NULL;
-  gpointer found;
-  char *slash;
+  guint n = (guint) engine->graph->n_node;
+  int *box = g_new (int, MAX (n, 1));
+  g_autoptr (GHashTable) closed = g_hash_table_new (g_str_hash, g_str_equal);
 
-  if ((found = g_hash_table_lookup (box_of_op, GINT_TO_POINTER (index + 1))) != NULL)
-    return GPOINTER_TO_INT (found) - 1;
-  scope = g_strdup (onyx_layout_engine_node_scope (engine, (guint) index));
-  for (;;)
+  for (guint i = 0; i < n; i++)
+    box[i] = -1;
+  for (guint i = 0; i < layout->nodes->len; i++)
     {
-      if ((found = g_hash_table_lookup (closed, scope)) != NULL)
-        return GPOINTER_TO_INT (found) - 1;
-      if ((slash = strrchr (scope, '/')) == NULL)
-        return -1;
-      *slash = '\0';
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (node->kind == ONYX_LAYOUT_OP && node->index >= 0 && (guint) node->index < n)
+        box[node->index] = (int) i;
+      else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded && node->scope != NULL)
+        g_hash_table_insert (closed, node->scope, GINT_TO_POINTER (i + 1));
     }
+  for (guint i = 0; i < n; i++)
+    {
+      int reader = box[i] < 0 ? onyx_layout_engine_folded_into (engine, i) : -1;
+      g_autofree char *scope = NULL;
+      char *slash;
+      gpointer found;
+
+      if (box[i] >= 0)
+        continue;
+      /* A folded Constant is in its reader's box (the reader's own box was set above). */
+      if (reader >= 0 && (guint) reader < n && box[reader] >= 0)
+        {
+          box[i] = box[reader];
+          continue;
+        }
+      if (g_hash_table_size (closed) == 0)
+        continue;
+      scope = g_strdup (onyx_layout_engine_node_scope (engine, i));
+      for (;;)
+        {
+          if ((found = g_hash_table_lookup (closed, scope)) != NULL)
+            {
+              box[i] = GPOINTER_TO_INT (found) - 1;
+              break;
+            }
+          if ((slash = strrchr (scope, '/')) == NULL)
+            break;
+          *slash = '\0';
+        }
+    }
+  return box;
 }
 
 /* An edge of an open group's box is drawn on to the node inside that makes the
@@ -214,21 +243,17 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
   g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) readers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                                           (GDestroyNotify) g_array_unref);
-  g_autoptr (GHashTable) box_of_op = g_hash_table_new (NULL, NULL);
-  g_autoptr (GHashTable) closed = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree int *box_of = NULL;
   gboolean any_open = FALSE;
 
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       any_open |= node->kind == ONYX_LAYOUT_GROUP && node->expanded;
-      if (node->kind == ONYX_LAYOUT_OP)
-        g_hash_table_insert (box_of_op, GINT_TO_POINTER (node->index + 1), GINT_TO_POINTER (i + 1));
-      else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded && node->scope != NULL)
-        g_hash_table_insert (closed, node->scope, GINT_TO_POINTER (i + 1));
     }
   if (!any_open)
     return;
+  box_of = onyx_layout_boxes_of_nodes (layout, engine);
   for (size_t n = 0; n < graph->n_node; n++)
     {
       g_autoptr (GPtrArray) reads = g_ptr_array_new ();
@@ -261,7 +286,7 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
       if (from->kind == ONYX_LAYOUT_GROUP && from->expanded)
         {
           int made = GPOINTER_TO_INT (g_hash_table_lookup (producer, edge->tensor)) - 1;
-          int box = made >= 0 ? visible_box (engine, box_of_op, closed, made) : -1;
+          int box = made >= 0 && (size_t) made < graph->n_node ? box_of[made] : -1;
           if (box >= 0 && is_inside (layout, box, edge->from))
             {
               const OnyxRect *r = &g_array_index (layout->nodes, OnyxLayoutNode, box).box;
@@ -277,7 +302,7 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
           for (guint r = 0; r < list->len; r++)
             {
               int read = g_array_index (list, int, r);
-              int box = visible_box (engine, box_of_op, closed, read);
+              int box = (size_t) read < graph->n_node ? box_of[read] : -1;
               if (box >= 0 && is_inside (layout, box, edge->to) &&
                   (best < 0 || g_array_index (layout->nodes, OnyxLayoutNode, box).box.y <
                                  g_array_index (layout->nodes, OnyxLayoutNode, best).box.y))

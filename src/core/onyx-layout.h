@@ -103,6 +103,11 @@ gboolean          onyx_layout_engine_get_fold_constants (OnyxLayoutEngine *engin
 /* The graph node whose box shows graph node `node` as a line (folded), or -1. */
 int               onyx_layout_engine_folded_into (OnyxLayoutEngine *engine,
                                                   guint             node);
+/* Which layout node shows each graph node of the engine's graph (one int per node,
+ * g_free the array): its own box, the box a folded Constant is drawn in, or the
+ * closed group around it; -1 when none does. */
+int              *onyx_layout_boxes_of_nodes (const OnyxLayout *layout,
+                                              OnyxLayoutEngine *engine);
 /* The scope path graph node `node` is filed under ("" at top level; unscoped
  * constants join the scope of their readers, folded ones that of their reader): a
  * collapsed group shows it when the group's path is this one or a prefix of it
