@@ -1,9 +1,11 @@
 /* test-app.c: drives the real Onyx window under Xvfb: open the walkthrough's model,
  * select FooOp on the canvas, bypass it through the window action, undo, redo, save,
  * and read the saved file back with python3-onnx; a broken file shows the core's
- * error; window snapshots are written as PNG and must not be blank. */
+ * error; window snapshots are written as PNG and must not be blank. A model opens at
+ * its first view: fitted when small, at its inputs at 100 % when big. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -115,6 +117,156 @@ test_broken_file (void)
   g_rmdir (tmpdir);
 }
 
+static gboolean
+rect_inside (const OnyxRect *outer, const OnyxRect *inner)
+{
+  return inner->x >= outer->x - 1e-6 && inner->y >= outer->y - 1e-6 &&
+         inner->x + inner->width <= outer->x + outer->width + 1e-6 &&
+         inner->y + inner->height <= outer->y + outer->height + 1e-6;
+}
+
+/* The union of the graph input boxes. */
+static OnyxRect
+input_boxes (const OnyxLayout *layout)
+{
+  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (n->kind != ONYX_LAYOUT_INPUT)
+        continue;
+      x0 = MIN (x0, n->box.x);
+      y0 = MIN (y0, n->box.y);
+      x1 = MAX (x1, n->box.x + n->box.width);
+      y1 = MAX (y1, n->box.y + n->box.height);
+    }
+  g_assert_cmpfloat (x0, <, x1);
+  return (OnyxRect) { x0, y0, x1 - x0, y1 - y0 };
+}
+
+/* A big graph at its first view: 100 %, its inputs in view, near the view's top, and
+ * the view's horizontal centre on them unless that would show past the layout's
+ * sides (20 px margins). */
+static void
+assert_at_inputs (OnyxWindow *window)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  OnyxRect area, inputs = input_boxes (layout);
+  const OnyxRect *b = &layout->bounds;
+  double centred_x;
+
+  onyx_canvas_get_visible_area (window->canvas, &area);
+  centred_x = inputs.x + inputs.width / 2 - area.width / 2;
+  if (b->width + 40 > area.width)
+    centred_x = CLAMP (centred_x, b->x - 20, b->x + b->width + 20 - area.width);
+  g_assert_cmpfloat (onyx_canvas_get_scale (window->canvas), ==, 1.0);
+  g_assert_true (rect_inside (&area, &inputs));
+  g_assert_cmpfloat (area.y, <=, inputs.y);
+  g_assert_cmpfloat (area.y, >=, inputs.y - 40);
+  g_assert_cmpfloat (area.y, <=, layout->bounds.y + 40);
+  g_assert_cmpfloat_with_epsilon (area.x, centred_x, 1e-6);
+}
+
+static void
+test_first_view (void)
+{
+  g_autofree char *small_path = test_data_path ("model.onnx");
+  g_autofree char *big_path = test_data_path ("flat_constants.onnx");
+  g_autoptr (GFile) big_file = g_file_new_for_path (big_path);
+  OnyxWindow *window = open_model_window (small_path);
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  OnyxRect area, first;
+
+  /* Small: fitted whole. */
+  onyx_canvas_get_visible_area (window->canvas, &area);
+  g_assert_true (rect_inside (&area, &layout->bounds));
+  g_assert_cmpfloat (onyx_canvas_get_scale (window->canvas), >=, 0.8);
+  g_assert_cmpfloat_with_epsilon (area.x + area.width / 2, layout->bounds.x + layout->bounds.width / 2, 1e-6);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Big: 35 nodes, too big for the view at a readable scale. */
+  window = open_model_window (big_path);
+  layout = onyx_canvas_get_layout (window->canvas);
+  g_test_message ("canvas %d×%d, layout %.0f×%.0f", gtk_widget_get_width (GTK_WIDGET (window->canvas)),
+                  gtk_widget_get_height (GTK_WIDGET (window->canvas)), layout->bounds.width,
+                  layout->bounds.height);
+  g_assert_true (layout->bounds.width * 0.8 > gtk_widget_get_width (GTK_WIDGET (window->canvas)) ||
+                 layout->bounds.height * 0.8 > gtk_widget_get_height (GTK_WIDGET (window->canvas)));
+  assert_at_inputs (window);
+  onyx_canvas_get_visible_area (window->canvas, &first);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-first-view.png"), >, 2000);
+
+  /* Home after panning away comes back; 0 still shows the whole graph. */
+  onyx_canvas_center_node (window->canvas, layout->nodes->len - 1);
+  onyx_canvas_get_visible_area (window->canvas, &area);
+  g_assert_cmpfloat (fabs (area.y - first.y), >, 100);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.first-view", NULL));
+  onyx_canvas_get_visible_area (window->canvas, &area);
+  g_assert_cmpmem (&area, sizeof area, &first, sizeof first);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.zoom-fit", NULL));
+  onyx_canvas_get_visible_area (window->canvas, &area);
+  g_assert_true (rect_inside (&area, &layout->bounds));
+  g_assert_cmpfloat (onyx_canvas_get_scale (window->canvas), <, 0.8);
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  /* Laid out before the canvas has a size: the first view waits for one. */
+  window = onyx_window_new (NULL);
+  onyx_window_open_file (window, big_file);
+  onyx_window_layout_wait (window);
+  g_assert_nonnull (onyx_canvas_get_layout (window->canvas));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->canvas)), ==, 0);
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (window);
+  wait_for_layout (window);
+  assert_at_inputs (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+clear_test_box (OnyxLayoutNode *node)
+{
+  g_ptr_array_unref (node->lines);
+}
+
+/* A layout without inputs, given to a canvas before it has a size: once it has one,
+ * the view starts at the boxes level with the topmost (A, and B below A's top), at
+ * 100 %, centred on them. */
+static void
+test_first_view_without_inputs (void)
+{
+  const OnyxRect boxes[] = { { 0, 0, 200, 40 }, { 300, 10, 200, 60 }, { -600, 200, 100, 40 },
+                             { 1000, 3000, 100, 40 } };
+  OnyxLayout *layout = g_new0 (OnyxLayout, 1);
+  GtkWidget *window = gtk_window_new ();
+  OnyxCanvas *canvas = ONYX_CANVAS (onyx_canvas_new ());
+  OnyxRect area;
+
+  layout->nodes = g_array_new (FALSE, TRUE, sizeof (OnyxLayoutNode));
+  layout->edges = g_array_new (FALSE, TRUE, sizeof (OnyxLayoutEdge));
+  g_array_set_clear_func (layout->nodes, (GDestroyNotify) clear_test_box);
+  for (guint i = 0; i < G_N_ELEMENTS (boxes); i++)
+    {
+      OnyxLayoutNode node = { .kind = ONYX_LAYOUT_OP, .parent = -1, .title = (char *) "Op",
+                              .subtitle = (char *) "op", .lines = g_ptr_array_new (), .box = boxes[i] };
+      g_array_append_val (layout->nodes, node);
+    }
+  layout->bounds = (OnyxRect) { -600, 0, 1700, 3040 };
+  onyx_canvas_set_layout (canvas, layout, FALSE);
+  gtk_window_set_default_size (GTK_WINDOW (window), 800, 600);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (canvas));
+  gtk_window_present (GTK_WINDOW (window));
+  while (gtk_widget_get_width (GTK_WIDGET (canvas)) <= 0)
+    g_main_context_iteration (NULL, TRUE);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  onyx_canvas_get_visible_area (canvas, &area);
+  g_assert_cmpfloat (onyx_canvas_get_scale (canvas), ==, 1.0);
+  g_assert_cmpfloat_with_epsilon (area.x + area.width / 2, 250, 1e-6);
+  g_assert_cmpfloat_with_epsilon (area.y, -20, 1e-6);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* The child of test_crash_restore: open MODEL, bypass FooOp as a user would, and die
  * by SIGKILL before saving. */
 static int
@@ -207,6 +359,8 @@ main (int argc, char *argv[])
   adw_init ();
   g_test_add_func ("/app/open-bypass-undo-save", test_open_bypass_undo_save);
   g_test_add_func ("/app/broken-file", test_broken_file);
+  g_test_add_func ("/app/first-view", test_first_view);
+  g_test_add_func ("/app/first-view-without-inputs", test_first_view_without_inputs);
   g_test_add_func ("/app/crash-restore", test_crash_restore);
   status = g_test_run ();
   test_remove_tree (home);

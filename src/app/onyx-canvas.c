@@ -13,7 +13,20 @@
 
 #define MIN_SCALE 0.01
 #define MAX_SCALE 4.0
+#define FIT_MAX_SCALE 1.5
+/* Labels are Sans 8 and 9 pt (about 11 and 12 px) at 100 %: at 0.8 the smaller ones
+ * are still about 9 px, below that they stop being readable. A graph that fits at
+ * this scale or more is shown whole when it opens, a bigger one at 100 %. */
+#define READABLE_SCALE 0.8
+#define VIEW_MARGIN 20.0      /* widget pixels around a fitted graph, above the inputs */
 #define CLICK_SLOP 4.0
+
+/* What to show once the widget has a size. */
+typedef enum {
+  PENDING_NONE,
+  PENDING_FIT,
+  PENDING_FIRST_VIEW,
+} PendingView;
 
 struct _OnyxCanvas {
   GtkWidget parent_instance;
@@ -23,7 +36,7 @@ struct _OnyxCanvas {
 
   double scale;
   double ox, oy;              /* layout point at the widget's top-left corner */
-  gboolean fit_pending;       /* fit once the widget has a size */
+  PendingView pending_view;
 
   int selected, selected_edge, hovered;
   GHashTable *highlighted;    /* neighbours of the hovered node */
@@ -311,40 +324,136 @@ zoom_at (OnyxCanvas *self, double scale, double wx, double wy)
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-void
-onyx_canvas_zoom_fit (OnyxCanvas *self)
+static double
+fit_scale (OnyxCanvas *self, int width, int height)
+{
+  const OnyxRect *b = &self->layout->bounds;
+
+  return CLAMP (MIN ((width - 2 * VIEW_MARGIN) / MAX (b->width, 1.0),
+                     (height - 2 * VIEW_MARGIN) / MAX (b->height, 1.0)),
+                MIN_SCALE, FIT_MAX_SCALE);
+}
+
+static void
+apply_fit (OnyxCanvas *self, int width, int height)
+{
+  const OnyxRect *b = &self->layout->bounds;
+
+  self->scale = fit_scale (self, width, height);
+  self->ox = b->x + b->width / 2 - width / 2.0 / self->scale;
+  self->oy = b->y + b->height / 2 - height / 2.0 / self->scale;
+}
+
+/* Grows `acc` (empty while its width is negative) to hold `r`. */
+static void
+rect_add (OnyxRect *acc, const OnyxRect *r)
+{
+  double x1 = r->x + r->width, y1 = r->y + r->height;
+
+  if (acc->width >= 0)
+    {
+      x1 = MAX (x1, acc->x + acc->width), y1 = MAX (y1, acc->y + acc->height);
+      acc->x = MIN (acc->x, r->x), acc->y = MIN (acc->y, r->y);
+    }
+  else
+    acc->x = r->x, acc->y = r->y;
+  acc->width = x1 - acc->x, acc->height = y1 - acc->y;
+}
+
+/* Where a graph starts: its input boxes (and a subgraph's outer names); without
+ * any, the boxes level with the topmost one. Expanded groups are frames, not boxes. */
+static void
+first_view_anchor (OnyxCanvas *self, OnyxRect *anchor)
+{
+  const OnyxRect *top = NULL;
+  gboolean has_inputs;
+
+  *anchor = (OnyxRect) { 0, 0, -1, -1 };
+  for (guint i = 0; i < self->layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = layout_node (self, i);
+      if (n->kind == ONYX_LAYOUT_INPUT || n->kind == ONYX_LAYOUT_OUTER)
+        rect_add (anchor, &n->box);
+      else if (!(n->kind == ONYX_LAYOUT_GROUP && n->expanded) && (top == NULL || n->box.y < top->y))
+        top = &n->box;
+    }
+  has_inputs = anchor->width >= 0;
+  for (guint i = 0; !has_inputs && top != NULL && i < self->layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = layout_node (self, i);
+      if (!(n->kind == ONYX_LAYOUT_GROUP && n->expanded) && n->box.y < top->y + top->height)
+        rect_add (anchor, &n->box);
+    }
+  if (anchor->width < 0)
+    *anchor = self->layout->bounds;
+}
+
+/* Netron's first view: a graph too big to read whole starts at its inputs, at 100 %,
+ * centred on them, or from their left edge when they are wider than the view. As in
+ * Netron's scrolled view, a graph wider than the view fills it: inputs near one side
+ * of a wide graph do not leave half the view empty. */
+static void
+apply_first_view (OnyxCanvas *self, int width, int height)
+{
+  const OnyxRect *b = &self->layout->bounds;
+  OnyxRect anchor;
+  double margin, view_width;
+
+  if (fit_scale (self, width, height) >= READABLE_SCALE)
+    {
+      apply_fit (self, width, height);
+      return;
+    }
+  self->scale = 1.0;
+  margin = VIEW_MARGIN / self->scale;
+  view_width = width / self->scale;
+  first_view_anchor (self, &anchor);
+  if (anchor.width + 2 * margin <= view_width)
+    self->ox = anchor.x + anchor.width / 2 - view_width / 2;
+  else
+    self->ox = anchor.x - margin;
+  /* Never moves the inputs' left edge out: when they are wider than the view they
+   * start at most `margin` right of the layout's left edge. */
+  if (b->width + 2 * margin > view_width)
+    self->ox = CLAMP (self->ox, b->x - margin, b->x + b->width + margin - view_width);
+  self->oy = anchor.y - margin;
+}
+
+/* Shows `view` now, or once the widget has a size. */
+static void
+show_view (OnyxCanvas *self, PendingView view)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
-  const OnyxRect *b;
 
-  g_return_if_fail (ONYX_IS_CANVAS (self));
   if (self->layout == NULL)
     return;
   if (width <= 0 || height <= 0)
     {
-      self->fit_pending = TRUE;
+      self->pending_view = view;
       return;
     }
-  b = &self->layout->bounds;
-  self->scale = CLAMP (MIN ((width - 40) / MAX (b->width, 1.0), (height - 40) / MAX (b->height, 1.0)),
-                       MIN_SCALE, 1.5);
-  /* A long graph fitted whole is unreadable: a new one starts at its top, at a
-   * readable size, and "0" (zoom-fit) still shows all of it. */
-  if (self->fit_pending && self->scale < 0.4)
-    {
-      self->scale = CLAMP ((width - 40) / MAX (b->width, 1.0), 0.4, 1.0);
-      self->ox = b->x + b->width / 2 - width / 2.0 / self->scale;
-      self->oy = b->y - 20 / self->scale;
-    }
+  self->pending_view = PENDING_NONE;
+  if (view == PENDING_FIT)
+    apply_fit (self, width, height);
   else
-    {
-      self->ox = b->x + b->width / 2 - width / 2.0 / self->scale;
-      self->oy = b->y + b->height / 2 - height / 2.0 / self->scale;
-    }
-  self->fit_pending = FALSE;
+    apply_first_view (self, width, height);
   clamp_view (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+onyx_canvas_zoom_fit (OnyxCanvas *self)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  show_view (self, PENDING_FIT);
+}
+
+void
+onyx_canvas_show_first_view (OnyxCanvas *self)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  show_view (self, PENDING_FIRST_VIEW);
 }
 
 static void
@@ -353,15 +462,15 @@ onyx_canvas_size_allocate (GtkWidget *widget, int width, int height, int baselin
   OnyxCanvas *self = ONYX_CANVAS (widget);
 
   /* A sidebar sliding in, or a dragged pane handle, should not push the graph aside. */
-  if (!self->fit_pending && self->alloc_width > 0 && self->alloc_height > 0)
+  if (self->pending_view == PENDING_NONE && self->alloc_width > 0 && self->alloc_height > 0)
     {
       self->ox += (self->alloc_width - width) / 2.0 / self->scale;
       self->oy += (self->alloc_height - height) / 2.0 / self->scale;
     }
   self->alloc_width = width;
   self->alloc_height = height;
-  if (self->fit_pending)
-    onyx_canvas_zoom_fit (self);
+  if (self->pending_view != PENDING_NONE)
+    show_view (self, self->pending_view);
 }
 
 static void
@@ -533,11 +642,10 @@ zoom_action (GtkWidget *widget, const char *name, GVariant *param)
     zoom_at (self, self->scale * 1.25, x, y);
   else if (g_str_equal (name, "canvas.zoom-out"))
     zoom_at (self, self->scale / 1.25, x, y);
+  else if (g_str_equal (name, "canvas.zoom-fit"))
+    onyx_canvas_zoom_fit (self);
   else
-    {
-      self->fit_pending = FALSE;
-      onyx_canvas_zoom_fit (self);
-    }
+    onyx_canvas_show_first_view (self);
 }
 
 static void
@@ -592,6 +700,7 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
   gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "canvas.zoom-fit", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "canvas.first-view", NULL, zoom_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "canvas.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "canvas.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "canvas.zoom-in", NULL);
@@ -599,6 +708,8 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Subtract, 0, "canvas.zoom-out", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_0, 0, "canvas.zoom-fit", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_0, 0, "canvas.zoom-fit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Home, 0, "canvas.first-view", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Home, 0, "canvas.first-view", NULL);
 
   gtk_widget_class_set_css_name (widget_class, "onyxcanvas");
 }
@@ -661,10 +772,7 @@ onyx_canvas_set_layout (OnyxCanvas *self, OnyxLayout *layout, gboolean keep_view
     {
       self->index = onyx_render_index_new (layout);
       if (!keep_view)
-        {
-          self->fit_pending = TRUE;  /* the initial view, see onyx_canvas_zoom_fit */
-          onyx_canvas_zoom_fit (self);
-        }
+        onyx_canvas_show_first_view (self);
       else
         clamp_view (self);
     }

@@ -20,7 +20,7 @@ G_DECLARE_FINAL_TYPE (OnyxCanvas, onyx_canvas, ONYX, CANVAS, GtkWidget)
 
 GtkWidget        *onyx_canvas_new            (void);
 /* Takes ownership of `layout` (may be NULL). With `keep_view` the zoom and position
- * stay (after an edit); otherwise the graph is fitted into the view. */
+ * stay (after an edit); otherwise it opens at onyx_canvas_show_first_view(). */
 void              onyx_canvas_set_layout     (OnyxCanvas *self,
                                               OnyxLayout *layout,
                                               gboolean    keep_view);
@@ -64,6 +64,10 @@ double            onyx_canvas_get_scale      (OnyxCanvas *self);
 /* The part of the layout in view, in layout coordinates. */
 void              onyx_canvas_get_visible_area (OnyxCanvas *self,
                                                 OnyxRect   *area);
+/* The whole graph, centred (key 0). */
 void              onyx_canvas_zoom_fit       (OnyxCanvas *self);
+/* The view a graph opens at (key Home): fitted when that is readable, else at 100 %
+ * with its inputs at the top, centred on them or from their left edge. */
+void              onyx_canvas_show_first_view (OnyxCanvas *self);
 
 G_END_DECLS
