@@ -155,8 +155,7 @@ add_graph_group (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *grap
   g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
   const OnyxGraphEntry *entry = onyx_graph_list_lookup (graphs, graph);
   Onnx__NodeProto *holder = onyx_document_graph_owner (doc, graph);
-  g_autoptr (GPtrArray) reads = g_ptr_array_new ();
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) reads = onyx_graph_outer_reads (graph);
   g_autoptr (GString) outer = g_string_new (NULL);
   GtkWidget *group = add_group (self, holder != NULL ? _("Subgraph") : _("Function"));
 
@@ -169,13 +168,11 @@ add_graph_group (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *grap
       add_link_row (group, _("Held by"), text, "win.graph-up", NULL);
     }
   add_text_row (group, _("Nodes"), format_count (graph->n_node));
-  onyx_graph_collect_outer_reads (graph, reads);
   for (guint i = 0; i < reads->len; i++)
-    if (g_hash_table_add (seen, reads->pdata[i]))
-      {
-        g_autofree char *shown = onyx_display_escape (reads->pdata[i]);
-        g_string_append_printf (outer, "%s%s", outer->len > 0 ? ", " : "", shown);
-      }
+    {
+      g_autofree char *shown = onyx_display_escape (reads->pdata[i]);
+      g_string_append_printf (outer, "%s%s", outer->len > 0 ? ", " : "", shown);
+    }
   if (holder != NULL)
     add_row (group, _("Reads from outside"), outer->len > 0 ? outer->str : _("nothing"));
 }

@@ -10,17 +10,7 @@
 static GPtrArray *
 outer_reads (const OnyxGraphEntry *entry)
 {
-  GPtrArray *names = g_ptr_array_new ();
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GPtrArray) all = g_ptr_array_new ();
-
-  if (entry->parent < 0)
-    return names;
-  onyx_graph_collect_outer_reads (entry->graph, all);
-  for (guint i = 0; i < all->len; i++)
-    if (g_hash_table_add (seen, all->pdata[i]))
-      g_ptr_array_add (names, all->pdata[i]);
-  return names;
+  return entry->parent < 0 ? g_ptr_array_new () : onyx_graph_outer_reads (entry->graph);
 }
 
 static void

@@ -113,13 +113,33 @@ onyx_node_collect_reads (const Onnx__NodeProto *node, GPtrArray *names)
     }
 }
 
-/* Outer names read by the node's subgraphs (duplicates removed). */
+/* `names` with repeats left out, in order of first appearance (consumes `names`). */
 static GPtrArray *
-implicit_reads (const Onnx__NodeProto *node)
+unique_names (GPtrArray *names)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *unique = g_ptr_array_new ();
+
+  for (guint i = 0; i < names->len; i++)
+    if (g_hash_table_add (seen, names->pdata[i]))
+      g_ptr_array_add (unique, names->pdata[i]);
+  g_ptr_array_unref (names);
+  return unique;
+}
+
+GPtrArray *
+onyx_graph_outer_reads (const Onnx__GraphProto *graph)
 {
   GPtrArray *names = g_ptr_array_new ();
-  GHashTable *seen = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *unique = g_ptr_array_new ();
+
+  onyx_graph_collect_outer_reads (graph, names);
+  return unique_names (names);
+}
+
+GPtrArray *
+onyx_node_implicit_reads (const Onnx__NodeProto *node)
+{
+  GPtrArray *names = g_ptr_array_new ();
 
   for (size_t a = 0; a < node->n_attribute; a++)
     {
@@ -129,12 +149,7 @@ implicit_reads (const Onnx__NodeProto *node)
       for (size_t g = 0; g < attr->n_graphs; g++)
         onyx_graph_collect_outer_reads (attr->graphs[g], names);
     }
-  for (guint i = 0; i < names->len; i++)
-    if (g_hash_table_add (seen, names->pdata[i]))
-      g_ptr_array_add (unique, names->pdata[i]);
-  g_hash_table_unref (seen);
-  g_ptr_array_unref (names);
-  return unique;
+  return unique_names (names);
 }
 
 void
@@ -199,7 +214,7 @@ onyx_graph_index_add_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
   /* Indexing a node twice would count its uses twice. */
   if (!g_hash_table_add (index->nodes, node))
     return;
-  implicit = implicit_reads (node);
+  implicit = onyx_node_implicit_reads (node);
 
   for (size_t k = 0; k < node->n_input; k++)
     onyx_graph_index_add_use (index, node->input[k], node, (guint) k);
@@ -223,7 +238,7 @@ onyx_graph_index_remove_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 
   if (!g_hash_table_remove (index->nodes, node))
     return;
-  implicit = implicit_reads (node);
+  implicit = onyx_node_implicit_reads (node);
 
   for (size_t k = 0; k < node->n_input; k++)
     onyx_graph_index_remove_use (index, node->input[k], node, (guint) k);

@@ -91,5 +91,9 @@ void onyx_node_collect_reads         (const Onnx__NodeProto *node,
 /* Names a subgraph reads from outside itself, appended to `names` (char*, borrowed). */
 void onyx_graph_collect_outer_reads  (const Onnx__GraphProto *graph,
                                       GPtrArray              *names);
+/* The same, each once in order of first reading (char*, borrowed; free the array). */
+GPtrArray *onyx_graph_outer_reads    (const Onnx__GraphProto *graph);
+/* What a node's subgraphs read from outside them, each once (free the array). */
+GPtrArray *onyx_node_implicit_reads  (const Onnx__NodeProto  *node);
 
 G_END_DECLS

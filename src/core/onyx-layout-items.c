@@ -87,25 +87,18 @@ hash_strings (guint hash, char **strings, size_t n)
 static GPtrArray *
 implicit_reads (const Onnx__NodeProto *node)
 {
-  g_autoptr (GPtrArray) names = g_ptr_array_new ();
-  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *implicit = NULL;
+  g_autoptr (GPtrArray) names = onyx_node_implicit_reads (node);
+  g_autoptr (GHashTable) inputs = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *implicit;
 
-  for (size_t a = 0; a < node->n_attribute; a++)
-    {
-      if (node->attribute[a]->g != NULL)
-        onyx_graph_collect_outer_reads (node->attribute[a]->g, names);
-      for (size_t g = 0; g < node->attribute[a]->n_graphs; g++)
-        onyx_graph_collect_outer_reads (node->attribute[a]->graphs[g], names);
-    }
   if (names->len == 0)
     return NULL;
   for (size_t k = 0; k < node->n_input; k++)
     if (node->input[k] != NULL)
-      g_hash_table_add (seen, node->input[k]);
+      g_hash_table_add (inputs, node->input[k]);
   implicit = g_ptr_array_new ();
   for (guint i = 0; i < names->len; i++)
-    if (g_hash_table_add (seen, names->pdata[i]))
+    if (!g_hash_table_contains (inputs, names->pdata[i]))
       g_ptr_array_add (implicit, names->pdata[i]);
   return implicit;
 }
