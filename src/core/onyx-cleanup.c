@@ -63,28 +63,14 @@ cleanup_graph (OnyxDocument *doc, Onnx__GraphProto *graph, guint depth)
       }
 }
 
-static void
-collect_domains (ProtobufCMessage *message, gpointer user_data)
-{
-  if (message->descriptor == &onnx__node_proto__descriptor)
-    {
-      const char *domain = ((Onnx__NodeProto *) message)->domain;
-      g_hash_table_add (user_data, (gpointer) (onyx_domain_is_default (domain) ? "" : domain));
-    }
-}
-
 /* Opset imports of custom domains that no node uses any more (the standard domains
  * stay: removing them would change how a later edit resolves ops). */
 static void
 drop_unused_opsets (OnyxDocument *doc)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  g_autoptr (GHashTable) used = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) used = onyx_model_used_domains (model);
 
-  onyx_proto_foreach_message (&model->base, collect_domains, used);
-  for (size_t f = 0; f < model->n_functions; f++)
-    if (model->functions[f]->domain != NULL)
-      g_hash_table_add (used, model->functions[f]->domain);
   for (size_t i = model->n_opset_import; i-- > 0;)
     {
       const char *domain = model->opset_import[i]->domain;

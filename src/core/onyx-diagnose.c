@@ -493,25 +493,6 @@ onyx_diagnose_functions (const Onnx__ModelProto *model, GHashTable *functions,
     }
 }
 
-static void
-collect_domains (Onnx__NodeProto **nodes, size_t n_nodes, GHashTable *domains, guint depth)
-{
-  for (size_t n = 0; n < n_nodes && depth <= 64; n++)
-    {
-      const Onnx__NodeProto *node = nodes[n];
-      g_hash_table_add (domains, (gpointer) (onyx_domain_is_default (node->domain) ? "" : node->domain));
-      for (size_t a = 0; a < node->n_attribute; a++)
-        {
-          if (node->attribute[a]->g != NULL)
-            collect_domains (node->attribute[a]->g->node, node->attribute[a]->g->n_node, domains,
-                             depth + 1);
-          for (size_t g = 0; g < node->attribute[a]->n_graphs; g++)
-            collect_domains (node->attribute[a]->graphs[g]->node, node->attribute[a]->graphs[g]->n_node,
-                             domains, depth + 1);
-        }
-    }
-}
-
 void
 onyx_diagnose_opset_imports (const Onnx__ModelProto *model, GPtrArray *out)
 {
@@ -524,16 +505,7 @@ onyx_diagnose_opset_imports (const Onnx__ModelProto *model, GPtrArray *out)
     others |= !onyx_domain_is_default (model->opset_import[i]->domain);
   if (!others)
     return;
-  used = g_hash_table_new (g_str_hash, g_str_equal);
-  if (model->graph != NULL)
-    collect_domains (model->graph->node, model->graph->n_node, used, 0);
-  for (size_t f = 0; f < model->n_functions; f++)
-    {
-      const Onnx__FunctionProto *function = model->functions[f];
-      collect_domains (function->node, function->n_node, used, 0);
-      /* A function's own domain is what its callers use. */
-      g_hash_table_add (used, (gpointer) (onyx_domain_is_default (function->domain) ? "" : function->domain));
-    }
+  used = onyx_model_used_domains (model);
   for (size_t i = 0; i < model->n_opset_import; i++)
     {
       const Onnx__OperatorSetIdProto *opset = model->opset_import[i];

@@ -42,6 +42,31 @@ onyx_domain_is_standard (const char *domain)
   return FALSE;
 }
 
+static void
+add_node_domain (ProtobufCMessage *message, gpointer used)
+{
+  if (message->descriptor == &onnx__node_proto__descriptor)
+    {
+      const char *domain = ((Onnx__NodeProto *) message)->domain;
+      g_hash_table_add (used, (gpointer) (onyx_domain_is_default (domain) ? "" : domain));
+    }
+}
+
+GHashTable *
+onyx_model_used_domains (const Onnx__ModelProto *model)
+{
+  GHashTable *used = g_hash_table_new (g_str_hash, g_str_equal);
+
+  onyx_proto_foreach_message ((ProtobufCMessage *) &model->base, add_node_domain, used);
+  /* A function's own domain is what its callers use. */
+  for (size_t f = 0; f < model->n_functions; f++)
+    {
+      const char *domain = model->functions[f]->domain;
+      g_hash_table_add (used, (gpointer) (onyx_domain_is_default (domain) ? "" : domain));
+    }
+  return used;
+}
+
 gboolean
 onyx_domain_is_onnxruntime (const char *domain)
 {

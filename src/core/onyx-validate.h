@@ -93,5 +93,9 @@ gboolean   onyx_domain_is_standard (const char *domain);
 /* com.microsoft and its sub-domains (com.microsoft.nchwc…): ONNX Runtime's contrib
  * operators, which ONNX Runtime runs and other runtimes do not. */
 gboolean   onyx_domain_is_onnxruntime (const char *domain);
+/* The domains that nodes anywhere in the model use (every graph at any depth,
+ * functions, training graphs; "" for ai.onnx) and that its functions are defined in:
+ * a set of strings borrowed from the model (g_hash_table_unref it). */
+GHashTable *onyx_model_used_domains  (const Onnx__ModelProto *model);
 
 G_END_DECLS
