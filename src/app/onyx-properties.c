@@ -348,10 +348,8 @@ add_default_rows (GtkWidget **group, OnyxProperties *self, const OnyxSchema *sch
 
 /* GRAPH and GRAPHS attributes: a row per graph that opens it ("win.open-graph"). */
 static void
-add_graph_rows (GtkWidget *group, OnyxDocument *doc, Onnx__NodeProto *node,
-                const Onnx__AttributeProto *attr)
+add_graph_rows (GtkWidget *group, OnyxGraphList *graphs, const Onnx__AttributeProto *attr)
 {
-  g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
   g_autofree char *name = onyx_display_escape (attr->name);
 
   for (size_t g = 0; g < (attr->g != NULL ? 1 : attr->n_graphs); g++)
@@ -399,6 +397,8 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
 
   if (node->n_attribute > 0)
     {
+      /* Names of the graphs the node holds, made once and only if it holds any. */
+      g_autoptr (OnyxGraphList) graphs = NULL;
       group = attributes = add_group (self, _("Attributes"));
       for (size_t i = 0; i < node->n_attribute; i++)
         {
@@ -418,7 +418,9 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
               break;
             case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
             case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS:
-              add_graph_rows (group, doc, node, a);
+              if (graphs == NULL)
+                graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
+              add_graph_rows (group, graphs, a);
               break;
             default:
               add_row (group, name, value);
