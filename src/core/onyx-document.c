@@ -15,19 +15,15 @@ typedef enum {
   OP_SET_NODE_ORDER,
 } OpKind;
 
-/* What a primitive change touches, as an OnyxChange tells it. */
-typedef enum {
-  TOUCH_NODE,    /* `touched`, a main-graph node (or one holding the changed subgraph) */
-  TOUCH_WHOLE,   /* graph lists, order, opsets, functions; or the holder is gone */
-} Touch;
-
 /* One primitive change. `applied` says which side of it the model is on, and so
  * which of the old/new things the op owns (the one not in the model). */
 typedef struct {
   OpKind kind;
   gboolean applied;
-  Touch touch;
-  Onnx__NodeProto *touched;           /* a main-graph node, for TOUCH_NODE */
+  /* The main-graph node it touches (or that holds the subgraph it changes); NULL when
+   * it changes the whole model: graph lists, order, opsets, functions, or a subgraph
+   * whose holder is gone. */
+  Onnx__NodeProto *touched;
   Onnx__GraphProto *graph;            /* whose nodes or lists it changes, or NULL */
   gboolean rereads;                   /* it may change what `graph` reads from outside */
   ProtobufCMessage *owner;            /* message holding the field or named */
@@ -327,7 +323,6 @@ touch_in (OnyxDocument *self, Op *op, Onnx__GraphProto *graph, Onnx__NodeProto *
       holder = graph != NULL ? onyx_graph_tree_owner (self->tree, graph) : NULL;
       op->touched = holder != NULL ? onyx_graph_tree_main_ancestor (self->tree, holder) : NULL;
     }
-  op->touch = op->touched != NULL ? TOUCH_NODE : TOUCH_WHOLE;
 }
 
 /* Before the op is applied: a node about to leave its graph is still in it. */
@@ -337,7 +332,6 @@ classify (OnyxDocument *self, Op *op)
   ProtobufCMessage *owner = op->owner;
   Onnx__NodeProto *node = is_node (owner) ? (Onnx__NodeProto *) owner : NULL;
 
-  op->touch = TOUCH_WHOLE;
   switch (op->kind)
     {
     case OP_REMOVE_ITEM:
@@ -384,7 +378,7 @@ work_out_change (OnyxDocument *self, Command *command)
       Op *op = command->ops->pdata[i];
       g_autoptr (GPtrArray) lineage = g_ptr_array_new ();
 
-      if (op->touch == TOUCH_WHOLE)
+      if (op->touched == NULL)
         change->whole_model = TRUE;
       else if (g_hash_table_add (seen, op->touched))
         g_ptr_array_add (change->nodes, op->touched);
