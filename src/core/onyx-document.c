@@ -56,6 +56,7 @@ struct _OnyxDocument {
   guint replay_start;    /* and its replay entries */
   guint group_depth;
   char *group_label;
+  guint64 revision;      /* counts primitive changes, undone ones too */
 };
 
 G_DEFINE_FINAL_TYPE (OnyxDocument, onyx_document, G_TYPE_OBJECT)
@@ -229,6 +230,7 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
                         ? onyx_graph_tree_unindex_holders (self->tree, op->graph) : NULL;
   OnyxGraphIndex *index;
 
+  self->revision++;
   switch (op->kind)
     {
     case OP_REMOVE_ITEM:
@@ -838,6 +840,12 @@ OnyxModel *
 onyx_document_get_model (OnyxDocument *self)
 {
   return self->model;
+}
+
+guint64
+onyx_document_get_revision (OnyxDocument *self)
+{
+  return self->revision;
 }
 
 Onnx__ModelProto *

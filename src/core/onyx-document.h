@@ -44,6 +44,8 @@ typedef struct {
 OnyxDocument     *onyx_document_new            (OnyxModel    *model);
 OnyxModel        *onyx_document_get_model      (OnyxDocument *self);
 Onnx__ModelProto *onyx_document_get_proto      (OnyxDocument *self);
+/* Grows with every change to the model, undo and redo included. */
+guint64           onyx_document_get_revision   (OnyxDocument *self);
 /* The main graph's index. */
 OnyxGraphIndex   *onyx_document_get_index      (OnyxDocument *self);
 /* The index of any graph of the model (a subgraph's is built when first asked for

@@ -55,6 +55,13 @@ gboolean onyx_edit_set_input_dim        (OnyxDocument *doc, const char *input, g
 /* Removes nodes and initializers no graph output depends on (subgraphs too), and
  * opset imports of custom domains no node uses any more. Graph inputs stay. */
 gboolean onyx_edit_cleanup              (OnyxDocument *doc, GError **error);
+/* Records what ONNX's shape inference knows (onyx-shapes.h) as value_info of every
+ * graph, and as the type of graph outputs that have none; *n_written (nullable)
+ * counts what was added. */
+gboolean onyx_edit_infer_shapes         (OnyxDocument *doc, guint *n_written, GError **error);
+/* Converts the model to opset `target` of ai.onnx with ONNX's version converter
+ * (onyx-onnx.h): nodes it changes are replaced, the others kept as they are. */
+gboolean onyx_edit_convert_opset        (OnyxDocument *doc, int target, GError **error);
 /* Orders the main graph topologically, keeping the current order where it can. */
 gboolean onyx_edit_toposort             (OnyxDocument *doc, GError **error);
 

@@ -327,6 +327,24 @@ replay_toposort (OnyxDocument *doc, const OnyxStepInfo *step, const char *const 
   return onyx_edit_toposort (doc, error);
 }
 
+static gboolean
+replay_infer_shapes (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments,
+                     GError **error)
+{
+  return onyx_edit_infer_shapes (doc, NULL, error);
+}
+
+static gboolean
+replay_convert_opset (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments,
+                      GError **error)
+{
+  guint target;
+
+  if (!parse_index (arguments[0], &target) || target > G_MAXINT)
+    return bad_argument (error, step, arguments[0]);
+  return onyx_edit_convert_opset (doc, (int) target, error);
+}
+
 /* In help order. */
 static const OnyxStepInfo steps[] = {
   { "bypass", "NODE[:INPUT]", "remove NODE; the tensor of its input (default 0) takes over its output",
@@ -359,6 +377,10 @@ static const OnyxStepInfo steps[] = {
     apply_as_replay, replay_cleanup, 0 },
   { "toposort", NULL, "sort the nodes topologically",
     apply_as_replay, replay_toposort, 0 },
+  { "infer-shapes", NULL, "write the types and shapes ONNX's shape inference finds as value_info",
+    apply_as_replay, replay_infer_shapes, 0 },
+  { "convert-opset", "N", "convert the model to opset N of ai.onnx with ONNX's version converter",
+    apply_as_replay, replay_convert_opset, 1 },
   { NULL, NULL, NULL, NULL, NULL, 0 },
 };
 

@@ -1,0 +1,38 @@
+/* onyx-onnx.h: ONNX's reference library (libonnx, C++) behind a C interface.
+ *
+ * Shape inference, the checker and the version converter are the ones every ONNX
+ * tool trusts; this is the only place that sees C++ or protobuf's C++ types. Models
+ * cross as serialized ModelProto bytes, which the callers (onyx-shapes.c) make
+ * without large tensor payloads. C++ exceptions never cross this interface. */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Infers types and shapes of every tensor (subgraphs included) as
+ * onnx.shape_inference.infer_shapes does, and returns the inferred model,
+ * serialized. Before inference every node of every graph is renamed "onyx:N", N
+ * counting nodes in pre-order (a graph's nodes in order, each node followed by the
+ * graphs of its attributes, in attribute order, `g` before `graphs`): inference
+ * errors name their node by that token. `check_types` is the strict mode of
+ * onnx.checker's full check. Node errors go to *errors (one per line, NULL when
+ * none) and leave the result complete; an error that stops inference half way is
+ * there too and the result is partial. NULL with `error` set when the bytes are not
+ * a model. */
+GBytes   *onyx_onnx_infer_shapes     (GBytes      *model,
+                                      gboolean     check_types,
+                                      char       **errors,
+                                      GError     **error);
+/* onnx.checker.check_model: FALSE with the checker's message in *message. */
+gboolean  onyx_onnx_check_model      (GBytes      *model,
+                                      char       **message);
+/* onnx.version_converter.convert_version to `target` of ai.onnx, serialized. Softmax,
+ * LogSoftmax and Hardmax crossing opset 13 whose axis is not the last of a known
+ * rank are first rewritten as Flatten, the operator over axis 1 and a Reshape back
+ * to Shape of the input, which the converter then takes whatever the shapes are.
+ * NULL with the converter's message in `error` when it gives up. */
+GBytes   *onyx_onnx_convert_version  (GBytes      *model,
+                                      int          target,
+                                      GError     **error);
+G_END_DECLS

@@ -1,0 +1,457 @@
+/* onyx-shapes.c: ONNX's shape inference over the model, as a snapshot (onyx-shapes.h). */
+#include "onyx-shapes.h"
+
+#include <string.h>
+
+#include "onyx-onnx.h"
+#include "onyx-shapes-private.h"
+#include "onyx-types.h"
+
+typedef struct {
+  const Onnx__TypeProto *type;
+  gboolean recorded;
+} Known;
+
+typedef struct {
+  const Onnx__GraphProto *typed;    /* in the inferred copy */
+  const Onnx__GraphProto *parent;   /* the enclosing graph of the model, or NULL */
+  GHashTable *known;                /* name → Known*, this graph's own names */
+} GraphShapes;
+
+struct _OnyxShapes {
+  gint ref_count;
+  Onnx__ModelProto *typed_model;    /* the inferred copy, NULL when libonnx failed */
+  GHashTable *graphs;               /* model graph → GraphShapes* */
+  GPtrArray *errors;
+  GPtrArray *owned_types;           /* TypeProtos made for initializers */
+};
+
+/* ---- handing the model over without its payloads ---- */
+
+/* Shape inference reads the values of small tensors only (shapes, axes, scales);
+ * larger payloads are cut to one element while the model is serialized: the
+ * checker wants a value there, nobody reads it. */
+#define PAYLOAD_KEPT_BYTES 4096
+
+typedef struct {
+  Onnx__TensorProto *tensor;
+  Onnx__TensorProto saved;
+} CutTensor;
+
+static void
+cut_payload (Onnx__TensorProto *tensor, gpointer data)
+{
+  GArray *cuts = data;
+  CutTensor cut = { tensor, *tensor };
+  gboolean changed = FALSE;
+
+#define CUT(field, width)                                                     \
+  if (tensor->n_##field > 1 && tensor->n_##field * (width) > PAYLOAD_KEPT_BYTES) \
+    {                                                                         \
+      tensor->n_##field = 1;                                                  \
+      changed = TRUE;                                                         \
+    }
+  CUT (float_data, 4)
+  CUT (int32_data, 4)
+  CUT (int64_data, 8)
+  CUT (double_data, 8)
+  CUT (uint64_data, 8)
+#undef CUT
+  if (tensor->has_raw_data && tensor->raw_data.len > PAYLOAD_KEPT_BYTES)
+    {
+      tensor->raw_data.len = 1;
+      changed = TRUE;
+    }
+  if (changed)
+    g_array_append_val (cuts, cut);
+}
+
+GBytes *
+onyx_shapes_pack_light (const ProtobufCMessage *message)
+{
+  g_autoptr (GArray) cuts = g_array_new (FALSE, FALSE, sizeof (CutTensor));
+  gsize size;
+  guint8 *data;
+
+  /* Only lengths change, and only for the time of packing, on the thread that
+   * owns the model. */
+  onyx_proto_foreach_tensor ((ProtobufCMessage *) message, cut_payload, cuts);
+  size = protobuf_c_message_get_packed_size (message);
+  data = g_malloc (MAX (size, 1));
+  protobuf_c_message_pack (message, data);
+  for (guint i = 0; i < cuts->len; i++)
+    {
+      CutTensor *cut = &g_array_index (cuts, CutTensor, i);
+      *cut->tensor = cut->saved;
+    }
+  return g_bytes_new_take (data, size);
+}
+
+/* ---- the model's graphs and nodes, in the order onyx-onnx.cc numbers nodes ---- */
+
+typedef void (*GraphFunc) (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
+                           const Onnx__GraphProto *parent, gpointer data);
+
+/* Walks a graph and its copy side by side; `nodes` collects every node in order
+ * (their "onyx:N" number is the position). The copy has the same structure. */
+static void
+walk_graphs (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
+             const Onnx__GraphProto *parent, GPtrArray *nodes, GPtrArray *graph_of_node,
+             GraphFunc func, gpointer data)
+{
+  func (graph, typed, parent, data);
+  for (size_t i = 0; i < graph->n_node; i++)
+    {
+      const Onnx__NodeProto *node = graph->node[i];
+      const Onnx__NodeProto *typed_node = typed != NULL && i < typed->n_node ? typed->node[i] : NULL;
+      g_ptr_array_add (nodes, (gpointer) node);
+      g_ptr_array_add (graph_of_node, (gpointer) graph);
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          const Onnx__AttributeProto *attribute = node->attribute[a];
+          const Onnx__AttributeProto *typed_attribute =
+            typed_node != NULL && a < typed_node->n_attribute ? typed_node->attribute[a] : NULL;
+          if (attribute->g != NULL)
+            walk_graphs (attribute->g, typed_attribute != NULL ? typed_attribute->g : NULL,
+                         graph, nodes, graph_of_node, func, data);
+          for (size_t k = 0; k < attribute->n_graphs; k++)
+            walk_graphs (attribute->graphs[k],
+                         typed_attribute != NULL && k < typed_attribute->n_graphs
+                           ? typed_attribute->graphs[k] : NULL,
+                         graph, nodes, graph_of_node, func, data);
+        }
+    }
+}
+
+static gboolean
+has_type (const Onnx__ValueInfoProto *info)
+{
+  return info->type != NULL && info->type->value_case != ONNX__TYPE_PROTO__VALUE__NOT_SET;
+}
+
+static void
+note_known (GHashTable *known, const char *name, const Onnx__TypeProto *type, gboolean recorded)
+{
+  Known *entry;
+  if (name == NULL || name[0] == '\0' || type == NULL ||
+      type->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET)
+    return;
+  entry = g_hash_table_lookup (known, name);
+  if (entry == NULL)
+    {
+      entry = g_new0 (Known, 1);
+      g_hash_table_insert (known, (gpointer) name, entry);
+    }
+  entry->type = type;
+  entry->recorded = entry->recorded || recorded;
+}
+
+static Onnx__TypeProto *
+initializer_type (const Onnx__TensorProto *tensor)
+{
+  Onnx__TypeProto *type = g_malloc (sizeof *type);
+  Onnx__TypeProto__Tensor *tensor_type = g_malloc (sizeof *tensor_type);
+  Onnx__TensorShapeProto *shape = g_malloc (sizeof *shape);
+
+  onnx__type_proto__init (type);
+  onnx__type_proto__tensor__init (tensor_type);
+  onnx__tensor_shape_proto__init (shape);
+  shape->n_dim = tensor->n_dims;
+  shape->dim = g_new0 (Onnx__TensorShapeProto__Dimension *, MAX (tensor->n_dims, 1));
+  for (size_t d = 0; d < tensor->n_dims; d++)
+    {
+      Onnx__TensorShapeProto__Dimension *dim = g_malloc (sizeof *dim);
+      onnx__tensor_shape_proto__dimension__init (dim);
+      dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
+      dim->dim_value = tensor->dims[d];
+      shape->dim[d] = dim;
+    }
+  tensor_type->has_elem_type = TRUE;
+  tensor_type->elem_type = tensor->data_type;
+  tensor_type->shape = shape;
+  type->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+  type->tensor_type = tensor_type;
+  return type;
+}
+
+static void
+initializer_type_free (Onnx__TypeProto *type)
+{
+  Onnx__TensorShapeProto *shape = type->tensor_type->shape;
+  for (size_t d = 0; d < shape->n_dim; d++)
+    g_free (shape->dim[d]);
+  g_free (shape->dim);
+  g_free (shape);
+  g_free (type->tensor_type);
+  g_free (type);
+}
+
+static void
+graph_shapes_free (GraphShapes *graph)
+{
+  g_hash_table_unref (graph->known);
+  g_free (graph);
+}
+
+/* What the file records of a graph, then what inference added (in the copy, which
+ * holds the recorded types merged with the inferred ones). */
+static void
+index_graph (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
+             const Onnx__GraphProto *parent, gpointer data)
+{
+  OnyxShapes *self = data;
+  GraphShapes *entry = g_new0 (GraphShapes, 1);
+  GHashTable *recorded = g_hash_table_new (g_str_hash, g_str_equal);
+  const Onnx__ValueInfoProto *const *lists[] = { (const Onnx__ValueInfoProto *const *) graph->input,
+                                                 (const Onnx__ValueInfoProto *const *) graph->output,
+                                                 (const Onnx__ValueInfoProto *const *) graph->value_info };
+  size_t counts[] = { graph->n_input, graph->n_output, graph->n_value_info };
+
+  entry->typed = typed;
+  entry->parent = parent;
+  entry->known = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (size_t i = 0; i < counts[l]; i++)
+      if (has_type (lists[l][i]) && lists[l][i]->name != NULL)
+        g_hash_table_add (recorded, lists[l][i]->name);
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    {
+      Onnx__TypeProto *type = initializer_type (graph->initializer[i]);
+      g_ptr_array_add (self->owned_types, type);
+      note_known (entry->known, graph->initializer[i]->name, type, TRUE);
+    }
+  if (typed != NULL)
+    {
+      const Onnx__ValueInfoProto *const *typed_lists[] = {
+        (const Onnx__ValueInfoProto *const *) typed->input,
+        (const Onnx__ValueInfoProto *const *) typed->value_info,
+        (const Onnx__ValueInfoProto *const *) typed->output };
+      size_t typed_counts[] = { typed->n_input, typed->n_value_info, typed->n_output };
+      for (guint l = 0; l < G_N_ELEMENTS (typed_lists); l++)
+        for (size_t i = 0; i < typed_counts[l]; i++)
+          {
+            const Onnx__ValueInfoProto *info = typed_lists[l][i];
+            if (info->name != NULL)
+              note_known (entry->known, info->name, info->type,
+                          g_hash_table_contains (recorded, info->name));
+          }
+    }
+  g_hash_table_unref (recorded);
+  g_hash_table_insert (self->graphs, (gpointer) graph, entry);
+}
+
+/* ---- libonnx's error text ---- */
+
+static void
+add_error (OnyxShapes *self, const Onnx__NodeProto *node, const Onnx__GraphProto *graph,
+           const char *text)
+{
+  const char *kind = "shape inference";
+  g_autofree char *message = NULL;
+
+  if (g_str_has_prefix (text, "[ShapeInferenceError] "))
+    text += strlen ("[ShapeInferenceError] ");
+  else if (g_str_has_prefix (text, "[TypeInferenceError] "))
+    {
+      text += strlen ("[TypeInferenceError] ");
+      kind = "type inference";
+    }
+  if (g_str_has_prefix (text, "Shape inference error(s): "))
+    text += strlen ("Shape inference error(s): ");
+  if (text[0] == '\0')
+    return;
+  message = g_strdup_printf ("%s: %s", kind, text);
+  for (guint i = 0; i < self->errors->len; i++)
+    {
+      OnyxShapeError *seen = self->errors->pdata[i];
+      if (seen->node == node && strcmp (seen->message, message) == 0)
+        return;
+    }
+  OnyxShapeError *error = g_new0 (OnyxShapeError, 1);
+  error->node = node;
+  error->graph = node != NULL ? graph : NULL;
+  error->message = g_steal_pointer (&message);
+  g_ptr_array_add (self->errors, error);
+}
+
+/* Each line names the node it is about as "(op_type:Add, node name: onyx:N): "; an
+ * error inside a subgraph is nested in its holder's, so the last such name on a
+ * line is the node at fault. */
+static void
+parse_errors (OnyxShapes *self, const char *text, GPtrArray *nodes, GPtrArray *graph_of_node)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  static const char marker[] = ", node name: onyx:";
+
+  for (guint l = 0; lines[l] != NULL; l++)
+    {
+      const char *line = lines[l], *rest = line, *found;
+      const Onnx__NodeProto *node = NULL;
+      const Onnx__GraphProto *graph = NULL;
+      while ((found = strstr (rest, marker)) != NULL)
+        {
+          char *end;
+          guint64 n = g_ascii_strtoull (found + strlen (marker), &end, 10);
+          if (end[0] == ')' && end[1] == ':' && n < nodes->len)
+            {
+              node = nodes->pdata[n];
+              graph = graph_of_node->pdata[n];
+              rest = end + 2 + (end[2] == ' ');
+            }
+          else
+            rest = found + strlen (marker);
+        }
+      g_strstrip (lines[l]);
+      if (node == NULL)
+        add_error (self, NULL, NULL, g_strstrip ((char *) line));
+      else
+        add_error (self, node, graph, rest);
+    }
+}
+
+static void
+shape_error_free (OnyxShapeError *error)
+{
+  g_free (error->message);
+  g_free (error);
+}
+
+OnyxShapes *
+onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
+{
+  OnyxShapes *self = g_new0 (OnyxShapes, 1);
+  g_autoptr (GBytes) light = NULL, inferred = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
+  g_autoptr (GPtrArray) graph_of_node = g_ptr_array_new ();
+  g_autofree char *errors = NULL;
+
+  self->ref_count = 1;
+  self->graphs = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) graph_shapes_free);
+  self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) shape_error_free);
+  self->owned_types = g_ptr_array_new_with_free_func ((GDestroyNotify) initializer_type_free);
+  if (model->graph == NULL)
+    return self;
+
+  light = onyx_shapes_pack_light (&model->base);
+  inferred = onyx_onnx_infer_shapes (light, check_types, &errors, &error);
+  if (inferred != NULL)
+    {
+      gsize size;
+      const guint8 *data = g_bytes_get_data (inferred, &size);
+      self->typed_model = onnx__model_proto__unpack (NULL, size, data);
+    }
+  walk_graphs (model->graph, self->typed_model != NULL ? self->typed_model->graph : NULL, NULL,
+               nodes, graph_of_node, index_graph, self);
+  if (error != NULL)
+    add_error (self, NULL, NULL, error->message);
+  if (errors != NULL)
+    parse_errors (self, errors, nodes, graph_of_node);
+  return self;
+}
+
+OnyxShapes *
+onyx_shapes_ref (OnyxShapes *shapes)
+{
+  g_atomic_int_inc (&shapes->ref_count);
+  return shapes;
+}
+
+void
+onyx_shapes_unref (OnyxShapes *shapes)
+{
+  if (shapes == NULL || !g_atomic_int_dec_and_test (&shapes->ref_count))
+    return;
+  g_hash_table_unref (shapes->graphs);
+  g_ptr_array_unref (shapes->errors);
+  g_ptr_array_unref (shapes->owned_types);
+  if (shapes->typed_model != NULL)
+    onnx__model_proto__free_unpacked (shapes->typed_model, NULL);
+  g_free (shapes);
+}
+
+const Onnx__TypeProto *
+onyx_shapes_lookup (OnyxShapes *shapes, const Onnx__GraphProto *graph, const char *name,
+                    gboolean *recorded)
+{
+  for (GraphShapes *entry = g_hash_table_lookup (shapes->graphs, graph); entry != NULL && name != NULL;
+       entry = entry->parent != NULL ? g_hash_table_lookup (shapes->graphs, entry->parent) : NULL)
+    {
+      Known *known = g_hash_table_lookup (entry->known, name);
+      if (known != NULL)
+        {
+          if (recorded != NULL)
+            *recorded = known->recorded;
+          return known->type;
+        }
+    }
+  if (recorded != NULL)
+    *recorded = FALSE;
+  return NULL;
+}
+
+GPtrArray *
+onyx_shapes_get_errors (OnyxShapes *shapes)
+{
+  return shapes->errors;
+}
+
+GPtrArray *
+onyx_shapes_new_value_infos (OnyxShapes *shapes, const Onnx__GraphProto *graph)
+{
+  GPtrArray *infos = g_ptr_array_new ();
+  GraphShapes *entry = g_hash_table_lookup (shapes->graphs, graph);
+  g_autoptr (GHashTable) interface = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (entry == NULL || entry->typed == NULL)
+    return infos;
+  /* Graph inputs and outputs carry their types themselves. */
+  for (size_t i = 0; i < graph->n_input; i++)
+    if (graph->input[i]->name != NULL)
+      g_hash_table_add (interface, graph->input[i]->name);
+  for (size_t i = 0; i < graph->n_output; i++)
+    if (graph->output[i]->name != NULL)
+      g_hash_table_add (interface, graph->output[i]->name);
+  for (size_t i = 0; i < entry->typed->n_value_info; i++)
+    {
+      const Onnx__ValueInfoProto *info = entry->typed->value_info[i];
+      Known *known = info->name != NULL ? g_hash_table_lookup (entry->known, info->name) : NULL;
+      if (known == NULL || known->recorded || g_hash_table_contains (interface, info->name))
+        continue;
+      g_ptr_array_add (infos, onyx_proto_copy ((const ProtobufCMessage *) info));
+    }
+  return infos;
+}
+
+/* ---- the document's snapshot ---- */
+
+typedef struct {
+  OnyxShapes *shapes;
+  guint64 revision;
+} DocumentShapes;
+
+static void
+document_shapes_free (DocumentShapes *cached)
+{
+  onyx_shapes_unref (cached->shapes);
+  g_free (cached);
+}
+
+OnyxShapes *
+onyx_document_get_shapes (OnyxDocument *document)
+{
+  static GQuark quark;
+  DocumentShapes *cached;
+  guint64 revision = onyx_document_get_revision (document);
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("onyx-shapes");
+  cached = g_object_get_qdata (G_OBJECT (document), quark);
+  if (cached != NULL && cached->revision == revision)
+    return cached->shapes;
+  cached = g_new0 (DocumentShapes, 1);
+  cached->revision = revision;
+  cached->shapes = onyx_shapes_infer (onyx_document_get_proto (document), FALSE);
+  g_object_set_qdata_full (G_OBJECT (document), quark, cached, (GDestroyNotify) document_shapes_free);
+  return cached->shapes;
+}
