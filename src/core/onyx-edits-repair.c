@@ -64,8 +64,8 @@ find_operator (OnyxDocument *doc, const char *domain, const char *op_type, Opera
   if (target->schema != NULL && !target->schema->deprecated)
     return TRUE;
   shown = onyx_display_escape (op_type);
-  return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "%s is not an operator of %s opset %" G_GINT64_FORMAT,
-                         shown, onyx_domain_is_default (domain) ? "ai.onnx" : domain, version);
+  return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
+                         "%s is not an operator of %s opset %" G_GINT64_FORMAT, shown, onyx_domain_is_default (domain) ? "ai.onnx" : domain, version);
 }
 
 static gboolean

@@ -6,6 +6,7 @@
 #include "onyx-edits-private.h"
 #include "onyx-graph-path.h"
 #include "onyx-infer.h"
+#include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
@@ -718,6 +719,31 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
   return onyx_edit_commit (doc);
 }
 
+/* The type the node's operator gives attribute `name` when it is one text can
+ * hold (LeakyRelu's alpha=0 is a float), else 0: guessed from the text. */
+static int
+schema_attribute_type (OnyxDocument *doc, const Onnx__NodeProto *node, const char *name)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (doc);
+  const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
+  const OnyxSchemaAttribute *known = schema != NULL ? onyx_schema_find_attribute (schema, name) : NULL;
+
+  if (known == NULL)
+    return 0;
+  switch (known->type)
+    {
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
+      return known->type;
+    default:
+      return 0;
+    }
+}
+
 gboolean
 onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *name,
                          const char *value, GError **error)
@@ -734,7 +760,9 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   if (name == NULL || name[0] == '\0')
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "an attribute name cannot be empty");
   existing = onyx_node_find_attribute (node, name, &position);
-  attribute = onyx_attribute_parse (name, value, existing != NULL ? (int) existing->type : 0, error);
+  attribute = onyx_attribute_parse (name, value, existing != NULL ? (int) existing->type
+                                                                  : schema_attribute_type (doc, node, name),
+                                    error);
   if (attribute == NULL)
     return FALSE;
   described = onyx_node_describe (doc, node);
