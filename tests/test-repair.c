@@ -77,7 +77,7 @@ test_replace (void)
   g_assert_true (onyx_edit_replace_operator (doc, foo, "", "Identity", &dropped, &error));
   g_assert_no_error (error);
   g_assert_cmpstr (foo->op_type, ==, "Identity");
-  g_assert_null (foo->domain);
+  g_assert_cmpstr (foo->domain, ==, "");
   g_assert_cmpuint (g_strv_length (dropped), ==, 0);
   g_assert_cmpstr (onyx_document_get_undo_label (doc), ==, "Replace /FooOp with Identity");
   g_assert_cmpuint (seen.nodes->len, ==, 1);

@@ -10,7 +10,6 @@ typedef enum {
   OP_SET_NODE_INPUT,
   OP_SET_NODE_OUTPUT,
   OP_SET_NODE_NAME,
-  OP_SET_NODE_FIELD,
   OP_SET_MESSAGE_NAME,
   OP_SET_VALUE_TYPE,
   OP_SET_NODE_ORDER,
@@ -246,9 +245,10 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
     case OP_SET_NODE_NAME:
     case OP_SET_MESSAGE_NAME:
       {
-        char **name = message_name_field (op->owner);
+        /* A node's other string fields (onyx_document_set_node_field) are at their offset. */
+        char **name = op->position > 0 ? (char **) ((char *) op->owner + op->position) : message_name_field (op->owner);
         *name = forward ? op->new_text : op->old_text;
-        if (op->kind == OP_SET_NODE_NAME)
+        if (op->kind == OP_SET_NODE_NAME && op->position == 0)
           {
             Onnx__GraphProto *graph = onyx_graph_tree_graph_of (self->tree, (Onnx__NodeProto *) op->owner);
             if (onyx_graph_tree_main_ancestor (self->tree, (Onnx__NodeProto *) op->owner) != NULL)
@@ -262,9 +262,6 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
                  (index = onyx_graph_tree_index_if_any (self->tree, op->graph)) != NULL)
           onyx_graph_index_refresh_lists (index);
       }
-      break;
-    case OP_SET_NODE_FIELD:
-      *(char **) ((char *) op->owner + op->field->offset) = forward ? op->new_text : op->old_text;
       break;
     case OP_SET_VALUE_TYPE:
       ((Onnx__ValueInfoProto *) op->owner)->type =
@@ -352,7 +349,6 @@ classify (OnyxDocument *self, Op *op)
       touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, TRUE);
       break;
     case OP_SET_NODE_NAME:
-    case OP_SET_NODE_FIELD:
       touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, FALSE);
       break;
     case OP_SET_MESSAGE_NAME:
@@ -579,20 +575,10 @@ onyx_document_set_node_name (OnyxDocument *self, Onnx__NodeProto *node, const ch
 }
 
 void
-onyx_document_set_node_field (OnyxDocument *self, Onnx__NodeProto *node, const char *field_name,
-                              const char *text)
+onyx_document_set_node_field (OnyxDocument *self, Onnx__NodeProto *node, const char *field, const char *text)
 {
-  Op *op = g_new0 (Op, 1);
-
-  op->kind = OP_SET_NODE_FIELD;
-  op->owner = &node->base;
-  op->field = protobuf_c_message_descriptor_get_field_by_name (node->base.descriptor, field_name);
-  g_return_if_fail (op->field != NULL && op->field->type == PROTOBUF_C_TYPE_STRING &&
-                    op->field->label != PROTOBUF_C_LABEL_REPEATED);
-  op->old_text = *(char **) ((char *) node + op->field->offset);
-  /* NULL stays NULL: an unset domain is saved as no field at all. */
-  op->new_text = text != NULL ? strdup (text) : NULL;
-  record (self, op);
+  gsize offset = protobuf_c_message_descriptor_get_field_by_name (node->base.descriptor, field)->offset;
+  set_text (self, OP_SET_NODE_NAME, &node->base, offset, *(char **) ((char *) node + offset), text);
 }
 
 void

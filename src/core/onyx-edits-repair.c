@@ -143,9 +143,8 @@ onyx_edit_replace_operator (OnyxDocument *doc, Onnx__NodeProto *node, const char
   import_opset (doc, domain, &target);
   for (guint i = doomed->len; i-- > 0;)
     onyx_document_remove_item (doc, &node->base, "attribute", GPOINTER_TO_SIZE (doomed->pdata[i]));
-  /* ai.onnx is written as no domain at all, as exporters do. */
   if (!same_domain)
-    onyx_document_set_node_field (doc, node, "domain", onyx_domain_is_default (domain) ? NULL : domain);
+    onyx_document_set_node_field (doc, node, "domain", domain);
   onyx_document_set_node_field (doc, node, "op_type", op_type);
   return onyx_edit_commit (doc);
 }
