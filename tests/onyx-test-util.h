@@ -456,6 +456,21 @@ test_pick_argument (const char *step, Onnx__GraphProto *graph, guint position, T
       const char *dim = dims[pick (source, G_N_ELEMENTS (dims))];
       return g_strdup_printf ("%s:%u=%s", test_pick_graph_input (graph, pick, source), axis, dim);
     }
+  if (g_str_equal (step, "replace"))
+    {
+      /* Unknown operators and wrong input counts must be refused. */
+      static const char *const ops[] = { "Identity", "Relu", "Add", "devtech::FooOp", "Nope" };
+      return g_strdup_printf ("#%u=%s", position, ops[pick (source, G_N_ELEMENTS (ops))]);
+    }
+  if (g_str_equal (step, "insert"))
+    {
+      static const char *const ops[] = { "Identity", "Relu", "Add", "devtech::FooOp", "Nope" };
+      const char *op = ops[pick (source, G_N_ELEMENTS (ops))];
+      tensor = test_pick_tensor (graph, pick, source);
+      /* Add reads the tensor twice. */
+      return g_str_equal (op, "Add") ? g_strdup_printf ("%s=Add:%s", tensor, tensor)
+                                     : g_strdup_printf ("%s=%s", tensor, op);
+    }
   return g_strdup_printf ("#%u", position);
 }
 

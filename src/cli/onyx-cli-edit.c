@@ -129,8 +129,9 @@ onyx_cli_edit (int argc, char **argv)
     {
       const Step *step = &g_array_index (steps, Step, i);
       guint before = onyx_document_get_n_undo (doc);
+      g_autofree char *note = NULL;
 
-      if (!onyx_step_apply (doc, step->info->name, step->argument, &error))
+      if (!onyx_step_apply_noted (doc, step->info->name, step->argument, &note, &error))
         {
           fprintf (stderr, "onyx-cli: %s: step %u (%s%s%s): %s; nothing was written\n",
                    onyx_model_get_display_name (model), i + 1, step->option,
@@ -140,8 +141,10 @@ onyx_cli_edit (int argc, char **argv)
           g_error_free (error);
           return ONYX_EXIT_PROBLEMS;
         }
+      /* The note names what later steps may need, such as an inserted node. */
       if (onyx_document_get_n_undo (doc) > before)
-        printf ("%s\n", onyx_document_get_undo_label (doc));
+        printf ("%s%s%s\n", onyx_document_get_undo_label (doc), note != NULL ? ": " : "",
+                note != NULL ? note : "");
       else
         printf ("%s: nothing to change\n", step->option);
     }

@@ -36,6 +36,9 @@ void onyx_document_set_node_output  (OnyxDocument *self, Onnx__NodeProto *node,
                                      guint k, const char *name);
 void onyx_document_set_node_name    (OnyxDocument *self, Onnx__NodeProto *node,
                                      const char *name);
+/* A string field of a node: "op_type", "domain". */
+void onyx_document_set_node_field   (OnyxDocument *self, Onnx__NodeProto *node,
+                                     const char *field_name, const char *text);
 /* The name of a graph input/output/value_info (ValueInfoProto) or initializer
  * (TensorProto). */
 void onyx_document_set_message_name (OnyxDocument *self, ProtobufCMessage *message,

@@ -247,9 +247,10 @@ op_apply (OnyxDocument *self, Op *op, gboolean forward)
     case OP_SET_NODE_NAME:
     case OP_SET_MESSAGE_NAME:
       {
-        char **name = message_name_field (op->owner);
+        /* A node's other string fields (onyx_document_set_node_field) are at their offset. */
+        char **name = op->position > 0 ? (char **) ((char *) op->owner + op->position) : message_name_field (op->owner);
         *name = forward ? op->new_text : op->old_text;
-        if (op->kind == OP_SET_NODE_NAME)
+        if (op->kind == OP_SET_NODE_NAME && op->position == 0)
           {
             Onnx__GraphProto *graph = onyx_graph_tree_graph_of (self->tree, (Onnx__NodeProto *) op->owner);
             if (onyx_graph_tree_main_ancestor (self->tree, (Onnx__NodeProto *) op->owner) != NULL)
@@ -573,6 +574,13 @@ void
 onyx_document_set_node_name (OnyxDocument *self, Onnx__NodeProto *node, const char *name)
 {
   set_text (self, OP_SET_NODE_NAME, &node->base, 0, node->name, name);
+}
+
+void
+onyx_document_set_node_field (OnyxDocument *self, Onnx__NodeProto *node, const char *field, const char *text)
+{
+  gsize offset = protobuf_c_message_descriptor_get_field_by_name (node->base.descriptor, field)->offset;
+  set_text (self, OP_SET_NODE_NAME, &node->base, offset, *(char **) ((char *) node + offset), text);
 }
 
 void

@@ -6,6 +6,7 @@
 #include "onyx-edits-private.h"
 #include "onyx-graph-path.h"
 #include "onyx-infer.h"
+#include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
@@ -101,8 +102,8 @@ node_ref (OnyxDocument *doc, Onnx__NodeProto *node)
 }
 
 /* The node is in a graph of the model: the main graph or a subgraph held by it. */
-static gboolean
-check_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
+gboolean
+onyx_edit_check_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
   if (!onyx_document_contains_node (doc, node))
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "the node is not in the model");
@@ -124,26 +125,26 @@ onyx_edit_tensor_in_scope (OnyxDocument *doc, Onnx__GraphProto *graph, const cha
 
 /* Opens the undo step `label` of an edit and notes its replay entry: `step`
  * and up to three arguments, the first NULL ending them, as onyx_replay_apply reads it. */
-static void
-begin_edit (OnyxDocument *doc, const char *label, const char *step, const char *arg1, const char *arg2,
-            const char *arg3)
+void
+onyx_edit_begin (OnyxDocument *doc, const char *label, const char *step, const char *arg1,
+                 const char *arg2, const char *arg3)
 {
   onyx_document_begin_command (doc, label);
   onyx_document_note_replay (doc, step, arg1, arg2, arg3, NULL);
 }
 
-/* begin_edit for an edit of `node`, which the entry names by its position before the edit. */
-static void
-begin_node_edit (OnyxDocument *doc, Onnx__NodeProto *node, const char *label, const char *step,
-                 const char *arg2, const char *arg3)
+/* onyx_edit_begin for an edit of `node`, which the entry names by its position before the edit. */
+void
+onyx_edit_begin_node (OnyxDocument *doc, Onnx__NodeProto *node, const char *label, const char *step,
+                      const char *arg2, const char *arg3)
 {
   g_autofree char *ref = node_ref (doc, node);
-  begin_edit (doc, label, step, ref, arg2, arg3);
+  onyx_edit_begin (doc, label, step, ref, arg2, arg3);
 }
 
-/* Records what the edit changed as one undo step: edits end with `return commit_edit (doc)`. */
-static gboolean
-commit_edit (OnyxDocument *doc)
+/* Records what the edit changed as one undo step: edits end with `return onyx_edit_commit (doc)`. */
+gboolean
+onyx_edit_commit (OnyxDocument *doc)
 {
   onyx_document_commit_command (doc);
   return TRUE;
@@ -230,13 +231,13 @@ onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
 
-  if (!check_node (doc, node, error))
+  if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Delete node %s", described);
-  begin_node_edit (doc, node, label, "delete", NULL, NULL);
+  onyx_edit_begin_node (doc, node, label, "delete", NULL, NULL);
   onyx_edit_remove_node (doc, node);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 gboolean
@@ -253,7 +254,7 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   g_autofree char *input_text = NULL;
   OnyxValue *source_value;
 
-  if (!check_node (doc, node, error))
+  if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   graph = onyx_edit_graph_of (doc, node);
   index = onyx_document_get_graph_index (doc, graph);
@@ -297,7 +298,7 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
 
   label = g_strdup_printf ("Bypass node %s", described);
   input_text = g_strdup_printf ("%u", input);
-  begin_node_edit (doc, node, label, "bypass", input_text, NULL);
+  onyx_edit_begin_node (doc, node, label, "bypass", input_text, NULL);
   onyx_edit_remove_node (doc, node);
   source_value = onyx_graph_index_lookup (index, source);
   if (target[0] == '\0')
@@ -324,7 +325,7 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
             onyx_document_set_message_name (doc, &graph->output[out]->base, source);
         }
     }
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 /* Removes graph outputs among the names the removed nodes produced. */
@@ -377,7 +378,7 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
 
-  if (!check_node (doc, node, error))
+  if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   graph = onyx_edit_graph_of (doc, node);
   index = onyx_document_get_graph_index (doc, graph);
@@ -408,10 +409,10 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
     }
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u descendants", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
-  begin_node_edit (doc, node, label, "delete-tree", NULL, NULL);
+  onyx_edit_begin_node (doc, node, label, "delete-tree", NULL, NULL);
   remove_outputs_of (doc, graph, doomed);
   remove_nodes (doc, doomed);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 /* TRUE when every reader of every output of `node` is in `set` and none of its
@@ -442,7 +443,7 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
   g_autofree char *described = NULL;
   g_autofree char *label = NULL;
 
-  if (!check_node (doc, node, error))
+  if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   graph = onyx_edit_graph_of (doc, node);
   index = onyx_document_get_graph_index (doc, graph);
@@ -488,11 +489,11 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
   described = onyx_node_describe (doc, node);
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u ancestors", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
-  begin_node_edit (doc, node, label, "delete-ancestors", NULL, NULL);
+  onyx_edit_begin_node (doc, node, label, "delete-ancestors", NULL, NULL);
   remove_nodes (doc, doomed);
   for (guint i = initializers->len; i-- > 0;)
     onyx_document_remove_item (doc, &graph->base, "initializer", GPOINTER_TO_SIZE (initializers->pdata[i]));
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 /* TRUE when `target` is `node` or depends on it. */
@@ -535,7 +536,7 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   g_autofree char *input_text = NULL;
   OnyxValue *value;
 
-  if (!check_node (doc, node, error))
+  if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   graph = onyx_edit_graph_of (doc, node);
   index = onyx_document_get_graph_index (doc, graph);
@@ -555,9 +556,9 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
     return TRUE;
   label = g_strdup_printf ("Connect input %u of %s to %s", input, described, shown);
   input_text = g_strdup_printf ("%u", input);
-  begin_node_edit (doc, node, label, "reconnect", input_text, tensor);
+  onyx_edit_begin_node (doc, node, label, "reconnect", input_text, tensor);
   onyx_document_set_node_input (doc, node, input, tensor);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 gboolean
@@ -586,7 +587,7 @@ onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *ne
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, "the name '%s' is already in use", new_shown);
 
   label = g_strdup_printf ("Rename %s to %s", old_shown, new_shown);
-  begin_edit (doc, label, "rename", old_copy, new_name, NULL);
+  onyx_edit_begin (doc, label, "rename", old_copy, new_name, NULL);
   if (value != NULL && value->producer != NULL)
     onyx_document_set_node_output (doc, value->producer, value->producer_output, new_name);
   onyx_edit_redirect_uses (doc, graph, old_copy, new_name, NULL);
@@ -599,7 +600,7 @@ onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *ne
   for (size_t i = 0; i < graph->n_value_info; i++)
     if (g_strcmp0 (graph->value_info[i]->name, old_copy) == 0)
       onyx_document_set_message_name (doc, &graph->value_info[i]->base, new_name);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 gboolean
@@ -620,9 +621,9 @@ onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
   info->name = strdup (tensor);
   info->type = onyx_infer_tensor_type (doc, tensor);
   label = g_strdup_printf ("Add graph output %s", shown);
-  begin_edit (doc, label, "add-output", tensor, NULL, NULL);
+  onyx_edit_begin (doc, label, "add-output", tensor, NULL, NULL);
   onyx_document_insert_item (doc, &graph->base, "output", graph->n_output, &info->base);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 static gboolean
@@ -639,9 +640,9 @@ remove_value_info_item (OnyxDocument *doc, const char *field, const char *what, 
   if (position < 0)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no graph %s '%s'", what, shown);
   label = g_strdup_printf ("Remove graph %s %s", what, shown);
-  begin_edit (doc, label, inputs ? "remove-input" : "remove-output", name, NULL, NULL);
+  onyx_edit_begin (doc, label, inputs ? "remove-input" : "remove-output", name, NULL, NULL);
   onyx_document_remove_item (doc, &graph->base, field, (gsize) position);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 gboolean
@@ -663,15 +664,15 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   g_autofree char *shown = onyx_display_escape (name);
   g_autofree char *label = NULL;
 
-  if (!check_node (doc, node, error))
+  if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   if (g_strcmp0 (node->name, name) == 0)
     return TRUE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Rename node %s to %s", described, shown);
-  begin_node_edit (doc, node, label, "set-name", name, NULL);
+  onyx_edit_begin_node (doc, node, label, "set-name", name, NULL);
   onyx_document_set_node_name (doc, node, name);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }
 
 gboolean
@@ -713,9 +714,34 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
     }
   label = g_strdup_printf ("Set dim %u of %s to %s", axis, shown, value[0] != '\0' ? value : "?");
   axis_text = g_strdup_printf ("%u", axis);
-  begin_edit (doc, label, "set-dim", input, axis_text, value);
+  onyx_edit_begin (doc, label, "set-dim", input, axis_text, value);
   onyx_document_set_value_type (doc, info, type);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
+}
+
+/* The type the node's operator gives attribute `name` when it is one text can
+ * hold (LeakyRelu's alpha=0 is a float), else 0: guessed from the text. */
+static int
+schema_attribute_type (OnyxDocument *doc, const Onnx__NodeProto *node, const char *name)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (doc);
+  const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
+  const OnyxSchemaAttribute *known = schema != NULL ? onyx_schema_find_attribute (schema, name) : NULL;
+
+  if (known == NULL)
+    return 0;
+  switch (known->type)
+    {
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
+      return known->type;
+    default:
+      return 0;
+    }
 }
 
 gboolean
@@ -729,21 +755,23 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   g_autofree char *shown = onyx_display_escape (name);
   g_autofree char *label = NULL;
 
-  if (!check_node (doc, node, error))
+  if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   if (name == NULL || name[0] == '\0')
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "an attribute name cannot be empty");
   existing = onyx_node_find_attribute (node, name, &position);
-  attribute = onyx_attribute_parse (name, value, existing != NULL ? (int) existing->type : 0, error);
+  attribute = onyx_attribute_parse (name, value, existing != NULL ? (int) existing->type
+                                                                  : schema_attribute_type (doc, node, name),
+                                    error);
   if (attribute == NULL)
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Set %s of %s", shown, described);
-  begin_node_edit (doc, node, label, "set-attr", name, value);
+  onyx_edit_begin_node (doc, node, label, "set-attr", name, value);
   if (existing != NULL)
     onyx_document_remove_item (doc, &node->base, "attribute", position);
   else
     position = node->n_attribute;
   onyx_document_insert_item (doc, &node->base, "attribute", position, &attribute->base);
-  return commit_edit (doc);
+  return onyx_edit_commit (doc);
 }

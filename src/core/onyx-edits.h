@@ -43,7 +43,8 @@ gboolean onyx_edit_add_output           (OnyxDocument *doc, const char *tensor, 
 gboolean onyx_edit_remove_output        (OnyxDocument *doc, const char *name, GError **error);
 gboolean onyx_edit_remove_input         (OnyxDocument *doc, const char *name, GError **error);
 /* Sets or adds an attribute from text: "3", "0.5", "same_upper", "[1, 2]",
- * "[0.5, 1.5]", "[\"a\", \"b\"]". An existing attribute keeps its type. */
+ * "[0.5, 1.5]", "[\"a\", \"b\"]". An existing attribute keeps its type; a new one
+ * takes the type the operator's schema gives it, if any. */
 gboolean onyx_edit_set_attribute        (OnyxDocument *doc, Onnx__NodeProto *node,
                                          const char *name, const char *value, GError **error);
 gboolean onyx_edit_set_node_name        (OnyxDocument *doc, Onnx__NodeProto *node,
@@ -51,6 +52,44 @@ gboolean onyx_edit_set_node_name        (OnyxDocument *doc, Onnx__NodeProto *nod
 /* Dim `axis` of a graph input: a number, a symbolic name such as "N", or "?". */
 gboolean onyx_edit_set_input_dim        (OnyxDocument *doc, const char *input, guint axis,
                                          const char *value, GError **error);
+
+/* "OP" or "DOMAIN::OP" into its parts (the ai.onnx domain as ""); an error for
+ * empty parts. */
+gboolean         onyx_parse_operator        (const char  *text,
+                                             char       **domain,
+                                             char       **op_type,
+                                             GError     **error);
+/* The node becomes DOMAIN::OP_TYPE, keeping its name, inputs and outputs. Attributes
+ * the new schema does not know are dropped; their names go to *dropped (nullable
+ * out; a NULL-terminated strv, g_strfreev). An error when the node has more inputs
+ * or outputs than the new schema allows, or fewer than it requires. A domain with no
+ * schema (custom ops) keeps every attribute. Imports the domain's opset when the
+ * model lacks it (custom domain: version 1). */
+gboolean         onyx_edit_replace_operator (OnyxDocument     *doc,
+                                             Onnx__NodeProto  *node,
+                                             const char       *domain,
+                                             const char       *op_type,
+                                             char           ***dropped,
+                                             GError          **error);
+/* A new DOMAIN::OP_TYPE node reads TENSOR (then extra_inputs, NULL-terminated,
+ * nullable, "" for an omitted optional input) and every former consumer of TENSOR
+ * reads the new node's output instead. If TENSOR is a graph output, the graph output
+ * keeps its name: the producer's output is renamed to the derived name and the new
+ * node writes TENSOR's name. The new node gets a unique name ("<TENSOR>/<OP>" made
+ * unique) and its output a unique derived name ("<NODE>_output"); it is placed right
+ * after TENSOR's producer (or first, for a graph input / initializer), and after the
+ * producers of extra_inputs, so the graph stays topologically sorted. Outputs: as
+ * many as the schema's required outputs (at least 1). Returns the new node (owned by
+ * the document), NULL on error. TENSOR may be of a subgraph. */
+Onnx__NodeProto *onyx_edit_insert_node      (OnyxDocument       *doc,
+                                             const char         *tensor,
+                                             const char         *domain,
+                                             const char         *op_type,
+                                             const char *const  *extra_inputs,
+                                             GError            **error);
+/* The extra inputs of an "insert" replay entry (one argument holds them all), for
+ * onyx_replay_apply. */
+char           **onyx_edit_decode_extra_inputs (const char *text);
 
 /* Removes nodes and initializers no graph output depends on (subgraphs too), and
  * opset imports of custom domains no node uses any more. Graph inputs stay. */

@@ -2,8 +2,10 @@
 
 #include <string.h>
 
+#include "onyx-attribute.h"
 #include "onyx-edits.h"
 #include "onyx-graph-path.h"
+#include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
@@ -53,14 +55,16 @@ replay_node (OnyxDocument *doc, const char *reference, GError **error)
 
 /* For steps whose text argument is their one replay argument, or that take none. */
 static gboolean
-apply_as_replay (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_as_replay (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+                 GError **error)
 {
   const char *const arguments[] = { argument, NULL };
   return step->replay (doc, step, arguments, error);
 }
 
 static gboolean
-apply_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+              GError **error)
 {
   g_autofree char *node_ref = NULL;
   g_autofree char *input_text = NULL;
@@ -94,7 +98,8 @@ replay_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *a
 }
 
 static gboolean
-apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+                 GError **error)
 {
   g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
   const char *sep = strstr (argument, "::");
@@ -138,7 +143,8 @@ apply_bypass_op (OnyxDocument *doc, const OnyxStepInfo *step, const char *argume
 }
 
 static gboolean
-apply_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+              GError **error)
 {
   Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_node (doc, node, error);
@@ -152,7 +158,8 @@ replay_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *a
 }
 
 static gboolean
-apply_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+                   GError **error)
 {
   Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_descendants (doc, node, error);
@@ -166,7 +173,8 @@ replay_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *con
 }
 
 static gboolean
-apply_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+                        GError **error)
 {
   Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_ancestors (doc, node, error);
@@ -181,7 +189,8 @@ replay_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step,
 }
 
 static gboolean
-apply_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+                 GError **error)
 {
   g_autofree char *left = NULL;
   g_autofree char *tensor = NULL;
@@ -211,7 +220,8 @@ replay_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *const
 }
 
 static gboolean
-apply_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+              GError **error)
 {
   g_autofree char *old_name = NULL;
   g_autofree char *new_name = NULL;
@@ -248,7 +258,8 @@ replay_remove_input (OnyxDocument *doc, const OnyxStepInfo *step,
 }
 
 static gboolean
-apply_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+                GError **error)
 {
   g_autofree char *left = NULL;
   g_autofree char *value = NULL;
@@ -271,7 +282,8 @@ replay_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *const 
 }
 
 static gboolean
-apply_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+                GError **error)
 {
   g_autofree char *node_ref = NULL;
   g_autofree char *name = NULL;
@@ -291,7 +303,8 @@ replay_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *const 
 }
 
 static gboolean
-apply_set_dim (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GError **error)
+apply_set_dim (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+               GError **error)
 {
   g_autofree char *left = NULL;
   g_autofree char *value = NULL;
@@ -313,6 +326,149 @@ replay_set_dim (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *
   if (!parse_index (arguments[1], &axis))
     return bad_argument (error, step, arguments[1]);
   return onyx_edit_set_input_dim (doc, arguments[0], axis, arguments[2], error);
+}
+
+/* Appends "; " between the parts of a note. */
+static void
+note_part (GString *note, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+note_part (GString *note, const char *format, ...)
+{
+  va_list args;
+
+  if (note->len > 0)
+    g_string_append (note, "; ");
+  va_start (args, format);
+  g_string_append_vprintf (note, format, args);
+  va_end (args);
+}
+
+/* "a, b" of names, escaped for display. */
+static char *
+join_shown (const char *const *names, guint n)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *shown = onyx_display_escape (names[i]);
+      g_string_append_printf (text, "%s%s", i > 0 ? ", " : "", shown);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* The attributes the node's operator requires and it lacks: not an error of the
+ * edit (the diagnostics report them), but the user has to set them. */
+static void
+note_missing_attributes (OnyxDocument *doc, const Onnx__NodeProto *node, GString *note)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (doc);
+  const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
+  g_autoptr (GPtrArray) missing = g_ptr_array_new ();
+  g_autofree char *listed = NULL;
+
+  for (guint a = 0; schema != NULL && a < schema->n_attributes; a++)
+    if (schema->attributes[a].required &&
+        onyx_node_find_attribute (node, schema->attributes[a].name, NULL) == NULL)
+      g_ptr_array_add (missing, (gpointer) schema->attributes[a].name);
+  if (missing->len == 0)
+    return;
+  listed = join_shown ((const char *const *) missing->pdata, missing->len);
+  note_part (note, "%s requires %s (set with set-attr)", schema->name, listed);
+}
+
+static gboolean
+replace_and_note (OnyxDocument *doc, Onnx__NodeProto *node, const char *domain, const char *op_type,
+                  GString *note, GError **error)
+{
+  g_auto (GStrv) dropped = NULL;
+
+  if (!onyx_edit_replace_operator (doc, node, domain, op_type, &dropped, error))
+    return FALSE;
+  if (dropped != NULL && dropped[0] != NULL)
+    {
+      g_autofree char *listed = join_shown ((const char *const *) dropped, g_strv_length (dropped));
+      note_part (note, "dropped %s %s", g_strv_length (dropped) > 1 ? "attributes" : "attribute", listed);
+    }
+  note_missing_attributes (doc, node, note);
+  return TRUE;
+}
+
+static gboolean
+apply_replace (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+               GError **error)
+{
+  g_autofree char *node_ref = NULL;
+  g_autofree char *operator = NULL;
+  g_autofree char *domain = NULL;
+  g_autofree char *op_type = NULL;
+  Onnx__NodeProto *node;
+
+  /* Operators hold no '=', node names may. */
+  if (!split (argument, '=', TRUE, &node_ref, &operator))
+    return bad_argument (error, step, argument);
+  node = onyx_edit_find_node (doc, node_ref, error);
+  return node != NULL && onyx_parse_operator (operator, &domain, &op_type, error) &&
+         replace_and_note (doc, node, domain, op_type, note, error);
+}
+
+static gboolean
+replay_replace (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  g_autoptr (GString) note = g_string_new (NULL);
+  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
+  return node != NULL && replace_and_note (doc, node, arguments[1], arguments[2], note, error);
+}
+
+static gboolean
+insert_and_note (OnyxDocument *doc, const char *tensor, const char *domain, const char *op_type,
+                 const char *const *extra_inputs, GString *note, GError **error)
+{
+  Onnx__NodeProto *node = onyx_edit_insert_node (doc, tensor, domain, op_type, extra_inputs, error);
+  g_autofree char *shown = NULL;
+
+  if (node == NULL)
+    return FALSE;
+  shown = onyx_display_escape (node->name);
+  note_part (note, "new node %s", shown);
+  note_missing_attributes (doc, node, note);
+  return TRUE;
+}
+
+static gboolean
+apply_insert (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
+              GError **error)
+{
+  g_autofree char *tensor = NULL;
+  g_autofree char *right = NULL;
+  g_autofree char *operator = NULL;
+  g_autofree char *domain = NULL;
+  g_autofree char *op_type = NULL;
+  g_auto (GStrv) extra_inputs = NULL;
+  const char *op_start;
+  const char *extras_at;
+
+  if (!split (argument, '=', FALSE, &tensor, &right))
+    return bad_argument (error, step, argument);
+  /* The first single ':' after the operator (and its DOMAIN::) starts the extra inputs. */
+  op_start = strstr (right, "::") != NULL && strchr (right, ':') == strstr (right, "::")
+             ? strstr (right, "::") + 2 : right;
+  extras_at = strchr (op_start, ':');
+  operator = extras_at != NULL ? g_strndup (right, extras_at - right) : g_strdup (right);
+  if (extras_at != NULL)
+    extra_inputs = g_strsplit (extras_at + 1, ",", -1);
+  return onyx_parse_operator (operator, &domain, &op_type, error) &&
+         insert_and_note (doc, tensor, domain, op_type, (const char *const *) extra_inputs, note, error);
+}
+
+static gboolean
+replay_insert (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
+{
+  g_autoptr (GString) note = g_string_new (NULL);
+  g_auto (GStrv) extra_inputs = onyx_edit_decode_extra_inputs (arguments[3]);
+  return insert_and_note (doc, arguments[0], arguments[1], arguments[2], (const char *const *) extra_inputs,
+                          note, error);
 }
 
 static gboolean
@@ -373,6 +529,11 @@ static const OnyxStepInfo steps[] = {
     apply_set_name, replay_set_name, 2 },
   { "set-dim", "INPUT:AXIS=VALUE", "set a dim of a graph input: a number, a name such as N, or ?",
     apply_set_dim, replay_set_dim, 3 },
+  { "replace", "NODE=[DOMAIN::]OP", "NODE computes OP instead (inputs, outputs, attributes OP knows stay)",
+    apply_replace, replay_replace, 3 },
+  { "insert", "TENSOR=[DOMAIN::]OP[:EXTRA_INPUT,...]",
+    "a new OP node reads TENSOR (and the extra inputs); TENSOR's readers read its output",
+    apply_insert, replay_insert, 4 },
   { "cleanup", NULL, "remove nodes and initializers no graph output depends on",
     apply_as_replay, replay_cleanup, 0 },
   { "toposort", NULL, "sort the nodes topologically",
@@ -402,7 +563,15 @@ onyx_step_find (const char *name)
 gboolean
 onyx_step_apply (OnyxDocument *doc, const char *name, const char *argument, GError **error)
 {
+  return onyx_step_apply_noted (doc, name, argument, NULL, error);
+}
+
+gboolean
+onyx_step_apply_noted (OnyxDocument *doc, const char *name, const char *argument, char **note,
+                       GError **error)
+{
   const OnyxStepInfo *step = onyx_step_find (name);
+  g_autoptr (GString) noted = g_string_new (NULL);
 
   if (step == NULL)
     {
@@ -415,7 +584,13 @@ onyx_step_apply (OnyxDocument *doc, const char *name, const char *argument, GErr
                    step->argument != NULL ? "%s needs an argument" : "%s takes no argument", name);
       return FALSE;
     }
-  return step->apply (doc, step, argument, error);
+  if (note != NULL)
+    *note = NULL;
+  if (!step->apply (doc, step, argument, noted, error))
+    return FALSE;
+  if (note != NULL && noted->len > 0)
+    *note = g_string_free (g_steal_pointer (&noted), FALSE);
+  return TRUE;
 }
 
 gboolean

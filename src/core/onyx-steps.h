@@ -8,10 +8,12 @@ G_BEGIN_DECLS
 
 typedef struct _OnyxStepInfo OnyxStepInfo;
 
-/* Applies the step from its text argument (NULL for steps without one). */
+/* Applies the step from its text argument (NULL for steps without one); appends to
+ * `note` what a user should know beyond the undo label. */
 typedef gboolean (*OnyxStepApplyFunc)  (OnyxDocument       *doc,
                                         const OnyxStepInfo *step,
                                         const char         *argument,
+                                        GString            *note,
                                         GError            **error);
 /* Applies the step from the arguments of a replay entry (the step name left off). */
 typedef gboolean (*OnyxStepReplayFunc) (OnyxDocument       *doc,
@@ -38,6 +40,13 @@ gboolean onyx_step_apply (OnyxDocument *doc,
                           const char   *name,
                           const char   *argument,
                           GError      **error);
+/* onyx_step_apply, with *note (nullable out) set to what the undo label leaves out
+ * ("new node 'x/Identity'", dropped or missing attributes), or NULL when nothing. */
+gboolean onyx_step_apply_noted (OnyxDocument *doc,
+                                const char   *name,
+                                const char   *argument,
+                                char        **note,
+                                GError      **error);
 
 /* Applies one replay entry of onyx_document_get_replay ({ "bypass", "#3", "0", NULL }):
  * the same edits with their arguments kept apart, so that any name round-trips. */
