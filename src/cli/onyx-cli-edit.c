@@ -42,7 +42,7 @@ print_edit_help (void)
   printf ("\nOptions:\n"
           "  -o, --output OUT                   where to save (may be IN itself)\n"
           "  --force                            save even when validation finds errors\n"
-          "\nExample (the walkthrough's repair):\n"
+          "\nExamples (the walkthrough's repair; a cut between two tensors):\n"
           "  onyx-cli edit model_foo.onnx -o removed.onnx --bypass-op devtech::FooOp --cleanup\n"
           "  onyx-cli edit model.onnx -o part.onnx --extract /conv1/Relu_output_0:/fc/Gemm_output_0\n");
 }
