@@ -166,7 +166,7 @@ apply_extract (OnyxDocument **doc, const char *argument, GError **error)
   g_auto (GStrv) inputs = NULL;
   g_auto (GStrv) outputs = NULL;
   g_autoptr (OnyxModel) extracted = NULL;
-  guint n_before = onyx_document_get_proto (*doc)->graph->n_node;
+  size_t n_before = onyx_document_get_proto (*doc)->graph->n_node;
 
   if (!split_extract_argument (*doc, argument, &inputs, &outputs))
     {
@@ -180,7 +180,7 @@ apply_extract (OnyxDocument **doc, const char *argument, GError **error)
     return FALSE;
   g_object_unref (*doc);
   *doc = onyx_document_new (extracted);
-  printf ("Extract %zu of %u nodes\n", onyx_model_get_proto (extracted)->graph->n_node, n_before);
+  printf ("Extract %zu of %zu nodes\n", onyx_model_get_proto (extracted)->graph->n_node, n_before);
   return TRUE;
 }
 
