@@ -4,11 +4,15 @@
 
 #include "onyx-cli.h"
 #include "onyx-document.h"
+#include "onyx-extract.h"
 #include "onyx-steps.h"
 #include "onyx-validate.h"
 
+/* Not an undoable step: it makes a new model, which the later steps then edit. */
+#define EXTRACT_OPTION "extract"
+
 typedef struct {
-  const OnyxStepInfo *info;
+  const OnyxStepInfo *info; /* NULL for --extract */
   const char *argument;
   const char *option; /* as written, for messages */
 } Step;
@@ -30,11 +34,17 @@ print_edit_help (void)
                                                steps[i].argument ? steps[i].argument : "");
       printf ("  %-34s %s\n", left, steps[i].help);
     }
+  printf ("  %-34s %s\n", "--" EXTRACT_OPTION " INPUTS:OUTPUTS",
+          "cut the model to the nodes that compute OUTPUTS from INPUTS\n"
+          "                                     (comma-separated tensor names; INPUTS may be\n"
+          "                                     empty), as onnx.utils.extract_model does; the\n"
+          "                                     steps after it edit the cut model");
   printf ("\nOptions:\n"
           "  -o, --output OUT                   where to save (may be IN itself)\n"
           "  --force                            save even when validation finds errors\n"
-          "\nExample (the walkthrough's repair):\n"
-          "  onyx-cli edit model_foo.onnx -o removed.onnx --bypass-op devtech::FooOp --cleanup\n");
+          "\nExamples (the walkthrough's repair; a cut between two tensors):\n"
+          "  onyx-cli edit model_foo.onnx -o removed.onnx --bypass-op devtech::FooOp --cleanup\n"
+          "  onyx-cli edit model.onnx -o part.onnx --extract /conv1/Relu_output_0:/fc/Gemm_output_0\n");
 }
 
 /* Steps keep their order, which GOption cannot do: the arguments are read by hand. */
@@ -81,9 +91,10 @@ parse_edit_args (int argc, char **argv, const char **input, const char **output,
       name = equals != NULL ? g_strndup (arg + 2, equals - arg - 2) : g_strdup (arg + 2);
       {
         Step step = { onyx_step_find (name), NULL, arg };
-        if (step.info == NULL)
+        gboolean is_extract = strcmp (name, EXTRACT_OPTION) == 0;
+        if (step.info == NULL && !is_extract)
           return (*exit_code = onyx_cli_usage_error ("edit", "unknown option %s", arg)), FALSE;
-        if (step.info->argument != NULL)
+        if (is_extract || step.info->argument != NULL)
           {
             if (equals != NULL)
               value = equals + 1;
@@ -91,7 +102,8 @@ parse_edit_args (int argc, char **argv, const char **input, const char **output,
               value = argv[i];
             else
               return (*exit_code = onyx_cli_usage_error ("edit", "--%s needs %s", name,
-                                                         step.info->argument)), FALSE;
+                                                         is_extract ? "INPUTS:OUTPUTS"
+                                                                    : step.info->argument)), FALSE;
           }
         else if (equals != NULL)
           return (*exit_code = onyx_cli_usage_error ("edit", "--%s takes no argument", name)), FALSE;
@@ -104,6 +116,84 @@ parse_edit_args (int argc, char **argv, const char **input, const char **output,
   if (steps->len == 0)
     return (*exit_code = onyx_cli_usage_error ("edit", "no edit step given")), FALSE;
   return TRUE;
+}
+
+static gboolean
+all_tensors (OnyxGraphIndex *index, char **names)
+{
+  for (guint i = 0; names[i] != NULL; i++)
+    if (!onyx_graph_index_defines (index, names[i]))
+      return FALSE;
+  return TRUE;
+}
+
+static char **
+split_names (const char *text, gsize len)
+{
+  g_autofree char *list = g_strndup (text, len);
+  return list[0] != '\0' ? g_strsplit (list, ",", -1) : g_new0 (char *, 1);
+}
+
+/* Tensor names hold ':' too ("input:0"): the first ':' after which every name on
+ * both sides is a tensor of the graph separates INPUTS from OUTPUTS; failing that the
+ * first ':', so that the unknown name is reported. */
+static gboolean
+split_extract_argument (OnyxDocument *doc, const char *argument, char ***inputs, char ***outputs)
+{
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  const char *first = strchr (argument, ':');
+
+  if (first == NULL)
+    return FALSE;
+  for (const char *at = first; at != NULL; at = strchr (at + 1, ':'))
+    {
+      *inputs = split_names (argument, at - argument);
+      *outputs = split_names (at + 1, strlen (at + 1));
+      if (all_tensors (index, *inputs) && all_tensors (index, *outputs))
+        return TRUE;
+      g_clear_pointer (inputs, g_strfreev);
+      g_clear_pointer (outputs, g_strfreev);
+    }
+  *inputs = split_names (argument, first - argument);
+  *outputs = split_names (first + 1, strlen (first + 1));
+  return TRUE;
+}
+
+/* Replaces *doc by a document of the extracted model. */
+static gboolean
+apply_extract (OnyxDocument **doc, const char *argument, GError **error)
+{
+  g_auto (GStrv) inputs = NULL;
+  g_auto (GStrv) outputs = NULL;
+  g_autoptr (OnyxModel) extracted = NULL;
+  size_t n_before = onyx_document_get_proto (*doc)->graph->n_node;
+
+  if (!split_extract_argument (*doc, argument, &inputs, &outputs))
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
+                   "expected INPUTS:OUTPUTS (comma-separated tensor names)");
+      return FALSE;
+    }
+  extracted = onyx_model_extract (onyx_document_get_model (*doc), (const char *const *) inputs,
+                                  (const char *const *) outputs, error);
+  if (extracted == NULL)
+    return FALSE;
+  g_object_unref (*doc);
+  *doc = onyx_document_new (extracted);
+  printf ("Extract %zu of %zu nodes\n", onyx_model_get_proto (extracted)->graph->n_node, n_before);
+  return TRUE;
+}
+
+static int
+report_step_failure (OnyxModel *model, guint number, const Step *step, GError *error)
+{
+  gboolean argument_apart = step->argument != NULL && strchr (step->option, '=') == NULL;
+
+  fprintf (stderr, "onyx-cli: %s: step %u (%s%s%s): %s; nothing was written\n",
+           onyx_model_get_display_name (model), number, step->option, argument_apart ? " " : "",
+           argument_apart ? step->argument : "", error->message);
+  g_error_free (error);
+  return ONYX_EXIT_PROBLEMS;
 }
 
 int
@@ -131,16 +221,14 @@ onyx_cli_edit (int argc, char **argv)
       guint before = onyx_document_get_n_undo (doc);
       g_autofree char *note = NULL;
 
-      if (!onyx_step_apply_noted (doc, step->info->name, step->argument, &note, &error))
+      if (step->info == NULL)
         {
-          fprintf (stderr, "onyx-cli: %s: step %u (%s%s%s): %s; nothing was written\n",
-                   onyx_model_get_display_name (model), i + 1, step->option,
-                   step->argument != NULL && strchr (step->option, '=') == NULL ? " " : "",
-                   step->argument != NULL && strchr (step->option, '=') == NULL ? step->argument : "",
-                   error->message);
-          g_error_free (error);
-          return ONYX_EXIT_PROBLEMS;
+          if (!apply_extract (&doc, step->argument, &error))
+            return report_step_failure (model, i + 1, step, error);
+          continue;
         }
+      if (!onyx_step_apply_noted (doc, step->info->name, step->argument, &note, &error))
+        return report_step_failure (model, i + 1, step, error);
       /* The note names what later steps may need, such as an inserted node. */
       if (onyx_document_get_n_undo (doc) > before)
         printf ("%s%s%s\n", onyx_document_get_undo_label (doc), note != NULL ? ": " : "",

@@ -528,6 +528,99 @@ onyx_model_get_n_mapped_tensors (OnyxModel *self)
   return self->n_mapped_tensors;
 }
 
+/* Payloads lent out of the source tree while it is copied: each tensor is known by
+ * its position in onyx_proto_foreach_tensor's walk, which is the same in the copy. */
+typedef struct {
+  guint position;
+  Onnx__TensorProto *tensor;
+  ProtobufCBinaryData payload;
+} LentPayload;
+
+typedef struct {
+  OnyxModel *self;
+  GArray *lent;
+  guint position;
+  guint next_lent;
+} PayloadSharing;
+
+static void
+lend_payload (Onnx__TensorProto *tensor, gpointer user_data)
+{
+  PayloadSharing *sharing = user_data;
+
+  if (tensor->has_raw_data && points_into (sharing->self, tensor->raw_data.data))
+    {
+      LentPayload lent = { sharing->position, tensor, tensor->raw_data };
+      g_array_append_val (sharing->lent, lent);
+      tensor->raw_data.data = NULL;
+      tensor->raw_data.len = 0;
+    }
+  sharing->position++;
+}
+
+static void
+share_payload (Onnx__TensorProto *copy, gpointer user_data)
+{
+  PayloadSharing *sharing = user_data;
+  const LentPayload *lent;
+
+  if (sharing->next_lent >= sharing->lent->len)
+    return;
+  lent = &g_array_index (sharing->lent, LentPayload, sharing->next_lent);
+  if (lent->position == sharing->position++)
+    {
+      free (copy->raw_data.data);
+      copy->has_raw_data = TRUE;
+      copy->raw_data = lent->payload;
+      sharing->next_lent++;
+    }
+}
+
+ProtobufCMessage *
+onyx_model_copy_sharing (OnyxModel *self, const ProtobufCMessage *message)
+{
+  PayloadSharing sharing = { self, g_array_new (FALSE, FALSE, sizeof (LentPayload)), 0, 0 };
+  ProtobufCMessage *copy;
+
+  g_return_val_if_fail (ONYX_IS_MODEL (self) && message != NULL, NULL);
+  onyx_proto_foreach_tensor ((ProtobufCMessage *) message, lend_payload, &sharing);
+  copy = onyx_proto_copy (message);
+  for (guint i = 0; i < sharing.lent->len; i++)
+    {
+      const LentPayload *lent = &g_array_index (sharing.lent, LentPayload, i);
+      lent->tensor->raw_data = lent->payload;
+    }
+  sharing.position = 0;
+  onyx_proto_foreach_tensor (copy, share_payload, &sharing);
+  g_array_unref (sharing.lent);
+  return copy;
+}
+
+static void
+count_mapped (Onnx__TensorProto *tensor, gpointer user_data)
+{
+  OnyxModel *self = user_data;
+
+  if (tensor->has_raw_data && points_into (self, tensor->raw_data.data))
+    self->n_mapped_tensors++;
+}
+
+OnyxModel *
+onyx_model_new_derived (OnyxModel *source, Onnx__ModelProto *proto)
+{
+  OnyxModel *self;
+
+  g_return_val_if_fail (ONYX_IS_MODEL (source) && proto != NULL, NULL);
+  self = g_object_new (ONYX_TYPE_MODEL, NULL);
+  self->display_name = g_strdup (source->display_name);
+  self->base_dir = g_strdup (source->base_dir);
+  self->mapping = source->mapping != NULL ? g_mapped_file_ref (source->mapping) : NULL;
+  self->data = g_bytes_ref (source->data);
+  self->proto = proto;
+  onyx_proto_foreach_tensor (&proto->base, count_mapped, self);
+  return self;
+}
+
 typedef struct {
   ProtobufCBuffer base;
   GByteArray *bytes;

@@ -46,6 +46,19 @@ gboolean          onyx_model_save            (OnyxModel   *self,
                                               const char  *path,
                                               GError     **error);
 
+/* A deep copy of a message of this model's tree in which the raw_data payloads that
+ * live in the model's file point at the same bytes instead of being copied (the
+ * message is changed while it is copied and restored before returning: call it from
+ * the thread that owns the model). Give the copy to a model made by
+ * onyx_model_new_derived, which keeps those bytes alive. */
+ProtobufCMessage *onyx_model_copy_sharing    (OnyxModel              *self,
+                                              const ProtobufCMessage *message);
+/* A model of `proto` (taken over), whose payloads may point into the file of `source`
+ * (through onyx_model_copy_sharing): it keeps that file mapped. It has no path of its
+ * own; messages and external data go by `source`'s name and folder. */
+OnyxModel        *onyx_model_new_derived     (OnyxModel        *source,
+                                              Onnx__ModelProto *proto);
+
 /* Frees a message that was detached from this model's tree (e.g. by an edit),
  * leaving alone payloads that live in the model's mapped file. */
 void              onyx_model_free_detached   (OnyxModel        *self,
