@@ -1,15 +1,16 @@
 /* onyx-canvas.c: pan/zoom view of an OnyxLayout.
  *
- * The graph without hover and selection is recorded once into a render node that
- * covers the visible area plus a margin, so panning inside the margin and hovering
- * only translate that node and redraw the few highlighted boxes on top of it.
+ * The graph without hover and selection is drawn once into a render node that
+ * covers the visible area plus a margin (an overview as an image, see
+ * onyx-canvas-cache.c), so panning inside the margin and hovering only translate
+ * that node and redraw the few highlighted boxes on top of it.
  * The core's renderer culls everything outside the area it is given. */
 #include "onyx-canvas.h"
 
 #include <adwaita.h>
 #include <math.h>
 
-#include "onyx-render.h"
+#include "onyx-canvas-private.h"
 
 #define MIN_SCALE 0.01
 #define MAX_SCALE 4.0
@@ -48,6 +49,7 @@ struct _OnyxCanvas {
   OnyxRect cache_rect;
   double cache_scale;
   gboolean cache_dark;
+  int cache_scale_factor;
 
   double drag_ox, drag_oy;
   int alloc_width, alloc_height; /* the last size: resizes keep the centre in view */
@@ -93,29 +95,17 @@ static void
 render_cache (OnyxCanvas *self, const OnyxRect *visible)
 {
   OnyxRenderOptions options;
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  graphene_rect_t bounds;
-  cairo_t *cr;
 
-  /* A quarter of the view on each side: small pans reuse the cache. */
-  self->cache_rect.x = visible->x - visible->width / 4;
-  self->cache_rect.y = visible->y - visible->height / 4;
-  self->cache_rect.width = visible->width * 1.5;
-  self->cache_rect.height = visible->height * 1.5;
+  onyx_render_cache_area (visible, &self->cache_rect);
   self->cache_scale = self->scale;
   self->cache_dark = is_dark ();
-
-  graphene_rect_init (&bounds, self->cache_rect.x * self->scale, self->cache_rect.y * self->scale,
-                      self->cache_rect.width * self->scale, self->cache_rect.height * self->scale);
-  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-  cairo_scale (cr, self->scale, self->scale);
+  self->cache_scale_factor = gtk_widget_get_scale_factor (GTK_WIDGET (self));
   onyx_render_options_init (&options);
   options.scale = self->scale;
   options.dark = self->cache_dark;
-  onyx_render_draw (cr, self->layout, self->index, &self->cache_rect, &options);
-  cairo_destroy (cr);
   g_clear_pointer (&self->cache, gsk_render_node_unref);
-  self->cache = gtk_snapshot_free_to_node (snapshot);
+  self->cache = onyx_canvas_render_cache (self->layout, self->index, &self->cache_rect, &options,
+                                          self->cache_scale_factor);
 }
 
 /* Redraws a small area with hover/selection on, clipped to it. */
@@ -236,19 +226,26 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   graphene_rect_t bounds;
   cairo_t *cr;
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
+  double cache_x = -self->ox * self->scale, cache_y = -self->oy * self->scale;
 
   if (self->layout == NULL || width <= 0 || height <= 0)
     return;
 
   visible_rect (self, &visible);
+  /* An overview's image stays on whole device pixels: between them it would blur. */
+  if (onyx_render_is_coarse (self->scale))
+    {
+      int factor = gtk_widget_get_scale_factor (widget);
+      cache_x = round (cache_x * factor) / factor, cache_y = round (cache_y * factor) / factor;
+    }
   if (self->cache == NULL || self->cache_scale != self->scale ||
-      self->cache_dark != is_dark () || !rect_contains (&self->cache_rect, &visible))
+      self->cache_dark != is_dark () || self->cache_scale_factor != gtk_widget_get_scale_factor (widget) ||
+      !rect_contains (&self->cache_rect, &visible))
     render_cache (self, &visible);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-self->ox * self->scale,
-                                                          -self->oy * self->scale));
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (cache_x, cache_y));
   gtk_snapshot_append_node (snapshot, self->cache);
   gtk_snapshot_restore (snapshot);
 

@@ -28,6 +28,10 @@
 /* Dashes of open groups, of names from outside a subgraph and of implicit reads. */
 static const double dashes[] = { 4, 3 };
 
+/* Colour slots of the coarse drawing: groups, then one per category. */
+#define COARSE_GROUPS 0
+#define N_COARSE_SLOTS (1 + ONYX_CATEGORY_CUSTOM + 1)
+
 struct _OnyxRenderIndex {
   double x0, y0;
   int columns, rows;
@@ -35,6 +39,10 @@ struct _OnyxRenderIndex {
   guint *stamps;       /* per node and edge, to report each once per query */
   guint n_nodes;
   guint stamp;
+  /* The coarse drawing's input, flat: at an overview most of the graph is on screen,
+   * and scanning these beats a grid query that chases every node and edge. */
+  GArray *coarse_boxes[N_COARSE_SLOTS]; /* OnyxRect, in layout order */
+  GArray *coarse_edges;                 /* OnyxRect: first point, last point - first */
 };
 
 typedef struct {
@@ -109,13 +117,29 @@ onyx_render_index_new (const OnyxLayout *layout)
   index->cells = g_new0 (GArray *, (gsize) index->columns * index->rows);
   index->n_nodes = layout->nodes->len;
   index->stamps = g_new0 (guint, layout->nodes->len + layout->edges->len + 1);
+  for (guint slot = 0; slot < N_COARSE_SLOTS; slot++)
+    index->coarse_boxes[slot] = g_array_new (FALSE, FALSE, sizeof (OnyxRect));
+  index->coarse_edges = g_array_new (FALSE, FALSE, sizeof (OnyxRect));
   for (guint i = 0; i < layout->nodes->len; i++)
-    index_insert (index, &g_array_index (layout->nodes, OnyxLayoutNode, i).box, (int) i);
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      guint slot = node->kind == ONYX_LAYOUT_GROUP ? COARSE_GROUPS : 1 + MIN ((guint) node->category, N_COARSE_SLOTS - 2);
+      index_insert (index, &node->box, (int) i);
+      g_array_append_val (index->coarse_boxes[slot], node->box);
+    }
   for (guint i = 0; i < layout->edges->len; i++)
     {
+      const GArray *pts = g_array_index (layout->edges, OnyxLayoutEdge, i).points;
       OnyxRect box;
       edge_bounds (&g_array_index (layout->edges, OnyxLayoutEdge, i), &box);
       index_insert (index, &box, -(int) i - 1);
+      if (pts->len >= 4)
+        {
+          double x = g_array_index (pts, double, 0), y = g_array_index (pts, double, 1);
+          OnyxRect segment = { x, y, g_array_index (pts, double, pts->len - 2) - x,
+                               g_array_index (pts, double, pts->len - 1) - y };
+          g_array_append_val (index->coarse_edges, segment);
+        }
     }
   return index;
 }
@@ -130,6 +154,9 @@ onyx_render_index_free (OnyxRenderIndex *index)
       g_array_unref (index->cells[i]);
   g_free (index->cells);
   g_free (index->stamps);
+  for (guint slot = 0; slot < N_COARSE_SLOTS; slot++)
+    g_array_unref (index->coarse_boxes[slot]);
+  g_array_unref (index->coarse_edges);
   g_free (index);
 }
 
@@ -379,54 +406,116 @@ draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
 static void draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
                                        const OnyxRenderOptions *options);
 
-/* Adds the boxes of the listed nodes that are groups (category < 0) or ops and values
- * of `category` to the current path. */
+/* The device pixels a layout rectangle covers, rounded to whole pixels but at least
+ * one each way: at an overview a box is a pixel or less, and cairo's boxes fast path
+ * takes pixel-aligned rectangles only. */
 static void
-path_boxes (cairo_t *cr, const OnyxLayout *layout, GArray *entries, int category)
+device_pixels (const cairo_matrix_t *to_device, const OnyxRect *r, OnyxRect *pixels)
 {
-  for (guint i = 0; i < entries->len; i++)
+  double x0 = r->x, y0 = r->y, x1 = r->x + r->width, y1 = r->y + r->height;
+
+  cairo_matrix_transform_point (to_device, &x0, &y0);
+  cairo_matrix_transform_point (to_device, &x1, &y1);
+  pixels->x = round (MIN (x0, x1));
+  pixels->y = round (MIN (y0, y1));
+  pixels->width = MAX (round (MAX (x0, x1)) - pixels->x, 1);
+  pixels->height = MAX (round (MAX (y0, y1)) - pixels->y, 1);
+}
+
+static gboolean
+rects_meet (const OnyxRect *a, const OnyxRect *b)
+{
+  return a->x <= b->x + b->width && b->x <= a->x + a->width &&
+         a->y <= b->y + b->height && b->y <= a->y + a->height;
+}
+
+/* Adds the pixels of the boxes in `boxes` that meet `visible` to the current path (in
+ * device space), each once: neighbours in a column often land on the same pixels. */
+static void
+path_pixel_boxes (cairo_t *cr, const cairo_matrix_t *to_device, const GArray *boxes, const OnyxRect *visible)
+{
+  OnyxRect last = { 0, 0, -1, -1 };
+
+  for (guint i = 0; i < boxes->len; i++)
     {
-      int entry = g_array_index (entries, int, i);
-      const OnyxLayoutNode *node;
-      if (entry < 0)
+      const OnyxRect *box = &g_array_index (boxes, OnyxRect, i);
+      OnyxRect pixels;
+      if (!rects_meet (box, visible))
         continue;
-      node = &g_array_index (layout->nodes, OnyxLayoutNode, entry);
-      if ((node->kind == ONYX_LAYOUT_GROUP) == (category < 0) &&
-          (category < 0 || (int) node->category == category))
-        cairo_rectangle (cr, node->box.x, node->box.y, node->box.width, node->box.height);
+      device_pixels (to_device, box, &pixels);
+      if (memcmp (&pixels, &last, sizeof pixels) == 0)
+        continue;
+      last = pixels;
+      cairo_rectangle (cr, pixels.x, pixels.y, pixels.width, pixels.height);
+    }
+}
+
+/* Edges as straight lines from their first to their last point, one pixel wide:
+ * vertical and horizontal ones (most, in a top-down layout seen whole) as pixel
+ * rectangles into the current path, the others as segments (x0, y0, x1, y1) into
+ * `slanted`, which cost a stroke. */
+static void
+path_pixel_edges (cairo_t *cr, const cairo_matrix_t *to_device, const GArray *edges,
+                  const OnyxRect *visible, GArray *slanted)
+{
+  double last[4] = { 0, 0, -1, -1 };
+
+  for (guint i = 0; i < edges->len; i++)
+    {
+      const OnyxRect *e = &g_array_index (edges, OnyxRect, i);
+      OnyxRect box = { MIN (e->x, e->x + e->width), MIN (e->y, e->y + e->height), fabs (e->width), fabs (e->height) };
+      double p[4] = { e->x, e->y, e->x + e->width, e->y + e->height };
+      if (!rects_meet (&box, visible))
+        continue;
+      cairo_matrix_transform_point (to_device, &p[0], &p[1]);
+      cairo_matrix_transform_point (to_device, &p[2], &p[3]);
+      /* Through pixel centres, so that a one-pixel line covers whole pixels. */
+      for (guint k = 0; k < 4; k++)
+        p[k] = floor (p[k]) + 0.5;
+      if (memcmp (p, last, sizeof p) == 0)
+        continue;
+      memcpy (last, p, sizeof p);
+      if (p[0] == p[2] || p[1] == p[3])
+        cairo_rectangle (cr, MIN (p[0], p[2]) - 0.5, MIN (p[1], p[3]) - 0.5, fabs (p[2] - p[0]) + 1,
+                         fabs (p[3] - p[1]) + 1);
+      else
+        g_array_append_vals (slanted, p, 4);
     }
 }
 
 static void
-draw_coarse (cairo_t *cr, const OnyxLayout *layout, GArray *entries, const OnyxRenderOptions *options)
+draw_coarse (cairo_t *cr, const OnyxLayout *layout, const OnyxRenderIndex *index, const OnyxRect *visible,
+             const OnyxRenderOptions *options)
 {
-  /* Groups, then edges, then nodes by category: one fill or stroke each, without
-   * antialiasing (boxes of a few pixels gain nothing from it, and it costs most). */
+  g_autoptr (GArray) slanted = g_array_new (FALSE, FALSE, sizeof (double));
+  cairo_matrix_t to_device;
+
+  /* Groups, then edges, then nodes by category: one fill or stroke each, in device
+   * pixels and without antialiasing (boxes of a few pixels gain nothing from it,
+   * and it costs most). */
   cairo_save (cr);
+  cairo_get_matrix (cr, &to_device);
+  cairo_identity_matrix (cr);
+  cairo_new_path (cr);
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   cairo_set_source_rgba (cr, 0.45, 0.52, 0.65, options->dark ? 0.3 : 0.15);
-  path_boxes (cr, layout, entries, -1);
+  path_pixel_boxes (cr, &to_device, index->coarse_boxes[COARSE_GROUPS], visible);
   cairo_fill (cr);
-  for (guint i = 0; i < entries->len; i++)
-    {
-      int entry = g_array_index (entries, int, i);
-      const GArray *pts;
-      if (entry >= 0)
-        continue;
-      pts = g_array_index (layout->edges, OnyxLayoutEdge, -entry - 1).points;
-      if (pts->len < 4)
-        continue;
-      cairo_move_to (cr, g_array_index (pts, double, 0), g_array_index (pts, double, 1));
-      cairo_line_to (cr, g_array_index (pts, double, pts->len - 2), g_array_index (pts, double, pts->len - 1));
-    }
   cairo_set_source_rgb (cr, 0.5, 0.5, 0.55);
-  cairo_set_line_width (cr, 1.0 / options->scale);
-  cairo_stroke (cr);
-  for (guint category = 0; category < G_N_ELEMENTS (category_colours); category++)
+  path_pixel_edges (cr, &to_device, index->coarse_edges, visible, slanted);
+  cairo_fill (cr);
+  for (guint i = 0; i + 3 < slanted->len; i += 4)
     {
-      path_boxes (cr, layout, entries, (int) category);
-      cairo_set_source_rgb (cr, category_colours[category].r, category_colours[category].g,
-                            category_colours[category].b);
+      cairo_move_to (cr, g_array_index (slanted, double, i), g_array_index (slanted, double, i + 1));
+      cairo_line_to (cr, g_array_index (slanted, double, i + 2), g_array_index (slanted, double, i + 3));
+    }
+  cairo_set_line_width (cr, 1.0);
+  cairo_stroke (cr);
+  for (guint slot = 1; slot < N_COARSE_SLOTS; slot++)
+    {
+      const Colour *colour = &category_colours[slot - 1];
+      path_pixel_boxes (cr, &to_device, index->coarse_boxes[slot], visible);
+      cairo_set_source_rgb (cr, colour->r, colour->g, colour->b);
       cairo_fill (cr);
     }
   cairo_restore (cr);
@@ -448,14 +537,49 @@ void
 onyx_render_draw (cairo_t *cr, const OnyxLayout *layout, const OnyxRenderIndex *index,
                   const OnyxRect *visible, const OnyxRenderOptions *options)
 {
-  g_autoptr (GArray) entries = index_query (index, visible);
+  g_autoptr (GArray) entries = NULL;
 
-  if (options->scale < MIN_DETAIL_SCALE)
+  if (onyx_render_is_coarse (options->scale))
     {
-      draw_coarse (cr, layout, entries, options);
+      draw_coarse (cr, layout, index, visible, options);
       return;
     }
+  entries = index_query (index, visible);
   draw_detailed (cr, layout, entries, options);
+}
+
+gboolean
+onyx_render_is_coarse (double scale)
+{
+  return scale < MIN_DETAIL_SCALE;
+}
+
+void
+onyx_render_cache_area (const OnyxRect *visible, OnyxRect *area)
+{
+  area->x = visible->x - visible->width / 4;
+  area->y = visible->y - visible->height / 4;
+  area->width = visible->width * 1.5;
+  area->height = visible->height * 1.5;
+}
+
+cairo_surface_t *
+onyx_render_picture (const OnyxLayout *layout, const OnyxRenderIndex *index, const OnyxRect *area,
+                     const OnyxRenderOptions *options, double device_scale)
+{
+  double pixels_per_point = options->scale * device_scale;
+  double x = round (area->x * pixels_per_point), y = round (area->y * pixels_per_point);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32,
+                                                         (int) ceil (area->width * pixels_per_point),
+                                                         (int) ceil (area->height * pixels_per_point));
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_translate (cr, -x, -y);
+  cairo_scale (cr, pixels_per_point, pixels_per_point);
+  onyx_render_draw (cr, layout, index, area, options);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
 }
 
 static void

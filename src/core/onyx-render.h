@@ -37,6 +37,25 @@ void onyx_render_draw (cairo_t                 *cr,
                        const OnyxRect          *visible,
                        const OnyxRenderOptions *options);
 
+/* Whether drawing at `scale` is the overview: boxes and straight lines of solid
+ * colours on whole device pixels, no text, no antialiasing. */
+gboolean onyx_render_is_coarse (double scale);
+
+/* The area a view caches around `visible`: a quarter of the view more on each side,
+ * so that small pans redraw nothing. */
+void onyx_render_cache_area (const OnyxRect *visible,
+                             OnyxRect       *area);
+
+/* `area` (layout coordinates) drawn at options->scale × `device_scale` pixels per
+ * point onto a new transparent ARGB32 image surface, from the device pixel at
+ * round (area->x × options->scale × device_scale) and likewise for y: what the
+ * canvas caches of an overview, to copy instead of redrawing. */
+cairo_surface_t *onyx_render_picture (const OnyxLayout       *layout,
+                                      const OnyxRenderIndex   *index,
+                                      const OnyxRect          *area,
+                                      const OnyxRenderOptions *options,
+                                      double                   device_scale);
+
 /* The whole layout at `scale` into a .png, .svg or .pdf file (by its extension).
  * Large PNGs are scaled down to stay within cairo's 32,767-pixel limit. */
 gboolean onyx_render_to_file (const OnyxLayout *layout,
