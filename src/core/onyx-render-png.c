@@ -1,6 +1,6 @@
 /* onyx-render-png.c: PNG export a strip of rows at a time, written with libpng.
  * cairo_surface_write_to_png needs the whole image in memory (122 MB for 956×32,000
- * pixels) and compresses it at zlib's default level, which costs more than the drawing;
+ * pixels, where a strip holds 16 MB) and compresses it at zlib's default level, which costs more than the drawing;
  * the pixels are the same either way. */
 #include "onyx-render-private.h"
 
@@ -8,9 +8,9 @@
 #include <png.h>
 #include <setjmp.h>
 
-/* Rows drawn at a time: few enough to stay in cache, enough that the index queries and
- * the boxes drawn in two strips cost little. */
-#define STRIP_ROWS 256
+/* Pixels drawn at a time (16 MB): the strip's rows are as many as fit, so that what is
+ * drawn in two strips (a box across their border) costs little. */
+#define STRIP_PIXELS (1 << 22)
 /* Layout points that a drawing may reach beyond what the index finds it by: strokes,
  * arrowheads and edge labels above or below their spline. */
 #define STRIP_MARGIN 32.0
@@ -35,7 +35,8 @@ onyx_render_png_write (const OnyxLayout *layout, const OnyxRect *area, double sc
                        const OnyxRenderOptions *options, FILE *out)
 {
   int width = (int) ceil (area->width * scale), height = (int) ceil (area->height * scale);
-  cairo_surface_t *strip = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, MIN (height, STRIP_ROWS));
+  int strip_rows = MIN (height, MAX (16, STRIP_PIXELS / MAX (width, 1)));
+  cairo_surface_t *strip = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, strip_rows);
   cairo_status_t status = cairo_surface_status (strip);
   OnyxRenderIndex *index = onyx_render_index_new (layout);
   png_byte *row = g_malloc ((gsize) width * 3);
@@ -59,9 +60,9 @@ onyx_render_png_write (const OnyxLayout *layout, const OnyxRect *area, double sc
   png_set_IHDR (png, info, (png_uint_32) width, (png_uint_32) height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info (png, info);
-  for (int top = 0; top < height; top += STRIP_ROWS)
+  for (int top = 0; top < height; top += strip_rows)
     {
-      int rows = MIN (STRIP_ROWS, height - top);
+      int rows = MIN (strip_rows, height - top);
       OnyxRect visible = { area->x, area->y + top / scale - STRIP_MARGIN, area->width,
                            rows / scale + 2 * STRIP_MARGIN };
       cairo_t *cr = cairo_create (strip);
