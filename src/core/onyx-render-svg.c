@@ -13,6 +13,7 @@ typedef struct {
   char *family;    /* what fontconfig picked for it, as the drawing gets it */
   double size;     /* in layout points: pango's points at its 96 dpi */
   double baseline; /* below the top of the text, where pango puts the top */
+  GHashTable *widths; /* text → its width in pango units, unlimited */
 } Font;
 
 typedef struct {
@@ -139,34 +140,62 @@ put_box_path (Writer *w, const OnyxRect *box, double radius, double band)
   put (w, "Z");
 }
 
+/* The width of `text` in `font`, in pango units: most texts repeat (op types, shapes,
+ * attribute lines), and shaping them is most of the writer's time. */
+static int
+text_width (Writer *w, Font *font, const char *text)
+{
+  gpointer cached;
+  int width;
+
+  if (g_hash_table_lookup_extended (font->widths, text, NULL, &cached))
+    return GPOINTER_TO_INT (cached);
+  pango_layout_set_font_description (w->pango, font->description);
+  pango_layout_set_text (w->pango, text, -1);
+  pango_layout_set_width (w->pango, -1);
+  pango_layout_get_size (w->pango, &width, NULL);
+  g_hash_table_insert (font->widths, g_strdup (text), GINT_TO_POINTER (width));
+  return width;
+}
+
+/* How many bytes of `text` pango keeps before the "…" when it cuts it to `limit`. */
+static int
+kept_length (Writer *w, Font *font, const char *text, int limit)
+{
+  PangoLayoutLine *line;
+  int kept = 0;
+
+  pango_layout_set_font_description (w->pango, font->description);
+  pango_layout_set_text (w->pango, text, -1);
+  pango_layout_set_width (w->pango, limit);
+  if (!pango_layout_is_ellipsized (w->pango))
+    return (int) strlen (text);
+  line = pango_layout_get_line_readonly (w->pango, 0);
+  for (GSList *run = line != NULL ? line->runs : NULL; run != NULL; run = run->next)
+    {
+      const PangoItem *item = ((PangoGlyphItem *) run->data)->item;
+      if (!(item->analysis.flags & PANGO_ANALYSIS_FLAG_IS_ELLIPSIS))
+        kept = MAX (kept, item->offset + item->length);
+    }
+  return kept;
+}
+
 /* Text placed as draw_text of onyx-render.c places it: its top left at x, y, cut with
  * "…" where pango would cut it to fit `max_width`. */
 static void
-put_text (Writer *w, const Font *font, const char *class_name, const Colour *colour, const char *text,
+put_text (Writer *w, Font *font, const char *class_name, const Colour *colour, const char *text,
           double x, double y, double max_width)
 {
-  const char *shown;
-  int kept;
+  g_autofree char *valid = NULL;
+  const char *shown = text;
+  int limit = (int) (max_width * PANGO_SCALE), length, kept;
 
   if (!w->text)
     return;
-  pango_layout_set_font_description (w->pango, font->description);
-  pango_layout_set_text (w->pango, text, -1);
-  pango_layout_set_width (w->pango, (int) (max_width * PANGO_SCALE));
-  /* The layout's copy: pango has made invalid UTF-8 valid in it. */
-  shown = pango_layout_get_text (w->pango);
-  kept = (int) strlen (shown);
-  if (pango_layout_is_ellipsized (w->pango))
-    {
-      PangoLayoutLine *line = pango_layout_get_line_readonly (w->pango, 0);
-      kept = 0;
-      for (GSList *run = line != NULL ? line->runs : NULL; run != NULL; run = run->next)
-        {
-          const PangoItem *item = ((PangoGlyphItem *) run->data)->item;
-          if (!(item->analysis.flags & PANGO_ANALYSIS_FLAG_IS_ELLIPSIS))
-            kept = MAX (kept, item->offset + item->length);
-        }
-    }
+  if (!g_utf8_validate (text, -1, NULL))
+    shown = valid = g_utf8_make_valid (text, -1);
+  length = (int) strlen (shown);
+  kept = text_width (w, font, shown) > limit ? kept_length (w, font, shown, limit) : length;
   put (w, "<text x=\"");
   put_number (w, x);
   put (w, "\" y=\"");
@@ -177,7 +206,7 @@ put_text (Writer *w, const Font *font, const char *class_name, const Colour *col
   put_colour (w, colour);
   put (w, "\">");
   put_escaped (w, shown, kept);
-  if (kept < (int) strlen (shown))
+  if (kept < length)
     put (w, "…");
   put (w, "</text>\n");
 }
@@ -349,10 +378,13 @@ font_init (Font *font, PangoLayout *pango, const char *name)
     }
   if (font->family == NULL)
     font->family = g_strdup (pango_font_description_get_family (font->description));
+  /* Written as quoted CSS text in XML: no quotes, backslashes or markup of its own. */
+  g_strdelimit (font->family, "'\\\"<>&", ' ');
   font->size = pango_font_description_get_size (font->description) / (double) PANGO_SCALE * (dpi > 0 ? dpi : 96) / 72;
   pango_layout_set_font_description (pango, font->description);
   pango_layout_set_text (pango, "Ag", -1);
   font->baseline = pango_layout_get_baseline (pango) / (double) PANGO_SCALE;
+  font->widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
 static void
@@ -360,14 +392,13 @@ font_clear (Font *font)
 {
   pango_font_description_free (font->description);
   g_free (font->family);
+  g_hash_table_unref (font->widths);
 }
 
 static void
 put_font_style (Writer *w, const char *class_name, const Font *font)
 {
   fprintf (w->out, ".%s{font-family:", class_name);
-  /* A family name is quoted CSS text: no quotes or backslashes of its own. */
-  g_strdelimit (font->family, "'\\\"<>&", ' ');
   fprintf (w->out, "'%s',sans-serif;font-size:", font->family);
   put_number (w, font->size);
   fprintf (w->out, "px;font-weight:%s}\n",
@@ -393,6 +424,7 @@ onyx_render_svg_write (const OnyxLayout *layout, const Onnx__GraphProto *graph, 
   w.palette = onyx_render_palette (FALSE);
   w.text = text;
   w.escaped = g_string_new (NULL);
+  /* Cuts texts as draw_text does; no effect while the width is unlimited. */
   pango_layout_set_ellipsize (w.pango, PANGO_ELLIPSIZE_END);
   font_init (&w.bold, w.pango, FONT_BOLD);
   font_init (&w.small, w.pango, FONT_SMALL);
