@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """onyx-cli render: PNG, SVG and PDF files of the laid-out graph that show the nodes."""
 import os
+import re
 import struct
 import subprocess
 import tempfile
@@ -59,6 +60,37 @@ def png_rows(path):
         rows.append([tuple(line[x:x + 3]) for x in range(0, stride, channels)])
         previous = line
     return width, height, rows
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def path_points(d):
+    """The points an SVG path's d goes through (as M, L, H, V, C and A use them; no
+    relative commands)."""
+    tokens = re.findall(r"[A-Za-z]|-?[0-9.]+", d)
+    points, x, y, i, command = [], 0.0, 0.0, 0, None
+    arguments = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "A": 7, "Z": 0}
+    while i < len(tokens):
+        if tokens[i].isalpha():
+            command = tokens[i]
+            assert command in arguments, command
+            i += 1
+            if command == "Z":
+                continue
+        values = [float(v) for v in tokens[i:i + arguments[command]]]
+        i += arguments[command]
+        if command == "H":
+            x = values[0]
+        elif command == "V":
+            y = values[0]
+        elif command == "C":
+            points += [(values[0], values[1]), (values[2], values[3])]
+            x, y = values[4], values[5]
+        else:
+            x, y = values[-2], values[-1]
+        points.append((x, y))
+    return points
 
 
 WHITE = (255, 255, 255)
@@ -139,6 +171,47 @@ class Render(unittest.TestCase):
         root = ElementTree.parse(out).getroot()
         self.assertTrue(root.tag.endswith("svg"))
         self.assertGreater(len(list(root.iter())), 20)
+
+    def test_svg_labels_are_text(self):
+        out = self.render("model_foo.onnx", "foo.svg", "--expand", "all")
+        root = ElementTree.parse(out).getroot()
+        texts = [element.text for element in root.iter(SVG + "text")]
+        for label in ("input", "Conv", "Relu", "FooOp", "devtech", "output", "model · 2 nodes",
+                      "W ⟨16×3×3×3⟩", "dilations = [1, 1]", "group = 1", "N×3×128×128"):
+            self.assertIn(label, texts)
+        # Too long for its box: cut as the drawing cuts it.
+        self.assertIn("float32[N×FooOpoutput_dim_1×FooOpoutput_dim_2×FooOpoutput_dim…", texts)
+        # Text, not glyph outlines.
+        self.assertEqual(list(root.iter(SVG + "use")), [])
+        self.assertEqual([element.text for element in root.iter(SVG + "title")],
+                         ["model", "/model/model.0/Conv", "/model/model.2/Relu", "input", "/FooOp", "output"])
+        # The view box holds every box and every edge.
+        x, y, width, height = map(float, root.get("viewBox").split())
+        points = [point for element in root.iter(SVG + "path") for point in path_points(element.get("d"))]
+        self.assertGreater(len(points), 50)
+        for px, py in points:
+            self.assertTrue(x <= px <= x + width and y <= py <= y + height, (px, py))
+
+    def test_svg_escapes_names(self):
+        from onnx import TensorProto, helper
+        import onnx
+
+        name = 'a<b> & "c"\x01'
+        graph = helper.make_graph(
+            [helper.make_node("Relu", ["x&y"], ["out"], name=name)], "g",
+            [helper.make_tensor_value_info("x&y", TensorProto.FLOAT, [1])],
+            [helper.make_tensor_value_info("out", TensorProto.FLOAT, [1])])
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(lambda: __import__("shutil").rmtree(tmp))
+        model = os.path.join(tmp, "names.onnx")
+        onnx.save(helper.make_model(graph), model)
+        out = os.path.join(tmp, "names.svg")
+        run = cli("render", model, "-o", out, "--expand", "all")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        root = ElementTree.parse(out).getroot()
+        titles = [element.text for element in root.iter(SVG + "title")]
+        self.assertIn("x&y", titles)
+        self.assertTrue(any(title.startswith('a<b> & "c"') for title in titles), titles)
 
     def test_bad_output(self):
         with tempfile.TemporaryDirectory() as tmp:

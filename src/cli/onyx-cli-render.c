@@ -74,7 +74,7 @@ onyx_cli_render (int argc, char **argv)
   onyx_layout_engine_set_fold_constants (engine, !no_fold_constants);
   expanded = onyx_layout_engine_expansion (engine, mode, (const char *const *) scopes->pdata, NULL);
   layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
-  if (!onyx_render_to_file (layout, output, scale, &error))
+  if (!onyx_render_graph_to_file (layout, entry->graph, output, scale, &error))
     exit_code = onyx_cli_report_error (error);
   onyx_layout_free (layout);
   g_hash_table_unref (expanded);

@@ -1,7 +1,8 @@
-#include "onyx-render.h"
+#include "onyx-render-private.h"
 
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
+#include <errno.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <glib/gstdio.h>
@@ -12,21 +13,7 @@
 
 /* Grid cell of the spatial index, in layout points. */
 #define CELL 256.0
-/* Below this zoom text is unreadable: boxes only. */
-#define MIN_TEXT_SCALE 0.35
-/* Below this zoom a box is a few pixels: plain rectangles and straight edges, each
- * kind filled as one path, so that a whole 13,000-node graph still draws in a frame. */
-#define MIN_DETAIL_SCALE 0.2
 #define MAX_IMAGE_SIDE 32000.0
-#define RADIUS 5.0
-/* An op box's coloured band, as tall as HEADER_HEIGHT of onyx-layout-items.c; a box
- * that tall is all header. */
-#define HEADER_HEIGHT 22.0
-/* An op box's text rows: where the first starts below the box's top, and their pitch. */
-#define TEXT_TOP 25.0
-#define LINE_PITCH 15.0
-/* Dashes of open groups, of names from outside a subgraph and of implicit reads. */
-static const double dashes[] = { 4, 3 };
 
 /* Colour slots of the coarse drawing: groups, then one per category. */
 #define COARSE_GROUPS 0
@@ -45,11 +32,7 @@ struct _OnyxRenderIndex {
   GArray *coarse_edges;                 /* OnyxRect: first point, last point - first */
 };
 
-typedef struct {
-  double r, g, b;
-} Colour;
-
-static const Colour category_colours[] = {
+const Colour onyx_render_category_colours[] = {
   [ONYX_CATEGORY_DEFAULT] = { 0.35, 0.35, 0.35 },
   [ONYX_CATEGORY_CONV] = { 0.20, 0.33, 0.53 },
   [ONYX_CATEGORY_ACTIVATION] = { 0.44, 0.16, 0.13 },
@@ -61,6 +44,19 @@ static const Colour category_colours[] = {
   [ONYX_CATEGORY_CUSTOM] = { 0.77, 0.38, 0.00 },
 };
 
+const OnyxRenderPalette *
+onyx_render_palette (gboolean dark)
+{
+  static const OnyxRenderPalette light_palette = {
+    { 0.10, 0.10, 0.12 }, { 1, 1, 1 }, { 0.42, 0.42, 0.46 }, { 0.38, 0.38, 0.42 }, { 0.92, 0.92, 0.94 },
+    { 0.5, 0.55, 0.65 }, 0.07, { 0.45, 0.52, 0.65 }, 0.22 };
+  static const OnyxRenderPalette dark_palette = {
+    { 0.92, 0.92, 0.92 }, { 0.22, 0.22, 0.24 }, { 0.62, 0.62, 0.66 }, { 0.70, 0.70, 0.72 }, { 0.16, 0.16, 0.18 },
+    { 0.5, 0.55, 0.65 }, 0.16, { 0.45, 0.52, 0.65 }, 0.45 };
+
+  return dark ? &dark_palette : &light_palette;
+}
+
 void
 onyx_render_options_init (OnyxRenderOptions *options)
 {
@@ -71,8 +67,8 @@ onyx_render_options_init (OnyxRenderOptions *options)
   options->selected_edge = -1;
 }
 
-static void
-edge_bounds (const OnyxLayoutEdge *edge, OnyxRect *box)
+void
+onyx_render_edge_bounds (const OnyxLayoutEdge *edge, OnyxRect *box)
 {
   double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
 
@@ -131,7 +127,7 @@ onyx_render_index_new (const OnyxLayout *layout)
     {
       const GArray *pts = g_array_index (layout->edges, OnyxLayoutEdge, i).points;
       OnyxRect box;
-      edge_bounds (&g_array_index (layout->edges, OnyxLayoutEdge, i), &box);
+      onyx_render_edge_bounds (&g_array_index (layout->edges, OnyxLayoutEdge, i), &box);
       index_insert (index, &box, -(int) i - 1);
       if (pts->len >= 4)
         {
@@ -228,6 +224,7 @@ typedef struct {
   const OnyxRenderOptions *options;
   gboolean text;
   Colour fg, body, line, muted, outer_body;
+  const OnyxRenderPalette *palette;
 } Painter;
 
 static void
@@ -261,9 +258,11 @@ draw_group (Painter *p, const OnyxLayoutNode *node, int index)
 
   rounded_rect (cr, &node->box, RADIUS * 1.5);
   if (node->expanded)
-    cairo_set_source_rgba (cr, 0.5, 0.55, 0.65, p->options->dark ? 0.16 : 0.07);
+    cairo_set_source_rgba (cr, p->palette->open_group.r, p->palette->open_group.g, p->palette->open_group.b,
+                           p->palette->open_group_alpha);
   else
-    cairo_set_source_rgba (cr, 0.45, 0.52, 0.65, p->options->dark ? 0.45 : 0.22);
+    cairo_set_source_rgba (cr, p->palette->closed_group.r, p->palette->closed_group.g, p->palette->closed_group.b,
+                           p->palette->closed_group_alpha);
   cairo_fill_preserve (cr);
   if (node->expanded)
     cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
@@ -309,9 +308,8 @@ draw_value (Painter *p, const OnyxLayoutNode *node, int index)
     draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 10, node->box.y + 20, node->box.width - 20);
 }
 
-/* Where an op box's lines start: below its title and subtitle. */
-static double
-first_line_y (const OnyxLayoutNode *node)
+double
+onyx_render_first_line_y (const OnyxLayoutNode *node)
 {
   return node->box.y + TEXT_TOP + (node->subtitle != NULL ? LINE_PITCH : 0);
 }
@@ -320,7 +318,7 @@ static void
 draw_op (Painter *p, const OnyxLayoutNode *node, int index)
 {
   cairo_t *cr = p->cr;
-  const Colour *header = &category_colours[node->category];
+  const Colour *header = &onyx_render_category_colours[node->category];
   OnyxRect head = { node->box.x, node->box.y, node->box.width, HEADER_HEIGHT };
 
   /* No body under a header-only box: its edge would show through the header's. */
@@ -350,7 +348,7 @@ draw_op (Painter *p, const OnyxLayoutNode *node, int index)
   cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
   for (guint i = 0; i < node->lines->len; i++)
     draw_text (cr, p->pango, p->small, node->lines->pdata[i], node->box.x + 8,
-               first_line_y (node) + i * LINE_PITCH, node->box.width - 16);
+               onyx_render_first_line_y (node) + i * LINE_PITCH, node->box.width - 16);
 }
 
 static void
@@ -398,8 +396,8 @@ draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
     {
       guint mid = (n / 2) & ~1u;
       cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
-      draw_text (cr, p->pango, p->small, edge->label, g_array_index (pts, double, 2 * mid) + 4,
-                 g_array_index (pts, double, 2 * mid + 1) - 6, 160);
+      draw_text (cr, p->pango, p->small, edge->label, g_array_index (pts, double, 2 * mid) + EDGE_LABEL_DX,
+                 g_array_index (pts, double, 2 * mid + 1) + EDGE_LABEL_DY, EDGE_LABEL_WIDTH);
     }
 }
 
@@ -513,7 +511,7 @@ draw_coarse (cairo_t *cr, const OnyxLayout *layout, const OnyxRenderIndex *index
   cairo_stroke (cr);
   for (guint slot = 1; slot < N_COARSE_SLOTS; slot++)
     {
-      const Colour *colour = &category_colours[slot - 1];
+      const Colour *colour = &onyx_render_category_colours[slot - 1];
       path_pixel_boxes (cr, &to_device, index->coarse_boxes[slot], visible);
       cairo_set_source_rgb (cr, colour->r, colour->g, colour->b);
       cairo_fill (cr);
@@ -586,17 +584,12 @@ static void
 draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
                            const OnyxRenderOptions *options)
 {
-  Painter p = { cr, pango_cairo_create_layout (cr), pango_font_description_from_string ("Sans Bold 9"),
-                pango_font_description_from_string ("Sans 8"), options, options->scale >= MIN_TEXT_SCALE };
+  Painter p = { cr, pango_cairo_create_layout (cr), pango_font_description_from_string (FONT_BOLD),
+                pango_font_description_from_string (FONT_SMALL), options, options->scale >= MIN_TEXT_SCALE };
+  const OnyxRenderPalette *palette = onyx_render_palette (options->dark);
 
-  if (options->dark)
-    p.fg = (Colour) { 0.92, 0.92, 0.92 }, p.body = (Colour) { 0.22, 0.22, 0.24 },
-    p.line = (Colour) { 0.62, 0.62, 0.66 }, p.muted = (Colour) { 0.70, 0.70, 0.72 },
-    p.outer_body = (Colour) { 0.16, 0.16, 0.18 };
-  else
-    p.fg = (Colour) { 0.10, 0.10, 0.12 }, p.body = (Colour) { 1, 1, 1 },
-    p.line = (Colour) { 0.42, 0.42, 0.46 }, p.muted = (Colour) { 0.38, 0.38, 0.42 },
-    p.outer_body = (Colour) { 0.92, 0.92, 0.94 };
+  p.fg = palette->fg, p.body = palette->body, p.line = palette->line, p.muted = palette->muted;
+  p.outer_body = palette->outer_body, p.palette = palette;
 
   g_array_sort (entries, compare_ints);
   /* Order: edges (negative entries, sorted first), then nodes from outer to inner
@@ -672,68 +665,94 @@ onyx_render_line_hit_test (const OnyxLayout *layout, int node, double x, double 
   n = &g_array_index (layout->nodes, OnyxLayoutNode, node);
   if (n->kind != ONYX_LAYOUT_OP || x < n->box.x || x > n->box.x + n->box.width)
     return -1;
-  row = floor ((y - first_line_y (n)) / LINE_PITCH);
+  row = floor ((y - onyx_render_first_line_y (n)) / LINE_PITCH);
   return row >= 0 && row < n->lines->len ? (int) row : -1;
 }
 
-/* `area` at `scale` into a file; with `always_text`, text is drawn at any scale. */
-static gboolean
-render_area_to_file (const OnyxLayout *layout, const OnyxRect *area, double scale,
-                     gboolean always_text, const char *path, GError **error)
+/* `area` at `scale` drawn onto a cairo vector surface (PDF; SVG too coarse for text)
+ * writing to `partial`. */
+static cairo_status_t
+write_vector_surface (const OnyxLayout *layout, const OnyxRect *area, double scale,
+                      const OnyxRenderOptions *options, gboolean pdf, const char *partial)
 {
-  double width = area->width, height = area->height;
+  cairo_surface_t *surface = pdf ? cairo_pdf_surface_create (partial, area->width * scale, area->height * scale)
+                                 : cairo_svg_surface_create (partial, area->width * scale, area->height * scale);
+  OnyxRenderIndex *index = onyx_render_index_new (layout);
+  cairo_t *cr = cairo_create (surface);
+  cairo_status_t status;
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_scale (cr, scale, scale);
+  cairo_translate (cr, -area->x, -area->y);
+  onyx_render_draw (cr, layout, index, area, options);
+  onyx_render_index_free (index);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return status;
+}
+
+/* `area` at `scale` into a file; with `always_text`, text is drawn at any scale.
+ * `graph`, or NULL, names op boxes. */
+static gboolean
+render_area_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const OnyxRect *area,
+                     double scale, gboolean always_text, const char *path, GError **error)
+{
   g_autofree char *lower = g_ascii_strdown (path, -1);
   g_autofree char *name = g_path_get_basename (path);
   /* Written beside the target and renamed over it once complete. */
   g_autofree char *partial = g_strdup_printf ("%s.partial-%d", path, (int) getpid ());
-  cairo_surface_t *surface;
-  cairo_status_t status;
-  OnyxRenderIndex *index;
+  const char *reason = NULL;
   OnyxRenderOptions options;
-  OnyxRect visible = *area;
-  cairo_t *cr;
-  gboolean png = g_str_has_suffix (lower, ".png");
+  gboolean png = g_str_has_suffix (lower, ".png"), svg = g_str_has_suffix (lower, ".svg");
+  gboolean pdf = g_str_has_suffix (lower, ".pdf");
 
-  if (png && MAX (width, height) * scale > MAX_IMAGE_SIDE)
-    scale = MAX_IMAGE_SIDE / MAX (width, height);
-  if (png)
-    surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (width * scale), (int) ceil (height * scale));
-  else if (g_str_has_suffix (lower, ".svg"))
-    surface = cairo_svg_surface_create (partial, width * scale, height * scale);
-  else if (g_str_has_suffix (lower, ".pdf"))
-    surface = cairo_pdf_surface_create (partial, width * scale, height * scale);
-  else
+  if (!png && !svg && !pdf)
     {
       g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO,
                    "%s: unknown image format: use .png, .svg or .pdf", name);
       return FALSE;
     }
-  cr = cairo_create (surface);
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  cairo_scale (cr, scale, scale);
-  cairo_translate (cr, -area->x, -area->y);
+  if (png && MAX (area->width, area->height) * scale > MAX_IMAGE_SIDE)
+    scale = MAX_IMAGE_SIDE / MAX (area->width, area->height);
   onyx_render_options_init (&options);
   options.scale = always_text ? MAX (scale, MIN_TEXT_SCALE) : scale;
-  index = onyx_render_index_new (layout);
-  onyx_render_draw (cr, layout, index, &visible, &options);
-  onyx_render_index_free (index);
-  cairo_destroy (cr);
-  if (png)
-    status = cairo_surface_write_to_png (surface, partial);
+  if (png || (svg && options.scale >= MIN_DETAIL_SCALE))
+    {
+      /* Our own writers, streaming through stdio. */
+      FILE *out = g_fopen (partial, "wb");
+      gboolean written = FALSE;
+      cairo_status_t status = CAIRO_STATUS_SUCCESS;
+
+      if (out != NULL)
+        {
+          setvbuf (out, NULL, _IOFBF, 1 << 18);
+          if (png)
+            written = (status = onyx_render_png_write (layout, area, scale, &options, out)) == CAIRO_STATUS_SUCCESS;
+          else
+            written = onyx_render_svg_write (layout, graph, area, area->width * scale, area->height * scale,
+                                             options.scale >= MIN_TEXT_SCALE, out);
+          written = !ferror (out) && written;
+          written = fclose (out) == 0 && written;
+        }
+      if (!written)
+        reason = status != CAIRO_STATUS_SUCCESS && status != CAIRO_STATUS_WRITE_ERROR
+                   ? cairo_status_to_string (status) : g_strerror (errno);
+    }
   else
     {
-      cairo_surface_finish (surface);
-      status = cairo_surface_status (surface);
+      cairo_status_t status = write_vector_surface (layout, area, scale, &options, pdf, partial);
+      if (status != CAIRO_STATUS_SUCCESS)
+        reason = cairo_status_to_string (status);
     }
-  cairo_surface_destroy (surface);
-  if (status == CAIRO_STATUS_SUCCESS && g_rename (partial, path) != 0)
-    status = CAIRO_STATUS_WRITE_ERROR;
-  if (status != CAIRO_STATUS_SUCCESS)
+  if (reason == NULL && g_rename (partial, path) != 0)
+    reason = g_strerror (errno);
+  if (reason != NULL)
     {
       g_unlink (partial);
-      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: cannot write the image: %s", name,
-                   cairo_status_to_string (status));
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: cannot write the image: %s", name, reason);
       return FALSE;
     }
   return TRUE;
@@ -742,12 +761,19 @@ render_area_to_file (const OnyxLayout *layout, const OnyxRect *area, double scal
 gboolean
 onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, GError **error)
 {
+  return onyx_render_graph_to_file (layout, NULL, path, scale, error);
+}
+
+gboolean
+onyx_render_graph_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const char *path,
+                           double scale, GError **error)
+{
   double margin = 16;
   OnyxRect area = { layout->bounds.x - margin, layout->bounds.y - margin,
                     layout->bounds.width + 2 * margin, layout->bounds.height + 2 * margin };
 
   /* A file is read at any zoom: always with text. */
-  return render_area_to_file (layout, &area, scale, TRUE, path, error);
+  return render_area_to_file (layout, graph, &area, scale, TRUE, path, error);
 }
 
 gboolean
@@ -755,5 +781,5 @@ onyx_render_area_to_file (const OnyxLayout *layout, const OnyxRect *area, double
                           const char *path, GError **error)
 {
   /* As on screen: what is too small to read there is left out here too. */
-  return render_area_to_file (layout, area, scale, FALSE, path, error);
+  return render_area_to_file (layout, NULL, area, scale, FALSE, path, error);
 }

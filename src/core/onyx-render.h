@@ -62,6 +62,13 @@ gboolean onyx_render_to_file (const OnyxLayout *layout,
                               const char       *path,
                               double            scale,
                               GError          **error);
+/* The same, with the graph `layout` was made of: in SVG files each op box is titled with
+ * its node's name, which browsers show over it. */
+gboolean onyx_render_graph_to_file (const OnyxLayout       *layout,
+                                    const Onnx__GraphProto *graph,
+                                    const char             *path,
+                                    double                  scale,
+                                    GError                **error);
 
 /* What of `layout` lies in `area` (layout coordinates) at `scale`, as the canvas
  * shows it, into a .png, .svg or .pdf file: the exported view of the app. */

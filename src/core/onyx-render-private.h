@@ -1,0 +1,75 @@
+/* onyx-render-private.h: what the cairo drawing (onyx-render.c) shares with the file
+ * writers that draw the same picture without it (onyx-render-svg.c) or in strips
+ * (onyx-render-png.c). */
+#pragma once
+
+#include <stdio.h>
+
+#include "onyx-render.h"
+
+G_BEGIN_DECLS
+
+/* Below this zoom text is unreadable: boxes only. */
+#define MIN_TEXT_SCALE 0.35
+/* Below this zoom a box is a few pixels: plain rectangles and straight edges, each
+ * kind filled as one path, so that a whole 13,000-node graph still draws in a frame. */
+#define MIN_DETAIL_SCALE 0.2
+#define RADIUS 5.0
+/* An op box's coloured band, as tall as HEADER_HEIGHT of onyx-layout-items.c; a box
+ * that tall is all header. */
+#define HEADER_HEIGHT 22.0
+/* An op box's text rows: where the first starts below the box's top, and their pitch. */
+#define TEXT_TOP 25.0
+#define LINE_PITCH 15.0
+/* The fonts of titles and of the smaller rows, as onyx-layout-items.c measures them. */
+#define FONT_BOLD "Sans Bold 9"
+#define FONT_SMALL "Sans 8"
+/* How far an edge's label may reach from its anchor, and the anchor's offset from the
+ * spline's middle control point. */
+#define EDGE_LABEL_WIDTH 160.0
+#define EDGE_LABEL_DX 4.0
+#define EDGE_LABEL_DY -6.0
+/* Dashes of open groups, of names from outside a subgraph and of implicit reads. */
+static const double dashes[] = { 4, 3 };
+
+typedef struct {
+  double r, g, b;
+} Colour;
+
+extern const Colour onyx_render_category_colours[ONYX_CATEGORY_CUSTOM + 1];
+
+typedef struct {
+  Colour fg, body, line, muted, outer_body;
+  Colour open_group;   /* fills of group boxes, translucent */
+  double open_group_alpha;
+  Colour closed_group;
+  double closed_group_alpha;
+} OnyxRenderPalette;
+
+const OnyxRenderPalette *onyx_render_palette (gboolean dark);
+
+/* The box around an edge's control points (which holds its curve); width -1 if none. */
+void   onyx_render_edge_bounds  (const OnyxLayoutEdge *edge,
+                                 OnyxRect             *box);
+/* Where an op box's lines start: below its title and subtitle. */
+double onyx_render_first_line_y (const OnyxLayoutNode *node);
+
+/* The detailed drawing of what meets `area` as SVG into `out`, `width`×`height` (in pt)
+ * on the page; text as <text>, not as glyph outlines. `graph` (or NULL) names op boxes. */
+gboolean       onyx_render_svg_write (const OnyxLayout        *layout,
+                                      const Onnx__GraphProto  *graph,
+                                      const OnyxRect          *area,
+                                      double                   width,
+                                      double                   height,
+                                      gboolean                 text,
+                                      FILE                    *out);
+
+/* `area` at `scale`, drawn with `options`, as a PNG into `out`, a strip of rows at a
+ * time: the same pixels as one image surface of the whole, without holding it. */
+cairo_status_t onyx_render_png_write (const OnyxLayout        *layout,
+                                      const OnyxRect          *area,
+                                      double                   scale,
+                                      const OnyxRenderOptions *options,
+                                      FILE                    *out);
+
+G_END_DECLS
