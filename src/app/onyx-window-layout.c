@@ -92,6 +92,7 @@ onyx_window_relayout (OnyxWindow *self, gboolean keep_view)
     }
   /* No worker reads the engine now: it may rebuild its items for the setting. */
   onyx_layout_engine_set_fold_constants (self->engine, g_settings_get_boolean (self->settings, "fold-constants"));
+  onyx_layout_engine_set_shapes (self->engine, onyx_document_get_shapes (self->document));
   g_ptr_array_add (self->expanded, NULL);
   g_ptr_array_add (self->collapsed, NULL);
   job = g_new0 (LayoutJob, 1);

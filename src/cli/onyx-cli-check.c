@@ -98,7 +98,12 @@ onyx_cli_check (int argc, char **argv)
 {
   gboolean as_json = FALSE;
   g_autofree char *graph_name = NULL;
-  GOptionEntry graph_option[] = { ONYX_CLI_GRAPH_OPTION (&graph_name), { NULL } };
+  gboolean full = FALSE;
+  GOptionEntry graph_option[] = {
+    ONYX_CLI_GRAPH_OPTION (&graph_name),
+    { "full", 0, 0, G_OPTION_ARG_NONE, &full,
+      "also run ONNX's checker with full_check: its own checks and strict shape inference", NULL },
+    { NULL } };
   int exit_code;
   g_autoptr (OnyxModel) model = onyx_cli_open_model_with (
     "check", graph_option,
@@ -108,8 +113,9 @@ onyx_cli_check (int argc, char **argv)
     "input/output counts, attributes, element types; unused initializers, nodes\n"
     "that reach no output, inputs/outputs without shape, mistyped dynamic dims.\n"
     "Problems name the graph they are in (If_1:then_branch); --graph keeps those\n"
-    "of one graph. Exit status 1 when errors are found (warnings and infos do not\n"
-    "count).",
+    "of one graph. ONNX's own shape inference reports on its nodes; --full adds\n"
+    "onnx.checker.check_model(full_check=True): the checker and strict inference.\n"
+    "Exit status 1 when errors are found (warnings and infos do not count).",
     &argc, &argv, &as_json, &exit_code);
   g_autoptr (GPtrArray) problems = NULL;
   g_autoptr (GPtrArray) dims = NULL;
@@ -119,6 +125,8 @@ onyx_cli_check (int argc, char **argv)
     return exit_code;
 
   problems = onyx_diagnose_model (onyx_model_get_proto (model));
+  if (full)
+    onyx_diagnose_full_check (onyx_model_get_proto (model), problems);
   if (graph_name != NULL)
     {
       g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_model_get_proto (model));

@@ -5,6 +5,7 @@
 #include "onyx-attribute.h"
 #include "onyx-cli.h"
 #include "onyx-json.h"
+#include "onyx-shapes.h"
 #include "onyx-model.h"
 #include "onyx-schema.h"
 #include "onyx-summary.h"
@@ -64,12 +65,40 @@ schema_of (Onnx__ModelProto *model, const OnyxGraphEntry *entry, const Onnx__Nod
   return onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
 }
 
+/* Each tensor's type as ONNX's shape inference sees it ("float32[N, 3]"), and
+ * whether the file records it; null when nothing is known. */
+static void
+print_types_json (OnyxJson *json, const char *key, OnyxShapes *shapes, const Onnx__GraphProto *graph,
+                  char **names, size_t n)
+{
+  onyx_json_key (json, key);
+  onyx_json_begin_array (json);
+  for (size_t k = 0; k < n; k++)
+    {
+      gboolean recorded;
+      const Onnx__TypeProto *type = names[k] != NULL && names[k][0] != '\0'
+                                      ? onyx_shapes_lookup (shapes, graph, names[k], &recorded) : NULL;
+      g_autofree char *text = type != NULL ? onyx_type_to_string (type) : NULL;
+      if (type == NULL)
+        {
+          onyx_json_null (json);
+          continue;
+        }
+      onyx_json_begin_object (json);
+      onyx_json_member_string (json, "type", text);
+      onyx_json_member_bool (json, "inferred", !recorded);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+}
+
 /* `positions`: indices into graph->node of the nodes to list. */
 static void
 print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *positions)
 {
   Onnx__GraphProto *graph = entry->graph;
   g_autoptr (OnyxJson) json = onyx_json_new ();
+  g_autoptr (OnyxShapes) shapes = onyx_shapes_infer (model, FALSE);
 
   onyx_json_begin_array (json);
   for (guint i = 0; i < positions->len; i++)
@@ -92,6 +121,8 @@ print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
       for (size_t k = 0; k < node->n_output; k++)
         onyx_json_string (json, node->output[k]);
       onyx_json_end_array (json);
+      print_types_json (json, "input_types", shapes, graph, node->input, node->n_input);
+      print_types_json (json, "output_types", shapes, graph, node->output, node->n_output);
       onyx_json_key (json, "attributes");
       onyx_json_begin_object (json);
       for (size_t a = 0; a < node->n_attribute; a++)

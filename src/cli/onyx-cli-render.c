@@ -31,6 +31,7 @@ onyx_cli_render (int argc, char **argv)
   const OnyxGraphEntry *entry;
   OnyxExpandMode mode = ONYX_EXPAND_AUTO;
   OnyxLayoutEngine *engine;
+  OnyxShapes *shapes;
   GHashTable *expanded;
   OnyxLayout *layout;
   GError *error = NULL;
@@ -72,6 +73,8 @@ onyx_cli_render (int argc, char **argv)
     goto out;
   engine = onyx_layout_engine_new_for_entry (graphs, entry);
   onyx_layout_engine_set_fold_constants (engine, !no_fold_constants);
+  shapes = onyx_shapes_infer (onyx_model_get_proto (model), FALSE);
+  onyx_layout_engine_set_shapes (engine, shapes);
   expanded = onyx_layout_engine_expansion (engine, mode, (const char *const *) scopes->pdata, NULL);
   layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
   if (!onyx_render_graph_to_file (layout, entry->graph, output, scale, &error))
@@ -79,6 +82,7 @@ onyx_cli_render (int argc, char **argv)
   onyx_layout_free (layout);
   g_hash_table_unref (expanded);
   onyx_layout_engine_free (engine);
+  onyx_shapes_unref (shapes);
 out:
   g_free (output);
   g_strfreev (expand);

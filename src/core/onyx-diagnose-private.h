@@ -11,6 +11,7 @@
 #include "onyx-diagnose.h"
 #include "onyx-graph-path.h"
 #include "onyx-schema.h"
+#include "onyx-shapes.h"
 
 G_BEGIN_DECLS
 
@@ -55,6 +56,9 @@ gboolean onyx_diagnose_types           (const OnyxCheckedGraph *g, const Onnx__N
 /* Nothing is known of the node's outputs any more. */
 void     onyx_diagnose_forget_outputs  (const OnyxCheckedGraph *g, const Onnx__NodeProto *node,
                                         gboolean *changed);
+/* ONNX's shape inference errors as problems on their nodes. */
+void     onyx_diagnose_shape_errors    (const Onnx__ModelProto *model, OnyxShapes *shapes,
+                                        OnyxGraphNamer *namer, GPtrArray *out);
 /* Dynamic dims whose names differ only in case or separators. */
 void     onyx_diagnose_dim_names       (const OnyxCheckedGraph *g, const Onnx__GraphProto *graph,
                                         GPtrArray *out);

@@ -5,6 +5,9 @@
 #include "onyx-attribute.h"
 #include "onyx-graph-index.h"
 #include "onyx-schema.h"
+#include "onyx-onnx.h"
+#include "onyx-shapes.h"
+#include "onyx-shapes-private.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
 
@@ -521,6 +524,70 @@ onyx_diagnose_opset_imports (const Onnx__ModelProto *model, GPtrArray *out)
     }
 }
 
+static gssize
+node_position (const Onnx__GraphProto *graph, const Onnx__NodeProto *node)
+{
+  for (size_t i = 0; graph != NULL && i < graph->n_node; i++)
+    if (graph->node[i] == node)
+      return (gssize) i;
+  return -1;
+}
+
+void
+onyx_diagnose_shape_errors (const Onnx__ModelProto *model, OnyxShapes *shapes, OnyxGraphNamer *namer,
+                            GPtrArray *out)
+{
+  GPtrArray *errors = onyx_shapes_get_errors (shapes);
+
+  for (guint i = 0; i < errors->len; i++)
+    {
+      const OnyxShapeError *error = errors->pdata[i];
+      g_autofree char *message = onyx_display_escape (error->message);
+      const char *label = error->graph == NULL ? NULL
+                          : error->graph == model->graph ? "main graph"
+                          : onyx_graph_namer_name (namer, error->graph);
+      OnyxCheckedGraph g = { label, NULL, 0, NULL, NULL, namer, error->graph };
+      gssize position = node_position (error->graph, error->node);
+      g_autofree char *node_label = error->node != NULL ? onyx_node_label (error->node, (int) position) : NULL;
+
+      if (error->node != NULL)
+        onyx_diagnose_add (out, &g, ONYX_PROBLEM_SHAPE_INFERENCE, ONYX_PROBLEM_ERROR, error->node,
+                           (int) position, NULL, "%s: %s", node_label, message);
+      else
+        onyx_diagnose_add (out, &g, ONYX_PROBLEM_SHAPE_INFERENCE, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
+                           "%s", message);
+    }
+}
+
+void
+onyx_diagnose_full_check (const Onnx__ModelProto *model, GPtrArray *problems)
+{
+  g_autoptr (GBytes) light = onyx_shapes_pack_light (&model->base);
+  g_autofree char *message = NULL;
+  OnyxGraphNamer namer = ONYX_GRAPH_NAMER_INIT (model);
+  OnyxShapes *strict;
+
+  if (!onyx_onnx_check_model (light, &message))
+    {
+      g_autofree char *shown = onyx_display_escape (g_strstrip (message));
+      /* The checker's message runs over several lines; its first says what is wrong. */
+      char *end = strchr (shown, '\n');
+      OnyxCheckedGraph g = { NULL, NULL, 0, NULL, NULL, &namer, NULL };
+      if (end != NULL)
+        *end = '\0';
+      onyx_diagnose_add (problems, &g, ONYX_PROBLEM_CHECKER, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
+                         "onnx.checker: %s", shown);
+    }
+  /* The strict inference finds what the lenient one did, and type mismatches. */
+  for (guint i = problems->len; i-- > 0;)
+    if (((OnyxProblem *) problems->pdata[i])->kind == ONYX_PROBLEM_SHAPE_INFERENCE)
+      g_ptr_array_remove_index (problems, i);
+  strict = onyx_shapes_infer (model, TRUE);
+  onyx_diagnose_shape_errors (model, strict, &namer, problems);
+  onyx_shapes_unref (strict);
+  onyx_graph_namer_clear (&namer);
+}
+
 GPtrArray *
 onyx_diagnose_model (const Onnx__ModelProto *model)
 {
@@ -544,6 +611,11 @@ onyx_diagnose_model (const Onnx__ModelProto *model)
       onyx_known_types_free (g.types);
     }
   onyx_diagnose_opset_imports (model, problems);
+  if (model->graph != NULL)
+    {
+      g_autoptr (OnyxShapes) shapes = onyx_shapes_infer (model, FALSE);
+      onyx_diagnose_shape_errors (model, shapes, &namer, problems);
+    }
   onyx_diagnose_functions (model, functions, &namer, problems);
   onyx_graph_namer_clear (&namer);
   return problems;

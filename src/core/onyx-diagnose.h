@@ -7,7 +7,8 @@
  * unknown, mistyped and missing attributes, element types against the schemas' type
  * constraints; and the graph's uses: unused initializers, initializers also listed as
  * inputs, nodes that reach no graph output, graph inputs/outputs without shape, and
- * dynamic dims whose names differ only in case or separators.
+ * dynamic dims whose names differ only in case or separators; and the errors of
+ * ONNX's own shape inference (onyx-shapes.h) on their node.
  *
  * Findings are OnyxProblems (onyx-validate.h): severity, one-line message, graph,
  * node (name, index and pointer) and tensor. */
@@ -23,6 +24,12 @@ G_BEGIN_DECLS
 /* Every finding of the model, its subgraphs and functions: validation problems first,
  * then the others in graph order. The array frees its elements. */
 GPtrArray *onyx_diagnose_model    (const Onnx__ModelProto *model);
+
+/* What onnx.checker.check_model(full_check=True) adds: the checker's first finding
+ * (it stops there) and the strict shape inference's errors, which replace the
+ * lenient inference's among `problems`. */
+void       onyx_diagnose_full_check (const Onnx__ModelProto *model,
+                                     GPtrArray              *problems);
 
 typedef struct {
   char *name;            /* "N", "batch" */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "onyx-graph-index.h"
+#include "onyx-shapes.h"
 #include "onyx-types.h"
 
 typedef struct {
@@ -168,6 +169,8 @@ refresh_graph_wide (OnyxDiagnostics *self)
                              self->lists);
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
+  /* Shapes flow through the whole graph: ONNX's inference runs once per step. */
+  onyx_diagnose_shape_errors (proto, onyx_document_get_shapes (self->document), &self->namer, self->lists);
 }
 
 static void

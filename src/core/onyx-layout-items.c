@@ -386,6 +386,20 @@ record_shape (GHashTable *shapes, const Onnx__ValueInfoProto *info)
     g_hash_table_insert (shapes, info->name, onyx_shape_to_string (info->type->tensor_type->shape));
 }
 
+void
+onyx_layout_engine_set_shapes (OnyxLayoutEngine *engine, OnyxShapes *shapes)
+{
+  for (guint e = 0; shapes != NULL && e < engine->edges->len; e++)
+    {
+      const char *tensor = g_array_index (engine->edges, ItemEdge, e).tensor;
+      const Onnx__TypeProto *type = tensor != NULL ? onyx_shapes_lookup (shapes, engine->graph, tensor, NULL)
+                                                   : NULL;
+      if (type != NULL && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
+          type->tensor_type->shape != NULL)
+        g_hash_table_insert (engine->shapes, (gpointer) tensor, onyx_shape_to_string (type->tensor_type->shape));
+    }
+}
+
 /* The longest common scope of two scope paths ("a/b/c", "a/b/d" → "a/b"). */
 static char *
 common_scope (const char *a, const char *b)

@@ -16,6 +16,7 @@
 #include "onyx-category.h"
 #include "onyx-graph-path.h"
 #include "onyx-proto.h"
+#include "onyx-shapes.h"
 
 G_BEGIN_DECLS
 
@@ -91,6 +92,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxLayoutEngine, onyx_layout_engine_free)
 /* Call after the graph changed (an edit): the cache keys include each group's
  * contents, so only groups whose contents changed are laid out again. */
 void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
+/* Edge labels show the shapes ONNX's inference finds (onyx-shapes.h) where the graph
+ * records none; again after each graph_changed. */
+void              onyx_layout_engine_set_shapes (OnyxLayoutEngine *engine,
+                                                 OnyxShapes       *shapes);
 /* Whether a Constant node (default domain) whose output one input of one node reads
  * (not a graph output, not read by a subgraph) is drawn as a line in its reader's box,
  * like an initializer, instead of a box with an edge: exporters such as paddle2onnx

@@ -56,6 +56,35 @@ rename_nodes (onnx::GraphProto *graph, guint64 &counter)
     }
 }
 
+/* Only the types are read back: the rest of each graph goes, keeping the nodes and
+ * attributes in place (empty) so that graphs keep their positions. */
+void
+keep_types_only (onnx::GraphProto *graph)
+{
+  graph->clear_initializer ();
+  graph->clear_sparse_initializer ();
+  graph->clear_doc_string ();
+  for (auto &node : *graph->mutable_node ())
+    {
+      node.clear_input ();
+      node.clear_output ();
+      node.clear_name ();
+      node.clear_doc_string ();
+      for (auto &attribute : *node.mutable_attribute ())
+        {
+          if (!attribute.has_g () && attribute.graphs_size () == 0)
+            {
+              attribute.Clear ();
+              continue;
+            }
+          if (attribute.has_g ())
+            keep_types_only (attribute.mutable_g ());
+          for (auto &body : *attribute.mutable_graphs ())
+            keep_types_only (&body);
+        }
+    }
+}
+
 /* The checker looks for external data files relative to the working folder; Onyx
  * has resolved them already, so they stand in as one byte of raw data, as the large
  * payloads left out by the caller do. */
@@ -271,6 +300,8 @@ onyx_onnx_infer_shapes (GBytes *model_bytes, gboolean check_types, char **errors
     {
       *errors = g_strdup (e.what ());
     }
+  keep_types_only (model.mutable_graph ());
+  model.clear_functions ();
   return serialize_model (model);
 }
 

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 
 /* Infers types and shapes of every tensor (subgraphs included) as
  * onnx.shape_inference.infer_shapes does, and returns the inferred model,
- * serialized. Before inference every node of every graph is renamed "onyx:N", N
+ * serialized: its graphs' inputs, outputs and value_info, and their nodes (emptied)
+ * and attributes (emptied but for subgraphs) in place. Before inference every node of every graph is renamed "onyx:N", N
  * counting nodes in pre-order (a graph's nodes in order, each node followed by the
  * graphs of its attributes, in attribute order, `g` before `graphs`): inference
  * errors name their node by that token. `check_types` is the strict mode of

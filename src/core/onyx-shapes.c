@@ -309,6 +309,25 @@ parse_errors (OnyxShapes *self, const char *text, GPtrArray *nodes, GPtrArray *g
     }
 }
 
+static gboolean
+is_consequence (const OnyxShapeError *error)
+{
+  /* What a node downstream of a failed one says: its input has no type. */
+  return strstr (error->message, "expected to have type but instead is null") != NULL;
+}
+
+/* Only the first failure of a chain is worth reading. */
+static void
+drop_consequences (GPtrArray *errors)
+{
+  gboolean has_cause = FALSE;
+  for (guint i = 0; i < errors->len; i++)
+    has_cause = has_cause || !is_consequence (errors->pdata[i]);
+  for (guint i = errors->len; has_cause && i-- > 0;)
+    if (is_consequence (errors->pdata[i]))
+      g_ptr_array_remove_index (errors, i);
+}
+
 static void
 shape_error_free (OnyxShapeError *error)
 {
@@ -347,6 +366,7 @@ onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
     add_error (self, NULL, NULL, error->message);
   if (errors != NULL)
     parse_errors (self, errors, nodes, graph_of_node);
+  drop_consequences (self->errors);
   return self;
 }
 

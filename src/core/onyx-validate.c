@@ -101,6 +101,8 @@ onyx_problem_kind_name (OnyxProblemKind kind)
     [ONYX_PROBLEM_NO_SHAPE] = "no-shape",
     [ONYX_PROBLEM_DIM_NAME] = "dim-name",
     [ONYX_PROBLEM_UNUSED_OPSET] = "unused-opset",
+    [ONYX_PROBLEM_SHAPE_INFERENCE] = "shape-inference",
+    [ONYX_PROBLEM_CHECKER] = "onnx-checker",
   };
 
   if ((guint) kind < G_N_ELEMENTS (names) && names[kind] != NULL)

@@ -39,6 +39,9 @@ typedef enum {
   ONYX_PROBLEM_NO_SHAPE,
   ONYX_PROBLEM_DIM_NAME,
   ONYX_PROBLEM_UNUSED_OPSET,
+  /* Found by ONNX's own library (onyx-shapes.h, onyx-onnx.h). */
+  ONYX_PROBLEM_SHAPE_INFERENCE,
+  ONYX_PROBLEM_CHECKER,
 } OnyxProblemKind;
 
 typedef struct {
