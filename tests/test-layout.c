@@ -726,6 +726,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* These count dot runs of fresh engines: test-layout-cache covers the disk cache. */
+  onyx_layout_disk_cache_set_default (NULL);
   g_test_add_func ("/layout/walkthrough", test_walkthrough);
   g_test_add_func ("/layout/testdata-sample", test_testdata_sample);
   g_test_add_func ("/layout/groups-cache-hits", test_groups_cache_and_hits);

@@ -677,9 +677,8 @@ onyx_layout_engine_new_nested (const Onnx__GraphProto *graph, const Onnx__GraphP
       for (guint i = 0; enclosing[i] != NULL; i++)
         g_ptr_array_add (engine->enclosing, (gpointer) enclosing[i]);
     }
-  engine->cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                         (GDestroyNotify) onyx_layout_group_layout_free);
-  g_mutex_init (&engine->cache_lock);
+  onyx_layout_memory_cache_init (engine);
+  onyx_layout_engine_set_disk_cache (engine, onyx_layout_disk_cache_get_default ());
   build_model (engine);
   return engine;
 }
@@ -747,8 +746,8 @@ onyx_layout_engine_free (OnyxLayoutEngine *engine)
   if (engine == NULL)
     return;
   clear_model (engine);
-  g_hash_table_unref (engine->cache);
-  g_mutex_clear (&engine->cache_lock);
+  onyx_layout_memory_cache_clear (engine);
+  onyx_layout_engine_set_disk_cache (engine, NULL);
   if (engine->enclosing != NULL)
     g_ptr_array_unref (engine->enclosing);
   g_free (engine);

@@ -322,12 +322,14 @@ OnyxLayout *
 onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayoutProgress progress,
                         gpointer progress_data, GCancellable *cancellable)
 {
-  Run run = { engine, expanded, cancellable, progress, progress_data, 0, 0, 0 };
+  g_autoptr (GPtrArray) held = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_layout_group_layout_unref);
+  Run run = { engine, expanded, cancellable, progress, progress_data, 0, 0, 0, 0, held };
   Group *root = onyx_layout_effective_group (engine->root);
+  GroupLayout *top;
   OnyxLayout *layout;
 
   run.n_total = count_work (&run, root);
-  if (onyx_layout_group (&run, root) == NULL)
+  if ((top = onyx_layout_group (&run, root)) == NULL)
     return NULL;
   layout = g_new0 (OnyxLayout, 1);
   layout->nodes = g_array_new (FALSE, TRUE, sizeof (OnyxLayoutNode));
@@ -340,12 +342,10 @@ onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayo
       onyx_layout_free (layout);
       return NULL;
     }
-  {
-    GroupLayout *top = onyx_layout_group (&run, root);
-    layout->bounds = (OnyxRect) { 0, 0, top->width, top->height };
-  }
+  layout->bounds = (OnyxRect) { 0, 0, top->width, top->height };
   reach_inner_nodes (engine, layout);
   layout->n_dot_runs = run.n_dot_runs;
+  layout->n_disk_hits = run.n_disk_hits;
   return layout;
 }
 
