@@ -43,29 +43,71 @@ scope_of (const char *name)
   return last != NULL && last > start ? g_strndup (start, last - start) : g_strdup ("");
 }
 
-static void
-measure (PangoLayout *pango, const char *text, gboolean bold, double *width)
-{
-  int w, h;
-  PangoFontDescription *font = pango_font_description_from_string (bold ? "Sans Bold 9" : "Sans 8");
+/* Text widths by font and text. Shaping is most of what building the model costs,
+ * and a graph has few distinct texts: 12k nodes show a few dozen op types and lines. */
+typedef struct {
+  PangoFontMap *font_map;
+  PangoContext *context;
+  PangoLayout *layouts[2];  /* by font: regular, bold */
+  GHashTable *widths[2];    /* by font: text → pixel width + 1 */
+} TextWidths;
 
-  pango_layout_set_font_description (pango, font);
-  pango_layout_set_text (pango, text, -1);
-  pango_layout_get_pixel_size (pango, &w, &h);
-  pango_font_description_free (font);
+static void
+text_widths_init (TextWidths *widths)
+{
+  const char *fonts[2] = { "Sans 8", "Sans Bold 9" };
+
+  widths->font_map = pango_cairo_font_map_new ();
+  widths->context = pango_font_map_create_context (widths->font_map);
+  for (guint f = 0; f < 2; f++)
+    {
+      PangoFontDescription *font = pango_font_description_from_string (fonts[f]);
+      widths->layouts[f] = pango_layout_new (widths->context);
+      pango_layout_set_font_description (widths->layouts[f], font);
+      pango_font_description_free (font);
+      widths->widths[f] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    }
+}
+
+static void
+text_widths_clear (TextWidths *widths)
+{
+  for (guint f = 0; f < 2; f++)
+    {
+      g_object_unref (widths->layouts[f]);
+      g_hash_table_unref (widths->widths[f]);
+    }
+  g_object_unref (widths->context);
+  g_object_unref (widths->font_map);
+}
+
+static void
+measure (TextWidths *widths, const char *text, gboolean bold, double *width)
+{
+  gpointer known = g_hash_table_lookup (widths->widths[bold], text);
+  int w, h;
+
+  if (known != NULL)
+    w = GPOINTER_TO_INT (known) - 1;
+  else
+    {
+      pango_layout_set_text (widths->layouts[bold], text, -1);
+      pango_layout_get_pixel_size (widths->layouts[bold], &w, &h);
+      g_hash_table_insert (widths->widths[bold], g_strdup (text), GINT_TO_POINTER (w + 1));
+    }
   *width = MAX (*width, (double) w);
 }
 
 static void
-size_item (Item *item, PangoLayout *pango)
+size_item (Item *item, TextWidths *widths)
 {
   double width = 0;
 
-  measure (pango, item->title, TRUE, &width);
+  measure (widths, item->title, TRUE, &width);
   if (item->subtitle != NULL)
-    measure (pango, item->subtitle, FALSE, &width);
+    measure (widths, item->subtitle, FALSE, &width);
   for (guint i = 0; i < item->lines->len; i++)
-    measure (pango, item->lines->pdata[i], FALSE, &width);
+    measure (widths, item->lines->pdata[i], FALSE, &width);
   item->width = MAX (width + 20, 64);
   /* An op with nothing to list under its header (Relu, Add) is the header alone. */
   if (item->kind == ONYX_LAYOUT_OP && item->lines->len == 0 && item->subtitle == NULL)
@@ -523,11 +565,10 @@ build_model (OnyxLayoutEngine *engine)
   g_autofree GPtrArray **implicit = g_new0 (GPtrArray *, MAX (graph->n_node, 1));
   g_autoptr (GHashTable) constants = g_hash_table_new (g_str_hash, g_str_equal);
   int *folded_into;
-  PangoFontMap *font_map = pango_cairo_font_map_new ();
-  PangoContext *context = pango_font_map_create_context (font_map);
-  PangoLayout *pango = pango_layout_new (context);
+  TextWidths widths;
 
   clear_model (engine);
+  text_widths_init (&widths);
   engine->items = g_array_new (FALSE, FALSE, sizeof (Item));
   engine->edges = g_array_new (FALSE, FALSE, sizeof (ItemEdge));
   engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
@@ -631,7 +672,7 @@ build_model (OnyxLayoutEngine *engine)
     {
       Item *item = &g_array_index (engine->items, Item, t);
       int index = (int) t;
-      size_item (item, pango);
+      size_item (item, &widths);
       g_array_append_val (ensure_group (engine, item->scope)->items, index);
     }
   count_group (engine->root);
@@ -646,15 +687,13 @@ build_model (OnyxLayoutEngine *engine)
       {
         g_autofree char *count = g_strdup_printf ("%u nodes", group->n_items_total);
         double width = 0;
-        measure (pango, group->name, TRUE, &width);
-        measure (pango, count, FALSE, &width);
+        measure (&widths, group->name, TRUE, &width);
+        measure (&widths, count, FALSE, &width);
         group->collapsed_width = MAX (width + 24, 80);
         group->collapsed_height = HEADER_HEIGHT + LINE_HEIGHT + 8;
       }
   }
-  g_object_unref (pango);
-  g_object_unref (context);
-  g_object_unref (font_map);
+  text_widths_clear (&widths);
 }
 
 OnyxLayoutEngine *
