@@ -46,6 +46,33 @@ child_key (Run *run, Group *group, int item)
   return onyx_layout_subgroup_key (child);
 }
 
+/* Which of the children of `group` stands for each item: the index of its key, or -1
+ * (outside the group). Items filed under one subgroup share their box, so child_key
+ * runs once per scope group, not once per edge. */
+typedef struct {
+  Run *run;
+  Group *group;
+  GHashTable *key_index;    /* child key → index */
+  GHashTable *of_subgroup;  /* an item's Group → index, for items not directly in `group` */
+} ChildIndex;
+
+static int
+child_index (ChildIndex *children, int item)
+{
+  Group *filed_under = g_array_index (children->run->engine->items, Item, item).group;
+  g_autofree char *key = NULL;
+  gpointer index;
+  int found;
+
+  if (filed_under != children->group && g_hash_table_lookup_extended (children->of_subgroup, filed_under, NULL, &index))
+    return GPOINTER_TO_INT (index);
+  key = child_key (children->run, children->group, item);
+  found = key != NULL && g_hash_table_lookup_extended (children->key_index, key, NULL, &index) ? GPOINTER_TO_INT (index) : -1;
+  if (filed_under != children->group)
+    g_hash_table_insert (children->of_subgroup, filed_under, GINT_TO_POINTER (found));
+  return found;
+}
+
 static void
 child_size (Run *run, const char *key, double *width, double *height)
 {
@@ -271,7 +298,10 @@ onyx_layout_group (Run *run, Group *group)
   g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) inches = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) key_index = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) seen_pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) of_subgroup = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) seen_pairs = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *pair_ids = g_new (gint64, MAX (run->engine->edges->len, 1));
+  ChildIndex children = { run, group, key_index, of_subgroup };
   g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GPtrArray) carried = g_ptr_array_new (); /* per pair: the ItemEdge it shows */
   g_autoptr (DotResult) result = NULL;
@@ -307,15 +337,12 @@ onyx_layout_group (Run *run, Group *group)
   for (guint e = 0; e < run->engine->edges->len; e++)
     {
       const ItemEdge *edge = &g_array_index (run->engine->edges, ItemEdge, e);
-      g_autofree char *from = child_key (run, group, edge->from);
-      g_autofree char *to = child_key (run, group, edge->to);
-      g_autofree char *pair = NULL;
-      gpointer a, b, seen;
-      if (from == NULL || to == NULL || strcmp (from, to) == 0 ||
-          !g_hash_table_lookup_extended (key_index, from, NULL, &a) ||
-          !g_hash_table_lookup_extended (key_index, to, NULL, &b))
+      int from = child_index (&children, edge->from), to;
+      gint64 *pair = &pair_ids[carried->len];
+      gpointer seen;
+      if (from < 0 || (to = child_index (&children, edge->to)) < 0 || from == to)
         continue;
-      pair = g_strdup_printf ("%s>%s", from, to);
+      *pair = (gint64) from * keys->len + to;
       if (g_hash_table_lookup_extended (seen_pairs, pair, NULL, &seen))
         {
           /* One line per pair of boxes: solid when any of its edges is a real input. */
@@ -323,8 +350,8 @@ onyx_layout_group (Run *run, Group *group)
             carried->pdata[GPOINTER_TO_UINT (seen)] = (gpointer) edge;
           continue;
         }
-      g_hash_table_insert (seen_pairs, g_steal_pointer (&pair), GUINT_TO_POINTER (carried->len));
-      guint ia = GPOINTER_TO_UINT (a), ib = GPOINTER_TO_UINT (b);
+      g_hash_table_insert (seen_pairs, pair, GUINT_TO_POINTER (carried->len));
+      guint ia = (guint) from, ib = (guint) to;
       g_array_append_val (pairs, ia);
       g_array_append_val (pairs, ib);
       g_ptr_array_add (carried, (gpointer) edge);

@@ -126,15 +126,29 @@ hash_strings (guint hash, char **strings, size_t n)
 
 /* What the node's subgraphs read from outside themselves and the node does not read
  * as an input (each once); NULL for a node without subgraphs. */
+static gboolean
+has_subgraphs (const Onnx__NodeProto *node)
+{
+  for (size_t a = 0; a < node->n_attribute; a++)
+    if (node->attribute[a]->g != NULL || node->attribute[a]->n_graphs > 0)
+      return TRUE;
+  return FALSE;
+}
+
 static GPtrArray *
 implicit_reads (const Onnx__NodeProto *node)
 {
-  g_autoptr (GPtrArray) names = onyx_node_implicit_reads (node);
-  g_autoptr (GHashTable) inputs = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GHashTable) inputs = NULL;
   GPtrArray *implicit;
 
+  /* Most nodes have none: spare them the arrays and the table. */
+  if (!has_subgraphs (node))
+    return NULL;
+  names = onyx_node_implicit_reads (node);
   if (names->len == 0)
     return NULL;
+  inputs = g_hash_table_new (g_str_hash, g_str_equal);
   for (size_t k = 0; k < node->n_input; k++)
     if (node->input[k] != NULL)
       g_hash_table_add (inputs, node->input[k]);
@@ -485,6 +499,13 @@ is_constant (const Onnx__NodeProto *node)
   return onyx_domain_is_default (node->domain) && g_strcmp0 (node->op_type, "Constant") == 0;
 }
 
+static void
+count_constant_use (GHashTable *constants, GHashTable *uses, const char *name)
+{
+  if (g_hash_table_contains (constants, name))
+    g_hash_table_insert (uses, (gpointer) name, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (uses, name)) + 1));
+}
+
 /* Which Constants show as a line of their reader (see
  * onyx_layout_engine_set_fold_constants). Fills `constants` (output → node + 1) with
  * those read once and returns, per node, the reader that shows it as a line, else -1.
@@ -513,15 +534,10 @@ fold_constants (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArray *c
   /* Reads, the implicit ones of subgraphs and being a graph output included. */
   for (size_t n = 0; n < graph->n_node; n++)
     {
-      g_autoptr (GPtrArray) names = g_ptr_array_new ();
       for (size_t k = 0; k < graph->node[n]->n_input; k++)
-        g_ptr_array_add (names, graph->node[n]->input[k]);
-      if (implicit[n] != NULL)
-        g_ptr_array_extend (names, implicit[n], NULL, NULL);
-      for (guint i = 0; i < names->len; i++)
-        if (g_hash_table_contains (constants, names->pdata[i]))
-          g_hash_table_insert (uses, names->pdata[i],
-                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (uses, names->pdata[i])) + 1));
+        count_constant_use (constants, uses, graph->node[n]->input[k]);
+      for (guint i = 0; implicit[n] != NULL && i < implicit[n]->len; i++)
+        count_constant_use (constants, uses, implicit[n]->pdata[i]);
     }
   for (size_t i = 0; i < graph->n_output; i++)
     if (graph->output[i]->name != NULL && g_hash_table_contains (constants, graph->output[i]->name))
@@ -673,7 +689,8 @@ build_model (OnyxLayoutEngine *engine)
       Item *item = &g_array_index (engine->items, Item, t);
       int index = (int) t;
       size_item (item, &widths);
-      g_array_append_val (ensure_group (engine, item->scope)->items, index);
+      item->group = ensure_group (engine, item->scope);
+      g_array_append_val (item->group->items, index);
     }
   count_group (engine->root);
   hash_group_items (engine, engine->root);

@@ -14,10 +14,13 @@ G_BEGIN_DECLS
 #define GROUP_PADDING 12.0
 #define GROUP_HEADER 24.0
 
+typedef struct _Group Group;
+
 typedef struct {
   OnyxLayoutKind kind;
   int index;
   char *scope;            /* "" at top level */
+  Group *group;           /* the group of `scope`, where it is filed */
   char *title, *subtitle;
   GPtrArray *lines;
   GArray *line_nodes;     /* int per line, as OnyxLayoutNode's */
@@ -32,7 +35,6 @@ typedef struct {
   gboolean implicit;      /* read by a subgraph of `to` */
 } ItemEdge;
 
-typedef struct _Group Group;
 struct _Group {
   char *path;             /* "" for the root */
   char *name;
