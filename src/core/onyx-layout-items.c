@@ -221,25 +221,80 @@ constant_shape (const Onnx__NodeProto *node, char **scalar)
   return NULL;
 }
 
+/* What an item shows of its op type, the same for every node of one op type and
+ * domain: looked up once per build (`op_kinds`: op type → OpKind chain by domain). */
+typedef struct _OpKind OpKind;
+struct _OpKind {
+  const char *domain;     /* the graph's */
+  char *title;
+  OnyxCategory category;
+  const OnyxSchema *schema;
+  OpKind *next;           /* same op type, another domain */
+};
+
+static void
+op_kind_free (OpKind *kind)
+{
+  while (kind != NULL)
+    {
+      OpKind *next = kind->next;
+      g_free (kind->title);
+      g_free (kind);
+      kind = next;
+    }
+}
+
+static GHashTable *
+op_kinds_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) op_kind_free);
+}
+
+/* Of `node`'s op type and domain; owned by `op_kinds`, or by `unshared` for a node
+ * without an op type. */
+static const OpKind *
+op_kind_of (GHashTable *op_kinds, const Onnx__NodeProto *node, OpKind *unshared)
+{
+  OpKind *first = node->op_type != NULL ? g_hash_table_lookup (op_kinds, node->op_type) : NULL;
+  OpKind *kind;
+
+  for (kind = first; kind != NULL; kind = kind->next)
+    if (g_strcmp0 (kind->domain, node->domain) == 0)
+      return kind;
+  kind = node->op_type != NULL ? g_new0 (OpKind, 1) : unshared;
+  kind->domain = node->domain;
+  kind->title = onyx_display_escape (node->op_type);
+  kind->category = onyx_category_of (node->domain, node->op_type);
+  /* The engine has no opset imports: the newest schema names the slots (Conv's W and
+   * B), which is what people look for; slot names hardly change across versions. */
+  kind->schema = onyx_schema_lookup (node->domain, node->op_type, G_MAXINT64);
+  if (node->op_type != NULL)
+    {
+      kind->next = first;
+      g_hash_table_steal (op_kinds, node->op_type);
+      g_hash_table_insert (op_kinds, node->op_type, kind);
+    }
+  return kind;
+}
+
 /* `constants` maps the output of each Constant that may fold to its node (+1);
  * `folded_into` says, per node, which reader shows it as a line (-1: none). */
 static void
 add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GHashTable *constants,
-             const int *folded_into, GPtrArray *implicit)
+             const int *folded_into, GPtrArray *implicit, GHashTable *op_kinds)
 {
   const Onnx__NodeProto *node = engine->graph->node[index];
   Item item = { ONYX_LAYOUT_OP, index };
-  const OnyxSchema *schema;
+  OpKind unshared = { NULL };
+  const OpKind *kind = op_kind_of (op_kinds, node, &unshared);
+  const OnyxSchema *schema = kind->schema;
 
   item.scope = scope_of (node->name);
-  item.title = onyx_display_escape (node->op_type);
+  item.title = kind == &unshared ? g_steal_pointer (&unshared.title) : g_strdup (kind->title);
   item.subtitle = onyx_domain_is_default (node->domain) ? NULL : onyx_display_escape (node->domain);
   item.lines = g_ptr_array_new_with_free_func (g_free);
   item.line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
-  item.category = onyx_category_of (node->domain, node->op_type);
-  /* The engine has no opset imports: the newest schema names the slots (Conv's W and
-   * B), which is what people look for; slot names hardly change across versions. */
-  schema = onyx_schema_lookup (node->domain, node->op_type, G_MAXINT64);
+  item.category = kind->category;
   for (size_t k = 0; k < node->n_input && item.lines->len < MAX_LINES; k++)
     {
       const Onnx__TensorProto *init = g_hash_table_lookup (initializers, node->input[k]);
@@ -580,6 +635,7 @@ build_model (OnyxLayoutEngine *engine)
   g_autoptr (GPtrArray) outer_values = g_ptr_array_new ();
   g_autofree GPtrArray **implicit = g_new0 (GPtrArray *, MAX (graph->n_node, 1));
   g_autoptr (GHashTable) constants = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) op_kinds = op_kinds_new ();
   int *folded_into;
   TextWidths widths;
 
@@ -636,7 +692,7 @@ build_model (OnyxLayoutEngine *engine)
       /* A folded Constant: no item, so no edges either. */
       if (folded_into[n] >= 0)
         continue;
-      add_op_item (engine, (int) n, initializers, constants, folded_into, implicit[n]);
+      add_op_item (engine, (int) n, initializers, constants, folded_into, implicit[n], op_kinds);
       engine->item_of_node[n] = (int) engine->items->len - 1;
       for (size_t k = 0; k < graph->node[n]->n_output; k++)
         if (graph->node[n]->output[k][0] != '\0')
