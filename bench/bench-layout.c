@@ -1,6 +1,9 @@
 /* bench-layout MODEL DOT_OUT: times Onyx's layout and rendering of MODEL and writes
  * its plain operator graph to DOT_OUT, for bench-layout.py to time `dot` on the same
- * graph in the same run. Prints "key value" lines (seconds, bytes). */
+ * graph in the same run. Prints "key value" lines (seconds, bytes). Layouts run
+ * without the disk cache, then cold (an empty cache folder) and warm (new engines on
+ * the same folder, as when the model is opened again). */
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <sys/resource.h>
 
@@ -10,12 +13,15 @@
 #include "onyx-render.h"
 
 static OnyxLayout *
-timed_layout (const Onnx__GraphProto *graph, OnyxExpandMode mode, double *seconds)
+timed_layout (const Onnx__GraphProto *graph, OnyxLayoutDiskCache *cache, OnyxExpandMode mode, double *seconds)
 {
   double start = bench_now ();
   OnyxLayoutEngine *engine = onyx_layout_engine_new (graph);
   GHashTable *expanded = onyx_layout_engine_expansion (engine, mode, NULL, NULL);
-  OnyxLayout *layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
+  OnyxLayout *layout;
+
+  onyx_layout_engine_set_disk_cache (engine, cache);
+  layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
 
   *seconds = bench_now () - start;
   g_hash_table_unref (expanded);
@@ -49,6 +55,37 @@ frame_time (const OnyxLayout *layout, double scale)
   return (bench_now () - start) / frames;
 }
 
+/* First view and whole graph with `cache`, printed as "<label>_first", "<label>_full". */
+static void
+cached_layouts (const Onnx__GraphProto *graph, OnyxLayoutDiskCache *cache, const char *label)
+{
+  double t_first, t_full;
+  OnyxLayout *first = timed_layout (graph, cache, ONYX_EXPAND_AUTO, &t_first);
+  OnyxLayout *full = timed_layout (graph, cache, ONYX_EXPAND_ALL, &t_full);
+
+  printf ("%s_first_layout %.4f\n", label, t_first);
+  printf ("%s_first_dot_runs %u\n", label, first->n_dot_runs);
+  printf ("%s_full_layout %.4f\n", label, t_full);
+  printf ("%s_full_dot_runs %u\n", label, full->n_dot_runs);
+  printf ("%s_full_disk_hits %u\n", label, full->n_disk_hits);
+  onyx_layout_free (first);
+  onyx_layout_free (full);
+}
+
+static void
+remove_cache_dir (const char *dir)
+{
+  g_autoptr (GDir) handle = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (handle != NULL && (name = g_dir_read_name (handle)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -75,8 +112,8 @@ main (int argc, char **argv)
   dot = onyx_layout_flat_dot (graph);
   g_file_set_contents (argv[2], dot, -1, NULL);
 
-  first = timed_layout (graph, ONYX_EXPAND_AUTO, &t_first);
-  full = timed_layout (graph, ONYX_EXPAND_ALL, &t_full);
+  first = timed_layout (graph, NULL, ONYX_EXPAND_AUTO, &t_first);
+  full = timed_layout (graph, NULL, ONYX_EXPAND_ALL, &t_full);
   fit = MIN (1280 / full->bounds.width, 800 / full->bounds.height);
   printf ("nodes %zu\n", graph->n_node);
   printf ("first_layout %.4f\n", t_first);
@@ -85,6 +122,21 @@ main (int argc, char **argv)
   printf ("full_dot_runs %u\n", full->n_dot_runs);
   printf ("frame_fit %.5f\n", frame_time (full, fit));
   printf ("frame_100 %.5f\n", frame_time (full, 1.0));
+  {
+    /* The part of a first view that no layout cache saves: items, sizes, groups. */
+    double start = bench_now ();
+    onyx_layout_engine_free (onyx_layout_engine_new (graph));
+    printf ("engine_build %.4f\n", bench_now () - start);
+  }
+  {
+    g_autofree char *dir = g_dir_make_tmp ("onyx-bench-layout-cache-XXXXXX", NULL);
+    g_autoptr (OnyxLayoutDiskCache) cold = onyx_layout_disk_cache_new (dir, ONYX_LAYOUT_DISK_CACHE_MAX_BYTES);
+    g_autoptr (OnyxLayoutDiskCache) warm = onyx_layout_disk_cache_new (dir, ONYX_LAYOUT_DISK_CACHE_MAX_BYTES);
+    cached_layouts (graph, cold, "cold");
+    cached_layouts (graph, warm, "warm");
+    printf ("cache_bytes %" G_GUINT64_FORMAT "\n", onyx_layout_disk_cache_get_bytes (warm));
+    remove_cache_dir (dir);
+  }
   getrusage (RUSAGE_SELF, &usage);
   printf ("peak_rss %ld\n", usage.ru_maxrss * 1024L);
   onyx_layout_free (first);

@@ -3,6 +3,7 @@
  * hit testing. */
 #include <glib/gstdio.h>
 #include <math.h>
+#include <pango/pangocairo.h>
 #include <stdio.h>
 
 #include "onyx-layout.h"
@@ -393,6 +394,58 @@ test_header_only_boxes (void)
   onyx_layout_engine_free (engine);
 }
 
+static int
+fresh_text_width (const char *text, const char *font_name)
+{
+  PangoFontMap *font_map = pango_cairo_font_map_new ();
+  PangoContext *context = pango_font_map_create_context (font_map);
+  PangoLayout *pango = pango_layout_new (context);
+  PangoFontDescription *font = pango_font_description_from_string (font_name);
+  int width, height;
+
+  pango_layout_set_font_description (pango, font);
+  pango_layout_set_text (pango, text, -1);
+  pango_layout_get_pixel_size (pango, &width, &height);
+  pango_font_description_free (font);
+  g_object_unref (pango);
+  g_object_unref (context);
+  g_object_unref (font_map);
+  return width;
+}
+
+/* The engine measures each distinct text once: every box is as wide as its texts
+ * measured afresh (up to dot's rounding of inches). */
+static void
+test_box_widths_as_measured (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+  OnyxLayoutEngine *engine;
+  g_autoptr (OnyxLayout) layout = NULL;
+  guint n_ops = 0;
+
+  g_assert_no_error (error);
+  engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      int widest;
+      if (node->kind != ONYX_LAYOUT_OP)
+        continue;
+      n_ops++;
+      widest = fresh_text_width (node->title, "Sans Bold 9");
+      if (node->subtitle != NULL)
+        widest = MAX (widest, fresh_text_width (node->subtitle, "Sans 8"));
+      for (guint k = 0; k < node->lines->len; k++)
+        widest = MAX (widest, fresh_text_width (node->lines->pdata[k], "Sans 8"));
+      g_assert_cmpfloat_with_epsilon (node->box.width, MAX (widest + 20.0, 64.0), 0.05);
+    }
+  g_assert_cmpuint (n_ops, ==, 4);
+  onyx_layout_engine_free (engine);
+}
+
 /* ---- Subgraphs: names from outside, and the reads of a node's subgraphs ---- */
 
 static int
@@ -726,6 +779,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  /* These count dot runs of fresh engines: test-layout-cache covers the disk cache. */
+  onyx_layout_disk_cache_set_default (NULL);
   g_test_add_func ("/layout/walkthrough", test_walkthrough);
   g_test_add_func ("/layout/testdata-sample", test_testdata_sample);
   g_test_add_func ("/layout/groups-cache-hits", test_groups_cache_and_hits);
@@ -733,6 +788,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/edges-reach-inner-nodes", test_edges_reach_inner_nodes);
   g_test_add_func ("/layout/flat-blocks", test_flat_blocks);
   g_test_add_func ("/layout/header-only-boxes", test_header_only_boxes);
+  g_test_add_func ("/layout/box-widths-as-measured", test_box_widths_as_measured);
   g_test_add_func ("/layout/folded-constants", test_folded_constants);
   g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
   g_test_add_func ("/layout/subgraph/implicit-edges", test_implicit_edges_into_holder);

@@ -1,7 +1,7 @@
 /* onyx-layout-dot.c: one group laid out. Its children (items and subgroup boxes) and
  * the edges between them go to dot, under the process-wide Graphviz lock; the boxes
  * and splines read back are cached in the engine under the group's contents and
- * expansion. */
+ * expansion, and on disk under the text of dot's input (onyx-layout-cache.c). */
 #include "onyx-layout-private.h"
 
 #include <graphviz/gvc.h>
@@ -20,22 +20,6 @@ static const lt_symlist_t builtin_plugins[] = {
 
 static GMutex gvc_lock;
 static GVC_t *gvc;
-
-void
-onyx_layout_group_layout_free (GroupLayout *layout)
-{
-  g_hash_table_unref (layout->child_boxes);
-  for (guint i = 0; i < layout->edges->len; i++)
-    {
-      LevelEdge *edge = &g_array_index (layout->edges, LevelEdge, i);
-      g_free (edge->from_key);
-      g_free (edge->to_key);
-      g_free (edge->tensor);
-      g_array_unref (edge->points);
-    }
-  g_array_unref (layout->edges);
-  g_free (layout);
-}
 
 /* The key of the box that stands for `item` among the children of `group`, or NULL
  * when the item is outside the group. */
@@ -60,6 +44,33 @@ child_key (Run *run, Group *group, int item)
   }
   /* A chain of single-child groups is shown as its last group (or its only item). */
   return onyx_layout_subgroup_key (child);
+}
+
+/* Which of the children of `group` stands for each item: the index of its key, or -1
+ * (outside the group). Items filed under one subgroup share their box, so child_key
+ * runs once per scope group, not once per edge. */
+typedef struct {
+  Run *run;
+  Group *group;
+  GHashTable *key_index;    /* child key → index */
+  GHashTable *of_subgroup;  /* an item's Group → index, for items not directly in `group` */
+} ChildIndex;
+
+static int
+child_index (ChildIndex *children, int item)
+{
+  Group *filed_under = g_array_index (children->run->engine->items, Item, item).group;
+  g_autofree char *key = NULL;
+  gpointer index;
+  int found;
+
+  if (filed_under != children->group && g_hash_table_lookup_extended (children->of_subgroup, filed_under, NULL, &index))
+    return GPOINTER_TO_INT (index);
+  key = child_key (children->run, children->group, item);
+  found = key != NULL && g_hash_table_lookup_extended (children->key_index, key, NULL, &index) ? GPOINTER_TO_INT (index) : -1;
+  if (filed_under != children->group)
+    g_hash_table_insert (children->of_subgroup, filed_under, GINT_TO_POINTER (found));
+  return found;
 }
 
 static void
@@ -88,27 +99,82 @@ child_size (Run *run, const char *key, double *width, double *height)
   }
 }
 
+typedef struct {
+  const char *name, *value;
+} Setting;
+
+static const Setting graph_settings[] = {
+  { "rankdir", "TB" }, { "nodesep", "0.25" }, { "ranksep", "0.35" },
+};
+/* Big levels: fewer crossing-minimisation and network-simplex passes. */
+#define BIG_LEVEL_NODES 150
+static const Setting big_level_settings[] = {
+  { "mclimit", "0.3" }, { "nslimit", "2" }, { "nslimit1", "2" },
+};
+static const Setting node_settings[] = {
+  { "shape", "box" }, { "fixedsize", "true" }, { "label", "" }, { "width", "1" }, { "height", "0.5" },
+};
+
+/* What dot is given for one group: boxes by position, edges as position pairs. */
+typedef struct {
+  GPtrArray *inches;        /* char*: width, height of each box, as dot reads them */
+  GArray *pairs;            /* guint from, to per edge */
+} DotInput;
+
 static void
-set_inches (Agnode_t *node, const char *attribute, double points)
+add_inches (GPtrArray *inches, double points)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  agsafeset (node, (char *) attribute, g_ascii_formatd (buf, sizeof buf, "%.3f", points / 72.0), "");
+  g_ptr_array_add (inches, g_strdup (g_ascii_formatd (buf, sizeof buf, "%.3f", points / 72.0)));
 }
 
-/* Runs dot on the children of `group` and returns their boxes and the edges between
- * them, relative to the group's content origin. NULL when cancelled. */
-static GroupLayout *
-dot_layout (Run *run, Group *group, GPtrArray *keys, GHashTable *sizes, GArray *pairs, GPtrArray *carried)
+static guint
+n_boxes (const DotInput *input)
 {
-  GroupLayout *layout = g_new0 (GroupLayout, 1);
-  g_autoptr (GHashTable) agnodes = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autofree Agedge_t **agedges = g_new0 (Agedge_t *, MAX (pairs->len / 2, 1));
+  return input->inches->len / 2;
+}
+
+static gboolean
+is_big_level (const DotInput *input)
+{
+  return n_boxes (input) > BIG_LEVEL_NODES;
+}
+
+/* The canonical text of all that dot is given: the disk cache's key. */
+static char *
+describe (const DotInput *input)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (graph_settings); i++)
+    g_string_append_printf (out, "graph %s=%s\n", graph_settings[i].name, graph_settings[i].value);
+  for (guint i = 0; is_big_level (input) && i < G_N_ELEMENTS (big_level_settings); i++)
+    g_string_append_printf (out, "graph %s=%s\n", big_level_settings[i].name, big_level_settings[i].value);
+  for (guint i = 0; i < G_N_ELEMENTS (node_settings); i++)
+    g_string_append_printf (out, "node %s=%s\n", node_settings[i].name, node_settings[i].value);
+  g_string_append_printf (out, "boxes %u\n", n_boxes (input));
+  for (guint i = 0; i < n_boxes (input); i++)
+    g_string_append_printf (out, "%s %s\n", (char *) input->inches->pdata[2 * i],
+                            (char *) input->inches->pdata[2 * i + 1]);
+  g_string_append_printf (out, "edges %u\n", input->pairs->len / 2);
+  for (guint e = 0; e + 1 < input->pairs->len; e += 2)
+    g_string_append_printf (out, "%u %u\n", g_array_index (input->pairs, guint, e),
+                            g_array_index (input->pairs, guint, e + 1));
+  return g_string_free (out, FALSE);
+}
+
+/* Runs dot on one group's input and returns the boxes and splines, relative to the
+ * group's content origin. */
+static DotResult *
+dot_layout (Run *run, const DotInput *input)
+{
+  guint n = n_boxes (input), n_edges = input->pairs->len / 2;
+  DotResult *result = onyx_layout_dot_result_new (n);
+  g_autofree Agnode_t **agnodes = g_new0 (Agnode_t *, MAX (n, 1));
+  g_autofree Agedge_t **agedges = g_new0 (Agedge_t *, MAX (n_edges, 1));
   g_autofree char *saved_locale = NULL;
   Agraph_t *graph;
   boxf bb;
-
-  layout->child_boxes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  layout->edges = g_array_new (FALSE, FALSE, sizeof (LevelEdge));
 
   g_mutex_lock (&gvc_lock);
   /* dot prints and parses numbers: keep the C decimal point whatever the locale. */
@@ -117,57 +183,40 @@ dot_layout (Run *run, Group *group, GPtrArray *keys, GHashTable *sizes, GArray *
   if (gvc == NULL)
     gvc = gvContextPlugins (builtin_plugins, 0);
   graph = agopen ((char *) "g", Agdirected, NULL);
-  agattr (graph, AGRAPH, (char *) "rankdir", (char *) "TB");
-  agattr (graph, AGRAPH, (char *) "nodesep", (char *) "0.25");
-  agattr (graph, AGRAPH, (char *) "ranksep", (char *) "0.35");
-  if (keys->len > 150)
+  for (guint i = 0; i < G_N_ELEMENTS (graph_settings); i++)
+    agattr (graph, AGRAPH, (char *) graph_settings[i].name, (char *) graph_settings[i].value);
+  for (guint i = 0; is_big_level (input) && i < G_N_ELEMENTS (big_level_settings); i++)
+    agattr (graph, AGRAPH, (char *) big_level_settings[i].name, (char *) big_level_settings[i].value);
+  for (guint i = 0; i < G_N_ELEMENTS (node_settings); i++)
+    agattr (graph, AGNODE, (char *) node_settings[i].name, (char *) node_settings[i].value);
+  for (guint i = 0; i < n; i++)
     {
-      /* Big levels: fewer crossing-minimisation and network-simplex passes. */
-      agattr (graph, AGRAPH, (char *) "mclimit", (char *) "0.3");
-      agattr (graph, AGRAPH, (char *) "nslimit", (char *) "2");
-      agattr (graph, AGRAPH, (char *) "nslimit1", (char *) "2");
-    }
-  agattr (graph, AGNODE, (char *) "shape", (char *) "box");
-  agattr (graph, AGNODE, (char *) "fixedsize", (char *) "true");
-  agattr (graph, AGNODE, (char *) "label", (char *) "");
-  agattr (graph, AGNODE, (char *) "width", (char *) "1");
-  agattr (graph, AGNODE, (char *) "height", (char *) "0.5");
-  for (guint i = 0; i < keys->len; i++)
-    {
-      double *size = g_hash_table_lookup (sizes, keys->pdata[i]);
       g_autofree char *id = g_strdup_printf ("n%u", i);
-      Agnode_t *node = agnode (graph, id, 1);
-      set_inches (node, "width", size[0]);
-      set_inches (node, "height", size[1]);
-      g_hash_table_insert (agnodes, keys->pdata[i], node);
+      agnodes[i] = agnode (graph, id, 1);
+      agsafeset (agnodes[i], (char *) "width", input->inches->pdata[2 * i], "");
+      agsafeset (agnodes[i], (char *) "height", input->inches->pdata[2 * i + 1], "");
     }
-  for (guint e = 0; e < pairs->len / 2; e++)
-    agedges[e] = agedge (graph, g_hash_table_lookup (agnodes, keys->pdata[g_array_index (pairs, guint, 2 * e)]),
-                         g_hash_table_lookup (agnodes, keys->pdata[g_array_index (pairs, guint, 2 * e + 1)]),
-                         NULL, 1);
+  for (guint e = 0; e < n_edges; e++)
+    agedges[e] = agedge (graph, agnodes[g_array_index (input->pairs, guint, 2 * e)],
+                         agnodes[g_array_index (input->pairs, guint, 2 * e + 1)], NULL, 1);
   gvLayout (gvc, graph, "dot");
   run->n_dot_runs++;
 
   bb = GD_bb (graph);
-  layout->width = bb.UR.x - bb.LL.x;
-  layout->height = bb.UR.y - bb.LL.y;
-  for (guint i = 0; i < keys->len; i++)
+  result->width = bb.UR.x - bb.LL.x;
+  result->height = bb.UR.y - bb.LL.y;
+  for (guint i = 0; i < n; i++)
     {
-      Agnode_t *node = g_hash_table_lookup (agnodes, keys->pdata[i]);
-      OnyxRect *box = g_new (OnyxRect, 1);
-      box->width = ND_width (node) * 72.0;
-      box->height = ND_height (node) * 72.0;
-      box->x = ND_coord (node).x - bb.LL.x - box->width / 2;
-      box->y = bb.UR.y - ND_coord (node).y - box->height / 2;
-      g_hash_table_insert (layout->child_boxes, g_strdup (keys->pdata[i]), box);
+      OnyxRect box;
+      box.width = ND_width (agnodes[i]) * 72.0;
+      box.height = ND_height (agnodes[i]) * 72.0;
+      box.x = ND_coord (agnodes[i]).x - bb.LL.x - box.width / 2;
+      box.y = bb.UR.y - ND_coord (agnodes[i]).y - box.height / 2;
+      g_array_append_val (result->boxes, box);
     }
-  for (guint e = 0; e < pairs->len / 2; e++)
+  for (guint e = 0; e < n_edges; e++)
     {
-      const ItemEdge *item_edge = carried->pdata[e];
-      LevelEdge edge = { g_strdup (keys->pdata[g_array_index (pairs, guint, 2 * e)]),
-                         g_strdup (keys->pdata[g_array_index (pairs, guint, 2 * e + 1)]),
-                         g_strdup (item_edge->tensor), g_array_new (FALSE, FALSE, sizeof (double)),
-                         item_edge->implicit };
+      GArray *points = g_array_new (FALSE, FALSE, sizeof (double));
       splines *spl = ED_spl (agedges[e]);
       if (spl != NULL && spl->size > 0)
         {
@@ -175,31 +224,70 @@ dot_layout (Run *run, Group *group, GPtrArray *keys, GHashTable *sizes, GArray *
           for (int p = 0; p < curve->size; p++)
             {
               double x = curve->list[p].x - bb.LL.x, y = bb.UR.y - curve->list[p].y;
-              g_array_append_val (edge.points, x);
-              g_array_append_val (edge.points, y);
+              g_array_append_val (points, x);
+              g_array_append_val (points, y);
             }
           if (curve->eflag)
             {
               /* The curve stops short of the arrow tip: end it at the tip. */
               double x = curve->ep.x - bb.LL.x, y = bb.UR.y - curve->ep.y;
-              double lx = g_array_index (edge.points, double, edge.points->len - 2);
-              double ly = g_array_index (edge.points, double, edge.points->len - 1);
+              double lx = g_array_index (points, double, points->len - 2);
+              double ly = g_array_index (points, double, points->len - 1);
               double c1x = lx + (x - lx) / 3, c1y = ly + (y - ly) / 3;
               double c2x = lx + 2 * (x - lx) / 3, c2y = ly + 2 * (y - ly) / 3;
-              g_array_append_val (edge.points, c1x);
-              g_array_append_val (edge.points, c1y);
-              g_array_append_val (edge.points, c2x);
-              g_array_append_val (edge.points, c2y);
-              g_array_append_val (edge.points, x);
-              g_array_append_val (edge.points, y);
+              g_array_append_val (points, c1x);
+              g_array_append_val (points, c1y);
+              g_array_append_val (points, c2x);
+              g_array_append_val (points, c2y);
+              g_array_append_val (points, x);
+              g_array_append_val (points, y);
             }
         }
-      g_array_append_val (layout->edges, edge);
+      g_ptr_array_add (result->splines, points);
     }
   gvFreeLayout (gvc, graph);
   agclose (graph);
   setlocale (LC_NUMERIC, saved_locale);
   g_mutex_unlock (&gvc_lock);
+  return result;
+}
+
+/* The group layout of dot's result: boxes under the children's keys, edges joining
+ * keys and carrying the tensors of `carried` (one ItemEdge per pair). */
+static GroupLayout *
+group_layout_new (GPtrArray *keys, const DotInput *input, GPtrArray *carried, const DotResult *result)
+{
+  GroupLayout *layout = onyx_layout_group_layout_new ();
+
+  layout->width = result->width;
+  layout->height = result->height;
+  layout->bytes = sizeof *layout;
+  for (guint i = 0; i < keys->len; i++)
+    {
+      /* Besides the box and its key: the hash table's share. */
+      layout->bytes += sizeof (OnyxRect) + strlen (keys->pdata[i]) + 1 + 4 * sizeof (gpointer);
+      g_hash_table_insert (layout->child_boxes, g_strdup (keys->pdata[i]),
+                           g_memdup2 (&g_array_index (result->boxes, OnyxRect, i), sizeof (OnyxRect)));
+    }
+  for (guint e = 0; e < carried->len; e++)
+    {
+      const ItemEdge *item_edge = carried->pdata[e];
+      GArray *points = result->splines->pdata[e];
+      LevelEdge edge = { g_strdup (keys->pdata[g_array_index (input->pairs, guint, 2 * e)]),
+                         g_strdup (keys->pdata[g_array_index (input->pairs, guint, 2 * e + 1)]),
+                         g_strdup (item_edge->tensor), g_array_copy (points), item_edge->implicit };
+      layout->bytes += sizeof edge + strlen (edge.from_key) + strlen (edge.to_key) +
+                       (edge.tensor != NULL ? strlen (edge.tensor) : 0) + points->len * sizeof (double) + 64;
+      g_array_append_val (layout->edges, edge);
+    }
+  return layout;
+}
+
+/* Keeps `layout` (a reference the run now owns) alive until the run ends. */
+static GroupLayout *
+hold (Run *run, GroupLayout *layout)
+{
+  g_ptr_array_add (run->held, layout);
   return layout;
 }
 
@@ -208,22 +296,26 @@ onyx_layout_group (Run *run, Group *group)
 {
   g_autoptr (GString) key = g_string_new (NULL);
   g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GHashTable) sizes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr (GPtrArray) inches = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) key_index = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) seen_pairs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) of_subgroup = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) seen_pairs = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autofree gint64 *pair_ids = g_new (gint64, MAX (run->engine->edges->len, 1));
+  ChildIndex children = { run, group, key_index, of_subgroup };
   g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GPtrArray) carried = g_ptr_array_new (); /* per pair: the ItemEdge it shows */
+  g_autoptr (DotResult) result = NULL;
+  g_autofree char *disk_key = NULL;
+  DotInput input = { inches, pairs };
   GroupLayout *layout;
 
   /* Folding changes the items, and so the hash, already; the flag keeps the two
    * cached layouts of a group apart even if their hashes met. */
   g_string_append_printf (key, "%s|%08x|%c|", group->path, group->hash, run->engine->fold_constants ? 'f' : 'u');
   onyx_layout_expansion_signature (run, group, key);
-  g_mutex_lock (&run->engine->cache_lock);
-  layout = g_hash_table_lookup (run->engine->cache, key->str);
-  g_mutex_unlock (&run->engine->cache_lock);
+  layout = onyx_layout_memory_cache_lookup (run->engine, key->str);
   if (layout != NULL)
-    return layout;
+    return hold (run, layout);
   if (g_cancellable_is_cancelled (run->cancellable))
     return NULL;
 
@@ -234,28 +326,23 @@ onyx_layout_group (Run *run, Group *group)
     g_ptr_array_add (keys, onyx_layout_subgroup_key (group->groups->pdata[i]));
   for (guint i = 0; i < keys->len; i++)
     {
-      double *size = g_new (double, 2);
-      child_size (run, keys->pdata[i], &size[0], &size[1]);
+      double width, height;
+      child_size (run, keys->pdata[i], &width, &height);
       if (g_cancellable_is_cancelled (run->cancellable))
-        {
-          g_free (size);
-          return NULL;
-        }
-      g_hash_table_insert (sizes, keys->pdata[i], size);
+        return NULL;
+      add_inches (inches, width);
+      add_inches (inches, height);
       g_hash_table_insert (key_index, keys->pdata[i], GUINT_TO_POINTER (i));
     }
   for (guint e = 0; e < run->engine->edges->len; e++)
     {
       const ItemEdge *edge = &g_array_index (run->engine->edges, ItemEdge, e);
-      g_autofree char *from = child_key (run, group, edge->from);
-      g_autofree char *to = child_key (run, group, edge->to);
-      g_autofree char *pair = NULL;
-      gpointer a, b, seen;
-      if (from == NULL || to == NULL || strcmp (from, to) == 0 ||
-          !g_hash_table_lookup_extended (key_index, from, NULL, &a) ||
-          !g_hash_table_lookup_extended (key_index, to, NULL, &b))
+      int from = child_index (&children, edge->from), to;
+      gint64 *pair = &pair_ids[carried->len];
+      gpointer seen;
+      if (from < 0 || (to = child_index (&children, edge->to)) < 0 || from == to)
         continue;
-      pair = g_strdup_printf ("%s>%s", from, to);
+      *pair = (gint64) from * keys->len + to;
       if (g_hash_table_lookup_extended (seen_pairs, pair, NULL, &seen))
         {
           /* One line per pair of boxes: solid when any of its edges is a real input. */
@@ -263,19 +350,30 @@ onyx_layout_group (Run *run, Group *group)
             carried->pdata[GPOINTER_TO_UINT (seen)] = (gpointer) edge;
           continue;
         }
-      g_hash_table_insert (seen_pairs, g_steal_pointer (&pair), GUINT_TO_POINTER (carried->len));
-      guint ia = GPOINTER_TO_UINT (a), ib = GPOINTER_TO_UINT (b);
+      g_hash_table_insert (seen_pairs, pair, GUINT_TO_POINTER (carried->len));
+      guint ia = (guint) from, ib = (guint) to;
       g_array_append_val (pairs, ia);
       g_array_append_val (pairs, ib);
       g_ptr_array_add (carried, (gpointer) edge);
     }
 
-  layout = dot_layout (run, group, keys, sizes, pairs, carried);
+  if (run->engine->disk_cache != NULL)
+    {
+      g_autofree char *text = describe (&input);
+      disk_key = onyx_layout_disk_cache_key (text);
+      result = onyx_layout_disk_cache_load (run->engine->disk_cache, disk_key, keys->len, carried->len);
+      run->n_disk_hits += result != NULL;
+    }
+  if (result == NULL)
+    {
+      result = dot_layout (run, &input);
+      if (disk_key != NULL)
+        onyx_layout_disk_cache_store (run->engine->disk_cache, disk_key, result);
+    }
+  layout = group_layout_new (keys, &input, carried, result);
   run->n_done += keys->len;
   if (run->progress != NULL && run->n_total > 0)
     run->progress (MIN (1.0, (double) run->n_done / run->n_total), run->progress_data);
-  g_mutex_lock (&run->engine->cache_lock);
-  g_hash_table_replace (run->engine->cache, g_strdup (key->str), layout);
-  g_mutex_unlock (&run->engine->cache_lock);
-  return layout;
+  onyx_layout_memory_cache_insert (run->engine, key->str, layout);
+  return hold (run, layout);
 }

@@ -43,29 +43,71 @@ scope_of (const char *name)
   return last != NULL && last > start ? g_strndup (start, last - start) : g_strdup ("");
 }
 
-static void
-measure (PangoLayout *pango, const char *text, gboolean bold, double *width)
-{
-  int w, h;
-  PangoFontDescription *font = pango_font_description_from_string (bold ? "Sans Bold 9" : "Sans 8");
+/* Text widths by font and text. Shaping is most of what building the model costs,
+ * and a graph has few distinct texts: 12k nodes show a few dozen op types and lines. */
+typedef struct {
+  PangoFontMap *font_map;
+  PangoContext *context;
+  PangoLayout *layouts[2];  /* by font: regular, bold */
+  GHashTable *widths[2];    /* by font: text → pixel width + 1 */
+} TextWidths;
 
-  pango_layout_set_font_description (pango, font);
-  pango_layout_set_text (pango, text, -1);
-  pango_layout_get_pixel_size (pango, &w, &h);
-  pango_font_description_free (font);
+static void
+text_widths_init (TextWidths *widths)
+{
+  const char *fonts[2] = { "Sans 8", "Sans Bold 9" };
+
+  widths->font_map = pango_cairo_font_map_new ();
+  widths->context = pango_font_map_create_context (widths->font_map);
+  for (guint f = 0; f < 2; f++)
+    {
+      PangoFontDescription *font = pango_font_description_from_string (fonts[f]);
+      widths->layouts[f] = pango_layout_new (widths->context);
+      pango_layout_set_font_description (widths->layouts[f], font);
+      pango_font_description_free (font);
+      widths->widths[f] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    }
+}
+
+static void
+text_widths_clear (TextWidths *widths)
+{
+  for (guint f = 0; f < 2; f++)
+    {
+      g_object_unref (widths->layouts[f]);
+      g_hash_table_unref (widths->widths[f]);
+    }
+  g_object_unref (widths->context);
+  g_object_unref (widths->font_map);
+}
+
+static void
+measure (TextWidths *widths, const char *text, gboolean bold, double *width)
+{
+  gpointer known = g_hash_table_lookup (widths->widths[bold], text);
+  int w, h;
+
+  if (known != NULL)
+    w = GPOINTER_TO_INT (known) - 1;
+  else
+    {
+      pango_layout_set_text (widths->layouts[bold], text, -1);
+      pango_layout_get_pixel_size (widths->layouts[bold], &w, &h);
+      g_hash_table_insert (widths->widths[bold], g_strdup (text), GINT_TO_POINTER (w + 1));
+    }
   *width = MAX (*width, (double) w);
 }
 
 static void
-size_item (Item *item, PangoLayout *pango)
+size_item (Item *item, TextWidths *widths)
 {
   double width = 0;
 
-  measure (pango, item->title, TRUE, &width);
+  measure (widths, item->title, TRUE, &width);
   if (item->subtitle != NULL)
-    measure (pango, item->subtitle, FALSE, &width);
+    measure (widths, item->subtitle, FALSE, &width);
   for (guint i = 0; i < item->lines->len; i++)
-    measure (pango, item->lines->pdata[i], FALSE, &width);
+    measure (widths, item->lines->pdata[i], FALSE, &width);
   item->width = MAX (width + 20, 64);
   /* An op with nothing to list under its header (Relu, Add) is the header alone. */
   if (item->kind == ONYX_LAYOUT_OP && item->lines->len == 0 && item->subtitle == NULL)
@@ -84,15 +126,29 @@ hash_strings (guint hash, char **strings, size_t n)
 
 /* What the node's subgraphs read from outside themselves and the node does not read
  * as an input (each once); NULL for a node without subgraphs. */
+static gboolean
+has_subgraphs (const Onnx__NodeProto *node)
+{
+  for (size_t a = 0; a < node->n_attribute; a++)
+    if (node->attribute[a]->g != NULL || node->attribute[a]->n_graphs > 0)
+      return TRUE;
+  return FALSE;
+}
+
 static GPtrArray *
 implicit_reads (const Onnx__NodeProto *node)
 {
-  g_autoptr (GPtrArray) names = onyx_node_implicit_reads (node);
-  g_autoptr (GHashTable) inputs = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GHashTable) inputs = NULL;
   GPtrArray *implicit;
 
+  /* Most nodes have none: spare them the arrays and the table. */
+  if (!has_subgraphs (node))
+    return NULL;
+  names = onyx_node_implicit_reads (node);
   if (names->len == 0)
     return NULL;
+  inputs = g_hash_table_new (g_str_hash, g_str_equal);
   for (size_t k = 0; k < node->n_input; k++)
     if (node->input[k] != NULL)
       g_hash_table_add (inputs, node->input[k]);
@@ -165,25 +221,80 @@ constant_shape (const Onnx__NodeProto *node, char **scalar)
   return NULL;
 }
 
+/* What an item shows of its op type, the same for every node of one op type and
+ * domain: looked up once per build (`op_kinds`: op type → OpKind chain by domain). */
+typedef struct _OpKind OpKind;
+struct _OpKind {
+  const char *domain;     /* the graph's */
+  char *title;
+  OnyxCategory category;
+  const OnyxSchema *schema;
+  OpKind *next;           /* same op type, another domain */
+};
+
+static void
+op_kind_free (OpKind *kind)
+{
+  while (kind != NULL)
+    {
+      OpKind *next = kind->next;
+      g_free (kind->title);
+      g_free (kind);
+      kind = next;
+    }
+}
+
+static GHashTable *
+op_kinds_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) op_kind_free);
+}
+
+/* Of `node`'s op type and domain; owned by `op_kinds`, or by `unshared` for a node
+ * without an op type. */
+static const OpKind *
+op_kind_of (GHashTable *op_kinds, const Onnx__NodeProto *node, OpKind *unshared)
+{
+  OpKind *first = node->op_type != NULL ? g_hash_table_lookup (op_kinds, node->op_type) : NULL;
+  OpKind *kind;
+
+  for (kind = first; kind != NULL; kind = kind->next)
+    if (g_strcmp0 (kind->domain, node->domain) == 0)
+      return kind;
+  kind = node->op_type != NULL ? g_new0 (OpKind, 1) : unshared;
+  kind->domain = node->domain;
+  kind->title = onyx_display_escape (node->op_type);
+  kind->category = onyx_category_of (node->domain, node->op_type);
+  /* The engine has no opset imports: the newest schema names the slots (Conv's W and
+   * B), which is what people look for; slot names hardly change across versions. */
+  kind->schema = onyx_schema_lookup (node->domain, node->op_type, G_MAXINT64);
+  if (node->op_type != NULL)
+    {
+      kind->next = first;
+      g_hash_table_steal (op_kinds, node->op_type);
+      g_hash_table_insert (op_kinds, node->op_type, kind);
+    }
+  return kind;
+}
+
 /* `constants` maps the output of each Constant that may fold to its node (+1);
  * `folded_into` says, per node, which reader shows it as a line (-1: none). */
 static void
 add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GHashTable *constants,
-             const int *folded_into, GPtrArray *implicit)
+             const int *folded_into, GPtrArray *implicit, GHashTable *op_kinds)
 {
   const Onnx__NodeProto *node = engine->graph->node[index];
   Item item = { ONYX_LAYOUT_OP, index };
-  const OnyxSchema *schema;
+  OpKind unshared = { NULL };
+  const OpKind *kind = op_kind_of (op_kinds, node, &unshared);
+  const OnyxSchema *schema = kind->schema;
 
   item.scope = scope_of (node->name);
-  item.title = onyx_display_escape (node->op_type);
+  item.title = kind == &unshared ? g_steal_pointer (&unshared.title) : g_strdup (kind->title);
   item.subtitle = onyx_domain_is_default (node->domain) ? NULL : onyx_display_escape (node->domain);
   item.lines = g_ptr_array_new_with_free_func (g_free);
   item.line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
-  item.category = onyx_category_of (node->domain, node->op_type);
-  /* The engine has no opset imports: the newest schema names the slots (Conv's W and
-   * B), which is what people look for; slot names hardly change across versions. */
-  schema = onyx_schema_lookup (node->domain, node->op_type, G_MAXINT64);
+  item.category = kind->category;
   for (size_t k = 0; k < node->n_input && item.lines->len < MAX_LINES; k++)
     {
       const Onnx__TensorProto *init = g_hash_table_lookup (initializers, node->input[k]);
@@ -457,6 +568,13 @@ is_constant (const Onnx__NodeProto *node)
   return onyx_domain_is_default (node->domain) && g_strcmp0 (node->op_type, "Constant") == 0;
 }
 
+static void
+count_constant_use (GHashTable *constants, GHashTable *uses, const char *name)
+{
+  if (g_hash_table_contains (constants, name))
+    g_hash_table_insert (uses, (gpointer) name, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (uses, name)) + 1));
+}
+
 /* Which Constants show as a line of their reader (see
  * onyx_layout_engine_set_fold_constants). Fills `constants` (output → node + 1) with
  * those read once and returns, per node, the reader that shows it as a line, else -1.
@@ -485,15 +603,10 @@ fold_constants (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArray *c
   /* Reads, the implicit ones of subgraphs and being a graph output included. */
   for (size_t n = 0; n < graph->n_node; n++)
     {
-      g_autoptr (GPtrArray) names = g_ptr_array_new ();
       for (size_t k = 0; k < graph->node[n]->n_input; k++)
-        g_ptr_array_add (names, graph->node[n]->input[k]);
-      if (implicit[n] != NULL)
-        g_ptr_array_extend (names, implicit[n], NULL, NULL);
-      for (guint i = 0; i < names->len; i++)
-        if (g_hash_table_contains (constants, names->pdata[i]))
-          g_hash_table_insert (uses, names->pdata[i],
-                               GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (uses, names->pdata[i])) + 1));
+        count_constant_use (constants, uses, graph->node[n]->input[k]);
+      for (guint i = 0; implicit[n] != NULL && i < implicit[n]->len; i++)
+        count_constant_use (constants, uses, implicit[n]->pdata[i]);
     }
   for (size_t i = 0; i < graph->n_output; i++)
     if (graph->output[i]->name != NULL && g_hash_table_contains (constants, graph->output[i]->name))
@@ -536,12 +649,12 @@ build_model (OnyxLayoutEngine *engine)
   g_autoptr (GPtrArray) outer_values = g_ptr_array_new ();
   g_autofree GPtrArray **implicit = g_new0 (GPtrArray *, MAX (graph->n_node, 1));
   g_autoptr (GHashTable) constants = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) op_kinds = op_kinds_new ();
   int *folded_into;
-  PangoFontMap *font_map = pango_cairo_font_map_new ();
-  PangoContext *context = pango_font_map_create_context (font_map);
-  PangoLayout *pango = pango_layout_new (context);
+  TextWidths widths;
 
   clear_model (engine);
+  text_widths_init (&widths);
   engine->items = g_array_new (FALSE, FALSE, sizeof (Item));
   engine->edges = g_array_new (FALSE, FALSE, sizeof (ItemEdge));
   engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
@@ -593,7 +706,7 @@ build_model (OnyxLayoutEngine *engine)
       /* A folded Constant: no item, so no edges either. */
       if (folded_into[n] >= 0)
         continue;
-      add_op_item (engine, (int) n, initializers, constants, folded_into, implicit[n]);
+      add_op_item (engine, (int) n, initializers, constants, folded_into, implicit[n], op_kinds);
       engine->item_of_node[n] = (int) engine->items->len - 1;
       for (size_t k = 0; k < graph->node[n]->n_output; k++)
         if (graph->node[n]->output[k][0] != '\0')
@@ -645,8 +758,9 @@ build_model (OnyxLayoutEngine *engine)
     {
       Item *item = &g_array_index (engine->items, Item, t);
       int index = (int) t;
-      size_item (item, pango);
-      g_array_append_val (ensure_group (engine, item->scope)->items, index);
+      size_item (item, &widths);
+      item->group = ensure_group (engine, item->scope);
+      g_array_append_val (item->group->items, index);
     }
   count_group (engine->root);
   hash_group_items (engine, engine->root);
@@ -660,15 +774,13 @@ build_model (OnyxLayoutEngine *engine)
       {
         g_autofree char *count = g_strdup_printf ("%u nodes", group->n_items_total);
         double width = 0;
-        measure (pango, group->name, TRUE, &width);
-        measure (pango, count, FALSE, &width);
+        measure (&widths, group->name, TRUE, &width);
+        measure (&widths, count, FALSE, &width);
         group->collapsed_width = MAX (width + 24, 80);
         group->collapsed_height = HEADER_HEIGHT + LINE_HEIGHT + 8;
       }
   }
-  g_object_unref (pango);
-  g_object_unref (context);
-  g_object_unref (font_map);
+  text_widths_clear (&widths);
 }
 
 OnyxLayoutEngine *
@@ -691,9 +803,8 @@ onyx_layout_engine_new_nested (const Onnx__GraphProto *graph, const Onnx__GraphP
       for (guint i = 0; enclosing[i] != NULL; i++)
         g_ptr_array_add (engine->enclosing, (gpointer) enclosing[i]);
     }
-  engine->cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                         (GDestroyNotify) onyx_layout_group_layout_free);
-  g_mutex_init (&engine->cache_lock);
+  onyx_layout_memory_cache_init (engine);
+  onyx_layout_engine_set_disk_cache (engine, onyx_layout_disk_cache_get_default ());
   build_model (engine);
   return engine;
 }
@@ -761,8 +872,8 @@ onyx_layout_engine_free (OnyxLayoutEngine *engine)
   if (engine == NULL)
     return;
   clear_model (engine);
-  g_hash_table_unref (engine->cache);
-  g_mutex_clear (&engine->cache_lock);
+  onyx_layout_memory_cache_clear (engine);
+  onyx_layout_engine_set_disk_cache (engine, NULL);
   if (engine->enclosing != NULL)
     g_ptr_array_unref (engine->enclosing);
   g_free (engine);

@@ -2,6 +2,7 @@
  *   onyx-layout-items.c   what gets a box: items, groups and edges built from the graph
  *   onyx-layout-expand.c  which groups show
  *   onyx-layout-dot.c     one group laid out by dot, under the Graphviz lock, and cached
+ *   onyx-layout-cache.c   the caches: in memory per engine, and on disk (no libgvc)
  *   onyx-layout.c         the absolute layout composed from the group layouts */
 #pragma once
 
@@ -13,10 +14,13 @@ G_BEGIN_DECLS
 #define GROUP_PADDING 12.0
 #define GROUP_HEADER 24.0
 
+typedef struct _Group Group;
+
 typedef struct {
   OnyxLayoutKind kind;
   int index;
   char *scope;            /* "" at top level */
+  Group *group;           /* the group of `scope`, where it is filed */
   char *title, *subtitle;
   GPtrArray *lines;
   GArray *line_nodes;     /* int per line, as OnyxLayoutNode's */
@@ -31,7 +35,6 @@ typedef struct {
   gboolean implicit;      /* read by a subgraph of `to` */
 } ItemEdge;
 
-typedef struct _Group Group;
 struct _Group {
   char *path;             /* "" for the root */
   char *name;
@@ -43,12 +46,23 @@ struct _Group {
   double collapsed_width, collapsed_height;
 };
 
-/* A finished layout of one group's children, positions relative to its top left. */
+/* A finished layout of one group's children, positions relative to its top left.
+ * Reference counted (g_atomic_rc_box): the memory cache may drop it while a run
+ * still uses it. */
 typedef struct {
   double width, height;
   GHashTable *child_boxes;  /* child key ("i:12" or "g:path") → OnyxRect* */
   GArray *edges;            /* LevelEdge */
+  gsize bytes;              /* about what it takes in memory */
 } GroupLayout;
+
+/* What dot made of one group's input, by position: its nodes' boxes in input order
+ * and its edges' splines in input order. This is what the disk cache keeps. */
+typedef struct {
+  double width, height;
+  GArray *boxes;            /* OnyxRect */
+  GPtrArray *splines;       /* GArray of double x, y pairs */
+} DotResult;
 
 typedef struct {
   char *from_key, *to_key;
@@ -70,8 +84,13 @@ struct _OnyxLayoutEngine {
   int *item_of_node;        /* per graph node: its item, or its reader's when folded */
   int *folded_into;         /* per graph node: the reader showing it as a line, or -1 */
   gsize n_item_of_node;
-  GHashTable *cache;        /* key → GroupLayout */
+  /* Group layouts by group contents and expansion, least recently used last. */
+  GHashTable *cache;        /* key → MemoryEntry */
+  GQueue cache_order;       /* of MemoryEntry.link, most recently used first */
+  gsize cache_bytes, cache_max_bytes;
+  OnyxLayoutCacheStats cache_stats;
   GMutex cache_lock;
+  OnyxLayoutDiskCache *disk_cache;  /* or NULL */
 };
 
 /* One onyx_layout_engine_run call. */
@@ -83,6 +102,8 @@ typedef struct {
   gpointer progress_data;
   guint n_done, n_total;
   guint n_dot_runs;
+  guint n_disk_hits;
+  GPtrArray *held;          /* GroupLayout refs: what the run returned stays valid */
 } Run;
 
 /* onyx-layout-expand.c: which groups show */
@@ -103,7 +124,38 @@ void         onyx_layout_expansion_signature  (Run     *run,
  * cancelled. */
 GroupLayout *onyx_layout_group                (Run         *run,
                                                Group       *group);
-void         onyx_layout_group_layout_free    (GroupLayout *layout);
+
+/* onyx-layout-cache.c: the caches */
+
+GroupLayout *onyx_layout_group_layout_new     (void);
+GroupLayout *onyx_layout_group_layout_ref     (GroupLayout *layout);
+void         onyx_layout_group_layout_unref   (GroupLayout *layout);
+
+void         onyx_layout_memory_cache_init    (OnyxLayoutEngine *engine);
+void         onyx_layout_memory_cache_clear   (OnyxLayoutEngine *engine);
+/* A new reference, or NULL. */
+GroupLayout *onyx_layout_memory_cache_lookup  (OnyxLayoutEngine *engine,
+                                               const char       *key);
+/* Takes a reference; may drop the least recently used. */
+void         onyx_layout_memory_cache_insert  (OnyxLayoutEngine *engine,
+                                               const char       *key,
+                                               GroupLayout      *layout);
+
+DotResult   *onyx_layout_dot_result_new       (guint n_boxes);
+void         onyx_layout_dot_result_free      (DotResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DotResult, onyx_layout_dot_result_free)
+/* The disk cache's key (hex SHA-256) of a dot input: `dot_input` is its canonical
+ * text (every attribute, size and edge dot is given). */
+char        *onyx_layout_disk_cache_key       (const char *dot_input);
+/* The result stored under `key` when it is whole and has `n_boxes` boxes and
+ * `n_edges` splines, else NULL (a bad file is removed). */
+DotResult   *onyx_layout_disk_cache_load      (OnyxLayoutDiskCache *cache,
+                                               const char          *key,
+                                               guint                n_boxes,
+                                               guint                n_edges);
+void         onyx_layout_disk_cache_store     (OnyxLayoutDiskCache *cache,
+                                               const char          *key,
+                                               const DotResult     *result);
 
 /* onyx-layout-blocks.c: a large graph whose nodes carry no scopes gets blocks of
  * consecutive nodes as scopes ("nodes 120–247"), cut where the fewest tensors cross. */

@@ -234,6 +234,14 @@ onyx_layout_boxes_of_nodes (const OnyxLayout *layout, OnyxLayoutEngine *engine)
   return box;
 }
 
+/* The nodes reading one tensor, in node order: a chain through an array, so that a
+ * graph's reads cost no array each. */
+typedef struct {
+  int node;
+  int next;               /* the next reader's entry, or -1 */
+  int last;               /* in the tensor's first entry: its last one */
+} Reader;
+
 /* An edge of an open group's box is drawn on to the node inside that makes the
  * tensor (or the topmost one that reads it), as a reader follows the data. */
 static void
@@ -241,8 +249,9 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
 {
   const Onnx__GraphProto *graph = engine->graph;
   g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) readers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                          (GDestroyNotify) g_array_unref);
+  g_autoptr (GHashTable) first_reader = g_hash_table_new (g_str_hash, g_str_equal); /* tensor → entry + 1 */
+  g_autoptr (GArray) readers = g_array_new (FALSE, FALSE, sizeof (Reader));
+  g_autoptr (GPtrArray) reads = g_ptr_array_new ();
   g_autofree int *box_of = NULL;
   gboolean any_open = FALSE;
 
@@ -256,21 +265,24 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
   box_of = onyx_layout_boxes_of_nodes (layout, engine);
   for (size_t n = 0; n < graph->n_node; n++)
     {
-      g_autoptr (GPtrArray) reads = g_ptr_array_new ();
       for (size_t k = 0; k < graph->node[n]->n_output; k++)
         if (graph->node[n]->output[k] != NULL && graph->node[n]->output[k][0] != '\0')
           g_hash_table_insert (producer, graph->node[n]->output[k], GSIZE_TO_POINTER (n + 1));
+      g_ptr_array_set_size (reads, 0);
       onyx_node_collect_reads (graph->node[n], reads);
       for (guint r = 0; r < reads->len; r++)
         {
-          GArray *list = g_hash_table_lookup (readers, reads->pdata[r]);
-          int at = (int) n;
-          if (list == NULL)
+          int first = GPOINTER_TO_INT (g_hash_table_lookup (first_reader, reads->pdata[r])) - 1;
+          Reader reader = { (int) n, -1, (int) readers->len };
+          if (first < 0)
+            g_hash_table_insert (first_reader, reads->pdata[r], GINT_TO_POINTER (readers->len + 1));
+          else
             {
-              list = g_array_new (FALSE, FALSE, sizeof (int));
-              g_hash_table_insert (readers, reads->pdata[r], list);
+              Reader *head = &g_array_index (readers, Reader, first);
+              g_array_index (readers, Reader, head->last).next = (int) readers->len;
+              head->last = (int) readers->len;
             }
-          g_array_append_val (list, at);
+          g_array_append_val (readers, reader);
         }
     }
 
@@ -278,7 +290,7 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
     {
       OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
       const OnyxLayoutNode *from, *to;
-      GArray *list;
+      int first;
 
       if (edge->tensor == NULL || edge->from < 0 || edge->to < 0)
         continue;
@@ -296,12 +308,12 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
         }
       to = &g_array_index (layout->nodes, OnyxLayoutNode, edge->to);
       if (to->kind == ONYX_LAYOUT_GROUP && to->expanded &&
-          (list = g_hash_table_lookup (readers, edge->tensor)) != NULL)
+          (first = GPOINTER_TO_INT (g_hash_table_lookup (first_reader, edge->tensor)) - 1) >= 0)
         {
           int best = -1;
-          for (guint r = 0; r < list->len; r++)
+          for (int r = first; r >= 0; r = g_array_index (readers, Reader, r).next)
             {
-              int read = g_array_index (list, int, r);
+              int read = g_array_index (readers, Reader, r).node;
               int box = (size_t) read < graph->n_node ? box_of[read] : -1;
               if (box >= 0 && is_inside (layout, box, edge->to) &&
                   (best < 0 || g_array_index (layout->nodes, OnyxLayoutNode, box).box.y <
@@ -322,12 +334,14 @@ OnyxLayout *
 onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayoutProgress progress,
                         gpointer progress_data, GCancellable *cancellable)
 {
-  Run run = { engine, expanded, cancellable, progress, progress_data, 0, 0, 0 };
+  g_autoptr (GPtrArray) held = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_layout_group_layout_unref);
+  Run run = { engine, expanded, cancellable, progress, progress_data, 0, 0, 0, 0, held };
   Group *root = onyx_layout_effective_group (engine->root);
+  GroupLayout *top;
   OnyxLayout *layout;
 
   run.n_total = count_work (&run, root);
-  if (onyx_layout_group (&run, root) == NULL)
+  if ((top = onyx_layout_group (&run, root)) == NULL)
     return NULL;
   layout = g_new0 (OnyxLayout, 1);
   layout->nodes = g_array_new (FALSE, TRUE, sizeof (OnyxLayoutNode));
@@ -340,12 +354,10 @@ onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayo
       onyx_layout_free (layout);
       return NULL;
     }
-  {
-    GroupLayout *top = onyx_layout_group (&run, root);
-    layout->bounds = (OnyxRect) { 0, 0, top->width, top->height };
-  }
+  layout->bounds = (OnyxRect) { 0, 0, top->width, top->height };
   reach_inner_nodes (engine, layout);
   layout->n_dot_runs = run.n_dot_runs;
+  layout->n_disk_hits = run.n_disk_hits;
   return layout;
 }
 

@@ -5,7 +5,7 @@
  * count; an expanded group is laid out on its own, and its box takes part in its
  * parent's layout. So a large graph costs the sum of many small dot runs instead of
  * one huge one, and expanding a group lays out only that group (finished group
- * layouts are cached in the OnyxLayoutEngine).
+ * layouts are cached in the OnyxLayoutEngine, and on disk: see OnyxLayoutDiskCache).
  *
  * libgvc is not thread-safe: every call that runs dot takes one process-wide lock, so
  * layouts may be computed on a worker thread while the UI thread draws older ones. */
@@ -61,7 +61,8 @@ typedef struct {
   GArray *nodes;        /* OnyxLayoutNode */
   GArray *edges;        /* OnyxLayoutEdge */
   OnyxRect bounds;
-  guint n_dot_runs;     /* group layouts computed (not from the cache) for this one */
+  guint n_dot_runs;     /* group layouts computed (gvLayout calls) for this one */
+  guint n_disk_hits;    /* group layouts read from the disk cache for this one */
 } OnyxLayout;
 
 void onyx_layout_free (OnyxLayout *layout);
@@ -75,6 +76,39 @@ typedef enum {
 } OnyxExpandMode;
 
 typedef struct _OnyxLayoutEngine OnyxLayoutEngine;
+
+/* A folder of finished group layouts, shared by engines and processes, so that
+ * reopening a model costs no dot run. A file is named by the SHA-256 of all that
+ * dot's input holds (boxes' sizes, edges, layout options) with the file format's and
+ * Graphviz's versions: a group whose input did not change is never laid out again.
+ * Files are written atomically; a truncated or corrupt one is ignored and removed.
+ * When the files pass `max_bytes`, the least recently used (by mtime) go. */
+typedef struct _OnyxLayoutDiskCache OnyxLayoutDiskCache;
+
+#define ONYX_LAYOUT_DISK_CACHE_MAX_BYTES ((guint64) 64 << 20)
+
+typedef struct {
+  guint hits, misses;
+  guint stores;         /* disk: files written; memory: layouts added */
+  guint evictions;      /* dropped to stay within the size bound */
+  guint rejected;       /* disk: unreadable, truncated or corrupt files removed */
+} OnyxLayoutCacheStats;
+
+OnyxLayoutDiskCache *onyx_layout_disk_cache_new   (const char          *dir,
+                                                   guint64              max_bytes);
+OnyxLayoutDiskCache *onyx_layout_disk_cache_ref   (OnyxLayoutDiskCache *cache);
+void                 onyx_layout_disk_cache_unref (OnyxLayoutDiskCache *cache);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxLayoutDiskCache, onyx_layout_disk_cache_unref)
+const char          *onyx_layout_disk_cache_get_dir   (OnyxLayoutDiskCache *cache);
+/* What its files take, as last counted (by this process). */
+guint64              onyx_layout_disk_cache_get_bytes (OnyxLayoutDiskCache *cache);
+void                 onyx_layout_disk_cache_get_stats (OnyxLayoutDiskCache  *cache,
+                                                       OnyxLayoutCacheStats *stats);
+/* The cache new engines use (transfer none): $ONYX_LAYOUT_CACHE_DIR when set (set
+ * but empty: none), else g_get_user_cache_dir()/onyx/layout. NULL when off. */
+OnyxLayoutDiskCache *onyx_layout_disk_cache_get_default (void);
+/* Replaces it for engines made afterwards; NULL turns the disk cache off. */
+void                 onyx_layout_disk_cache_set_default (OnyxLayoutDiskCache *cache);
 
 /* One engine per open model: it caches group layouts across calls. */
 OnyxLayoutEngine *onyx_layout_engine_new   (const Onnx__GraphProto *graph);
@@ -96,6 +130,16 @@ void              onyx_layout_engine_graph_changed (OnyxLayoutEngine *engine);
  * records none; again after each graph_changed. */
 void              onyx_layout_engine_set_shapes (OnyxLayoutEngine *engine,
                                                  OnyxShapes       *shapes);
+/* The disk cache it reads and writes (NULL: none). Not while a run is in progress. */
+void              onyx_layout_engine_set_disk_cache (OnyxLayoutEngine    *engine,
+                                                     OnyxLayoutDiskCache *cache);
+/* The engine's own cache of group layouts is bounded too: past `max_bytes` (about
+ * what the layouts take; 32 MB by default) the least recently used go. */
+#define ONYX_LAYOUT_MEMORY_CACHE_MAX_BYTES ((gsize) 32 << 20)
+void              onyx_layout_engine_set_memory_limit (OnyxLayoutEngine *engine,
+                                                       gsize             max_bytes);
+void              onyx_layout_engine_get_memory_stats (OnyxLayoutEngine     *engine,
+                                                       OnyxLayoutCacheStats *stats);
 /* Whether a Constant node (default domain) whose output one input of one node reads
  * (not a graph output, not read by a subgraph) is drawn as a line in its reader's box,
  * like an initializer, instead of a box with an edge: exporters such as paddle2onnx
