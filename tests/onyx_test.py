@@ -1,5 +1,6 @@
 """What the python tests share: the onyx-cli under test, the test data, and running a
-model in onnxruntime-node (tests/npm) through run_ort.js."""
+model in onnxruntime-node (tests/npm) through run_ort.js or run_ort_all.js, and the
+models of Debian's libonnx-testdata."""
 import json
 import os
 import subprocess
@@ -32,3 +33,54 @@ def run_onnxruntime(model, input_name, x, tmp):
         return run.returncode, None, run.stderr
     shape = json.loads(run.stdout)["dims"]
     return 0, np.fromfile(out_file, dtype="<f4").reshape(shape), run.stderr
+
+
+TESTDATA = "/usr/share/libonnx-testdata/data/node"
+ORT_TYPES = {"float32": "float32", "float64": "float64", "int32": "int32", "int64": "int64",
+             "bool": "bool"}
+RUN_ORT_ALL = os.path.join(HERE, "run_ort_all.js")
+
+
+def run_onnxruntime_feeds(model, feeds, tmp):
+    """{output name: array} of `model` run in onnxruntime on `feeds` ({name: array})."""
+    import tempfile
+
+    import numpy as np
+
+    out_dir = tempfile.mkdtemp(dir=tmp)
+    spec = {}
+    for n, (name, value) in enumerate(feeds.items()):
+        file = os.path.join(out_dir, f"in{n}.bin")
+        value.astype(value.dtype.newbyteorder("<")).tofile(file)
+        spec[name] = {"type": ORT_TYPES[value.dtype.name], "dims": list(value.shape), "file": file}
+    feeds_file = os.path.join(out_dir, "feeds.json")
+    with open(feeds_file, "w") as f:
+        json.dump(spec, f)
+    run = subprocess.run(["node", RUN_ORT_ALL, model, feeds_file, out_dir], capture_output=True,
+                         text=True, timeout=300)
+    if run.returncode != 0:
+        raise AssertionError(f"onnxruntime failed on {model}: {run.stderr}")
+    dtypes = {v: np.dtype(k) for k, v in ORT_TYPES.items()}
+    return {o["name"]: np.fromfile(o["file"], dtype=dtypes[o["type"]]).reshape(o["dims"])
+            for o in json.loads(run.stdout)}
+
+
+def testdata(name):
+    """The model.onnx of a node test of Debian's libonnx-testdata."""
+    return os.path.join(TESTDATA, name, "model.onnx")
+
+
+def testdata_feeds(name):
+    """{input name: array} of a corpus model's first test data set."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(testdata(name))
+    folder = os.path.join(TESTDATA, name, "test_data_set_0")
+    feeds = {}
+    for n, value_info in enumerate(model.graph.input):
+        tensor = onnx.TensorProto()
+        with open(os.path.join(folder, f"input_{n}.pb"), "rb") as f:
+            tensor.ParseFromString(f.read())
+        feeds[value_info.name] = numpy_helper.to_array(tensor)
+    return feeds

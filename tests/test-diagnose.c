@@ -185,6 +185,7 @@ test_types_followed_downstream (void)
   problems = onyx_diagnostics_get_problems (diagnostics);
   for (guint i = 0; i < problems->len; i++)
     g_test_message ("%s", ((OnyxProblem *) problems->pdata[i])->message);
+  /* ONNX's shape inference says the same of C, less precisely: not listed. */
   g_assert_cmpuint (problems->len, ==, 1);
   conflict = problems->pdata[0];
   g_assert_cmpint (conflict->kind, ==, ONYX_PROBLEM_TYPE_CONFLICT);

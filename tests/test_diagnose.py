@@ -92,6 +92,14 @@ class Broken(unittest.TestCase):
         if text is not None:
             self.assertIn(text, report["problems"][0]["message"])
 
+    def assert_then_inference(self, report, kind, severity, node_name, tensor, text, inference_node):
+        """The finding, and ONNX's shape inference failing downstream, where the
+        file's recorded value_info no longer matches what the change makes."""
+        self.assertEqual(findings(report), sorted([(kind, severity, node_name, tensor),
+                                                   ("shape-inference", "error", inference_node, None)]),
+                         [p["message"] for p in report["problems"]])
+        self.assertIn(text, [p for p in report["problems"] if p["kind"] == kind][0]["message"])
+
     def test_wrong_input_count(self):
         report = self.variant(lambda m: node(m, FIRST_RELU).input.append("input"))
         self.assert_only(report, "input-count", "error", FIRST_RELU, text="has 2 inputs, but Relu takes 1")
@@ -132,8 +140,8 @@ class Broken(unittest.TestCase):
             target.input.append("scales")
             m.graph.initializer.append(numpy_helper.from_array(
                 np.array([1, 1, 2, 2], dtype=np.float32), "scales"))
-        self.assert_only(self.variant(change), "op-not-in-opset", "error", FIRST_RELU,
-                         text="was removed in opset 10")
+        self.assert_then_inference(self.variant(change), "op-not-in-opset", "error", FIRST_RELU, None,
+                                   "was removed in opset 10", "/model/model.5/Relu")
 
     def test_unknown_standard_op(self):
         def change(m):
@@ -188,8 +196,9 @@ class Broken(unittest.TestCase):
             del m.graph.node[:]
             m.graph.node.extend(nodes)
         report = self.variant(change)
-        self.assert_only(report, "type-conflict", "error", SECOND_CONV, "as_int",
-                         text="input X 'as_int' of /model/model.3/Conv is tensor(int64)")
+        self.assert_then_inference(report, "type-conflict", "error", SECOND_CONV, "as_int",
+                                   "input X 'as_int' of /model/model.3/Conv is tensor(int64)",
+                                   "/model/model.5/Relu")
 
     def test_unused_initializer(self):
         def change(m):

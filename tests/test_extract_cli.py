@@ -11,7 +11,6 @@ onnx's extractor runs shape inference first and types the new inputs and outputs
 it; onyx takes recorded value_info and its own smaller inference, which knows element
 types but not always shapes (that onnx.checker wants). So the sources are given their
 inferred value_info first, as exporters often record it, except where noted."""
-import json
 import os
 import tempfile
 import unittest
@@ -19,54 +18,8 @@ import unittest
 import numpy as np
 import onnx
 import onnx.utils
-from onnx import numpy_helper
 
-from onyx_test import cli, data
-import onyx_test
-
-TESTDATA = "/usr/share/libonnx-testdata/data/node"
-ORT_TYPES = {np.dtype("float32"): "float32", np.dtype("float64"): "float64", np.dtype("int32"): "int32",
-             np.dtype("int64"): "int64", np.dtype("bool"): "bool"}
-RUN_ORT_ALL = os.path.join(onyx_test.HERE, "run_ort_all.js")
-
-
-def run_onnxruntime(model, feeds, tmp):
-    """{output name: array} of `model` run in onnxruntime on `feeds` ({name: array})."""
-    import subprocess
-
-    out_dir = tempfile.mkdtemp(dir=tmp)
-    spec = {}
-    for n, (name, value) in enumerate(feeds.items()):
-        file = os.path.join(out_dir, f"in{n}.bin")
-        value.astype(value.dtype.newbyteorder("<")).tofile(file)
-        spec[name] = {"type": ORT_TYPES[value.dtype], "dims": list(value.shape), "file": file}
-    feeds_file = os.path.join(out_dir, "feeds.json")
-    with open(feeds_file, "w") as f:
-        json.dump(spec, f)
-    run = subprocess.run(["node", RUN_ORT_ALL, model, feeds_file, out_dir], capture_output=True,
-                         text=True, timeout=300)
-    if run.returncode != 0:
-        raise AssertionError(f"onnxruntime failed on {model}: {run.stderr}")
-    dtypes = {v: k for k, v in ORT_TYPES.items()}
-    return {o["name"]: np.fromfile(o["file"], dtype=dtypes[o["type"]]).reshape(o["dims"])
-            for o in json.loads(run.stdout)}
-
-
-def testdata(name):
-    return os.path.join(TESTDATA, name, "model.onnx")
-
-
-def testdata_feeds(name):
-    model = onnx.load(testdata(name))
-    folder = os.path.join(TESTDATA, name, "test_data_set_0")
-    feeds = {}
-    for n, value_info in enumerate(model.graph.input):
-        tensor = onnx.TensorProto()
-        with open(os.path.join(folder, f"input_{n}.pb"), "rb") as f:
-            tensor.ParseFromString(f.read())
-        feeds[value_info.name] = numpy_helper.to_array(tensor)
-    return feeds
-
+from onyx_test import cli, data, run_onnxruntime_feeds as run_onnxruntime, testdata, testdata_feeds
 
 def with_exposed(model, names):
     """`model` with `names` as extra graph outputs (typed by shape inference)."""

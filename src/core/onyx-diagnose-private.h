@@ -59,6 +59,9 @@ void     onyx_diagnose_forget_outputs  (const OnyxCheckedGraph *g, const Onnx__N
 /* ONNX's shape inference errors as problems on their nodes. */
 void     onyx_diagnose_shape_errors    (const Onnx__ModelProto *model, OnyxShapes *shapes,
                                         OnyxGraphNamer *namer, GPtrArray *out);
+/* What ONNX's inference says of a node our own checks found an error on says the
+ * same less precisely: it goes. */
+void     onyx_diagnose_drop_repeated_inference (GPtrArray *problems);
 /* Dynamic dims whose names differ only in case or separators. */
 void     onyx_diagnose_dim_names       (const OnyxCheckedGraph *g, const Onnx__GraphProto *graph,
                                         GPtrArray *out);

@@ -560,6 +560,27 @@ onyx_diagnose_shape_errors (const Onnx__ModelProto *model, OnyxShapes *shapes, O
 }
 
 void
+onyx_diagnose_drop_repeated_inference (GPtrArray *problems)
+{
+  g_autoptr (GHashTable) has_error = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const OnyxProblem *problem = problems->pdata[i];
+      if (problem->node_proto != NULL && problem->severity == ONYX_PROBLEM_ERROR &&
+          problem->kind != ONYX_PROBLEM_SHAPE_INFERENCE)
+        g_hash_table_add (has_error, (gpointer) problem->node_proto);
+    }
+  for (guint i = problems->len; i-- > 0;)
+    {
+      const OnyxProblem *problem = problems->pdata[i];
+      if (problem->kind == ONYX_PROBLEM_SHAPE_INFERENCE && problem->node_proto != NULL &&
+          g_hash_table_contains (has_error, problem->node_proto))
+        g_ptr_array_remove_index (problems, i);
+    }
+}
+
+void
 onyx_diagnose_full_check (const Onnx__ModelProto *model, GPtrArray *problems)
 {
   g_autoptr (GBytes) light = onyx_shapes_pack_light (&model->base);
@@ -584,6 +605,7 @@ onyx_diagnose_full_check (const Onnx__ModelProto *model, GPtrArray *problems)
       g_ptr_array_remove_index (problems, i);
   strict = onyx_shapes_infer (model, TRUE);
   onyx_diagnose_shape_errors (model, strict, &namer, problems);
+  onyx_diagnose_drop_repeated_inference (problems);
   onyx_shapes_unref (strict);
   onyx_graph_namer_clear (&namer);
 }
@@ -615,6 +637,7 @@ onyx_diagnose_model (const Onnx__ModelProto *model)
     {
       g_autoptr (OnyxShapes) shapes = onyx_shapes_infer (model, FALSE);
       onyx_diagnose_shape_errors (model, shapes, &namer, problems);
+      onyx_diagnose_drop_repeated_inference (problems);
     }
   onyx_diagnose_functions (model, functions, &namer, problems);
   onyx_graph_namer_clear (&namer);

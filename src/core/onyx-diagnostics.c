@@ -424,6 +424,7 @@ onyx_diagnostics_get_problems (OnyxDiagnostics *self)
     }
   append_all (self->result, self->lists);
   append_all (self->result, self->in_functions);
+  onyx_diagnose_drop_repeated_inference (self->result);
   /* Subgraphs are named by their holder's name or position, which later edits of
    * other nodes may change: named as they are now. */
   for (guint i = 0; i < self->result->len; i++)

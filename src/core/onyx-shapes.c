@@ -276,7 +276,8 @@ add_error (OnyxShapes *self, const Onnx__NodeProto *node, const Onnx__GraphProto
 
 /* Each line names the node it is about as "(op_type:Add, node name: onyx:N): "; an
  * error inside a subgraph is nested in its holder's, so the last such name on a
- * line is the node at fault. */
+ * line is the node at fault. An error that stopped inference names it as "node
+ * name onyx:N." in its text. */
 static void
 parse_errors (OnyxShapes *self, const char *text, GPtrArray *nodes, GPtrArray *graph_of_node)
 {
@@ -301,6 +302,16 @@ parse_errors (OnyxShapes *self, const char *text, GPtrArray *nodes, GPtrArray *g
           else
             rest = found + strlen (marker);
         }
+      if (node == NULL && (found = strstr (line, "node name onyx:")) != NULL)
+        {
+          guint64 n = g_ascii_strtoull (found + strlen ("node name onyx:"), NULL, 10);
+          if (n < nodes->len)
+            {
+              node = nodes->pdata[n];
+              graph = graph_of_node->pdata[n];
+              rest = line;
+            }
+        }
       g_strstrip (lines[l]);
       if (node == NULL)
         add_error (self, NULL, NULL, g_strstrip ((char *) line));
@@ -316,6 +327,14 @@ is_consequence (const OnyxShapeError *error)
   return strstr (error->message, "expected to have type but instead is null") != NULL;
 }
 
+/* Validation reports a domain without an opset import itself, without the
+ * inference's "onyx:N" token. */
+static gboolean
+is_reported_elsewhere (const OnyxShapeError *error)
+{
+  return strstr (error->message, ". No opset import for domain") != NULL;
+}
+
 /* Only the first failure of a chain is worth reading. */
 static void
 drop_consequences (GPtrArray *errors)
@@ -323,8 +342,8 @@ drop_consequences (GPtrArray *errors)
   gboolean has_cause = FALSE;
   for (guint i = 0; i < errors->len; i++)
     has_cause = has_cause || !is_consequence (errors->pdata[i]);
-  for (guint i = errors->len; has_cause && i-- > 0;)
-    if (is_consequence (errors->pdata[i]))
+  for (guint i = errors->len; i-- > 0;)
+    if ((has_cause && is_consequence (errors->pdata[i])) || is_reported_elsewhere (errors->pdata[i]))
       g_ptr_array_remove_index (errors, i);
 }
 
