@@ -409,7 +409,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   add_button (box, _("Delete with _Descendants"), "win.delete-descendants", NULL, TRUE);
   gtk_box_append (GTK_BOX (self), box);
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  add_button (box, _("_Replace Operator…"), "win.replace-operator", NULL, FALSE);
+  add_button (box, _("R_eplace Operator…"), "win.replace-operator", NULL, FALSE);
   add_button (box, _("E_xtract to New Model…"), "win.extract-model", NULL, FALSE);
   gtk_box_append (GTK_BOX (self), box);
 

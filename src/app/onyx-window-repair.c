@@ -22,7 +22,7 @@ set_attributes (OnyxWindow *self, Onnx__NodeProto *node, char **values, GError *
   return TRUE;
 }
 
-/* Closes the dialog, then ends or aborts the group and says how it went. */
+/* Closes the dialog, then ends the group, or aborts it and shows the error. */
 static void
 finish_group (OnyxWindow *self, GtkWindow *dialog, gboolean ok, GError *error)
 {
@@ -30,15 +30,17 @@ finish_group (OnyxWindow *self, GtkWindow *dialog, gboolean ok, GError *error)
   if (ok)
     onyx_document_end_group (self->document);
   else
-    onyx_document_abort_group (self->document);
-  onyx_window_edit_done (self, ok, error);
+    {
+      onyx_document_abort_group (self->document);
+      onyx_window_edit_done (self, FALSE, error);
+    }
 }
 
 static void
 replace_apply_cb (OnyxOperatorDialog *dialog, OnyxWindow *self)
 {
   const OnyxSchema *schema = onyx_operator_dialog_get_schema (dialog);
-  Onnx__NodeProto *node = self->selected_node;
+  Onnx__NodeProto *node = g_object_get_data (G_OBJECT (dialog), "node");
   g_auto (GStrv) values = onyx_operator_dialog_get_values (dialog);
   g_auto (GStrv) dropped = NULL;
   g_autoptr (GError) error = NULL;
@@ -57,6 +59,8 @@ replace_apply_cb (OnyxOperatorDialog *dialog, OnyxWindow *self)
       g_autofree char *message = g_strdup_printf (_("%s (dropped %s)"), label, names);
       onyx_window_toast (self, message, TRUE);
     }
+  else if (ok)
+    onyx_window_edit_done (self, TRUE, NULL);
 }
 
 static void
@@ -70,6 +74,7 @@ replace_operator_action (GtkWidget *widget, const char *name, GVariant *param)
   dialog = onyx_operator_dialog_new (GTK_WINDOW (self), _("Replace Operator"), _("_Replace"),
                                      onyx_document_get_proto (self->document), self->selected_node);
   onyx_operator_dialog_choose (dialog, self->selected_node->domain, self->selected_node->op_type);
+  g_object_set_data (G_OBJECT (dialog), "node", self->selected_node);
   g_signal_connect (dialog, "apply", G_CALLBACK (replace_apply_cb), self);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -90,7 +95,10 @@ insert_apply_cb (OnyxOperatorDialog *dialog, OnyxWindow *self)
   ok = node != NULL && set_attributes (self, node, values, &error);
   finish_group (self, GTK_WINDOW (dialog), ok, error);
   if (ok)
-    onyx_window_select_node (self, node);
+    {
+      onyx_window_edit_done (self, TRUE, NULL);
+      onyx_window_select_node (self, node);
+    }
 }
 
 /* The parameter names the tensor (a node's output row in the panel); "" means the
@@ -234,8 +242,8 @@ convert_opset_action (GtkWidget *widget, const char *name, GVariant *param)
   gint64 current = onyx_opset_version (model->opset_import, model->n_opset_import, "");
   int newest = onyx_schema_domain_version ("");
   g_autofree char *body = current > 0
-    ? g_strdup_printf (_("The model imports opset %" G_GINT64_FORMAT " of ai.onnx. Nodes the "
-                         "conversion changes are replaced; it is one undo step."), current)
+    ? g_strdup_printf (_("The model imports opset %d of ai.onnx. Nodes the conversion "
+                         "changes are replaced; it is one undo step."), (int) current)
     : g_strdup (_("The model imports no ai.onnx opset."));
   AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
                                                    _("Convert Opset"), body));
