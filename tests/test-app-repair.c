@@ -56,6 +56,27 @@ first_node_of_op (OnyxWindow *window, const char *op_type)
   g_assert_not_reached ();
 }
 
+/* The button of `widget`'s tree that activates `action` (with `target`, if not NULL). */
+static GtkWidget *
+find_action_button (GtkWidget *widget, const char *action, const char *target)
+{
+  if (GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    {
+      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+      if (target == NULL || (value != NULL && g_str_equal (g_variant_get_string (value, NULL), target)))
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_action_button (child, action, target);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static OnyxOperatorDialog *
 open_operator_dialog (OnyxWindow *window, const char *action, GVariant *param)
 {
@@ -99,6 +120,11 @@ test_replace_operator (void)
   g_autofree char *joined = NULL;
 
   onyx_window_select_node (window, relu);
+  /* The node's panel offers the repairs: its output rows Insert Node After…. */
+  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.replace-operator", NULL));
+  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.extract-model", NULL));
+  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.insert-node-after",
+                                        relu->output[0]));
   dialog = open_operator_dialog (window, "win.replace-operator", NULL);
   /* The node's own operator is chosen first; the list holds opset 13's operators. */
   g_assert_cmpstr (onyx_operator_dialog_get_schema (dialog)->name, ==, "Relu");

@@ -19,6 +19,7 @@ struct _OnyxOperatorDialog {
 
   GtkWidget *search;
   GtkWidget *list;
+  GtkWidget *list_scroll;
   GtkWidget *heading;
   GtkWidget *doc;
   GtkWidget *form;              /* AdwPreferencesGroup of the attributes, or NULL */
@@ -192,6 +193,22 @@ add_operator_rows (OnyxOperatorDialog *self, const Onnx__ModelProto *model)
     }
 }
 
+/* The row chosen is scrolled to once the rows have their places, at the next frame
+ * (GTK 4.8's GtkListBox cannot scroll to a row by itself). */
+static gboolean
+scroll_to_chosen (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  OnyxOperatorDialog *self = ONYX_OPERATOR_DIALOG (widget);
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (GTK_LIST_BOX (self->list));
+  GtkAdjustment *adjustment =
+    gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (self->list_scroll));
+  graphene_rect_t bounds;
+
+  if (row != NULL && gtk_widget_compute_bounds (GTK_WIDGET (row), self->list, &bounds))
+    gtk_adjustment_clamp_page (adjustment, bounds.origin.y, bounds.origin.y + bounds.size.height);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 apply_action (GtkWidget *widget, const char *name, GVariant *param)
 {
@@ -221,6 +238,7 @@ build_list_side (OnyxOperatorDialog *self)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   gtk_widget_set_vexpand (scrolled, TRUE);
+  self->list_scroll = scrolled;
   gtk_box_append (GTK_BOX (box), scrolled);
   gtk_widget_set_size_request (box, 300, -1);
   gtk_widget_set_margin_start (box, 12);
@@ -320,6 +338,7 @@ onyx_operator_dialog_choose (OnyxOperatorDialog *self, const char *domain, const
         {
           gtk_list_box_select_row (GTK_LIST_BOX (self->list),
                                    gtk_list_box_get_row_at_index (GTK_LIST_BOX (self->list), i));
+          gtk_widget_add_tick_callback (GTK_WIDGET (self), scroll_to_chosen, NULL, NULL);
           return TRUE;
         }
     }
