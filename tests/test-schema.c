@@ -177,6 +177,32 @@ test_table_consistent (void)
     }
 }
 
+/* One schema per op in force at the opset: LeakyRelu-6 at 13, no op of a later opset. */
+static void
+test_list_ops (void)
+{
+  g_autoptr (GPtrArray) ops = onyx_schema_list_ops ("ai.onnx", 13);
+  gboolean leaky = FALSE;
+
+  g_assert_cmpuint (ops->len, >, 100);
+  for (guint i = 0; i < ops->len; i++)
+    {
+      const OnyxSchema *schema = ops->pdata[i];
+      g_assert_cmpstr (schema->domain, ==, "");
+      g_assert_cmpint (schema->since_version, <=, 13);
+      g_assert_false (schema->deprecated);
+      g_assert_true (onyx_schema_lookup ("", schema->name, 13) == schema);
+      if (i > 0)
+        g_assert_cmpint (strcmp (((const OnyxSchema *) ops->pdata[i - 1])->name, schema->name), <, 0);
+      if (g_str_equal (schema->name, "LeakyRelu"))
+        leaky = schema->since_version == 6;
+    }
+  g_assert_true (leaky);
+  g_ptr_array_unref (ops);
+  ops = onyx_schema_list_ops ("com.example", 1);
+  g_assert_cmpuint (ops->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -187,5 +213,6 @@ main (int argc, char **argv)
   g_test_add_func ("/schema/types", test_types);
   g_test_add_func ("/schema/docs-url", test_docs_url);
   g_test_add_func ("/schema/table-consistent", test_table_consistent);
+  g_test_add_func ("/schema/list-ops", test_list_ops);
   return g_test_run ();
 }

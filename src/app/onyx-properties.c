@@ -245,6 +245,20 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
     }
 }
 
+/* On a node's output row: a new node reading that output. */
+static GtkWidget *
+insert_after_button (const char *tensor)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name ("list-add-symbolic");
+
+  gtk_widget_set_tooltip_text (button, _("Insert Node After…"));
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), g_variant_new_string (tensor));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.insert-node-after");
+  return button;
+}
+
 static GtkWidget *
 add_tensor_link (GtkWidget *group, OnyxDocument *doc, const char *label, const char *name)
 {
@@ -394,6 +408,10 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   add_button (box, _("_Delete"), "win.delete-node", NULL, TRUE);
   add_button (box, _("Delete with _Descendants"), "win.delete-descendants", NULL, TRUE);
   gtk_box_append (GTK_BOX (self), box);
+  box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  add_button (box, _("R_eplace Operator…"), "win.replace-operator", NULL, FALSE);
+  add_button (box, _("E_xtract to New Model…"), "win.extract-model", NULL, FALSE);
+  gtk_box_append (GTK_BOX (self), box);
 
   if (node->n_attribute > 0)
     {
@@ -447,7 +465,9 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
     {
       g_autofree char *slot = schema ? onyx_schema_output_name (schema, i) : NULL;
       g_autofree char *label = slot ? g_strdup (slot) : g_strdup_printf (_("Output %zu"), i);
-      add_tensor_link (group, doc, label, node->output[i]);
+      GtkWidget *row = add_tensor_link (group, doc, label, node->output[i]);
+      if (node->output[i] != NULL && node->output[i][0] != '\0')
+        adw_action_row_add_suffix (ADW_ACTION_ROW (row), insert_after_button (node->output[i]));
     }
 }
 
@@ -559,6 +579,8 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
                 g_variant_new_string (name), TRUE);
   else if (value != NULL && value->producer != NULL)
     add_button (box, _("_Add as Graph Output"), "win.add-output", g_variant_new_string (name), FALSE);
+  add_button (box, _("_Insert Node After…"), "win.insert-node-after", g_variant_new_string (name), FALSE);
+  add_button (box, _("E_xtract to New Model…"), "win.extract-model", NULL, FALSE);
   gtk_box_append (GTK_BOX (self), box);
 
   if (init != NULL)

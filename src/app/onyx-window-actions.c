@@ -266,4 +266,5 @@ onyx_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.remove-output", "s", output_action);
   gtk_widget_class_install_action (widget_class, "win.cleanup", NULL, cleanup_action);
   onyx_window_class_init_export (widget_class);
+  onyx_window_class_init_repair (widget_class);
 }

@@ -142,6 +142,12 @@ void     onyx_window_class_init_export (GtkWidgetClass *widget_class);
 gboolean onyx_window_export_image   (OnyxWindow *self, GFile *file, gboolean view_only,
                                      GError **error);
 
+/* onyx-window-repair.c: Replace Operator…, Insert Node After…, Extract to New Model…,
+ * Convert Opset… */
+void     onyx_window_class_init_repair (GtkWidgetClass *widget_class);
+/* Called by onyx_window_update_state with what it found. */
+void     onyx_window_update_repair_state (OnyxWindow *self, gboolean editable, gboolean node);
+
 /* onyx-window-compare.c: the open model (B, the newer one) compared with a file (A):
  * the differences listed in a sidebar and framed in colour on the graph. The diff is
  * computed again after each edit (3,183 nodes take about 20 ms). */

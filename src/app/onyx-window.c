@@ -307,6 +307,7 @@ onyx_window_update_state (OnyxWindow *self)
          "win.add-output", "win.remove-output", NULL }; *a; a++)
     gtk_widget_action_set_enabled (widget, *a, main_graph);
   gtk_widget_action_set_enabled (widget, "win.graph-up", doc && self->graph != NULL);
+  onyx_window_update_repair_state (self, editable, node);
   gtk_widget_set_tooltip_text (self->undo_button, undo_tip);
   gtk_widget_set_tooltip_text (self->redo_button, redo_tip);
   g_menu_remove_all (self->edit_section);

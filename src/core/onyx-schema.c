@@ -80,6 +80,29 @@ onyx_schema_domain_version (const char *domain)
   return GPOINTER_TO_INT (g_hash_table_lookup (newest_by_domain, normal_domain (domain)));
 }
 
+GPtrArray *
+onyx_schema_list_ops (const char *domain, gint64 opset_version)
+{
+  GPtrArray *ops = g_ptr_array_new ();
+  guint n = 0;
+
+  domain = normal_domain (domain);
+  /* The versions of an op are contiguous in the table: one lookup per op. */
+  for (guint i = 0; i < onyx_schema_table_size; i += n)
+    {
+      const OnyxSchema *schema;
+
+      n = 1;
+      if (!g_str_equal (onyx_schema_table[i].domain, domain))
+        continue;
+      onyx_schema_history (domain, onyx_schema_table[i].name, &n);
+      schema = onyx_schema_lookup (domain, onyx_schema_table[i].name, opset_version);
+      if (schema != NULL && !schema->deprecated)
+        g_ptr_array_add (ops, (gpointer) schema);
+    }
+  return ops;
+}
+
 const char *
 onyx_schema_onnx_version (void)
 {

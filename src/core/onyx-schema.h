@@ -73,6 +73,10 @@ const OnyxSchema *onyx_schema_history         (const char *domain,
 /* Highest since_version of any op of the domain: the newest opset the table knows
  * (0 for a domain without schemas). */
 int               onyx_schema_domain_version  (const char *domain);
+/* The schemas in force at `opset_version` of the domain, one per op (deprecated ones
+ * left out), in name order (const OnyxSchema*, owned by the table). */
+GPtrArray        *onyx_schema_list_ops        (const char *domain,
+                                               gint64      opset_version);
 /* Version of the ONNX release the table was generated from ("1.12.0"). */
 const char       *onyx_schema_onnx_version    (void);
 

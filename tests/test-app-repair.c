@@ -1,0 +1,380 @@
+/* test-app-repair.c: the repairs of the window under Xvfb, each through its action
+ * and dialog: Replace Operator… (with the attribute form), Insert Node After…,
+ * Convert Opset…, Extract to New Model…. Each checks the model changed as asked and
+ * that one undo restores it; the dialogs are rendered into the build dir. */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "onyx-app-test-util.h"
+#include "onyx-attribute.h"
+#include "onyx-operator-dialog.h"
+#include "onyx-schema.h"
+
+static void
+set_true (gpointer flag)
+{
+  *(gboolean *) flag = TRUE;
+}
+
+static void
+wait_ms (guint ms)
+{
+  gboolean waited = FALSE;
+
+  g_timeout_add_once (ms, set_true, &waited);
+  while (!waited)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Until `widget` is shown and a few frames were drawn: allocated for a snapshot. */
+static void
+wait_drawn (GtkWidget *widget)
+{
+  int ticks = 0;
+
+  while (!gtk_widget_get_mapped (widget) || gtk_widget_get_width (widget) <= 0)
+    g_main_context_iteration (NULL, TRUE);
+  gtk_widget_add_tick_callback (widget, test_count_tick, &ticks, NULL);
+  while (ticks < 3)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+static Onnx__GraphProto *
+main_graph (OnyxWindow *window)
+{
+  return onyx_document_get_proto (window->document)->graph;
+}
+
+static Onnx__NodeProto *
+first_node_of_op (OnyxWindow *window, const char *op_type)
+{
+  Onnx__GraphProto *graph = main_graph (window);
+
+  for (size_t i = 0; i < graph->n_node; i++)
+    if (g_str_equal (graph->node[i]->op_type, op_type))
+      return graph->node[i];
+  g_assert_not_reached ();
+}
+
+/* The button of `widget`'s tree that activates `action` (with `target`, if not NULL). */
+static GtkWidget *
+find_action_button (GtkWidget *widget, const char *action, const char *target)
+{
+  if (GTK_IS_BUTTON (widget) &&
+      g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
+    {
+      GVariant *value = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+      if (target == NULL || (value != NULL && g_str_equal (g_variant_get_string (value, NULL), target)))
+        return widget;
+    }
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_action_button (child, action, target);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static OnyxOperatorDialog *
+open_operator_dialog (OnyxWindow *window, const char *action, GVariant *param)
+{
+  OnyxOperatorDialog *dialog;
+
+  g_assert_true (gtk_widget_activate_action_variant (GTK_WIDGET (window), action, param));
+  dialog = find_toplevel (ONYX_TYPE_OPERATOR_DIALOG);
+  g_assert_nonnull (dialog);
+  wait_drawn (GTK_WIDGET (dialog));
+  return dialog;
+}
+
+/* What OK does; the dialog closes. */
+static void
+apply_dialog (OnyxOperatorDialog *dialog)
+{
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (dialog), "operator.apply", NULL));
+  g_assert_null (dialog);
+}
+
+static double
+float_attribute (Onnx__NodeProto *node, const char *name)
+{
+  Onnx__AttributeProto *attribute = onyx_node_find_attribute (node, name, NULL);
+
+  g_assert_nonnull (attribute);
+  return attribute->f;
+}
+
+static void
+test_replace_operator (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  OnyxWindow *window = open_model_window (path);
+  Onnx__NodeProto *relu = first_node_of_op (window, "Relu");
+  guint n_undo = onyx_document_get_n_undo (window->document);
+  OnyxOperatorDialog *dialog;
+  g_auto (GStrv) dropped = NULL;
+  g_auto (GStrv) values = NULL;
+  g_autofree char *joined = NULL;
+
+  onyx_window_select_node (window, relu);
+  /* The node's panel offers the repairs: its output rows Insert Node After…. */
+  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.replace-operator", NULL));
+  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.extract-model", NULL));
+  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.insert-node-after",
+                                        relu->output[0]));
+  dialog = open_operator_dialog (window, "win.replace-operator", NULL);
+  /* The node's own operator is chosen first; the list holds opset 13's operators. */
+  g_assert_cmpstr (onyx_operator_dialog_get_schema (dialog)->name, ==, "Relu");
+  g_assert_cmpuint (onyx_operator_dialog_get_n_shown (dialog), >, 100);
+  gtk_editable_set_text (onyx_operator_dialog_get_search (dialog), "leaky");
+  g_assert_cmpuint (onyx_operator_dialog_get_n_shown (dialog), ==, 1);
+  g_assert_true (onyx_operator_dialog_choose (dialog, "", "LeakyRelu"));
+  g_assert_false (onyx_operator_dialog_choose (dialog, "", "NoSuchOp"));
+  gtk_editable_set_text (onyx_operator_dialog_get_field (dialog, "alpha"), "0.1");
+  values = onyx_operator_dialog_get_values (dialog);
+  joined = g_strjoinv ("=", values);
+  g_assert_cmpstr (joined, ==, "alpha=0.1");
+  wait_drawn (GTK_WIDGET (dialog));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "test-app-repair-replace.png"), >, 2000);
+  apply_dialog (dialog);
+
+  g_assert_cmpstr (relu->op_type, ==, "LeakyRelu");
+  g_assert_cmpfloat_with_epsilon (float_attribute (relu, "alpha"), 0.1, 1e-6);
+  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo + 1);
+
+  /* Back to Relu: alpha is listed as dropped before applying, pre-filled meanwhile. */
+  wait_for_layout (window);  /* no edits while a layout runs */
+  dialog = open_operator_dialog (window, "win.replace-operator", NULL);
+  g_assert_cmpstr (gtk_editable_get_text (onyx_operator_dialog_get_field (dialog, "alpha")), ==, "0.1");
+  g_assert_true (onyx_operator_dialog_choose (dialog, "", "Relu"));
+  dropped = onyx_operator_dialog_get_dropped (dialog);
+  g_assert_cmpuint (g_strv_length (dropped), ==, 1);
+  g_assert_cmpstr (dropped[0], ==, "alpha");
+  wait_drawn (GTK_WIDGET (dialog));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "test-app-repair-dropped.png"), >, 2000);
+  apply_dialog (dialog);
+  g_assert_cmpstr (relu->op_type, ==, "Relu");
+  g_assert_cmpuint (relu->n_attribute, ==, 0);
+
+  g_assert_true (onyx_document_undo (window->document));
+  g_assert_true (onyx_document_undo (window->document));
+  g_assert_cmpstr (relu->op_type, ==, "Relu");
+  g_assert_cmpuint (relu->n_attribute, ==, 0);
+  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A failing step (Conv's three inputs are too many for Relu) leaves nothing behind. */
+static void
+test_replace_error (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  OnyxWindow *window = open_model_window (path);
+  Onnx__NodeProto *conv = first_node_of_op (window, "Conv");
+  guint n_undo = onyx_document_get_n_undo (window->document);
+  OnyxOperatorDialog *dialog;
+  AdwMessageDialog *error;
+
+  onyx_window_select_node (window, conv);
+  dialog = open_operator_dialog (window, "win.replace-operator", NULL);
+  g_assert_true (onyx_operator_dialog_choose (dialog, "", "Relu"));
+  apply_dialog (dialog);
+  error = find_message_dialog ();
+  g_assert_nonnull (error);
+  g_assert_cmpstr (adw_message_dialog_get_heading (error), ==, "Could Not Edit the Model");
+  gtk_window_destroy (GTK_WINDOW (error));
+  g_assert_cmpstr (conv->op_type, ==, "Conv");
+  g_assert_cmpuint (conv->n_attribute, >, 0);
+  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_insert_node_after (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  OnyxWindow *window = open_model_window (path);
+  g_autofree char *tensor = g_strdup (first_node_of_op (window, "Relu")->output[0]);
+  g_autofree char *before = op_types (window), *after = NULL, *undone = NULL;
+  OnyxOperatorDialog *dialog;
+
+  onyx_window_select_tensor (window, tensor);
+  dialog = open_operator_dialog (window, "win.insert-node-after", g_variant_new_string (""));
+  g_assert_null (onyx_operator_dialog_get_schema (dialog));
+  g_assert_true (onyx_operator_dialog_choose (dialog, "", "Identity"));
+  wait_drawn (GTK_WIDGET (dialog));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "test-app-repair-insert.png"), >, 2000);
+  apply_dialog (dialog);
+
+  after = op_types (window);
+  g_assert_cmpstr (before, ==, "Conv,Relu,Conv,Relu");
+  g_assert_cmpstr (after, ==, "Conv,Relu,Identity,Conv,Relu");
+  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (window->selected_node->op_type, ==, "Identity");
+  g_assert_cmpstr (window->selected_node->input[0], ==, tensor);
+  g_assert_true (onyx_document_undo (window->document));
+  undone = op_types (window);
+  g_assert_cmpstr (undone, ==, before);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gint64
+default_opset (OnyxWindow *window)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (window->document);
+  return onyx_opset_version (model->opset_import, model->n_opset_import, "");
+}
+
+static void
+test_convert_opset (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  OnyxWindow *window = open_model_window (path);
+  guint n_undo = onyx_document_get_n_undo (window->document);
+  AdwMessageDialog *dialog;
+  GtkSpinButton *spin;
+  double lower, upper;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.convert-opset", NULL));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  spin = GTK_SPIN_BUTTON (adw_message_dialog_get_extra_child (dialog));
+  gtk_spin_button_get_range (spin, &lower, &upper);
+  g_assert_cmpfloat (lower, ==, 1);
+  g_assert_cmpfloat (upper, ==, onyx_schema_domain_version (""));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (spin), ==, 13);
+  gtk_spin_button_set_value (spin, 14);
+  wait_drawn (GTK_WIDGET (dialog));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "test-app-repair-convert.png"), >, 2000);
+  /* What a click on Convert does: the dialog closes, then responds. */
+  g_object_ref (dialog);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  adw_message_dialog_response (dialog, "convert");
+  g_object_unref (dialog);
+
+  g_assert_cmpint (default_opset (window), ==, 14);
+  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo + 1);
+  g_assert_true (onyx_document_undo (window->document));
+  g_assert_cmpint (default_opset (window), ==, 13);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Steps the file dialog (it reads its first folder, then the one set here, and
+ * answers once it checked the name) until `path` is written. */
+static void
+save_with_chooser (GtkFileChooser *chooser, const char *folder_path, const char *path)
+{
+  g_autoptr (GFile) folder = g_file_new_for_path (folder_path);
+  g_autofree char *name = g_path_get_basename (path);
+
+  gtk_file_chooser_set_current_name (chooser, name);
+  g_object_add_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
+  for (int i = 0; i < 300 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
+    {
+      g_autoptr (GFile) shown = chooser != NULL ? gtk_file_chooser_get_current_folder (chooser) : NULL;
+
+      if (shown != NULL && !g_file_equal (shown, folder))
+        g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, NULL));
+      else if (shown != NULL)
+        gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+      wait_ms (100);
+    }
+  if (chooser != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+/* The other window, opened on the extracted model. */
+static OnyxWindow *
+find_other_window (OnyxWindow *window)
+{
+  for (int round = 0; round < 1000; round++)
+    {
+      GListModel *toplevels = gtk_window_get_toplevels ();
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+        {
+          g_autoptr (GObject) other = g_list_model_get_item (toplevels, i);
+          if (ONYX_IS_WINDOW (other) && other != G_OBJECT (window) &&
+              ONYX_WINDOW (other)->document != NULL)
+            return ONYX_WINDOW (other);
+        }
+      g_main_context_iteration (NULL, FALSE);
+    }
+  return NULL;
+}
+
+static void
+test_extract_model (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  g_autofree char *folder = g_dir_make_tmp ("onyx-extract-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (folder, "conv.onnx", NULL);
+  g_autofree char *suggested = NULL, *before = NULL, *after = NULL;
+  OnyxWindow *window = open_model_window (path), *opened;
+  Onnx__NodeProto *conv = first_node_of_op (window, "Conv");
+  g_autoptr (OnyxModel) extracted = NULL;
+  g_autoptr (GError) error = NULL;
+  GtkFileChooser *chooser;
+  Onnx__GraphProto *graph;
+
+  before = op_types (window);
+  onyx_window_select_node (window, conv);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.extract-model", NULL));
+  chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER);
+  g_assert_nonnull (chooser);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (chooser)), ==, "Extract to New Model");
+  suggested = gtk_file_chooser_get_current_name (chooser);
+  g_assert_cmpstr (suggested, ==, "model-extract.onnx");
+  wait_drawn (GTK_WIDGET (chooser));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (chooser), "test-app-repair-extract.png"), >, 2000);
+  save_with_chooser (chooser, folder, target);
+
+  /* The Conv alone: the model input in, its output out, its weights kept. */
+  extracted = onyx_model_new_from_file (target, &error);
+  g_assert_no_error (error);
+  graph = onyx_model_get_proto (extracted)->graph;
+  g_assert_cmpuint (graph->n_node, ==, 1);
+  g_assert_cmpstr (graph->node[0]->op_type, ==, "Conv");
+  g_assert_cmpuint (graph->n_input, ==, 1);
+  g_assert_cmpstr (graph->input[0]->name, ==, conv->input[0]);
+  g_assert_cmpuint (graph->n_output, ==, 1);
+  g_assert_cmpstr (graph->output[0]->name, ==, conv->output[0]);
+  g_assert_cmpuint (graph->n_initializer, ==, 2);
+
+  /* It is opened in a window of its own; the model extracted from is left as it was. */
+  opened = find_other_window (window);
+  g_assert_nonnull (opened);
+  g_assert_cmpuint (onyx_document_get_proto (opened->document)->graph->n_node, ==, 1);
+  wait_for_layout (opened);
+  gtk_window_destroy (GTK_WINDOW (opened));
+  after = op_types (window);
+  g_assert_cmpstr (after, ==, before);
+  g_assert_false (onyx_document_is_modified (window->document));
+
+  g_unlink (target);
+  g_rmdir (folder);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_autofree char *home = test_private_xdg_folders ("app-repair");
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+  g_test_add_func ("/app-repair/replace-operator", test_replace_operator);
+  g_test_add_func ("/app-repair/replace-error", test_replace_error);
+  g_test_add_func ("/app-repair/insert-node-after", test_insert_node_after);
+  g_test_add_func ("/app-repair/convert-opset", test_convert_opset);
+  g_test_add_func ("/app-repair/extract-model", test_extract_model);
+  status = g_test_run ();
+  test_remove_tree (home);
+  return status;
+}
