@@ -340,6 +340,55 @@ test_crash_restore (void)
   g_rmdir (tmpdir);
 }
 
+/* The subtitles of the action rows under `widget`, one per line. */
+static void
+collect_subtitles (GtkWidget *widget, GString *out)
+{
+  if (ADW_IS_ACTION_ROW (widget))
+    g_string_append_printf (out, "%s\n", adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_subtitles (child, out);
+}
+
+/* The subtitles of the node panel's rows for the layout node `item`. */
+static void
+panel_subtitles_of (OnyxWindow *window, int item, GString *rows)
+{
+  g_signal_emit_by_name (window->canvas, "item-activated", item, -1);
+  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
+  g_string_truncate (rows, 0);
+  collect_subtitles (GTK_WIDGET (window->properties), rows);
+}
+
+/* The node panel shows each tensor's type as ONNX's inference finds it, marked
+ * where the file records none, and follows edits and their undo. */
+static void
+test_inferred_types_in_panel (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  OnyxWindow *window = open_model_window (path);
+  g_autoptr (GString) rows = g_string_new (NULL);
+
+  panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
+  g_assert_nonnull (strstr (rows->str, "float32[N×3×128×128]\n"));
+  g_assert_nonnull (strstr (rows->str, "float32[N×16×63×63] (inferred)\n"));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  snapshot_to_png (GTK_WIDGET (window), "test-app-inferred-types.png");
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.set-input-dim", "(ss)", "input\n0", "2"));
+  wait_for_layout (window);
+  panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
+  g_assert_nonnull (strstr (rows->str, "float32[2×16×63×63] (inferred)\n"));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  wait_for_layout (window);
+  panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
+  g_assert_nonnull (strstr (rows->str, "float32[N×16×63×63] (inferred)\n"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -362,6 +411,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/first-view", test_first_view);
   g_test_add_func ("/app/first-view-without-inputs", test_first_view_without_inputs);
   g_test_add_func ("/app/crash-restore", test_crash_restore);
+  g_test_add_func ("/app/inferred-types", test_inferred_types_in_panel);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

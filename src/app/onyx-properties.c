@@ -10,6 +10,7 @@
 #include "onyx-graph-path.h"
 #include "onyx-problems-pane.h"
 #include "onyx-schema.h"
+#include "onyx-shapes.h"
 #include "onyx-summary.h"
 #include "onyx-tensor-picker.h"
 #include "onyx-tensor-values.h"
@@ -259,15 +260,33 @@ insert_after_button (const char *tensor)
   return button;
 }
 
+/* "float32[N×16×63×63]" as ONNX's shape inference knows it, marked when the file
+ * does not record it; NULL when nothing is known. */
+static char *
+tensor_type_text (OnyxDocument *doc, Onnx__GraphProto *graph, const char *name)
+{
+  gboolean recorded;
+  const Onnx__TypeProto *type = onyx_shapes_lookup (onyx_document_get_shapes (doc), graph, name, &recorded);
+  g_autofree char *text = type != NULL ? onyx_type_to_string (type) : NULL;
+
+  if (text == NULL)
+    return NULL;
+  /* Translators: a tensor's type that Onyx worked out, as opposed to one the file states. */
+  return recorded ? g_steal_pointer (&text) : g_strdup_printf (_("%s (inferred)"), text);
+}
+
 static GtkWidget *
-add_tensor_link (GtkWidget *group, OnyxDocument *doc, const char *label, const char *name)
+add_tensor_link (GtkWidget *group, OnyxDocument *doc, Onnx__GraphProto *graph, const char *label,
+                 const char *name)
 {
   g_autofree char *escaped = onyx_display_escape (name);
   g_autofree char *title = g_strdup_printf ("%s: %s", label, escaped);
+  g_autofree char *type = NULL;
 
   if (name == NULL || name[0] == '\0')
     return add_row (group, label, _("(not connected)"));
-  return add_link_row (group, title, "", "win.select-tensor", g_variant_new_string (name));
+  type = tensor_type_text (doc, graph, name);
+  return add_link_row (group, title, type != NULL ? type : "", "win.select-tensor", g_variant_new_string (name));
 }
 
 void
@@ -454,7 +473,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
       g_autofree char *slot = schema ? onyx_schema_input_name (schema, i) : NULL;
       g_autofree char *label = slot ? g_strdup (slot) : g_strdup_printf (_("Input %zu"), i);
       g_autofree char *key = g_strdup_printf ("%zu", i);
-      GtkWidget *row = add_tensor_link (group, doc, label, node->input[i]);
+      GtkWidget *row = add_tensor_link (group, doc, graph, label, node->input[i]);
       /* Any input, an unconnected optional one too, can read any tensor of the graph. */
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
                                  onyx_tensor_picker_button_new_in (doc, graph, node->input[i],
@@ -465,17 +484,18 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
     {
       g_autofree char *slot = schema ? onyx_schema_output_name (schema, i) : NULL;
       g_autofree char *label = slot ? g_strdup (slot) : g_strdup_printf (_("Output %zu"), i);
-      GtkWidget *row = add_tensor_link (group, doc, label, node->output[i]);
+      GtkWidget *row = add_tensor_link (group, doc, graph, label, node->output[i]);
       if (node->output[i] != NULL && node->output[i][0] != '\0')
         adw_action_row_add_suffix (ADW_ACTION_ROW (row), insert_after_button (node->output[i]));
     }
 }
 
 static void
-add_value_type_rows (GtkWidget *group, Onnx__ValueInfoProto *info)
+add_type_row (GtkWidget *group, OnyxDocument *doc, Onnx__GraphProto *graph, const char *name)
 {
-  g_autofree char *type = onyx_type_to_string (info->type);
-  add_row (group, _("Type"), type);
+  g_autofree char *type = tensor_type_text (doc, graph, name);
+  if (type != NULL)
+    add_row (group, _("Type"), type);
 }
 
 static void
@@ -530,7 +550,7 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
   if (input != NULL)
     {
       Onnx__TypeProto *t = input->type;
-      add_value_type_rows (group, input);
+      add_type_row (group, doc, graph, name);
       if (init == NULL && t != NULL && t->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
           t->tensor_type->shape != NULL)
         {
@@ -549,12 +569,8 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
             }
         }
     }
-  else if (output != NULL)
-    add_value_type_rows (group, output);
-  else
-    for (size_t i = 0; graph != NULL && i < graph->n_value_info; i++)
-      if (g_strcmp0 (graph->value_info[i]->name, name) == 0)
-        add_value_type_rows (group, graph->value_info[i]);
+  else if (init == NULL)
+    add_type_row (group, doc, graph, name);
 
   if (value != NULL && value->producer != NULL)
     {
