@@ -5,7 +5,7 @@
 #include "onyx-attribute.h"
 #include "onyx-edits-private.h"
 #include "onyx-graph-path.h"
-#include "onyx-infer.h"
+#include "onyx-shapes.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -619,7 +619,7 @@ onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
   info = malloc (sizeof *info);
   onnx__value_info_proto__init (info);
   info->name = strdup (tensor);
-  info->type = onyx_infer_tensor_type (doc, tensor);
+  info->type = onyx_shapes_new_type (onyx_document_get_shapes (doc), graph, tensor);
   label = g_strdup_printf ("Add graph output %s", shown);
   onyx_edit_begin (doc, label, "add-output", tensor, NULL, NULL);
   onyx_document_insert_item (doc, &graph->base, "output", graph->n_output, &info->base);

@@ -6,7 +6,7 @@
 
 #include "onyx-document.h"
 #include "onyx-graph-index.h"
-#include "onyx-infer.h"
+#include "onyx-shapes.h"
 
 #define MAX_SUBGRAPH_DEPTH 64
 
@@ -24,7 +24,7 @@ typedef struct {
   GHashTable *kept_nodes;
   GHashTable *touched;        /* names kept nodes read or write */
   GHashTable *used_functions; /* Onnx__FunctionProto* */
-  OnyxDocument *inference;    /* made the first time a type must be worked out */
+  OnyxShapes *shapes;         /* inferred the first time a type must be worked out */
 } Extract;
 
 static GHashTable *
@@ -96,7 +96,7 @@ extract_clear (Extract *ex)
   g_hash_table_unref (ex->kept_nodes);
   g_hash_table_unref (ex->touched);
   g_hash_table_unref (ex->used_functions);
-  g_clear_object (&ex->inference);
+  g_clear_pointer (&ex->shapes, onyx_shapes_unref);
 }
 
 static gboolean
@@ -286,9 +286,9 @@ boundary_info (Extract *ex, const char *name, GHashTable *recorded)
   info = malloc (sizeof *info);
   onnx__value_info_proto__init (info);
   info->name = strdup (name);
-  if (ex->inference == NULL)
-    ex->inference = onyx_document_new (ex->model);
-  info->type = onyx_infer_tensor_type (ex->inference, name);
+  if (ex->shapes == NULL)
+    ex->shapes = onyx_shapes_infer (onyx_model_get_proto (ex->model), FALSE);
+  info->type = onyx_shapes_new_type (ex->shapes, onyx_model_get_proto (ex->model)->graph, name);
   return info;
 }
 

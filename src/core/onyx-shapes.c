@@ -429,6 +429,13 @@ onyx_shapes_lookup (OnyxShapes *shapes, const Onnx__GraphProto *graph, const cha
   return NULL;
 }
 
+Onnx__TypeProto *
+onyx_shapes_new_type (OnyxShapes *shapes, const Onnx__GraphProto *graph, const char *name)
+{
+  const Onnx__TypeProto *type = onyx_shapes_lookup (shapes, graph, name, NULL);
+  return type != NULL ? (Onnx__TypeProto *) onyx_proto_copy (&type->base) : NULL;
+}
+
 GPtrArray *
 onyx_shapes_get_errors (OnyxShapes *shapes)
 {

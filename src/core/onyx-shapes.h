@@ -35,6 +35,11 @@ const Onnx__TypeProto *onyx_shapes_lookup (OnyxShapes             *shapes,
                                            const Onnx__GraphProto *graph,
                                            const char             *name,
                                            gboolean               *recorded);
+/* A copy of what onyx_shapes_lookup finds (malloc-allocated, like protobuf-c's), or
+ * NULL. */
+Onnx__TypeProto *onyx_shapes_new_type (OnyxShapes             *shapes,
+                                       const Onnx__GraphProto *graph,
+                                       const char             *name);
 /* OnyxShapeError*, in the order inference met them. */
 GPtrArray  *onyx_shapes_get_errors   (OnyxShapes *shapes);
 /* New ValueInfoProtos (malloc-allocated, like protobuf-c's) for every tensor of
