@@ -2,7 +2,7 @@
 """Checks the Flatpak manifest without building it (that needs the network):
 valid JSON, every source pinned, the app id and command those of the desktop file and
 metainfo, sandbox holes limited to what a GUI needs, and the Onyx module pointed at
-the onnx.proto the manifest installs.
+the onnx.proto the manifest installs, after building ONNX's library.
 
 Usage: check_manifest.py MANIFEST DESKTOP METAINFO MESON_OPTIONS"""
 import configparser
@@ -101,7 +101,7 @@ def main():
 
     modules = manifest.get('modules', [])
     names = [m.get('name') for m in modules]
-    for needed in ('protobuf-c', 'onnx-proto', 'graphviz', 'onyx'):
+    for needed in ('protobuf', 'protobuf-c', 'onnx', 'graphviz', 'onyx'):
         expect(needed in names, f'no module {needed}')
     for module in modules:
         expect(isinstance(module, dict), 'modules must be inline, not separate files')
@@ -113,7 +113,7 @@ def main():
     expect(names[-1:] == ['onyx'], 'the Onyx module is not built last')
 
     # The Onyx module is this repository, configured with options meson knows,
-    # and compiles the onnx.proto that the onnx-proto module installs.
+    # and compiles the onnx.proto that the onnx module installs.
     onyx = next((m for m in modules if m.get('name') == 'onyx'), {})
     expect(onyx.get('buildsystem') == 'meson', 'the Onyx module is not built with meson')
     expect(any(s.get('type') in ('dir', 'git') for s in onyx.get('sources', [])),
@@ -126,10 +126,17 @@ def main():
             expect(m.group(1) in known, f'meson has no option {m.group(1)}')
             if m.group(1) == 'onnx_proto':
                 proto = m.group(2)
-    onnx = next((m for m in modules if m.get('name') == 'onnx-proto'), {})
-    installs = ' '.join(onnx.get('build-commands', []))
+    # ONNX's library itself (shape inference, checker, converter) is built, with its
+    # ML operators and the namespace onyx-onnx.cc is compiled for, before Onyx.
+    onnx = next((m for m in modules if m.get('name') == 'onnx'), {})
+    installs = ' '.join(onnx.get('post-install', []))
     expect(proto is not None and installs.endswith(' ' + proto),
-           f'onnx_proto={proto} is not the file the onnx-proto module installs')
+           f'onnx_proto={proto} is not the file the onnx module installs')
+    expect(onnx.get('buildsystem', '').startswith('cmake'), 'the onnx module does not build the library')
+    for flag in ('-DONNX_ML=1', '-DONNX_NAMESPACE=onnx', '-DCMAKE_POSITION_INDEPENDENT_CODE=ON'):
+        expect(flag in onnx.get('config-opts', []), f'the onnx module is not configured with {flag}')
+    expect(names.index('protobuf') < names.index('onnx') < names.index('onyx'),
+           'onnx is not built after protobuf and before Onyx')
 
     for p in problems:
         print(p)
