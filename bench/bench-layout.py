@@ -50,7 +50,7 @@ def main():
               f"{float(r['frame_fit']) * 1000:7.1f}ms {float(r['frame_100']) * 1000:7.1f}ms "
               f"{int(r['peak_rss']) / 1e6:6.0f}MB")
     print("first = first drawable layout (groups opened while about 200 boxes show); full = every"
-          " node laid out; ratio = dot / full; frames are 1280x800 of the full layout.")
+          " node laid out; ratio = dot / full; frames redraw the canvas cache of a 1280x800 view (1920x1200 px) of the full layout.")
 
 
 if __name__ == "__main__":
