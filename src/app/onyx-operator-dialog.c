@@ -68,24 +68,6 @@ search_changed_cb (GtkEditable *entry, OnyxOperatorDialog *self)
   gtk_list_box_invalidate_filter (GTK_LIST_BOX (self->list));
 }
 
-/* Types set_attribute cannot take from text (graphs, tensors, type protos). */
-static gboolean
-is_text_type (int type)
-{
-  switch (type)
-    {
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
 static GtkWidget *
 attribute_row (OnyxOperatorDialog *self, const OnyxSchemaAttribute *attribute)
 {
@@ -107,7 +89,7 @@ attribute_row (OnyxOperatorDialog *self, const OnyxSchemaAttribute *attribute)
   gtk_widget_set_valign (entry, GTK_ALIGN_CENTER);
   gtk_editable_set_width_chars (GTK_EDITABLE (entry), 14);
   gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  if (!is_text_type (attribute->type))
+  if (!onyx_attribute_type_is_text (attribute->type))
     {
       gtk_widget_set_sensitive (entry, FALSE);
       gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("not editable here"));
@@ -115,7 +97,7 @@ attribute_row (OnyxOperatorDialog *self, const OnyxSchemaAttribute *attribute)
   else
     gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder != NULL ? placeholder
                                     : attribute->required ? _("required") : _("unset"));
-  if (current != NULL && is_text_type (attribute->type))
+  if (current != NULL && onyx_attribute_type_is_text (attribute->type))
     {
       g_autofree char *text = onyx_attribute_to_string (current);
       gtk_editable_set_text (GTK_EDITABLE (entry), text);

@@ -443,25 +443,17 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
           g_autofree char *value = onyx_attribute_to_string (a);
           g_autofree char *name = onyx_display_escape (a->name);
           g_autofree char *key = g_strdup_printf ("%s", a->name);
-          switch (a->type)
+          if (onyx_attribute_type_is_text (a->type))
+            add_entry_row (group, name, value, "win.set-attribute", key);
+          else if (a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH ||
+                   a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS)
             {
-            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
-            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
-            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
-            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
-            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
-            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
-              add_entry_row (group, name, value, "win.set-attribute", key);
-              break;
-            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
-            case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS:
               if (graphs == NULL)
                 graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
               add_graph_rows (group, graphs, a);
-              break;
-            default:
-              add_row (group, name, value);
             }
+          else
+            add_row (group, name, value);
         }
     }
   add_default_rows (&attributes, self, schema, node);

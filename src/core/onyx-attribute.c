@@ -10,6 +10,23 @@
 /* Lists in attribute text stop after this many values. */
 #define MAX_SHOWN_VALUES 16
 
+gboolean
+onyx_attribute_type_is_text (int type)
+{
+  switch (type)
+    {
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 const char *
 onyx_attribute_type_name (int type)
 {

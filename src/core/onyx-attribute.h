@@ -9,6 +9,9 @@ G_BEGIN_DECLS
 
 /* "INT", "FLOATS", "GRAPH"… */
 const char           *onyx_attribute_type_name (int type);
+/* Whether values of the type are written and read as text (onyx_edit_set_attribute):
+ * numbers, strings and lists of them; not graphs, tensors or type protos. */
+gboolean              onyx_attribute_type_is_text (int type);
 /* The value as a person reads it; tensors and graphs summarised (escaped). */
 char                 *onyx_attribute_to_string (const Onnx__AttributeProto *attribute);
 /* Builds an attribute from text. With `type` UNDEFINED (0) the type follows from the

@@ -728,20 +728,7 @@ schema_attribute_type (OnyxDocument *doc, const Onnx__NodeProto *node, const cha
   const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
   const OnyxSchemaAttribute *known = schema != NULL ? onyx_schema_find_attribute (schema, name) : NULL;
 
-  if (known == NULL)
-    return 0;
-  switch (known->type)
-    {
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
-      return known->type;
-    default:
-      return 0;
-    }
+  return known != NULL && onyx_attribute_type_is_text (known->type) ? known->type : 0;
 }
 
 gboolean

@@ -72,4 +72,8 @@ cairo_status_t onyx_render_png_write (const OnyxLayout        *layout,
                                       const OnyxRenderOptions *options,
                                       FILE                    *out);
 
+/* The arrowhead at an edge's end (tip, then the two back corners), along its last
+ * segment; FALSE when there is none to draw. */
+gboolean onyx_render_arrowhead (const GArray *pts, double head[6]);
+
 G_END_DECLS

@@ -315,7 +315,7 @@ write_edge (Writer *w, const OnyxLayoutEdge *edge)
 {
   const GArray *pts = edge->points;
   guint n = pts->len / 2;
-  double ex, ey, dx, dy, len;
+  double head[6];
 #define PT(i) g_array_index (pts, double, 2 * (i)), g_array_index (pts, double, 2 * (i) + 1)
 
   if (n < 2)
@@ -333,20 +333,14 @@ write_edge (Writer *w, const OnyxLayoutEdge *edge)
     }
   put (w, "\"/>");
   /* Arrowhead along the last segment, as draw_edge draws it. */
-  ex = g_array_index (pts, double, 2 * (n - 1));
-  ey = g_array_index (pts, double, 2 * (n - 1) + 1);
-  dx = ex - g_array_index (pts, double, 2 * (n - 2));
-  dy = ey - g_array_index (pts, double, 2 * (n - 2) + 1);
-  len = hypot (dx, dy);
-  if (len > 0)
+  if (onyx_render_arrowhead (pts, head))
     {
-      dx /= len, dy /= len;
       put (w, "<path class=\"a\" d=\"M");
-      put_point (w, ex, ey);
+      put_point (w, head[0], head[1]);
       put (w, "L");
-      put_point (w, ex - 7 * dx + 3.5 * dy, ey - 7 * dy - 3.5 * dx);
+      put_point (w, head[2], head[3]);
       put (w, "L");
-      put_point (w, ex - 7 * dx - 3.5 * dy, ey - 7 * dy + 3.5 * dx);
+      put_point (w, head[4], head[5]);
       put (w, "Z\"/>");
     }
   if (edge->label != NULL && n >= 4)

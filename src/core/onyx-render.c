@@ -351,13 +351,35 @@ draw_op (Painter *p, const OnyxLayoutNode *node, int index)
                onyx_render_first_line_y (node) + i * LINE_PITCH, node->box.width - 16);
 }
 
+gboolean
+onyx_render_arrowhead (const GArray *pts, double head[6])
+{
+  guint n = pts->len / 2;
+  double ex, ey, dx, dy, len;
+
+  if (n < 2)
+    return FALSE;
+  ex = g_array_index (pts, double, 2 * (n - 1));
+  ey = g_array_index (pts, double, 2 * (n - 1) + 1);
+  dx = ex - g_array_index (pts, double, 2 * (n - 2));
+  dy = ey - g_array_index (pts, double, 2 * (n - 2) + 1);
+  len = hypot (dx, dy);
+  if (len <= 0)
+    return FALSE;
+  dx /= len, dy /= len;
+  head[0] = ex, head[1] = ey;
+  head[2] = ex - 7 * dx + 3.5 * dy, head[3] = ey - 7 * dy - 3.5 * dx;
+  head[4] = ex - 7 * dx - 3.5 * dy, head[5] = ey - 7 * dy + 3.5 * dx;
+  return TRUE;
+}
+
 static void
 draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
 {
   cairo_t *cr = p->cr;
   const GArray *pts = edge->points;
   guint n = pts->len / 2;
-  double ex, ey, dx, dy, len;
+  double head[6];
   gboolean selected = index == p->options->selected_edge;
 
   if (n < 2)
@@ -377,18 +399,11 @@ draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
 
-  /* Arrowhead along the last segment. */
-  ex = g_array_index (pts, double, 2 * (n - 1));
-  ey = g_array_index (pts, double, 2 * (n - 1) + 1);
-  dx = ex - g_array_index (pts, double, 2 * (n - 2));
-  dy = ey - g_array_index (pts, double, 2 * (n - 2) + 1);
-  len = hypot (dx, dy);
-  if (len > 0)
+  if (onyx_render_arrowhead (pts, head))
     {
-      dx /= len, dy /= len;
-      cairo_move_to (cr, ex, ey);
-      cairo_line_to (cr, ex - 7 * dx + 3.5 * dy, ey - 7 * dy - 3.5 * dx);
-      cairo_line_to (cr, ex - 7 * dx - 3.5 * dy, ey - 7 * dy + 3.5 * dx);
+      cairo_move_to (cr, head[0], head[1]);
+      cairo_line_to (cr, head[2], head[3]);
+      cairo_line_to (cr, head[4], head[5]);
       cairo_close_path (cr);
       cairo_fill (cr);
     }
