@@ -95,6 +95,7 @@ test_replace (void)
   g_assert_false (onyx_edit_replace_operator (doc, conv, NULL, "Relu", NULL, &error));
   g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID);  /* 3 inputs */
   g_clear_error (&error);
+  g_clear_pointer (&dropped, g_strfreev);
   g_assert_true (onyx_edit_replace_operator (doc, conv, "", "Conv", &dropped, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (conv->n_attribute, ==, 5);

@@ -140,8 +140,9 @@ class Broken(unittest.TestCase):
             target.input.append("scales")
             m.graph.initializer.append(numpy_helper.from_array(
                 np.array([1, 1, 2, 2], dtype=np.float32), "scales"))
-        self.assert_then_inference(self.variant(change), "op-not-in-opset", "error", FIRST_RELU, None,
-                                   "was removed in opset 10", "/model/model.5/Relu")
+        # ONNX's inference passes over a node that does not match its schema.
+        self.assert_only(self.variant(change), "op-not-in-opset", "error", FIRST_RELU,
+                         text="was removed in opset 10")
 
     def test_unknown_standard_op(self):
         def change(m):

@@ -378,12 +378,22 @@ free_converted (Onnx__ModelProto *converted)
   onnx__model_proto__free_unpacked (converted, NULL);
 }
 
+static GBytes *
+convert_work (GBytes *input, gpointer data, char **text)
+{
+  g_autoptr (GError) error = NULL;
+  GBytes *result = onyx_onnx_convert_version (input, GPOINTER_TO_INT (data), &error);
+  if (result == NULL)
+    *text = g_strdup (error->message);
+  return result;
+}
+
 gboolean
 onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
   g_autoptr (GBytes) light = NULL, result = NULL;
-  g_autofree char *label = NULL, *argument = NULL;
+  g_autofree char *label = NULL, *argument = NULL, *message = NULL;
   Originals originals;
   Restore restore = { &originals, FALSE };
   Plan plan = { NULL, NULL, NULL };
@@ -401,9 +411,13 @@ onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "the model is at opset %d already", target);
 
   light = onyx_shapes_pack_light (&model->base);
-  result = onyx_onnx_convert_version (light, target, error);
+  result = onyx_onnx_run_isolated (convert_work, light, GINT_TO_POINTER (target), &message, error);
   if (result == NULL)
-    return FALSE;
+    {
+      if (message != NULL)
+        g_set_error_literal (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, message);
+      return FALSE;
+    }
   converted = onnx__model_proto__unpack (NULL, g_bytes_get_size (result), g_bytes_get_data (result, NULL));
   if (converted == NULL || converted->graph == NULL)
     {

@@ -580,15 +580,26 @@ onyx_diagnose_drop_repeated_inference (GPtrArray *problems)
     }
 }
 
+static GBytes *
+check_work (GBytes *input, gpointer data, char **text)
+{
+  return onyx_onnx_check_model (input, text) ? g_bytes_new (NULL, 0) : NULL;
+}
+
 void
 onyx_diagnose_full_check (const Onnx__ModelProto *model, GPtrArray *problems)
 {
   g_autoptr (GBytes) light = onyx_shapes_pack_light (&model->base);
   g_autofree char *message = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) passed = NULL;
   OnyxGraphNamer namer = ONYX_GRAPH_NAMER_INIT (model);
   OnyxShapes *strict;
 
-  if (!onyx_onnx_check_model (light, &message))
+  passed = onyx_onnx_run_isolated (check_work, light, NULL, &message, &error);
+  if (error != NULL)
+    message = g_strdup (error->message);
+  if (passed == NULL)
     {
       g_autofree char *shown = onyx_display_escape (g_strstrip (message));
       /* The checker's message runs over several lines; its first says what is wrong. */

@@ -138,6 +138,63 @@ inline_external (onnx::ModelProto &model)
       inline_external (node);
 }
 
+/* libonnx's inference functions trust the node to match its schema (the checker
+ * verifies that first): a Scan without num_scan_inputs crashes it. Nodes that do not
+ * verify are moved to a domain without schemas, which inference passes over; Onyx's
+ * own diagnostics report what is wrong with them. Returns how many were moved. */
+const char UNVERIFIED_DOMAIN[] = "onyx.unverified";
+
+int
+set_aside_unverified (onnx::GraphProto *graph, const std::unordered_map<std::string, int> &opsets)
+{
+  int n = 0;
+  for (auto &node : *graph->mutable_node ())
+    {
+      const std::string domain = node.domain () == "ai.onnx" ? "" : node.domain ();
+      auto opset = opsets.find (domain);
+      const onnx::OpSchema *schema = opset != opsets.end ()
+                                       ? onnx::OpSchemaRegistry::Schema (node.op_type (), opset->second, domain)
+                                       : nullptr;
+      if (schema != nullptr)
+        {
+          try
+            {
+              schema->Verify (node);
+            }
+          catch (const std::exception &)
+            {
+              node.set_domain (UNVERIFIED_DOMAIN);
+              n++;
+              continue;
+            }
+        }
+      for (auto &attribute : *node.mutable_attribute ())
+        {
+          if (attribute.has_g ())
+            n += set_aside_unverified (attribute.mutable_g (), opsets);
+          for (auto &body : *attribute.mutable_graphs ())
+            n += set_aside_unverified (&body, opsets);
+        }
+    }
+  return n;
+}
+
+int
+set_aside_unverified (onnx::ModelProto &model)
+{
+  std::unordered_map<std::string, int> opsets;
+  for (const auto &opset : model.opset_import ())
+    opsets[opset.domain () == "ai.onnx" ? "" : opset.domain ()] = (int) opset.version ();
+  int n = set_aside_unverified (model.mutable_graph (), opsets);
+  if (n > 0)
+    {
+      onnx::OperatorSetIdProto *opset = model.add_opset_import ();
+      opset->set_domain (UNVERIFIED_DOMAIN);
+      opset->set_version (1);
+    }
+  return n;
+}
+
 int
 default_opset (const onnx::ModelProto &model)
 {
@@ -293,6 +350,7 @@ onyx_onnx_infer_shapes (GBytes *model_bytes, gboolean check_types, char **errors
   inline_external (model);
   try
     {
+      set_aside_unverified (model);
       onnx::ShapeInferenceOptions options (check_types != FALSE, 1, false);
       onnx::shape_inference::InferShapes (model, onnx::OpSchemaRegistry::Instance (), options);
     }
@@ -341,6 +399,13 @@ onyx_onnx_convert_version (GBytes *model_bytes, int target, GError **error)
   try
     {
       int source = default_opset (model);
+      if (set_aside_unverified (model) > 0)
+        {
+          g_set_error_literal (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
+                               "nodes do not match their operator's schema (onyx-cli check lists "
+                               "them): fix them before converting");
+          return NULL;
+        }
       if (source < 0)
         {
           g_set_error_literal (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
@@ -369,4 +434,16 @@ onyx_onnx_convert_version (GBytes *model_bytes, int target, GError **error)
       return NULL;
     }
   return serialize_model (model);
+}
+
+extern "C" void
+onyx_onnx_prepare (void)
+{
+  static gsize done = 0;
+  if (g_once_init_enter (&done))
+    {
+      // Every schema is registered on first use: in the parent, not in each child.
+      onnx::OpSchemaRegistry::Schema ("Relu", 13, "");
+      g_once_init_leave (&done, 1);
+    }
 }

@@ -36,4 +36,18 @@ gboolean  onyx_onnx_check_model      (GBytes      *model,
 GBytes   *onyx_onnx_convert_version  (GBytes      *model,
                                       int          target,
                                       GError     **error);
+/* Loads the operator schemas once (done by the calls above when needed). */
+void      onyx_onnx_prepare          (void);
+
+/* libonnx crashes on some models, even ones its checker accepts (ConvTranspose of
+ * mismatched ranks in 1.12); so the calls above run in a forked child process
+ * (onyx-onnx-run.c). `work` runs there on `input` and gives bytes (or NULL) and a
+ * text (or NULL) back; a crash is an error, and the caller goes on. */
+typedef GBytes *(*OnyxOnnxWork) (GBytes *input, gpointer data, char **text);
+GBytes   *onyx_onnx_run_isolated     (OnyxOnnxWork  work,
+                                      GBytes       *input,
+                                      gpointer      data,
+                                      char        **text,
+                                      GError      **error);
+
 G_END_DECLS

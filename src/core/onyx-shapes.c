@@ -354,6 +354,16 @@ shape_error_free (OnyxShapeError *error)
   g_free (error);
 }
 
+static GBytes *
+infer_work (GBytes *input, gpointer data, char **text)
+{
+  g_autoptr (GError) error = NULL;
+  GBytes *result = onyx_onnx_infer_shapes (input, GPOINTER_TO_INT (data), text, &error);
+  if (error != NULL)
+    *text = g_strdup (error->message);
+  return result;
+}
+
 OnyxShapes *
 onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
 {
@@ -372,7 +382,8 @@ onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
     return self;
 
   light = onyx_shapes_pack_light (&model->base);
-  inferred = onyx_onnx_infer_shapes (light, check_types, &errors, &error);
+  inferred = onyx_onnx_run_isolated (infer_work, light, GINT_TO_POINTER (check_types != FALSE), &errors,
+                                     &error);
   if (inferred != NULL)
     {
       gsize size;
