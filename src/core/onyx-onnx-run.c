@@ -116,10 +116,11 @@ onyx_onnx_run_isolated (OnyxOnnxWork work, GBytes *input, gpointer data, char **
   while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
     ;
   all = g_byte_array_free_to_bytes (g_steal_pointer (&received));
-  p = g_bytes_get_data (all, NULL);
-  end = p + g_bytes_get_size (all);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0 || !read_part (&p, end, all, &result) ||
-      !read_part (&p, end, all, &message))
+  /* A child that died sent nothing, or not all. */
+  p = g_bytes_get_size (all) > 0 ? g_bytes_get_data (all, NULL) : NULL;
+  end = p != NULL ? p + g_bytes_get_size (all) : NULL;
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0 || p == NULL ||
+      !read_part (&p, end, all, &result) || !read_part (&p, end, all, &message))
     {
       g_set_error_literal (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_MALFORMED,
                            "ONNX's library (libonnx) crashed on this model");
