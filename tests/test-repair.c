@@ -27,6 +27,20 @@ assert_same_bytes (GBytes *expected, GBytes *actual)
   g_assert_true (g_bytes_equal (expected, actual));
 }
 
+/* Undoes everything: the document is `before` again, byte for byte. */
+static void
+undo_all_to (OnyxDocument *doc, GBytes *before, Seen *seen)
+{
+  g_autoptr (GBytes) undone = NULL;
+
+  while (onyx_document_undo (doc))
+    ;
+  undone = onyx_document_serialize (doc);
+  assert_same_bytes (before, undone);
+  g_signal_handlers_disconnect_by_data (doc, seen);
+  g_clear_pointer (&seen->nodes, g_ptr_array_unref);
+}
+
 /* Undo gives back `before`, redo `after`, each a step. */
 static void
 assert_undo_redo (OnyxDocument *doc, GBytes *before, GBytes *after)
@@ -100,14 +114,7 @@ test_replace (void)
   g_assert_no_error (error);
   g_assert_cmpuint (conv->n_attribute, ==, 5);
   assert_replays (doc, "model_foo.onnx");
-  while (onyx_document_undo (doc))
-    ;
-  {
-    g_autoptr (GBytes) undone = onyx_document_serialize (doc);
-    assert_same_bytes (before, undone);
-  }
-  g_signal_handlers_disconnect_by_data (doc, &seen);
-  g_clear_pointer (&seen.nodes, g_ptr_array_unref);
+  undo_all_to (doc, before, &seen);
 }
 
 static void
@@ -199,14 +206,7 @@ test_insert (void)
   g_assert_null (onyx_edit_insert_node (doc, "input", "", "Relu", extras, &error));
   g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID);
   g_clear_error (&error);
-  while (onyx_document_undo (doc))
-    ;
-  {
-    g_autoptr (GBytes) undone = onyx_document_serialize (doc);
-    assert_same_bytes (before, undone);
-  }
-  g_signal_handlers_disconnect_by_data (doc, &seen);
-  g_clear_pointer (&seen.nodes, g_ptr_array_unref);
+  undo_all_to (doc, before, &seen);
 }
 
 /* A tensor of an If's branch: the node goes into that branch, whose output count stays. */

@@ -8,9 +8,9 @@ computes for those tensors (the original is run with the cut's tensors exposed a
 outputs, and its values of the cut's inputs are fed to both extracted models).
 
 onnx's extractor runs shape inference first and types the new inputs and outputs from
-it; onyx takes recorded value_info and its own smaller inference, which knows element
-types but not always shapes (that onnx.checker wants). So the sources are given their
-inferred value_info first, as exporters often record it, except where noted."""
+it; onyx takes recorded value_info, else the same inference (libonnx). The sources
+are given their inferred value_info first, as exporters often record it, except where
+noted."""
 import os
 import tempfile
 import unittest
