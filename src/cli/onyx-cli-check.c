@@ -124,9 +124,8 @@ onyx_cli_check (int argc, char **argv)
   if (model == NULL)
     return exit_code;
 
-  problems = onyx_diagnose_model (onyx_model_get_proto (model));
-  if (full)
-    onyx_diagnose_full_check (onyx_model_get_proto (model), problems);
+  problems = full ? onyx_diagnose_model_full (onyx_model_get_proto (model))
+               : onyx_diagnose_model (onyx_model_get_proto (model));
   if (graph_name != NULL)
     {
       g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_model_get_proto (model));

@@ -586,43 +586,35 @@ check_work (GBytes *input, gpointer data, char **text)
   return onyx_onnx_check_model (input, text) ? g_bytes_new (NULL, 0) : NULL;
 }
 
-void
-onyx_diagnose_full_check (const Onnx__ModelProto *model, GPtrArray *problems)
+/* onnx.checker's first finding (it stops there), or nothing. */
+static void
+add_checker_problem (const Onnx__ModelProto *model, OnyxGraphNamer *namer, GPtrArray *problems)
 {
   g_autoptr (GBytes) light = onyx_shapes_pack_light (&model->base);
   g_autofree char *message = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GBytes) passed = NULL;
-  OnyxGraphNamer namer = ONYX_GRAPH_NAMER_INIT (model);
-  OnyxShapes *strict;
+  g_autoptr (GBytes) passed = onyx_onnx_run_isolated (check_work, light, NULL, &message, &error);
+  g_autofree char *shown = NULL;
+  OnyxCheckedGraph g = { NULL, NULL, 0, NULL, NULL, namer, NULL };
+  char *end;
 
-  passed = onyx_onnx_run_isolated (check_work, light, NULL, &message, &error);
+  if (passed != NULL)
+    return;
   if (error != NULL)
-    message = g_strdup (error->message);
-  if (passed == NULL)
     {
-      g_autofree char *shown = onyx_display_escape (g_strstrip (message));
-      /* The checker's message runs over several lines; its first says what is wrong. */
-      char *end = strchr (shown, '\n');
-      OnyxCheckedGraph g = { NULL, NULL, 0, NULL, NULL, &namer, NULL };
-      if (end != NULL)
-        *end = '\0';
-      onyx_diagnose_add (problems, &g, ONYX_PROBLEM_CHECKER, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
-                         "onnx.checker: %s", shown);
+      g_free (message);
+      message = g_strdup (error->message);
     }
-  /* The strict inference finds what the lenient one did, and type mismatches. */
-  for (guint i = problems->len; i-- > 0;)
-    if (((OnyxProblem *) problems->pdata[i])->kind == ONYX_PROBLEM_SHAPE_INFERENCE)
-      g_ptr_array_remove_index (problems, i);
-  strict = onyx_shapes_infer (model, TRUE);
-  onyx_diagnose_shape_errors (model, strict, &namer, problems);
-  onyx_diagnose_drop_repeated_inference (problems);
-  onyx_shapes_unref (strict);
-  onyx_graph_namer_clear (&namer);
+  shown = onyx_display_escape (g_strstrip (message));
+  /* The checker's message runs over several lines; its first says what is wrong. */
+  if ((end = strchr (shown, '\n')) != NULL)
+    *end = '\0';
+  onyx_diagnose_add (problems, &g, ONYX_PROBLEM_CHECKER, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
+                     "onnx.checker: %s", shown);
 }
 
-GPtrArray *
-onyx_diagnose_model (const Onnx__ModelProto *model)
+static GPtrArray *
+diagnose (const Onnx__ModelProto *model, gboolean full)
 {
   GPtrArray *problems = onyx_validate_model (model);
   g_autoptr (GHashTable) functions = onyx_diagnose_local_functions (model);
@@ -644,13 +636,28 @@ onyx_diagnose_model (const Onnx__ModelProto *model)
       onyx_known_types_free (g.types);
     }
   onyx_diagnose_opset_imports (model, problems);
+  if (full)
+    add_checker_problem (model, &namer, problems);
   if (model->graph != NULL)
     {
-      g_autoptr (OnyxShapes) shapes = onyx_shapes_infer (model, FALSE);
+      /* The full check's strict inference also checks the operators' type constraints. */
+      g_autoptr (OnyxShapes) shapes = onyx_shapes_infer (model, full);
       onyx_diagnose_shape_errors (model, shapes, &namer, problems);
       onyx_diagnose_drop_repeated_inference (problems);
     }
   onyx_diagnose_functions (model, functions, &namer, problems);
   onyx_graph_namer_clear (&namer);
   return problems;
+}
+
+GPtrArray *
+onyx_diagnose_model (const Onnx__ModelProto *model)
+{
+  return diagnose (model, FALSE);
+}
+
+GPtrArray *
+onyx_diagnose_model_full (const Onnx__ModelProto *model)
+{
+  return diagnose (model, TRUE);
 }

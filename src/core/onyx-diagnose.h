@@ -25,11 +25,10 @@ G_BEGIN_DECLS
  * then the others in graph order. The array frees its elements. */
 GPtrArray *onyx_diagnose_model    (const Onnx__ModelProto *model);
 
-/* What onnx.checker.check_model(full_check=True) adds: the checker's first finding
- * (it stops there) and the strict shape inference's errors, which replace the
- * lenient inference's among `problems`. */
-void       onyx_diagnose_full_check (const Onnx__ModelProto *model,
-                                     GPtrArray              *problems);
+/* The same with what onnx.checker.check_model(full_check=True) adds: the checker's
+ * first finding (it stops there), and the strict shape inference in place of the
+ * lenient one. */
+GPtrArray *onyx_diagnose_model_full (const Onnx__ModelProto *model);
 
 typedef struct {
   char *name;            /* "N", "batch" */
