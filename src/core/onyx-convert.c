@@ -23,12 +23,9 @@ type_is_empty (const Onnx__TypeProto *type)
 static gboolean
 same_type (const Onnx__TypeProto *a, const Onnx__TypeProto *b)
 {
-  g_autoptr (GBytes) packed_a = NULL, packed_b = NULL;
   if (type_is_empty (a) || type_is_empty (b))
     return type_is_empty (a) == type_is_empty (b);
-  packed_a = onyx_shapes_pack_light (&a->base);
-  packed_b = onyx_shapes_pack_light (&b->base);
-  return g_bytes_equal (packed_a, packed_b);
+  return onyx_proto_equal (&a->base, &b->base);
 }
 
 static guint

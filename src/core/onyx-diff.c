@@ -444,21 +444,7 @@ compare_initializers (Scope *scope)
 static gboolean
 same_attribute (const Onnx__AttributeProto *a, const Onnx__AttributeProto *b)
 {
-  gsize len_a = protobuf_c_message_get_packed_size (&a->base);
-  gsize len_b = protobuf_c_message_get_packed_size (&b->base);
-  gboolean same;
-  guint8 *buf_a, *buf_b;
-
-  if (len_a != len_b)
-    return FALSE;
-  buf_a = g_malloc (MAX (len_a, 1));
-  buf_b = g_malloc (MAX (len_b, 1));
-  protobuf_c_message_pack (&a->base, buf_a);
-  protobuf_c_message_pack (&b->base, buf_b);
-  same = memcmp (buf_a, buf_b, len_a) == 0;
-  g_free (buf_a);
-  g_free (buf_b);
-  return same;
+  return onyx_proto_equal (&a->base, &b->base);
 }
 
 /* The attribute's own fields, its graphs left out. */

@@ -621,25 +621,11 @@ onyx_model_new_derived (OnyxModel *source, Onnx__ModelProto *proto)
   return self;
 }
 
-typedef struct {
-  ProtobufCBuffer base;
-  GByteArray *bytes;
-} ByteArrayBuffer;
-
-static void
-byte_array_append (ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
-{
-  g_byte_array_append (((ByteArrayBuffer *) buffer)->bytes, data, len);
-}
-
 GBytes *
 onyx_model_serialize (OnyxModel *self)
 {
-  ByteArrayBuffer buffer = { { byte_array_append }, g_byte_array_new () };
-
   g_return_val_if_fail (ONYX_IS_MODEL (self), NULL);
-  protobuf_c_message_pack_to_buffer (&self->proto->base, &buffer.base);
-  return g_byte_array_free_to_bytes (buffer.bytes);
+  return onyx_proto_pack (&self->proto->base);
 }
 
 /* Streams the packed message to a file descriptor through a small buffer, so saving

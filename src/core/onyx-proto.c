@@ -75,17 +75,36 @@ onyx_proto_foreach_tensor (ProtobufCMessage *root, OnyxProtoTensorFunc func, gpo
   onyx_proto_foreach_message (root, visit_if_tensor, &visit);
 }
 
+GBytes *
+onyx_proto_pack (const ProtobufCMessage *message)
+{
+  gsize len = protobuf_c_message_get_packed_size (message);
+  guint8 *data = g_malloc (MAX (len, 1));
+
+  protobuf_c_message_pack (message, data);
+  return g_bytes_new_take (data, len);
+}
+
+gboolean
+onyx_proto_equal (const ProtobufCMessage *a, const ProtobufCMessage *b)
+{
+  g_autoptr (GBytes) packed_a = NULL, packed_b = NULL;
+
+  if (a->descriptor != b->descriptor)
+    return FALSE;
+  packed_a = onyx_proto_pack (a);
+  packed_b = onyx_proto_pack (b);
+  return g_bytes_equal (packed_a, packed_b);
+}
+
 ProtobufCMessage *
 onyx_proto_copy (const ProtobufCMessage *message)
 {
-  gsize len = protobuf_c_message_get_packed_size (message);
-  guint8 *buffer = g_malloc (MAX (len, 1));
-  ProtobufCMessage *copy;
+  g_autoptr (GBytes) packed = onyx_proto_pack (message);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (packed, &len);
 
-  protobuf_c_message_pack (message, buffer);
-  copy = protobuf_c_message_unpack (message->descriptor, NULL, len, buffer);
-  g_free (buffer);
-  return copy;
+  return protobuf_c_message_unpack (message->descriptor, NULL, len, data);
 }
 
 const char *

@@ -29,6 +29,12 @@ void onyx_proto_foreach_tensor (ProtobufCMessage   *root,
                                 OnyxProtoTensorFunc func,
                                 gpointer            user_data);
 
+/* The message in protobuf's wire format. */
+GBytes *onyx_proto_pack (const ProtobufCMessage *message);
+
+/* Whether two messages of one type have the same wire bytes. */
+gboolean onyx_proto_equal (const ProtobufCMessage *a, const ProtobufCMessage *b);
+
 /* Deep copy of a message (through pack/unpack), for new items built from old ones. */
 ProtobufCMessage *onyx_proto_copy (const ProtobufCMessage *message);
 

@@ -70,21 +70,18 @@ GBytes *
 onyx_shapes_pack_light (const ProtobufCMessage *message)
 {
   g_autoptr (GArray) cuts = g_array_new (FALSE, FALSE, sizeof (CutTensor));
-  gsize size;
-  guint8 *data;
+  GBytes *packed;
 
   /* Only lengths change, and only for the time of packing, on the thread that
    * owns the model. */
   onyx_proto_foreach_tensor ((ProtobufCMessage *) message, cut_payload, cuts);
-  size = protobuf_c_message_get_packed_size (message);
-  data = g_malloc (MAX (size, 1));
-  protobuf_c_message_pack (message, data);
+  packed = onyx_proto_pack (message);
   for (guint i = 0; i < cuts->len; i++)
     {
       CutTensor *cut = &g_array_index (cuts, CutTensor, i);
       *cut->tensor = cut->saved;
     }
-  return g_bytes_new_take (data, size);
+  return packed;
 }
 
 /* ---- the model's graphs and nodes, in the order onyx-onnx.cc numbers nodes ---- */
