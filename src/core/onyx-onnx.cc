@@ -340,7 +340,13 @@ rewrite_axis_operators (onnx::ModelProto &model)
 extern "C" GBytes *
 onyx_onnx_infer_shapes (GBytes *model_bytes, gboolean check_types, char **errors, GError **error)
 {
-  onnx::ModelProto model;
+  /* One arena for the whole model: freeing thousands of small messages one
+     by one cost more than the inference itself. */
+  google::protobuf::ArenaOptions arena_options;
+  arena_options.start_block_size = 1 << 20;
+  arena_options.max_block_size = 16 << 20;
+  google::protobuf::Arena arena (arena_options);
+  onnx::ModelProto &model = *google::protobuf::Arena::CreateMessage<onnx::ModelProto> (&arena);
   guint64 counter = 0;
 
   *errors = NULL;
