@@ -581,7 +581,7 @@ onyx_diagnose_drop_repeated_inference (GPtrArray *problems)
 }
 
 static GBytes *
-check_work (GBytes *input, gpointer data, char **text)
+check_work (GBytes *input, G_GNUC_UNUSED gint64 argument, char **text)
 {
   return onyx_onnx_check_model (input, text) ? g_bytes_new (NULL, 0) : NULL;
 }
@@ -593,7 +593,7 @@ add_checker_problem (const Onnx__ModelProto *model, OnyxGraphNamer *namer, GPtrA
   g_autoptr (GBytes) light = onyx_shapes_pack_light (&model->base);
   g_autofree char *message = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GBytes) passed = onyx_onnx_run_isolated (check_work, light, NULL, &message, &error);
+  g_autoptr (GBytes) passed = onyx_onnx_run_isolated (check_work, light, 0, &message, &error);
   g_autofree char *shown = NULL;
   OnyxCheckedGraph g = { NULL, NULL, 0, NULL, NULL, namer, NULL };
   char *end;

@@ -40,13 +40,25 @@ GBytes   *onyx_onnx_convert_version  (GBytes      *model,
 void      onyx_onnx_prepare          (void);
 
 /* libonnx crashes on some models, even ones its checker accepts (ConvTranspose of
- * mismatched ranks in 1.12); so the calls above run in a forked child process
- * (onyx-onnx-run.c). `work` runs there on `input` and gives bytes (or NULL) and a
- * text (or NULL) back; a crash is an error, and the caller goes on. */
-typedef GBytes *(*OnyxOnnxWork) (GBytes *input, gpointer data, char **text);
+ * mismatched ranks in 1.12); so the calls above run in a worker process, a fork of
+ * this one kept for the next job (onyx-onnx-run.c). `work` runs there on `input` and
+ * gives bytes (or NULL) and a text (or NULL) back; a crash is an error, and the
+ * caller goes on. `work` must be a function of this program (the worker has the
+ * same one at the same address) and `argument` a plain number. */
+typedef GBytes *(*OnyxOnnxWork) (GBytes *input, gint64 argument, char **text);
 GBytes   *onyx_onnx_run_isolated     (OnyxOnnxWork  work,
                                       GBytes       *input,
-                                      gpointer      data,
+                                      gint64        argument,
+                                      char        **text,
+                                      GError      **error);
+
+/* The same in two halves, to do other work while the worker does this: jobs run one
+ * at a time, and the thread that starts one finishes it (it holds a lock between). */
+typedef struct _OnyxOnnxJob OnyxOnnxJob;
+OnyxOnnxJob *onyx_onnx_job_start     (OnyxOnnxWork  work,
+                                      GBytes       *input,
+                                      gint64        argument);
+GBytes      *onyx_onnx_job_finish    (OnyxOnnxJob  *job,
                                       char        **text,
                                       GError      **error);
 

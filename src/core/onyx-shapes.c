@@ -352,10 +352,10 @@ shape_error_free (OnyxShapeError *error)
 }
 
 static GBytes *
-infer_work (GBytes *input, gpointer data, char **text)
+infer_work (GBytes *input, gint64 check_types, char **text)
 {
   g_autoptr (GError) error = NULL;
-  GBytes *result = onyx_onnx_infer_shapes (input, GPOINTER_TO_INT (data), text, &error);
+  GBytes *result = onyx_onnx_infer_shapes (input, check_types != 0, text, &error);
   if (error != NULL)
     *text = g_strdup (error->message);
   return result;
@@ -379,7 +379,7 @@ onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
     return self;
 
   light = onyx_shapes_pack_light (&model->base);
-  inferred = onyx_onnx_run_isolated (infer_work, light, GINT_TO_POINTER (check_types != FALSE), &errors,
+  inferred = onyx_onnx_run_isolated (infer_work, light, check_types != FALSE, &errors,
                                      &error);
   if (inferred != NULL)
     {
