@@ -62,8 +62,8 @@ onyx_edit_infer_shapes (OnyxDocument *doc, guint *n_written, GError **error)
       if (entry->function != NULL)
         continue;  /* a function body is typed at each call, not once */
       infos = onyx_shapes_new_value_infos (shapes, graph);
-      for (guint i = 0; i < infos->len; i++)
-        onyx_document_insert_item (doc, &graph->base, "value_info", graph->n_value_info, infos->pdata[i]);
+      onyx_document_insert_items (doc, &graph->base, "value_info", graph->n_value_info,
+                                  (ProtobufCMessage *const *) infos->pdata, infos->len);
       n += infos->len;
       /* Recorded types take what inference adds to them (a dim_param it finds a
        * value for, a missing shape), as onnx.shape_inference writes them back. */

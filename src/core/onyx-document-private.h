@@ -29,6 +29,14 @@ void onyx_document_insert_item      (OnyxDocument     *self,
                                      const char       *field_name,
                                      gsize             position,
                                      ProtobufCMessage *item);
+/* A run of items at `position`, as one change (thousands of value_info at once);
+ * takes ownership of the items, not of the array. Not for nodes. */
+void onyx_document_insert_items     (OnyxDocument            *self,
+                                     ProtobufCMessage        *owner,
+                                     const char              *field_name,
+                                     gsize                    position,
+                                     ProtobufCMessage *const *items,
+                                     gsize                    n_items);
 
 void onyx_document_set_node_input   (OnyxDocument *self, Onnx__NodeProto *node,
                                      guint k, const char *name);

@@ -29,7 +29,8 @@ typedef struct {
   ProtobufCMessage *owner;            /* message holding the field or named */
   const ProtobufCFieldDescriptor *field;
   gsize position;                     /* element index, or input/output slot */
-  ProtobufCMessage *item;             /* removed/inserted element */
+  ProtobufCMessage **items;           /* removed/inserted elements, a run from `position` */
+  gsize n_items;
   char *old_text, *new_text;          /* names */
   ProtobufCMessage *old_message, *new_message; /* types */
   Onnx__NodeProto **old_order, **new_order;
@@ -115,15 +116,26 @@ index_holding (OnyxDocument *self, Onnx__NodeProto *node)
   return index != NULL && onyx_graph_index_has_node (index, node) ? index : NULL;
 }
 
+static gboolean
+has_graph_attribute (ProtobufCMessage *const *items, gsize n_items)
+{
+  for (gsize i = 0; i < n_items; i++)
+    {
+      const Onnx__AttributeProto *attribute = (const Onnx__AttributeProto *) items[i];
+      if (items[i]->descriptor == &onnx__attribute_proto__descriptor &&
+          (attribute->g != NULL || attribute->n_graphs > 0))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* A node's graph attributes change what it reads from outside them. */
 static OnyxGraphIndex *
-unindex_node (OnyxDocument *self, ProtobufCMessage *owner, ProtobufCMessage *item)
+unindex_node (OnyxDocument *self, ProtobufCMessage *owner, Op *op)
 {
-  const Onnx__AttributeProto *attribute = (const Onnx__AttributeProto *) item;
   OnyxGraphIndex *index;
 
-  if (!is_node (owner) || item->descriptor != &onnx__attribute_proto__descriptor ||
-      (attribute->g == NULL && attribute->n_graphs == 0))
+  if (!is_node (owner) || !has_graph_attribute (op->items, op->n_items))
     return NULL;
   index = index_holding (self, (Onnx__NodeProto *) owner);
   if (index != NULL)
@@ -138,17 +150,21 @@ detach_item (OnyxDocument *self, Op *op)
   ProtobufCMessage **items = *field_items (op->owner, op->field);
   OnyxGraphIndex *index = is_graph (op->owner)
     ? onyx_graph_tree_index_if_any (self->tree, (Onnx__GraphProto *) op->owner) : NULL;
-  OnyxGraphIndex *reread = unindex_node (self, op->owner, op->item);
+  OnyxGraphIndex *reread = unindex_node (self, op->owner, op);
+  gboolean nodes = is_nodes_field (op->owner, op->field);
 
-  g_assert (op->position < *count && items[op->position] == op->item);
-  memmove (items + op->position, items + op->position + 1,
-           (*count - op->position - 1) * sizeof *items);
-  (*count)--;
-  if (is_nodes_field (op->owner, op->field))
-    onyx_graph_tree_remove_node (self->tree, (Onnx__NodeProto *) op->item);
-  if (index != NULL && is_nodes_field (op->owner, op->field))
-    onyx_graph_index_remove_node (index, (Onnx__NodeProto *) op->item);
-  else if (index != NULL)
+  g_assert (op->position + op->n_items <= *count &&
+            memcmp (items + op->position, op->items, op->n_items * sizeof *items) == 0);
+  memmove (items + op->position, items + op->position + op->n_items,
+           (*count - op->position - op->n_items) * sizeof *items);
+  *count -= op->n_items;
+  for (gsize i = 0; i < op->n_items && nodes; i++)
+    {
+      onyx_graph_tree_remove_node (self->tree, (Onnx__NodeProto *) op->items[i]);
+      if (index != NULL)
+        onyx_graph_index_remove_node (index, (Onnx__NodeProto *) op->items[i]);
+    }
+  if (index != NULL && !nodes)
     onyx_graph_index_refresh_lists (index);
   if (reread != NULL)
     onyx_graph_index_add_node (reread, (Onnx__NodeProto *) op->owner);
@@ -161,20 +177,23 @@ attach_item (OnyxDocument *self, Op *op)
   ProtobufCMessage ***items = field_items (op->owner, op->field);
   OnyxGraphIndex *index = is_graph (op->owner)
     ? onyx_graph_tree_index_if_any (self->tree, (Onnx__GraphProto *) op->owner) : NULL;
-  OnyxGraphIndex *reread = unindex_node (self, op->owner, op->item);
+  OnyxGraphIndex *reread = unindex_node (self, op->owner, op);
+  gboolean nodes = is_nodes_field (op->owner, op->field);
 
   g_assert (op->position <= *count);
-  *items = g_realloc (*items, (*count + 1) * sizeof **items);
-  memmove (*items + op->position + 1, *items + op->position,
+  *items = g_realloc (*items, (*count + op->n_items) * sizeof **items);
+  memmove (*items + op->position + op->n_items, *items + op->position,
            (*count - op->position) * sizeof **items);
-  (*items)[op->position] = op->item;
-  (*count)++;
-  if (is_nodes_field (op->owner, op->field))
-    onyx_graph_tree_add_node (self->tree, (Onnx__NodeProto *) op->item,
-                              (Onnx__GraphProto *) op->owner);
-  if (index != NULL && is_nodes_field (op->owner, op->field))
-    onyx_graph_index_add_node (index, (Onnx__NodeProto *) op->item);
-  else if (index != NULL)
+  memcpy (*items + op->position, op->items, op->n_items * sizeof **items);
+  *count += op->n_items;
+  for (gsize i = 0; i < op->n_items && nodes; i++)
+    {
+      onyx_graph_tree_add_node (self->tree, (Onnx__NodeProto *) op->items[i],
+                                (Onnx__GraphProto *) op->owner);
+      if (index != NULL)
+        onyx_graph_index_add_node (index, (Onnx__NodeProto *) op->items[i]);
+    }
+  if (index != NULL && !nodes)
     onyx_graph_index_refresh_lists (index);
   if (reread != NULL)
     onyx_graph_index_add_node (reread, (Onnx__NodeProto *) op->owner);
@@ -286,7 +305,9 @@ op_free (OnyxDocument *self, Op *op)
   gboolean item_detached = (op->kind == OP_REMOVE_ITEM) == op->applied;
 
   if ((op->kind == OP_REMOVE_ITEM || op->kind == OP_INSERT_ITEM) && item_detached)
-    onyx_model_free_detached (self->model, op->item);
+    for (gsize i = 0; i < op->n_items; i++)
+      onyx_model_free_detached (self->model, op->items[i]);
+  g_free (op->items);
   /* Of the old and new name or type, the model holds one: free the other. */
   free (op->applied ? op->old_text : op->new_text);
   onyx_model_free_detached (self->model, op->applied ? op->old_message : op->new_message);
@@ -341,7 +362,7 @@ classify (OnyxDocument *self, Op *op)
     case OP_INSERT_ITEM:
       if (is_graph (owner))
         touch_in (self, op, (Onnx__GraphProto *) owner,
-                  is_nodes_field (owner, op->field) ? (Onnx__NodeProto *) op->item : NULL, TRUE);
+                  is_nodes_field (owner, op->field) ? (Onnx__NodeProto *) op->items[0] : NULL, TRUE);
       else if (node != NULL)  /* attributes */
         touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, TRUE);
       /* else opset imports or functions of the model: the whole model */
@@ -522,7 +543,30 @@ onyx_document_remove_item (OnyxDocument *self, ProtobufCMessage *owner, const ch
   op->field = repeated_message_field (owner, field_name);
   op->position = position;
   g_return_if_fail (op->field != NULL && position < *field_count (owner, op->field));
-  op->item = (*field_items (owner, op->field))[position];
+  op->items = g_new (ProtobufCMessage *, 1);
+  op->items[0] = (*field_items (owner, op->field))[position];
+  op->n_items = 1;
+  record (self, op);
+}
+
+void
+onyx_document_insert_items (OnyxDocument *self, ProtobufCMessage *owner, const char *field_name,
+                            gsize position, ProtobufCMessage *const *items, gsize n_items)
+{
+  Op *op;
+
+  if (n_items == 0)
+    return;
+  op = g_new0 (Op, 1);
+  op->kind = OP_INSERT_ITEM;
+  op->owner = owner;
+  op->field = repeated_message_field (owner, field_name);
+  op->position = position;
+  op->items = g_memdup2 (items, n_items * sizeof *items);
+  op->n_items = n_items;
+  g_return_if_fail (op->field != NULL && position <= *field_count (owner, op->field));
+  /* A run of nodes would be one touched node: nodes go one by one. */
+  g_return_if_fail (n_items == 1 || !is_nodes_field (owner, op->field));
   record (self, op);
 }
 
@@ -530,15 +574,7 @@ void
 onyx_document_insert_item (OnyxDocument *self, ProtobufCMessage *owner, const char *field_name,
                            gsize position, ProtobufCMessage *item)
 {
-  Op *op = g_new0 (Op, 1);
-
-  op->kind = OP_INSERT_ITEM;
-  op->owner = owner;
-  op->field = repeated_message_field (owner, field_name);
-  op->position = position;
-  op->item = item;
-  g_return_if_fail (op->field != NULL && position <= *field_count (owner, op->field));
-  record (self, op);
+  onyx_document_insert_items (self, owner, field_name, position, &item, 1);
 }
 
 static void
