@@ -31,13 +31,14 @@ static pid_t worker_pid;      /* 0: none running */
 static pid_t worker_owner;    /* the process that started it: a fork of ours has none */
 static int worker_fd = -1;
 
+/* Moves all len bytes through fd, either way: FALSE when the other end is gone. */
 static gboolean
-send_all (int fd, const void *data, gsize len)
+transfer_all (int fd, void *data, gsize len, gboolean sending)
 {
-  const guint8 *p = data;
+  guint8 *p = data;
   while (len > 0)
     {
-      ssize_t n = send (fd, p, len, MSG_NOSIGNAL);
+      ssize_t n = sending ? send (fd, p, len, MSG_NOSIGNAL) : recv (fd, p, len, 0);
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0)
@@ -48,19 +49,15 @@ send_all (int fd, const void *data, gsize len)
 }
 
 static gboolean
+send_all (int fd, const void *data, gsize len)
+{
+  return transfer_all (fd, (void *) data, len, TRUE);
+}
+
+static gboolean
 receive_all (int fd, void *data, gsize len)
 {
-  guint8 *p = data;
-  while (len > 0)
-    {
-      ssize_t n = recv (fd, p, len, 0);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      p += n, len -= (gsize) n;
-    }
-  return TRUE;
+  return transfer_all (fd, data, len, FALSE);
 }
 
 static gboolean
