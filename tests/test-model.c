@@ -106,6 +106,43 @@ append_bytes_field (GByteArray *out, guint field, const guint8 *data, gsize len)
 /* Fields from newer ONNX releases (unknown to Debian's onnx.proto) must survive a
  * load/save, at the top level and inside the graph. */
 static void
+assert_copy_is_equal (const Onnx__ModelProto *proto)
+{
+  ProtobufCMessage *copy = onyx_proto_copy (&proto->base);
+  g_assert_true (onyx_proto_equal (copy, &proto->base));
+  protobuf_c_message_free_unpacked (copy, NULL);
+}
+
+/* Every kind of field (strings, bytes, oneofs, repeated scalars and messages,
+ * subgraphs, functions) copies to an equal message: the tests' models and a sample
+ * of the corpus. */
+static void
+test_copy_is_equal (void)
+{
+  static const char *const names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx",
+                                       "control_if.onnx", "control_loop.onnx",
+                                       "local_function.onnx", "flat_constants.onnx" };
+  g_autoptr (GPtrArray) corpus = test_testdata_models ();
+  guint n_copied = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autoptr (OnyxModel) model = load_data_file (names[i]);
+      assert_copy_is_equal (onyx_model_get_proto (model));
+      n_copied++;
+    }
+  for (guint i = 0; i < corpus->len; i += 7)
+    {
+      g_autoptr (OnyxModel) model = onyx_model_new_from_file (corpus->pdata[i], NULL);
+      if (model == NULL)
+        continue;
+      assert_copy_is_equal (onyx_model_get_proto (model));
+      n_copied++;
+    }
+  g_assert_cmpuint (n_copied, >=, G_N_ELEMENTS (names) + corpus->len / 14);
+}
+
+static void
 test_unknown_fields_survive (void)
 {
   Onnx__ModelProto *proto = test_model_new ();
@@ -138,6 +175,7 @@ test_unknown_fields_survive (void)
                             unknown_graph_field, sizeof unknown_graph_field));
   g_assert_nonnull (memmem (g_bytes_get_data (saved, NULL), g_bytes_get_size (saved),
                             unknown_model_field, sizeof unknown_model_field));
+  assert_copy_is_equal (onyx_model_get_proto (model));
 }
 
 static void
@@ -503,6 +541,7 @@ main (int argc, char **argv)
   g_test_add_func ("/model/custom-domain", test_custom_domain);
   g_test_add_func ("/model/serialize-identity", test_serialize_is_identity);
   g_test_add_func ("/model/unknown-fields", test_unknown_fields_survive);
+  g_test_add_func ("/model/copy", test_copy_is_equal);
   g_test_add_func ("/model/bad/empty", test_empty_file);
   g_test_add_func ("/model/bad/missing", test_missing_file_and_folder);
   g_test_add_func ("/model/bad/truncated", test_truncated);

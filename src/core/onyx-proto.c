@@ -1,5 +1,6 @@
 #include "onyx-proto.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static gboolean
@@ -97,14 +98,113 @@ onyx_proto_equal (const ProtobufCMessage *a, const ProtobufCMessage *b)
   return g_bytes_equal (packed_a, packed_b);
 }
 
+static size_t
+field_element_size (ProtobufCType type)
+{
+  switch (type)
+    {
+    case PROTOBUF_C_TYPE_INT64:
+    case PROTOBUF_C_TYPE_SINT64:
+    case PROTOBUF_C_TYPE_SFIXED64:
+    case PROTOBUF_C_TYPE_UINT64:
+    case PROTOBUF_C_TYPE_FIXED64:
+    case PROTOBUF_C_TYPE_DOUBLE:
+      return 8;
+    case PROTOBUF_C_TYPE_BOOL:
+      return sizeof (protobuf_c_boolean);
+    case PROTOBUF_C_TYPE_STRING:
+      return sizeof (char *);
+    case PROTOBUF_C_TYPE_BYTES:
+      return sizeof (ProtobufCBinaryData);
+    case PROTOBUF_C_TYPE_MESSAGE:
+      return sizeof (ProtobufCMessage *);
+    default:
+      return 4;  /* the 32-bit integers, float and enum */
+    }
+}
+
+static void *
+memdup_or_null (const void *data, size_t len)
+{
+  void *copy;
+  if (data == NULL || len == 0)
+    return NULL;
+  copy = malloc (len);
+  if (copy == NULL)
+    g_error ("out of memory copying %zu bytes", len);
+  return memcpy (copy, data, len);
+}
+
+/* Points *value at a copy of what it points at now (a string, bytes or a message),
+ * leaving a field's default in place as protobuf-c's unpack does. */
+static void
+copy_pointed (const ProtobufCFieldDescriptor *field, void *value)
+{
+  switch (field->type)
+    {
+    case PROTOBUF_C_TYPE_STRING:
+      {
+        char **string = value;
+        if (*string != NULL && *string != field->default_value)
+          *string = memdup_or_null (*string, strlen (*string) + 1);
+        break;
+      }
+    case PROTOBUF_C_TYPE_BYTES:
+      {
+        ProtobufCBinaryData *bytes = value;
+        const ProtobufCBinaryData *fallback = field->default_value;
+        if (bytes->data != NULL && (fallback == NULL || bytes->data != fallback->data))
+          bytes->data = memdup_or_null (bytes->data, bytes->len);
+        break;
+      }
+    case PROTOBUF_C_TYPE_MESSAGE:
+      {
+        ProtobufCMessage **message = value;
+        if (*message != NULL)
+          *message = onyx_proto_copy (*message);
+        break;
+      }
+    default:
+      break;
+    }
+}
+
+/* Field by field rather than through pack and unpack: a third of the time, and
+ * edits copy thousands of small messages (value_info for every tensor). The copy is
+ * malloc-allocated as unpack's is, for protobuf_c_message_free_unpacked. */
 ProtobufCMessage *
 onyx_proto_copy (const ProtobufCMessage *message)
 {
-  g_autoptr (GBytes) packed = onyx_proto_pack (message);
-  gsize len;
-  const guint8 *data = g_bytes_get_data (packed, &len);
+  const ProtobufCMessageDescriptor *desc = message->descriptor;
+  char *copy = memdup_or_null (message, desc->sizeof_message);
+  ProtobufCMessage *base = (ProtobufCMessage *) copy;
 
-  return protobuf_c_message_unpack (message->descriptor, NULL, len, data);
+  for (unsigned i = 0; i < desc->n_fields; i++)
+    {
+      const ProtobufCFieldDescriptor *field = &desc->fields[i];
+      void *member = copy + field->offset;
+
+      if (field->label == PROTOBUF_C_LABEL_REPEATED)
+        {
+          size_t n = *(size_t *) (copy + field->quantifier_offset);
+          size_t size = field_element_size (field->type);
+          char *items = memdup_or_null (*(void **) member, n * size);
+          *(void **) member = items;
+          if (field->type == PROTOBUF_C_TYPE_STRING || field->type == PROTOBUF_C_TYPE_BYTES ||
+              field->type == PROTOBUF_C_TYPE_MESSAGE)
+            for (size_t k = 0; k < n; k++)
+              copy_pointed (field, items + k * size);
+        }
+      else if (!(field->flags & PROTOBUF_C_FIELD_FLAG_ONEOF) ||
+               *(uint32_t *) (copy + field->quantifier_offset) == field->id)
+        copy_pointed (field, member);
+    }
+  base->unknown_fields = memdup_or_null (message->unknown_fields,
+                                         message->n_unknown_fields * sizeof *message->unknown_fields);
+  for (unsigned i = 0; i < message->n_unknown_fields; i++)
+    base->unknown_fields[i].data = memdup_or_null (base->unknown_fields[i].data,
+                                                   base->unknown_fields[i].len);
+  return base;
 }
 
 const char *

@@ -35,7 +35,8 @@ GBytes *onyx_proto_pack (const ProtobufCMessage *message);
 /* Whether two messages of one type have the same wire bytes. */
 gboolean onyx_proto_equal (const ProtobufCMessage *a, const ProtobufCMessage *b);
 
-/* Deep copy of a message (through pack/unpack), for new items built from old ones. */
+/* Deep copy of a message, malloc-allocated as protobuf-c's unpack makes them, for
+ * new items built from old ones. */
 ProtobufCMessage *onyx_proto_copy (const ProtobufCMessage *message);
 
 /* Short name of a message type, e.g. "TensorProto" for onnx.TensorProto. */
