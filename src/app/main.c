@@ -3,12 +3,14 @@
 #include <locale.h>
 
 #include "onyx-application.h"
+#include "onyx-memory.h"
 
 int
 main (int argc, char *argv[])
 {
   g_autoptr (OnyxApplication) app = NULL;
 
+  onyx_memory_keep_freed ();
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "onyx-cli.h"
+#include "onyx-memory.h"
 #include "onyx-json.h"
 
 typedef struct {
@@ -148,6 +149,7 @@ onyx_cli_open_model (const char *command, const char *summary, int *argc, char *
 int
 main (int argc, char **argv)
 {
+  onyx_memory_keep_freed ();
   setlocale (LC_ALL, "");
 
   if (argc < 2)

@@ -8,7 +8,6 @@
 #include "onyx-onnx.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 
 #include "onyx-error.h"
+#include "onyx-memory.h"
 
 /* What a job sends: the work, its argument and the input; what comes back: a length
  * and bytes for the result (G_MAXUINT64: none), then for the text. */
@@ -100,9 +100,9 @@ serve (int fd)
     signal (deadly[i], SIG_DFL);
   /* The parent may be gone without closing its end (killed): go with it. */
   prctl (PR_SET_PDEATHSIG, SIGKILL);
-  /* Keep what the jobs allocate mapped: the next job finds it faulted in. */
-  mallopt (M_MMAP_THRESHOLD, 64 << 20);
-  mallopt (M_TRIM_THRESHOLD, 512 << 20);
+  /* Keep what the jobs allocate mapped: the next job finds it faulted in (already
+   * so when the parent called this, but a library's caller may not have). */
+  onyx_memory_keep_freed ();
   while (receive_all (fd, &request, sizeof request))
     {
       OnyxOnnxWork work = (OnyxOnnxWork) (guintptr) request.work;
@@ -185,15 +185,30 @@ send_request (OnyxOnnxWork work, GBytes *input, gint64 argument)
 }
 
 struct _OnyxOnnxJob {
+  OnyxOnnxWork work;
+  GBytes *input;
+  gint64 argument;
+  GThread *sender;  /* sends the request while the caller goes on */
   gboolean sent;
   GError *error;    /* the worker could not be started */
 };
+
+static gpointer
+send_job (gpointer data)
+{
+  OnyxOnnxJob *job = data;
+  job->sent = send_request (job->work, job->input, job->argument);
+  return NULL;
+}
 
 OnyxOnnxJob *
 onyx_onnx_job_start (OnyxOnnxWork work, GBytes *input, gint64 argument)
 {
   OnyxOnnxJob *job = g_new0 (OnyxOnnxJob, 1);
 
+  job->work = work;
+  job->input = g_bytes_ref (input);
+  job->argument = argument;
   g_mutex_lock (&worker_lock);
   if (worker_pid != 0 && worker_owner != getpid ())
     {
@@ -201,28 +216,42 @@ onyx_onnx_job_start (OnyxOnnxWork work, GBytes *input, gint64 argument)
       worker_pid = 0;
       worker_fd = -1;
     }
-  /* A worker that died idle (killed) fails the first send: start another, once. */
-  for (int attempt = 0; attempt < 2 && !job->sent; attempt++)
-    {
-      if (worker_pid == 0 && !start_worker (&job->error))
-        break;
-      job->sent = send_request (work, input, argument);
-      if (!job->sent)
-        stop_worker ();
-    }
+  /* The worker takes a megabyte in socket-buffer steps: the caller need not wait for
+   * that. (The worker is forked here, never by the sender: a worker's parent-death
+   * signal follows the thread that forked it.) */
+  if (worker_pid != 0 || start_worker (&job->error))
+    job->sender = g_thread_new ("onyx-onnx-send", send_job, job);
   return job;
+}
+
+/* Whether the job reached the worker: a worker that died idle (killed) fails the
+ * send, and another is started and sent the job, once. */
+static gboolean
+job_sent (OnyxOnnxJob *job)
+{
+  if (job->sender != NULL)
+    g_thread_join (job->sender);
+  job->sender = NULL;
+  if (!job->sent && job->error == NULL)
+    {
+      stop_worker ();
+      job->sent = start_worker (&job->error) && send_request (job->work, job->input, job->argument);
+    }
+  g_clear_pointer (&job->input, g_bytes_unref);
+  return job->sent;
 }
 
 GBytes *
 onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
 {
   g_autoptr (GBytes) result = NULL, message = NULL;
-  gboolean ok = job->sent && receive_part (worker_fd, &result) && receive_part (worker_fd, &message);
+  gboolean sent = job_sent (job);
+  gboolean ok = sent && receive_part (worker_fd, &result) && receive_part (worker_fd, &message);
 
   *text = NULL;
   if (!ok)
     {
-      if (job->sent)
+      if (sent)
         stop_worker ();
       g_mutex_unlock (&worker_lock);
       if (job->error != NULL)
