@@ -49,19 +49,16 @@ onyx_edit_infer_shapes (OnyxDocument *doc, guint *n_written, GError **error)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
   OnyxShapes *shapes = onyx_shapes_ref (onyx_document_get_shapes (doc));
-  g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (model);
+  /* Not functions' bodies: a function is typed at each call, not once. */
+  g_autoptr (GPtrArray) graphs = onyx_graph_list_graphs (model);
   guint n = 0;
 
   onyx_document_begin_command (doc, "Write inferred shapes");
   onyx_document_note_replay (doc, "infer-shapes", NULL);
-  for (guint g = 0; g < onyx_graph_list_size (graphs); g++)
+  for (guint g = 0; g < graphs->len; g++)
     {
-      const OnyxGraphEntry *entry = onyx_graph_list_get (graphs, g);
-      Onnx__GraphProto *graph = entry->graph;
-      g_autoptr (GPtrArray) infos = NULL;
-      if (entry->function != NULL)
-        continue;  /* a function body is typed at each call, not once */
-      infos = onyx_shapes_new_value_infos (shapes, graph);
+      Onnx__GraphProto *graph = graphs->pdata[g];
+      g_autoptr (GPtrArray) infos = onyx_shapes_new_value_infos (shapes, graph);
       onyx_document_insert_items (doc, &graph->base, "value_info", graph->n_value_info,
                                   (ProtobufCMessage *const *) infos->pdata, infos->len);
       n += infos->len;

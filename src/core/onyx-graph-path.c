@@ -195,6 +195,32 @@ add_function (OnyxGraphList *list, Onnx__ModelProto *model, Onnx__FunctionProto 
   add_node_graphs (list, (int) list->entries->len - 1);
 }
 
+static void
+collect_graphs (Onnx__GraphProto *graph, guint depth, GPtrArray *graphs)
+{
+  g_ptr_array_add (graphs, graph);
+  if (depth >= MAX_DEPTH)
+    return;
+  for (size_t n = 0; n < graph->n_node; n++)
+    for (size_t a = 0; a < graph->node[n]->n_attribute; a++)
+      {
+        const Onnx__AttributeProto *attr = graph->node[n]->attribute[a];
+        if (attr->g != NULL)
+          collect_graphs (attr->g, depth + 1, graphs);
+        for (size_t g = 0; g < attr->n_graphs; g++)
+          collect_graphs (attr->graphs[g], depth + 1, graphs);
+      }
+}
+
+GPtrArray *
+onyx_graph_list_graphs (Onnx__ModelProto *model)
+{
+  GPtrArray *graphs = g_ptr_array_new ();
+  if (model->graph != NULL)
+    collect_graphs (model->graph, 0, graphs);
+  return graphs;
+}
+
 OnyxGraphList *
 onyx_graph_list_new (Onnx__ModelProto *model)
 {

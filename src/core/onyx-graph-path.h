@@ -41,6 +41,9 @@ typedef struct _OnyxGraphList OnyxGraphList;
  * (depth first, in node order), then the functions. Edits that add or remove nodes
  * holding graphs call for a new list. */
 OnyxGraphList        *onyx_graph_list_new      (Onnx__ModelProto *model);
+/* The Onnx__GraphProto* of such a list without the functions, and without naming
+ * anything: for walks over every graph that want no names (much cheaper). */
+GPtrArray            *onyx_graph_list_graphs   (Onnx__ModelProto *model);
 void                  onyx_graph_list_free     (OnyxGraphList    *list);
 guint                 onyx_graph_list_size     (OnyxGraphList    *list);
 const OnyxGraphEntry *onyx_graph_list_get      (OnyxGraphList    *list,
