@@ -298,6 +298,37 @@ test_testdata_models (void)
   return paths;
 }
 
+/* Every model of tests/data, then every `step`th model of the corpus that loads:
+ * `check` runs on each path. Returns how many it ran on. */
+typedef void (*TestModelCheck) (const char *path, gpointer user_data);
+
+static inline guint
+test_on_data_and_corpus (guint step, TestModelCheck check, gpointer user_data)
+{
+  static const char *const names[] = { "model.onnx", "model_scripted.onnx", "model_foo.onnx",
+                                       "control_if.onnx", "control_loop.onnx",
+                                       "local_function.onnx", "flat_constants.onnx" };
+  g_autoptr (GPtrArray) corpus = test_testdata_models ();
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++, n++)
+    {
+      g_autofree char *path = test_data_path (names[i]);
+      check (path, user_data);
+    }
+  for (guint i = 0; i < corpus->len; i += step)
+    {
+      g_autoptr (OnyxModel) model = onyx_model_new_from_file (corpus->pdata[i], NULL);
+      if (model == NULL)
+        continue;
+      check (corpus->pdata[i], user_data);
+      n++;
+    }
+  /* Nearly all of the corpus loads. */
+  g_assert_cmpuint (n, >=, G_N_ELEMENTS (names) + corpus->len / (2 * step));
+  return n;
+}
+
 /* ---- random edits, as onyx-steps.h steps ---- */
 
 /* Where a random edit draws its choices from: a number below `bound` (0 when bound is

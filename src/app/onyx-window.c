@@ -7,6 +7,7 @@
 
 #include "onyx-application.h"
 #include "onyx-edits.h"
+#include "onyx-shapes.h"
 #include "onyx-validate.h"
 
 G_DEFINE_FINAL_TYPE (OnyxWindow, onyx_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -448,7 +449,6 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *path = g_file_get_path (file);
-  OnyxModel *model = NULL;
 
   g_return_if_fail (ONYX_IS_WINDOW (self));
   close_document (self);
@@ -461,8 +461,9 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
   if (path == NULL)
     g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
   else
-    model = onyx_model_new_from_file (path, &error);
-  if (model == NULL)
+    /* The first view labels edges with shapes: they are inferred while it loads. */
+    self->document = onyx_document_open_with_shapes (path, &error);
+  if (self->document == NULL)
     {
       /* The description is markup; file names may hold "<" or "&". */
       g_autofree char *markup = g_markup_escape_text (error->message, -1);
@@ -474,8 +475,6 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
       onyx_window_update_state (self);
       return;
     }
-  self->document = onyx_document_new (model);
-  g_object_unref (model);
   /* First: the properties panel, refreshed by the next handler, shows the findings. */
   onyx_window_problems_attach (self);
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);

@@ -5,6 +5,7 @@
 #include "onyx-cli.h"
 #include "onyx-document.h"
 #include "onyx-extract.h"
+#include "onyx-shapes.h"
 #include "onyx-steps.h"
 #include "onyx-validate.h"
 
@@ -210,10 +211,20 @@ onyx_cli_edit (int argc, char **argv)
 
   if (!parse_edit_args (argc, argv, &input, &output, &force, steps, &exit_code))
     return exit_code;
-  model = onyx_model_new_from_file (input, &error);
-  if (model == NULL)
-    return onyx_cli_report_error (error);
-  doc = onyx_document_new (model);
+  /* A first step that reads shapes has them inferred while the model loads. */
+  if (steps->len > 0 && g_array_index (steps, Step, 0).info != NULL &&
+      g_array_index (steps, Step, 0).info->reads_shapes)
+    {
+      if ((doc = onyx_document_open_with_shapes (input, &error)) == NULL)
+        return onyx_cli_report_error (error);
+      model = g_object_ref (onyx_document_get_model (doc));
+    }
+  else
+    {
+      if ((model = onyx_model_new_from_file (input, &error)) == NULL)
+        return onyx_cli_report_error (error);
+      doc = onyx_document_new (model);
+    }
 
   for (guint i = 0; i < steps->len; i++)
     {

@@ -56,20 +56,40 @@ rename_nodes (onnx::GraphProto *graph, guint64 &counter)
     }
 }
 
-/* Only the types are read back: the rest of each graph goes, keeping the nodes and
- * attributes in place (empty) so that graphs keep their positions. */
+static bool
+holds_graphs (const onnx::NodeProto &node)
+{
+  for (const auto &attribute : node.attribute ())
+    if (attribute.has_g () || attribute.graphs_size () > 0)
+      return true;
+  return false;
+}
+
+/* Only the types are read back: the rest of each graph goes. Subgraphs keep their
+ * positions (their holder's place among the nodes, their attribute's among the
+ * attributes, emptied); nodes after the last holder and the attributes of nodes
+ * that hold none go altogether, which the reader takes as "no subgraphs there". */
 void
 keep_types_only (onnx::GraphProto *graph)
 {
+  int kept = 0;
   graph->clear_initializer ();
   graph->clear_sparse_initializer ();
   graph->clear_doc_string ();
-  for (auto &node : *graph->mutable_node ())
+  for (int n = 0; n < graph->node_size (); n++)
     {
+      onnx::NodeProto &node = *graph->mutable_node (n);
+      bool holder = holds_graphs (node);
       node.clear_input ();
       node.clear_output ();
       node.clear_name ();
       node.clear_doc_string ();
+      if (!holder)
+        {
+          node.clear_attribute ();
+          continue;
+        }
+      kept = n + 1;
       for (auto &attribute : *node.mutable_attribute ())
         {
           if (!attribute.has_g () && attribute.graphs_size () == 0)
@@ -83,6 +103,7 @@ keep_types_only (onnx::GraphProto *graph)
             keep_types_only (&body);
         }
     }
+  graph->mutable_node ()->DeleteSubrange (kept, graph->node_size () - kept);
 }
 
 /* The checker looks for external data files relative to the working folder; Onyx

@@ -12,8 +12,10 @@ G_BEGIN_DECLS
 
 /* Infers types and shapes of every tensor (subgraphs included) as
  * onnx.shape_inference.infer_shapes does, and returns the inferred model,
- * serialized: its graphs' inputs, outputs and value_info, and their nodes (emptied)
- * and attributes (emptied but for subgraphs) in place. Before inference every node of every graph is renamed "onyx:N", N
+ * serialized: its graphs' inputs, outputs and value_info, and where subgraphs are,
+ * the nodes and attributes holding them (emptied) in place: nodes after a graph's
+ * last holder are left out, as are the attributes of other nodes. Before inference
+ * every node of every graph is renamed "onyx:N", N
  * counting nodes in pre-order (a graph's nodes in order, each node followed by the
  * graphs of its attributes, in attribute order, `g` before `graphs`): inference
  * errors name their node by that token. `check_types` is the strict mode of

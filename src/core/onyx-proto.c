@@ -15,8 +15,69 @@ field_is_present_message (const ProtobufCMessage *message, const ProtobufCFieldD
   return TRUE;
 }
 
-void
-onyx_proto_foreach_message (ProtobufCMessage *root, OnyxProtoVisitFunc func, gpointer user_data)
+/* Whether a message of this type may contain a TensorProto, for the type itself or
+ * any it nests: the walk for tensors skips the rest (types, shapes, value_info,
+ * most of a model's messages). Worked out once for the types of onnx.proto. */
+static GHashTable *tensor_holders;  /* descriptor → GINT_TO_POINTER (TRUE or FALSE) */
+
+static void
+collect_descriptors (const ProtobufCMessageDescriptor *desc, GHashTable *seen)
+{
+  if (g_hash_table_contains (seen, desc))
+    return;
+  g_hash_table_insert (seen, (gpointer) desc, GINT_TO_POINTER (desc == &onnx__tensor_proto__descriptor));
+  for (unsigned i = 0; i < desc->n_fields; i++)
+    if (desc->fields[i].type == PROTOBUF_C_TYPE_MESSAGE)
+      collect_descriptors (desc->fields[i].descriptor, seen);
+}
+
+static gpointer
+find_tensor_holders (gpointer unused)
+{
+  GHashTable *holders = g_hash_table_new (NULL, NULL);
+  gboolean changed = TRUE;
+
+  (void) unused;
+  collect_descriptors (&onnx__model_proto__descriptor, holders);
+  /* Nesting has cycles (graph, node, attribute, graph): iterate to the fixed point. */
+  while (changed)
+    {
+      GHashTableIter iter;
+      gpointer key, value;
+      changed = FALSE;
+      g_hash_table_iter_init (&iter, holders);
+      while (g_hash_table_iter_next (&iter, &key, &value))
+        {
+          const ProtobufCMessageDescriptor *desc = key;
+          if (GPOINTER_TO_INT (value))
+            continue;
+          for (unsigned i = 0; i < desc->n_fields; i++)
+            if (desc->fields[i].type == PROTOBUF_C_TYPE_MESSAGE &&
+                GPOINTER_TO_INT (g_hash_table_lookup (holders, desc->fields[i].descriptor)))
+              {
+                g_hash_table_iter_replace (&iter, GINT_TO_POINTER (TRUE));
+                changed = TRUE;
+                break;
+              }
+        }
+    }
+  tensor_holders = holders;
+  return NULL;
+}
+
+static gboolean
+may_hold_tensor (const ProtobufCMessageDescriptor *desc)
+{
+  gpointer value;
+  /* A type that is not onnx.proto's is walked. */
+  return !g_hash_table_lookup_extended (tensor_holders, desc, NULL, &value) || GPOINTER_TO_INT (value);
+}
+
+/* Visits messages parents first; `only_tensor_holders` skips what cannot hold a
+ * tensor. */
+static void
+walk_messages (ProtobufCMessage *root, gboolean only_tensor_holders, OnyxProtoVisitFunc func,
+               gpointer user_data)
 {
   /* Explicit stack: message nesting depth comes from the file and is bounded by the
    * loader, but an iterative walk needs no assumption about the C stack. */
@@ -35,7 +96,8 @@ onyx_proto_foreach_message (ProtobufCMessage *root, OnyxProtoVisitFunc func, gpo
           const ProtobufCFieldDescriptor *field = &desc->fields[i];
           char *base = (char *) message;
 
-          if (field->type != PROTOBUF_C_TYPE_MESSAGE || !field_is_present_message (message, field))
+          if (field->type != PROTOBUF_C_TYPE_MESSAGE || !field_is_present_message (message, field) ||
+              (only_tensor_holders && !may_hold_tensor (field->descriptor)))
             continue;
           if (field->label == PROTOBUF_C_LABEL_REPEATED)
             {
@@ -56,6 +118,12 @@ onyx_proto_foreach_message (ProtobufCMessage *root, OnyxProtoVisitFunc func, gpo
   g_ptr_array_unref (stack);
 }
 
+void
+onyx_proto_foreach_message (ProtobufCMessage *root, OnyxProtoVisitFunc func, gpointer user_data)
+{
+  walk_messages (root, FALSE, func, user_data);
+}
+
 typedef struct {
   OnyxProtoTensorFunc func;
   gpointer user_data;
@@ -72,8 +140,11 @@ visit_if_tensor (ProtobufCMessage *message, gpointer user_data)
 void
 onyx_proto_foreach_tensor (ProtobufCMessage *root, OnyxProtoTensorFunc func, gpointer user_data)
 {
+  static GOnce once = G_ONCE_INIT;
   TensorVisit visit = { func, user_data };
-  onyx_proto_foreach_message (root, visit_if_tensor, &visit);
+
+  g_once (&once, find_tensor_holders, NULL);
+  walk_messages (root, TRUE, visit_if_tensor, &visit);
 }
 
 GBytes *
@@ -205,6 +276,71 @@ onyx_proto_copy (const ProtobufCMessage *message)
     base->unknown_fields[i].data = memdup_or_null (base->unknown_fields[i].data,
                                                    base->unknown_fields[i].len);
   return base;
+}
+
+struct _OnyxProtoPool {
+  GPtrArray *blocks;
+  guint8 *current;
+  gsize used;
+};
+
+#define POOL_BLOCK_SIZE (256 << 10)
+#define POOL_ALIGN 16
+
+static void *
+pool_alloc (void *data, size_t size)
+{
+  OnyxProtoPool *pool = data;
+  void *memory;
+
+  if (size > POOL_BLOCK_SIZE / 4)
+    {
+      /* Big arrays and payloads get a block of their own. */
+      if ((memory = g_try_malloc (size)) != NULL)
+        g_ptr_array_add (pool->blocks, memory);
+      return memory;
+    }
+  size = (size + POOL_ALIGN - 1) & ~(gsize) (POOL_ALIGN - 1);
+  if (pool->current == NULL || pool->used + size > POOL_BLOCK_SIZE)
+    {
+      if ((pool->current = g_try_malloc (POOL_BLOCK_SIZE)) == NULL)
+        return NULL;
+      g_ptr_array_add (pool->blocks, pool->current);
+      pool->used = 0;
+    }
+  memory = pool->current + pool->used;
+  pool->used += size;
+  return memory;
+}
+
+static void
+pool_free (void *data, void *memory)
+{
+  /* Everything goes with the pool. */
+  (void) data, (void) memory;
+}
+
+ProtobufCMessage *
+onyx_proto_unpack_pooled (const ProtobufCMessageDescriptor *descriptor, GBytes *bytes,
+                          OnyxProtoPool **pool)
+{
+  ProtobufCAllocator allocator = { pool_alloc, pool_free, NULL };
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  *pool = g_new0 (OnyxProtoPool, 1);
+  (*pool)->blocks = g_ptr_array_new_with_free_func (g_free);
+  allocator.allocator_data = *pool;
+  return protobuf_c_message_unpack (descriptor, &allocator, len, data);
+}
+
+void
+onyx_proto_pool_free (OnyxProtoPool *pool)
+{
+  if (pool == NULL)
+    return;
+  g_ptr_array_unref (pool->blocks);
+  g_free (pool);
 }
 
 const char *

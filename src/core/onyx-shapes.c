@@ -21,6 +21,7 @@ typedef struct {
 struct _OnyxShapes {
   gint ref_count;
   Onnx__ModelProto *typed_model;    /* the inferred copy, NULL when libonnx failed */
+  OnyxProtoPool *typed_pool;        /* where it lives */
   GHashTable *graphs;               /* model graph → GraphShapes* */
   GPtrArray *errors;
   GPtrArray *owned_types;           /* TypeProtos made for initializers */
@@ -361,32 +362,62 @@ infer_work (GBytes *input, gint64 check_types, char **text)
   return result;
 }
 
-OnyxShapes *
-onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
+/* Inference in two halves: libonnx works in its worker between them. */
+typedef struct {
+  OnyxShapes *shapes;
+  const Onnx__ModelProto *model;
+  OnyxOnnxJob *job;    /* NULL for a model without a graph */
+} Inference;
+
+static OnyxShapes *
+shapes_new (void)
 {
   OnyxShapes *self = g_new0 (OnyxShapes, 1);
-  g_autoptr (GBytes) light = NULL, inferred = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
-  g_autoptr (GPtrArray) graph_of_node = g_ptr_array_new ();
-  g_autofree char *errors = NULL;
 
   self->ref_count = 1;
   self->graphs = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) graph_shapes_free);
   self->errors = g_ptr_array_new_with_free_func ((GDestroyNotify) shape_error_free);
   self->owned_types = g_ptr_array_new_with_free_func ((GDestroyNotify) initializer_type_free);
-  if (model->graph == NULL)
-    return self;
+  return self;
+}
 
-  light = onyx_shapes_pack_light (&model->base);
-  inferred = onyx_onnx_run_isolated (infer_work, light, check_types != FALSE, &errors,
-                                     &error);
-  if (inferred != NULL)
+/* Starts the job on the model itself, its payloads cut. */
+static void
+start_on_model (Inference *inference, const Onnx__ModelProto *model, gboolean check_types)
+{
+  inference->model = model;
+  if (model->graph != NULL)
     {
-      gsize size;
-      const guint8 *data = g_bytes_get_data (inferred, &size);
-      self->typed_model = onnx__model_proto__unpack (NULL, size, data);
+      g_autoptr (GBytes) light = onyx_shapes_pack_light (&model->base);
+      inference->job = onyx_onnx_job_start (infer_work, light, check_types != FALSE);
     }
+}
+
+static Inference
+infer_start (const Onnx__ModelProto *model, gboolean check_types)
+{
+  Inference inference = { shapes_new (), NULL, NULL };
+  start_on_model (&inference, model, check_types);
+  return inference;
+}
+
+static OnyxShapes *
+infer_finish (Inference inference)
+{
+  OnyxShapes *self = inference.shapes;
+  const Onnx__ModelProto *model = inference.model;
+  g_autoptr (GBytes) inferred = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
+  g_autoptr (GPtrArray) graph_of_node = g_ptr_array_new ();
+  g_autofree char *errors = NULL;
+
+  if (inference.job == NULL)
+    return self;
+  inferred = onyx_onnx_job_finish (inference.job, &errors, &error);
+  if (inferred != NULL)
+    self->typed_model = (Onnx__ModelProto *) onyx_proto_unpack_pooled (
+      &onnx__model_proto__descriptor, inferred, &self->typed_pool);
   walk_graphs (model->graph, self->typed_model != NULL ? self->typed_model->graph : NULL, NULL,
                nodes, graph_of_node, index_graph, self);
   if (error != NULL)
@@ -395,6 +426,12 @@ onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
     parse_errors (self, errors, nodes, graph_of_node);
   drop_consequences (self->errors);
   return self;
+}
+
+OnyxShapes *
+onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
+{
+  return infer_finish (infer_start (model, check_types));
 }
 
 OnyxShapes *
@@ -412,8 +449,7 @@ onyx_shapes_unref (OnyxShapes *shapes)
   g_hash_table_unref (shapes->graphs);
   g_ptr_array_unref (shapes->errors);
   g_ptr_array_unref (shapes->owned_types);
-  if (shapes->typed_model != NULL)
-    onnx__model_proto__free_unpacked (shapes->typed_model, NULL);
+  onyx_proto_pool_free (shapes->typed_pool);
   g_free (shapes);
 }
 
@@ -491,21 +527,73 @@ document_shapes_free (DocumentShapes *cached)
   g_free (cached);
 }
 
+static GQuark
+document_shapes_quark (void)
+{
+  static GQuark quark;
+  if (quark == 0)
+    quark = g_quark_from_static_string ("onyx-shapes");
+  return quark;
+}
+
+static OnyxShapes *
+cache_shapes (OnyxDocument *document, OnyxShapes *shapes)
+{
+  DocumentShapes *cached = g_new0 (DocumentShapes, 1);
+  cached->revision = onyx_document_get_revision (document);
+  cached->shapes = shapes;
+  g_object_set_qdata_full (G_OBJECT (document), document_shapes_quark (), cached,
+                           (GDestroyNotify) document_shapes_free);
+  return shapes;
+}
+
 OnyxShapes *
 onyx_document_get_shapes (OnyxDocument *document)
 {
-  static GQuark quark;
-  DocumentShapes *cached;
-  guint64 revision = onyx_document_get_revision (document);
+  DocumentShapes *cached = g_object_get_qdata (G_OBJECT (document), document_shapes_quark ());
 
-  if (quark == 0)
-    quark = g_quark_from_static_string ("onyx-shapes");
-  cached = g_object_get_qdata (G_OBJECT (document), quark);
-  if (cached != NULL && cached->revision == revision)
+  if (cached != NULL && cached->revision == onyx_document_get_revision (document))
     return cached->shapes;
-  cached = g_new0 (DocumentShapes, 1);
-  cached->revision = revision;
-  cached->shapes = onyx_shapes_infer (onyx_document_get_proto (document), FALSE);
-  g_object_set_qdata_full (G_OBJECT (document), quark, cached, (GDestroyNotify) document_shapes_free);
-  return cached->shapes;
+  return cache_shapes (document, onyx_shapes_infer (onyx_document_get_proto (document), FALSE));
+}
+
+/* The loader's bytes leave out raw_data payloads but not the other payload fields
+ * (float_data...): past this size the cut copy made after loading is sent instead. */
+#define SCANNED_SENT_MAX (64 << 20)
+
+static void
+start_on_scanned (GBytes *scanned, gpointer data)
+{
+  Inference *inference = data;
+  if (g_bytes_get_size (scanned) <= SCANNED_SENT_MAX)
+    inference->job = onyx_onnx_job_start (infer_work, scanned, FALSE);
+}
+
+OnyxDocument *
+onyx_document_open_with_shapes (const char *path, GError **error)
+{
+  Inference inference = { shapes_new (), NULL, NULL };
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file_scanned (path, start_on_scanned,
+                                                                  &inference, error);
+  OnyxDocument *document;
+
+  if (model == NULL)
+    {
+      /* Loading failed after the scan: the job goes unread. */
+      if (inference.job != NULL)
+        {
+          g_autofree char *text = NULL;
+          GBytes *unread = onyx_onnx_job_finish (inference.job, &text, NULL);
+          g_clear_pointer (&unread, g_bytes_unref);
+        }
+      onyx_shapes_unref (inference.shapes);
+      return NULL;
+    }
+  if (inference.job != NULL)
+    inference.model = onyx_model_get_proto (model);
+  else
+    start_on_model (&inference, onyx_model_get_proto (model), FALSE);
+  document = onyx_document_new (model);
+  cache_shapes (document, infer_finish (inference));
+  return document;
 }

@@ -51,6 +51,15 @@ GPtrArray  *onyx_shapes_new_value_infos (OnyxShapes             *shapes,
  * each change. Borrowed: valid until the document changes. */
 OnyxShapes *onyx_document_get_shapes (OnyxDocument *document);
 
+/* Opens the model at `path` as a document whose first snapshot is made while it
+ * loads: libonnx starts on the loader's bytes (onyx_model_new_from_file_scanned) and
+ * infers in its worker process while the model is decoded and indexed. For callers
+ * that want shapes at once (the app's first view, onyx-cli edit --infer-shapes); the
+ * snapshot is the one asking afterwards gives. NULL with `error` set as
+ * onyx_model_new_from_file sets it. */
+OnyxDocument *onyx_document_open_with_shapes (const char *path,
+                                              GError    **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxShapes, onyx_shapes_unref)
 
 G_END_DECLS

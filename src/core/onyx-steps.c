@@ -533,16 +533,16 @@ static const OnyxStepInfo steps[] = {
     apply_replace, replay_replace, 3 },
   { "insert", "TENSOR=[DOMAIN::]OP[:EXTRA_INPUT,...]",
     "a new OP node reads TENSOR (and the extra inputs); TENSOR's readers read its output",
-    apply_insert, replay_insert, 4 },
+    apply_insert, replay_insert, 4, TRUE },
   { "cleanup", NULL, "remove nodes and initializers no graph output depends on",
     apply_as_replay, replay_cleanup, 0 },
   { "toposort", NULL, "sort the nodes topologically",
     apply_as_replay, replay_toposort, 0 },
   { "infer-shapes", NULL, "write the types and shapes ONNX's shape inference finds as value_info",
-    apply_as_replay, replay_infer_shapes, 0 },
+    apply_as_replay, replay_infer_shapes, 0, TRUE },
   { "convert-opset", "N", "convert the model to opset N of ai.onnx with ONNX's version converter",
     apply_as_replay, replay_convert_opset, 1 },
-  { NULL, NULL, NULL, NULL, NULL, 0 },
+  { NULL, NULL, NULL, NULL, NULL, 0, FALSE },
 };
 
 const OnyxStepInfo *

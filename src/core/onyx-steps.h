@@ -29,6 +29,8 @@ struct _OnyxStepInfo {
   /* NULL for a step that is never recorded itself (bypass-op records its bypasses). */
   OnyxStepReplayFunc replay;
   guint n_replay_arguments;  /* as onyx-edits.c records them */
+  /* It reads the inferred shapes of the state it starts from. */
+  gboolean reads_shapes;
 };
 
 /* The steps there are, in help order; NULL-terminated by a zeroed entry. */

@@ -1,0 +1,183 @@
+/* Shapes inferred while a model opens (onyx_document_open_with_shapes: libonnx works
+ * on the loader's bytes) are the ones inference on the loaded model gives: every
+ * tensor's type, and the errors on the same nodes. */
+#include <glib/gstdio.h>
+
+#include "onyx-graph-path.h"
+#include "onyx-shapes.h"
+#include "onyx-test-util.h"
+
+static void
+assert_same_type (OnyxShapes *opened, OnyxShapes *later, const Onnx__GraphProto *graph,
+                  const char *name, guint *n_compared)
+{
+  gboolean recorded_opened, recorded_later;
+  const Onnx__TypeProto *a = onyx_shapes_lookup (opened, graph, name, &recorded_opened);
+  const Onnx__TypeProto *b = onyx_shapes_lookup (later, graph, name, &recorded_later);
+
+  g_assert_true ((a == NULL) == (b == NULL));
+  g_assert_cmpint (recorded_opened, ==, recorded_later);
+  if (a == NULL)
+    return;
+  g_assert_true (onyx_proto_equal (&a->base, &b->base));
+  (*n_compared)++;
+}
+
+/* The number of typed tensors compared. */
+static guint
+assert_open_matches_later (const char *path)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxDocument) doc = onyx_document_open_with_shapes (path, &error);
+  Onnx__ModelProto *model;
+  OnyxShapes *opened;
+  g_autoptr (OnyxShapes) later = NULL;
+  g_autoptr (GPtrArray) graphs = NULL;
+  GPtrArray *errors_opened, *errors_later;
+  guint n_compared = 0;
+
+  g_assert_no_error (error);
+  model = onyx_document_get_proto (doc);
+  opened = onyx_document_get_shapes (doc);
+  later = onyx_shapes_infer (model, FALSE);
+  graphs = onyx_graph_list_graphs (model);
+  for (guint g = 0; g < graphs->len; g++)
+    {
+      const Onnx__GraphProto *graph = graphs->pdata[g];
+      for (size_t n = 0; n < graph->n_node; n++)
+        {
+          for (size_t i = 0; i < graph->node[n]->n_input; i++)
+            assert_same_type (opened, later, graph, graph->node[n]->input[i], &n_compared);
+          for (size_t i = 0; i < graph->node[n]->n_output; i++)
+            assert_same_type (opened, later, graph, graph->node[n]->output[i], &n_compared);
+        }
+      for (size_t i = 0; i < graph->n_input; i++)
+        assert_same_type (opened, later, graph, graph->input[i]->name, &n_compared);
+      for (size_t i = 0; i < graph->n_output; i++)
+        assert_same_type (opened, later, graph, graph->output[i]->name, &n_compared);
+    }
+  errors_opened = onyx_shapes_get_errors (opened);
+  errors_later = onyx_shapes_get_errors (later);
+  g_assert_cmpuint (errors_opened->len, ==, errors_later->len);
+  for (guint i = 0; i < errors_opened->len; i++)
+    {
+      const OnyxShapeError *a = errors_opened->pdata[i], *b = errors_later->pdata[i];
+      g_assert_true (a->node == b->node);
+      g_assert_true (a->graph == b->graph);
+      g_assert_cmpstr (a->message, ==, b->message);
+    }
+  return n_compared;
+}
+
+static void
+count_open_matches_later (const char *path, gpointer n_compared)
+{
+  *(guint *) n_compared += assert_open_matches_later (path);
+}
+
+static void
+test_open_matches_later_on_models (void)
+{
+  guint n_compared = 0;
+  guint n_models = test_on_data_and_corpus (9, count_open_matches_later, &n_compared);
+
+  g_assert_cmpuint (n_models, >, 7);
+  g_assert_cmpuint (n_compared, >, 5 * n_models);
+}
+
+static char *
+save_to_temp (Onnx__ModelProto *proto, const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = test_model_load (proto, &error);
+  char *path = g_build_filename (g_get_tmp_dir (), name, NULL);
+
+  g_assert_no_error (error);
+  g_assert_true (onyx_model_save (model, path, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+/* Reshape reads its small shape initializer; a 1 KiB initializer travels as the
+ * loader's marker and an Add of incompatible shapes is an error on its node. */
+static void
+test_open_matches_later_on_values_and_errors (void)
+{
+  static const int64_t x_dims[] = { 2, 3 }, y_dims[] = { 3, 2 }, big_dims[] = { 16, 16 }, shape_dims[] = { 2 };
+  Onnx__ModelProto *proto = test_model_new ();
+  Onnx__GraphProto *graph = proto->graph;
+  Onnx__TensorProto *shape = test_initializer ("shape", 1, shape_dims);
+  g_autofree char *path = NULL;
+  g_autoptr (OnyxDocument) doc = NULL;
+  OnyxShapes *shapes;
+  const Onnx__TypeProto *type;
+
+  shape->data_type = ONNX__TENSOR_PROTO__DATA_TYPE__INT64;
+  g_free (shape->raw_data.data);
+  shape->raw_data.len = 2 * sizeof (int64_t);
+  shape->raw_data.data = g_memdup2 ((int64_t[]) { 3, 2 }, shape->raw_data.len);
+  graph->n_input = 1;
+  graph->input = g_new0 (Onnx__ValueInfoProto *, 1);
+  graph->input[0] = test_value_info ("x", 2, x_dims);
+  graph->n_initializer = 2;
+  graph->initializer = g_new0 (Onnx__TensorProto *, 2);
+  graph->initializer[0] = test_initializer ("big", 2, big_dims);
+  graph->initializer[1] = shape;
+  graph->n_node = 3;
+  graph->node = g_new0 (Onnx__NodeProto *, 3);
+  graph->node[0] = test_node ("Reshape", "reshape", "x", "shape", NULL, "r", NULL);
+  graph->node[1] = test_node ("Relu", "relu", "r", NULL, "y", NULL);
+  graph->node[2] = test_node ("Add", "add", "r", "big", NULL, "z", NULL);
+  graph->n_output = 1;
+  graph->output = g_new0 (Onnx__ValueInfoProto *, 1);
+  graph->output[0] = test_value_info ("y", 2, y_dims);
+  path = save_to_temp (proto, "onyx-test-shapes.onnx");
+
+  g_assert_cmpuint (assert_open_matches_later (path), >=, 4);
+  doc = onyx_document_open_with_shapes (path, NULL);
+  shapes = onyx_document_get_shapes (doc);
+  type = onyx_shapes_lookup (shapes, onyx_document_get_proto (doc)->graph, "r", NULL);
+  g_assert_nonnull (type);
+  g_assert_cmpuint (type->tensor_type->shape->n_dim, ==, 2);
+  g_assert_cmpint (type->tensor_type->shape->dim[0]->dim_value, ==, 3);
+  g_assert_cmpint (type->tensor_type->shape->dim[1]->dim_value, ==, 2);
+  g_assert_cmpuint (onyx_shapes_get_errors (shapes)->len, ==, 1);
+  g_assert_cmpstr (((OnyxShapeError *) onyx_shapes_get_errors (shapes)->pdata[0])->node->name, ==,
+                   "add");
+  g_unlink (path);
+}
+
+/* A file that fails after the loader's scan (no graph) leaves the worker free for
+ * the next model. */
+static void
+test_failed_open_releases_the_worker (void)
+{
+  Onnx__ModelProto *proto = test_model_new ();
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "onyx-test-no-graph.onnx", NULL);
+  g_autofree char *good = test_data_path ("model.onnx");
+  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxDocument) doc = NULL;
+
+  protobuf_c_message_free_unpacked (&proto->graph->base, NULL);
+  proto->graph = NULL;
+  bytes = test_model_pack (proto);
+  protobuf_c_message_free_unpacked (&proto->base, NULL);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), NULL));
+  g_assert_null (onyx_document_open_with_shapes (path, &error));
+  g_assert_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_NOT_A_MODEL);
+  g_unlink (path);
+  doc = onyx_document_open_with_shapes (good, NULL);
+  g_assert_nonnull (doc);
+  g_assert_cmpuint (assert_open_matches_later (good), >, 3);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/shapes/open/models", test_open_matches_later_on_models);
+  g_test_add_func ("/shapes/open/values-and-errors", test_open_matches_later_on_values_and_errors);
+  g_test_add_func ("/shapes/open/failed", test_failed_open_releases_the_worker);
+  return g_test_run ();
+}
