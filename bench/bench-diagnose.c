@@ -10,6 +10,7 @@
 #include "bench-util.h"
 #include "onyx-diagnose.h"
 #include "onyx-edits.h"
+#include "onyx-memory.h"
 
 int
 main (int argc, char **argv)
@@ -23,6 +24,7 @@ main (int argc, char **argv)
   double start, full, validate = 0, update = 0;
   guint applied = 0, found = 0;
 
+  onyx_memory_keep_freed ();  /* as the app does */
   model = bench_load_model (argc, argv, "bench-diagnose MODEL [N]");
   if (model == NULL)
     return 2;
