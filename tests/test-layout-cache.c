@@ -302,6 +302,7 @@ test_options_change_key (void)
 
   g_assert_cmpuint (folded->n_dot_runs, >, 0);
   g_assert_cmpuint (again->n_dot_runs, ==, 0);
+  g_assert_cmpuint (open_blocks->n_dot_runs, >, 0);
   g_assert_cmpuint (collapsed->n_dot_runs, >, 0);
   onyx_layout_engine_set_disk_cache (engine, cache);
   onyx_layout_engine_set_fold_constants (engine, FALSE);
@@ -384,6 +385,7 @@ test_disk_eviction_by_size (void)
   OnyxLayoutCacheStats stats;
   GStatBuf info;
 
+  g_assert_cmpuint (layout->n_dot_runs, >, 0);
   g_assert_cmpuint (files->len, ==, 2);
   g_assert_cmpuint (total, >, 0);
   /* Room for what is there and a little more: the next files push the oldest out. */
@@ -429,6 +431,7 @@ test_memory_eviction (void)
   {
     g_autoptr (OnyxLayout) filled = onyx_layout_engine_run (engine, all, NULL, NULL, NULL);
     g_autoptr (OnyxLayout) from_disk = onyx_layout_engine_run (engine, all, NULL, NULL, NULL);
+    g_assert_nonnull (filled);
     g_assert_cmpuint (from_disk->n_dot_runs, ==, 0);
     assert_same_layout (reference, from_disk);
   }
@@ -436,6 +439,7 @@ test_memory_eviction (void)
   {
     g_autoptr (OnyxLayout) filled = onyx_layout_engine_run (engine, all, NULL, NULL, NULL);
     g_autoptr (OnyxLayout) from_memory = onyx_layout_engine_run (engine, all, NULL, NULL, NULL);
+    g_assert_nonnull (filled);
     g_assert_cmpuint (from_memory->n_dot_runs + from_memory->n_disk_hits, ==, 0);
   }
   remove_dir (dir);

@@ -534,7 +534,8 @@ onyx_layout_disk_cache_get_bytes (OnyxLayoutDiskCache *cache)
   g_mutex_lock (&cache->lock);
   if (!cache->counted)
     {
-      g_autoptr (GArray) files = list_files (cache, &cache->bytes);
+      /* Listing counts the bytes; the list itself is not wanted here. */
+      g_array_unref (list_files (cache, &cache->bytes));
       cache->counted = TRUE;
     }
   bytes = cache->bytes;
