@@ -1,9 +1,15 @@
 /* Shapes inferred while a model opens (onyx_document_open_with_shapes: libonnx works
  * on the loader's bytes) are the ones inference on the loaded model gives: every
- * tensor's type, and the errors on the same nodes. */
+ * tensor's type, and the errors on the same nodes. And the worker process libonnx
+ * runs in: a crash fails one job, a worker killed while idle is replaced. */
+#include <dirent.h>
 #include <glib/gstdio.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "onyx-graph-path.h"
+#include "onyx-onnx.h"
 #include "onyx-shapes.h"
 #include "onyx-test-util.h"
 
@@ -172,6 +178,103 @@ test_failed_open_releases_the_worker (void)
   g_assert_cmpuint (assert_open_matches_later (good), >, 3);
 }
 
+/* ---- the worker libonnx runs in ---- */
+
+static GBytes *
+echo_work (GBytes *input, gint64 argument, char **text)
+{
+  *text = g_strdup_printf ("%" G_GINT64_FORMAT, argument);
+  return g_bytes_ref (input);
+}
+
+static GBytes *
+crash_work (GBytes *input, gint64 argument, char **text)
+{
+  (void) input, (void) argument, (void) text;
+  abort ();
+}
+
+static void
+assert_echo (gint64 argument)
+{
+  g_autoptr (GBytes) input = g_bytes_new_static ("model", 5);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *expected = g_strdup_printf ("%" G_GINT64_FORMAT, argument);
+  g_autoptr (GBytes) output = onyx_onnx_run_isolated (echo_work, input, argument, &text, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (g_bytes_equal (output, input));
+  g_assert_cmpstr (text, ==, expected);
+}
+
+/* The pid of this process's only child, the worker. */
+static pid_t
+worker_pid (void)
+{
+  DIR *proc = opendir ("/proc");
+  struct dirent *entry;
+  pid_t found = 0;
+  guint n = 0;
+
+  while ((entry = readdir (proc)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", entry->d_name, "stat", NULL);
+      g_autofree char *stat = NULL;
+      const char *after_name;
+      int parent;
+      if (!g_ascii_isdigit (entry->d_name[0]) || !g_file_get_contents (path, &stat, NULL, NULL) ||
+          (after_name = strrchr (stat, ')')) == NULL ||
+          sscanf (after_name, ") %*c %d", &parent) != 1 || parent != getpid ())
+        continue;
+      found = (pid_t) atoi (entry->d_name);
+      n++;
+    }
+  closedir (proc);
+  g_assert_cmpuint (n, ==, 1);
+  return found;
+}
+
+/* A crash fails its job with a message; the next job gets a new worker. */
+static void
+test_worker_crash_fails_the_job_only (void)
+{
+  g_autoptr (GBytes) input = g_bytes_new_static ("model", 5);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (GBytes) output = NULL;
+
+  assert_echo (1);
+  output = onyx_onnx_run_isolated (crash_work, input, 0, &text, &error);
+  g_assert_null (output);
+  g_assert_null (text);
+  g_assert_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_MALFORMED);
+  g_assert_nonnull (strstr (error->message, "crashed"));
+  assert_echo (2);
+}
+
+/* A worker killed while idle fails the next send: another is started for that job. */
+static void
+test_worker_killed_idle_is_replaced (void)
+{
+  pid_t first;
+
+  assert_echo (3);
+  first = worker_pid ();
+  g_assert_cmpint (kill (first, SIGKILL), ==, 0);
+  /* Until the kernel has closed its end of the socket. */
+  for (int i = 0; i < 200; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", first);
+      g_autofree char *stat = NULL;
+      if (!g_file_get_contents (path, &stat, NULL, NULL) || strstr (stat, ") Z ") != NULL)
+        break;
+      g_usleep (10000);
+    }
+  assert_echo (4);
+  g_assert_cmpint (worker_pid (), !=, first);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -179,5 +282,7 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/open/models", test_open_matches_later_on_models);
   g_test_add_func ("/shapes/open/values-and-errors", test_open_matches_later_on_values_and_errors);
   g_test_add_func ("/shapes/open/failed", test_failed_open_releases_the_worker);
+  g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
+  g_test_add_func ("/shapes/worker/killed-idle", test_worker_killed_idle_is_replaced);
   return g_test_run ();
 }
