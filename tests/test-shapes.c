@@ -253,6 +253,20 @@ test_worker_crash_fails_the_job_only (void)
   assert_echo (2);
 }
 
+/* Started ahead of time, the worker is the one the next job runs in. */
+static void
+test_worker_warm_up (void)
+{
+  pid_t started;
+
+  onyx_shapes_warm_up ();
+  started = worker_pid ();
+  onyx_shapes_warm_up ();
+  g_assert_cmpint (worker_pid (), ==, started);
+  assert_echo (5);
+  g_assert_cmpint (worker_pid (), ==, started);
+}
+
 /* A worker killed while idle fails the next send: another is started for that job. */
 static void
 test_worker_killed_idle_is_replaced (void)
@@ -284,5 +298,6 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/open/failed", test_failed_open_releases_the_worker);
   g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
   g_test_add_func ("/shapes/worker/killed-idle", test_worker_killed_idle_is_replaced);
+  g_test_add_func ("/shapes/worker/warm-up", test_worker_warm_up);
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "onyx-preferences.h"
+#include "onyx-shapes.h"
 #include "onyx-window.h"
 
 struct _OnyxApplication {
@@ -184,6 +185,13 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer data)
 }
 
 static void
+warm_up_libonnx (gpointer unused)
+{
+  (void) unused;
+  onyx_shapes_warm_up ();
+}
+
+static void
 onyx_application_startup (GApplication *app)
 {
   OnyxApplication *self = ONYX_APPLICATION (app);
@@ -218,6 +226,8 @@ onyx_application_startup (GApplication *app)
   self->settings = onyx_application_new_settings ();
   g_signal_connect_swapped (self->settings, "changed::dark-style", G_CALLBACK (apply_style), self);
   apply_style (self);
+  /* Once the first window is up: a model opened later finds libonnx ready. */
+  g_idle_add_once (warm_up_libonnx, NULL);
 }
 
 static void

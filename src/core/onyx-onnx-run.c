@@ -184,6 +184,28 @@ send_request (OnyxOnnxWork work, GBytes *input, gint64 argument)
   return send_all (worker_fd, &request, sizeof request) && send_all (worker_fd, data, len);
 }
 
+/* Called with the lock held. */
+static void
+forget_parents_worker (void)
+{
+  if (worker_pid != 0 && worker_owner != getpid ())
+    {
+      /* This process is a fork: the worker and its socket are the parent's. */
+      worker_pid = 0;
+      worker_fd = -1;
+    }
+}
+
+void
+onyx_onnx_start_worker (void)
+{
+  g_mutex_lock (&worker_lock);
+  forget_parents_worker ();
+  if (worker_pid == 0)
+    start_worker (NULL);  /* if it cannot start, the first job says why */
+  g_mutex_unlock (&worker_lock);
+}
+
 struct _OnyxOnnxJob {
   OnyxOnnxWork work;
   GBytes *input;
@@ -210,12 +232,7 @@ onyx_onnx_job_start (OnyxOnnxWork work, GBytes *input, gint64 argument)
   job->input = g_bytes_ref (input);
   job->argument = argument;
   g_mutex_lock (&worker_lock);
-  if (worker_pid != 0 && worker_owner != getpid ())
-    {
-      /* This process is a fork: the worker and its socket are the parent's. */
-      worker_pid = 0;
-      worker_fd = -1;
-    }
+  forget_parents_worker ();
   /* The worker takes a megabyte in socket-buffer steps: the caller need not wait for
    * that. (The worker is forked here, never by the sender: a worker's parent-death
    * signal follows the thread that forked it.) */

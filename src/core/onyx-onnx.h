@@ -54,6 +54,10 @@ GBytes   *onyx_onnx_run_isolated     (OnyxOnnxWork  work,
                                       char        **text,
                                       GError      **error);
 
+/* Starts the worker now rather than at the first job (with its copy of the operator
+ * schemas): the first job then finds it ready. */
+void      onyx_onnx_start_worker     (void);
+
 /* The same in two halves, to do other work while the worker does this: jobs run one
  * at a time, and the thread that starts one finishes it (it holds a lock between). */
 typedef struct _OnyxOnnxJob OnyxOnnxJob;

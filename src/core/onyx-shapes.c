@@ -428,6 +428,12 @@ infer_finish (Inference inference)
   return self;
 }
 
+void
+onyx_shapes_warm_up (void)
+{
+  onyx_onnx_start_worker ();
+}
+
 OnyxShapes *
 onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
 {

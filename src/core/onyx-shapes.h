@@ -60,6 +60,10 @@ OnyxShapes *onyx_document_get_shapes (OnyxDocument *document);
 OnyxDocument *onyx_document_open_with_shapes (const char *path,
                                               GError    **error);
 
+/* Starts the process libonnx infers in ahead of the first snapshot (the app does,
+ * idle after start-up), so that the first model opens without waiting for it. */
+void onyx_shapes_warm_up (void);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxShapes, onyx_shapes_unref)
 
 G_END_DECLS
