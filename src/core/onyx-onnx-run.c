@@ -236,8 +236,9 @@ onyx_onnx_job_start (OnyxOnnxWork work, GBytes *input, gint64 argument)
   /* The worker takes a megabyte in socket-buffer steps: the caller need not wait for
    * that. (The worker is forked here, never by the sender: a worker's parent-death
    * signal follows the thread that forked it.) */
-  if (worker_pid != 0 || start_worker (&job->error))
-    job->sender = g_thread_new ("onyx-onnx-send", send_job, job);
+  if ((worker_pid != 0 || start_worker (&job->error)) &&
+      (job->sender = g_thread_try_new ("onyx-onnx-send", send_job, job, NULL)) == NULL)
+    send_job (job);  /* no thread to be had: the caller sends */
   return job;
 }
 
