@@ -103,8 +103,6 @@ append_bytes_field (GByteArray *out, guint field, const guint8 *data, gsize len)
   g_byte_array_append (out, data, len);
 }
 
-/* Fields from newer ONNX releases (unknown to Debian's onnx.proto) must survive a
- * load/save, at the top level and inside the graph. */
 static void
 assert_copy_is_equal (const Onnx__ModelProto *proto)
 {
@@ -114,13 +112,9 @@ assert_copy_is_equal (const Onnx__ModelProto *proto)
 }
 
 static void
-assert_file_copies_equal (const char *path, gpointer unused)
+assert_model_copies_equal (const char *path, OnyxModel *model, gpointer unused)
 {
-  g_autoptr (GError) error = NULL;
-  g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
-
-  (void) unused;
-  g_assert_no_error (error);
+  (void) path, (void) unused;
   assert_copy_is_equal (onyx_model_get_proto (model));
 }
 
@@ -130,9 +124,11 @@ assert_file_copies_equal (const char *path, gpointer unused)
 static void
 test_copy_is_equal (void)
 {
-  g_assert_cmpuint (test_on_data_and_corpus (7, assert_file_copies_equal, NULL), >, 7);
+  g_assert_cmpuint (test_on_data_and_corpus (7, assert_model_copies_equal, NULL), >, 7);
 }
 
+/* Fields from newer ONNX releases (unknown to Debian's onnx.proto) must survive a
+ * load/save, at the top level and inside the graph. */
 static void
 test_unknown_fields_survive (void)
 {

@@ -196,13 +196,19 @@ forget_parents_worker (void)
     }
 }
 
+/* Called with the lock held: a worker of this process runs. */
+static gboolean
+ensure_worker (GError **error)
+{
+  forget_parents_worker ();
+  return worker_pid != 0 || start_worker (error);
+}
+
 void
 onyx_onnx_start_worker (void)
 {
   g_mutex_lock (&worker_lock);
-  forget_parents_worker ();
-  if (worker_pid == 0)
-    start_worker (NULL);  /* if it cannot start, the first job says why */
+  ensure_worker (NULL);  /* if it cannot start, the first job says why */
   g_mutex_unlock (&worker_lock);
 }
 
@@ -232,11 +238,10 @@ onyx_onnx_job_start (OnyxOnnxWork work, GBytes *input, gint64 argument)
   job->input = g_bytes_ref (input);
   job->argument = argument;
   g_mutex_lock (&worker_lock);
-  forget_parents_worker ();
   /* The worker takes a megabyte in socket-buffer steps: the caller need not wait for
    * that. (The worker is forked here, never by the sender: a worker's parent-death
    * signal follows the thread that forked it.) */
-  if ((worker_pid != 0 || start_worker (&job->error)) &&
+  if (ensure_worker (&job->error) &&
       (job->sender = g_thread_try_new ("onyx-onnx-send", send_job, job, NULL)) == NULL)
     send_job (job);  /* no thread to be had: the caller sends */
   return job;

@@ -79,17 +79,16 @@ keep_types_only (onnx::GraphProto *graph)
   for (int n = 0; n < graph->node_size (); n++)
     {
       onnx::NodeProto &node = *graph->mutable_node (n);
-      bool holder = holds_graphs (node);
+      if (!holds_graphs (node))
+        {
+          node.Clear ();
+          continue;
+        }
+      kept = n + 1;
       node.clear_input ();
       node.clear_output ();
       node.clear_name ();
       node.clear_doc_string ();
-      if (!holder)
-        {
-          node.clear_attribute ();
-          continue;
-        }
-      kept = n + 1;
       for (auto &attribute : *node.mutable_attribute ())
         {
           if (!attribute.has_g () && attribute.graphs_size () == 0)

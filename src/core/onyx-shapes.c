@@ -393,14 +393,6 @@ start_on_model (Inference *inference, const Onnx__ModelProto *model, gboolean ch
     }
 }
 
-static Inference
-infer_start (const Onnx__ModelProto *model, gboolean check_types)
-{
-  Inference inference = { shapes_new (), NULL, NULL };
-  start_on_model (&inference, model, check_types);
-  return inference;
-}
-
 static OnyxShapes *
 infer_finish (Inference inference)
 {
@@ -437,7 +429,10 @@ onyx_shapes_warm_up (void)
 OnyxShapes *
 onyx_shapes_infer (const Onnx__ModelProto *model, gboolean check_types)
 {
-  return infer_finish (infer_start (model, check_types));
+  Inference inference = { shapes_new (), NULL, NULL };
+
+  start_on_model (&inference, model, check_types);
+  return infer_finish (inference);
 }
 
 OnyxShapes *
