@@ -33,6 +33,11 @@ ALLOWED_FINISH_ARGS = {'--share=ipc', '--socket=wayland', '--socket=fallback-x11
 REQUIRED_FINISH_ARGS = {'--share=ipc', '--socket=wayland', '--socket=fallback-x11'}
 HEX64 = re.compile(r'^[0-9a-f]{64}$')
 HEX40 = re.compile(r'^[0-9a-f]{40}$')
+OLDEST_SUPPORTED_GNOME = 50
+# The ONNX release the Flatpak builds against, and its tag's commit (checked against a
+# clone of github.com/onnx/onnx: `git rev-parse v1.22.0^{commit}`).
+ONNX_TAG = 'v1.22.0'
+ONNX_COMMIT = '2bb50465112feca9003e1ed654d77f01ff1415ca'
 
 
 def check_source(module, source, manifest_dir, project_root):
@@ -94,6 +99,10 @@ def main():
     expect(manifest.get('sdk') == 'org.gnome.Sdk', 'sdk is not org.gnome.Sdk')
     expect(re.match(r'^\d+$', str(manifest.get('runtime-version', ''))) is not None,
            'runtime-version is not a GNOME release')
+    # GNOME supports its two newest releases; in December 2026 those are 50 and 51.
+    runtime = str(manifest.get('runtime-version', ''))
+    expect(runtime.isdigit() and int(runtime) >= OLDEST_SUPPORTED_GNOME,
+           f'runtime-version {manifest.get("runtime-version")} is older than GNOME {OLDEST_SUPPORTED_GNOME}')
 
     finish = set(manifest.get('finish-args', []))
     expect(finish <= ALLOWED_FINISH_ARGS, f'finish-args beyond need: {sorted(finish - ALLOWED_FINISH_ARGS)}')
@@ -133,6 +142,10 @@ def main():
     expect(proto is not None and installs.endswith(' ' + proto),
            f'onnx_proto={proto} is not the file the onnx module installs')
     expect(onnx.get('buildsystem', '').startswith('cmake'), 'the onnx module does not build the library')
+    expect([(s.get('type'), s.get('tag'), s.get('commit')) for s in onnx.get('sources', [])] ==
+           [('git', ONNX_TAG, ONNX_COMMIT)], f'the onnx module is not ONNX {ONNX_TAG} at {ONNX_COMMIT}')
+    expect('-Donnx_prefix=/app' in onyx.get('config-opts', []),
+           'the Onyx module is not built against the ONNX the onnx module installs (-Donnx_prefix=/app)')
     for flag in ('-DONNX_ML=1', '-DONNX_NAMESPACE=onnx', '-DCMAKE_POSITION_INDEPENDENT_CODE=ON'):
         expect(flag in onnx.get('config-opts', []), f'the onnx module is not configured with {flag}')
     expect(names.index('protobuf') < names.index('onnx') < names.index('onyx'),

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""The committed operator schema table is what tools/gen-op-schemas.py makes from this
-system's python3-onnx, and covers every schema of the standard domains."""
+"""The operator schema table the build generated from the linked ONNX library says
+what python3-onnx's registry says, and the CLI shows it."""
 import json
 import os
 import re
@@ -12,26 +12,45 @@ import onnx
 import onnx.defs
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TABLE = os.path.join(ROOT, "src", "core", "onyx-schema-table.c")
-GENERATOR = os.path.join(ROOT, "tools", "gen-op-schemas.py")
+ORACLE = os.path.join(ROOT, "tests", "schema_table_oracle.py")
+
+
+def read_table():
+    with open(os.environ["ONYX_SCHEMA_TABLE"], encoding="utf-8") as f:
+        return f.read()
 
 
 class Table(unittest.TestCase):
-    def test_up_to_date(self):
-        run = subprocess.run([sys.executable, GENERATOR, "--check", TABLE], capture_output=True, text=True)
-        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+    def setUp(self):
+        self.table = read_table()
+        version = re.search(r'onyx_schema_table_onnx_version\[\] = "([^"]*)"', self.table).group(1)
+        # A build against another ONNX (1.22 from -Donnx_prefix) has nothing to compare
+        # with Debian's python3-onnx; CI builds against the same release.
+        if version != onnx.__version__:
+            self.skipTest("the table comes from ONNX %s, python3-onnx is %s" % (version, onnx.__version__))
+
+    def test_same_as_python_onnx(self):
+        oracle = subprocess.run([sys.executable, ORACLE], capture_output=True, text=True, check=True).stdout
+        body = self.table[self.table.index("#include"):self.table.index("\nconst OnyxSchemaDomainRange")]
+        self.assertEqual(body, oracle)
 
     def test_every_schema_listed(self):
-        with open(TABLE, encoding="utf-8") as f:
-            rows = set(re.findall(r'^  \{ "([^"]*)", "([^"]*)", (\d+), ', f.read(), re.M))
+        rows = set(re.findall(r'^  \{ "([^"]*)", "([^"]*)", (\d+), ', self.table, re.M))
         expected = {(s.domain, s.name, str(s.since_version))
-                    for s in onnx.defs.get_all_schemas_with_history()
-                    if s.domain in ("", "ai.onnx.ml", "ai.onnx.preview.training")}
+                    for s in onnx.defs.get_all_schemas_with_history()}
         self.assertEqual(rows, expected)
         self.assertGreaterEqual(len(rows), 444)
 
+    def test_library_limits(self):
+        ranges = dict(((d, int(hi)) for d, _, hi in
+                       re.findall(r'^  \{ "([^"]*)", (\d+), (\d+) \},$', self.table, re.M)))
+        self.assertEqual(ranges[""], onnx.defs.onnx_opset_version())
+        self.assertIn("ai.onnx.ml", ranges)
+        ir = re.search(r"onyx_schema_table_ir_version = (\d+);", self.table).group(1)
+        self.assertEqual(int(ir), onnx.IR_VERSION)
+
     def test_modest_size(self):
-        self.assertLess(os.path.getsize(TABLE), 1024 * 1024)
+        self.assertLess(len(self.table.encode()), 2 * 1024 * 1024)
 
 
 class Nodes(unittest.TestCase):

@@ -178,6 +178,18 @@ add_graph_group (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *grap
     add_row (group, _("Reads from outside"), outer->len > 0 ? outer->str : _("nothing"));
 }
 
+/* A version the model gives, and what that means when the linked ONNX library knows
+ * only older ones (`known` 0: the library knows nothing of it, so says nothing). */
+static char *
+version_text (gint64 version, int known, const char *newer_format)
+{
+  g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, version);
+
+  if (known <= 0 || version <= known)
+    return g_steal_pointer (&number);
+  return g_strdup_printf (newer_format, number, onyx_schema_onnx_version (), known);
+}
+
 void
 onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
 {
@@ -190,7 +202,9 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
     add_graph_group (self, doc, graph);
   group = add_group (self, _("Model"));
   add_row (group, _("File"), onyx_model_get_display_name (onyx_document_get_model (doc)));
-  add_text_row (group, _("IR version"), g_strdup_printf ("%" G_GINT64_FORMAT, model->ir_version));
+  add_text_row (group, _("IR version"), version_text (model->ir_version, onyx_schema_ir_version (),
+                   /* Translators: "11 (newer than ONNX 1.12.0 knows: 8; …)", an IR version */
+                   _("%s (newer than ONNX %s knows: %d; the fields added since are kept but not checked)")));
   {
     g_autofree char *producer = onyx_display_escape (model->producer_name);
     g_autofree char *version = onyx_display_escape (model->producer_version);
@@ -210,7 +224,9 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
     {
       const char *domain = model->opset_import[i]->domain;
       g_autofree char *name = onyx_display_escape (domain != NULL && domain[0] ? domain : "ai.onnx");
-      add_text_row (group, name, g_strdup_printf ("%" G_GINT64_FORMAT, model->opset_import[i]->version));
+      add_text_row (group, name, version_text (model->opset_import[i]->version, onyx_schema_domain_version (domain),
+                       /* Translators: "23 (newer than ONNX 1.12.0 knows: 17; …)", an opset version */
+                       _("%s (newer than ONNX %s knows: %d; operator checks and shapes of this domain are limited)")));
     }
 
   if (model->n_metadata_props > 0)

@@ -4,6 +4,7 @@
 #include "onyx-cli.h"
 #include "onyx-json.h"
 #include "onyx-model.h"
+#include "onyx-schema.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -46,9 +47,12 @@ opset_list (const Onnx__ModelProto *model)
     {
       const Onnx__OperatorSetIdProto *opset = model->opset_import[i];
       const char *domain = onyx_domain_is_default (opset->domain) ? "ai.onnx" : opset->domain;
+      int known = onyx_schema_domain_version (opset->domain);
       g_string_append_printf (out, "%s%s v%" G_GINT64_FORMAT "%s", i > 0 ? ", " : "", domain,
                               opset->version,
                               onyx_domain_is_standard (opset->domain) ? "" : " (custom)");
+      if (known > 0 && opset->version > known)
+        g_string_append_printf (out, " (newer than ONNX %s knows: %d)", onyx_schema_onnx_version (), known);
     }
   return g_string_free (out, FALSE);
 }
@@ -223,6 +227,8 @@ print_json (OnyxModel *model)
       json_optional_string (json, "domain", opset->domain != NULL ? opset->domain : "");
       onyx_json_member_int (json, "version", opset->version);
       onyx_json_member_bool (json, "standard", onyx_domain_is_standard (opset->domain));
+      /* Whether the linked ONNX library knows this opset: its checks and shapes do. */
+      onyx_json_member_bool (json, "known", onyx_schema_domain_version (opset->domain) >= opset->version);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "onyx-cli.h"
+
+#include "onyx-schema.h"
 #include "onyx-memory.h"
 #include "onyx-json.h"
 
@@ -164,7 +166,8 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "--version") == 0)
     {
-      printf ("onyx-cli %s\n", ONYX_VERSION);
+      g_autofree char *library = onyx_schema_library_summary ();
+      printf ("onyx-cli %s\n%s\n", ONYX_VERSION, library);
       return ONYX_EXIT_OK;
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)

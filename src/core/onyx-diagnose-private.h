@@ -86,6 +86,9 @@ void     onyx_diagnose_graph_lists     (const OnyxCheckedGraph *g, const Onnx__G
 /* Opset imports other than ai.onnx that no node of any graph or function uses
  * (information). */
 void     onyx_diagnose_opset_imports   (const Onnx__ModelProto *model, GPtrArray *out);
+/* One information per opset import (of the model or a function) and for an IR
+ * version newer than the linked ONNX library knows: what its checks cannot judge. */
+void     onyx_diagnose_library_limits  (const Onnx__ModelProto *model, GPtrArray *out);
 void     onyx_diagnose_functions       (const Onnx__ModelProto *model, GHashTable *functions,
                                         OnyxGraphNamer *namer, GPtrArray *out);
 

@@ -74,20 +74,18 @@ describe_op (const Onnx__NodeProto *node, int index, char **label, char **op, ch
 }
 
 /* The schema the node is checked against, or NULL (with a finding when that is a
- * problem). `beyond`: the model's opset is newer than the schema table, whose answers
- * may then be out of date, so findings from it are only warnings. */
+ * problem). A model importing a newer opset than the linked library knows is told so
+ * once (onyx_diagnose_library_limits); its nodes of that domain get no findings, since
+ * any schema may have changed since. */
 static const OnyxSchema *
-node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, gboolean *beyond,
-             GPtrArray *out)
+node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, GPtrArray *out)
 {
   g_autofree char *label = NULL, *op = NULL, *domain = NULL;
   const OnyxSchema *history, *schema;
-  OnyxProblemSeverity severity;
   gint64 version;
   int known;
   guint n_versions = 0;
 
-  *beyond = FALSE;
   if (node->op_type == NULL || is_local_function (g, node))
     return NULL;
   if (!onyx_domain_is_standard (node->domain))
@@ -109,24 +107,15 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
   if (version < 0)
     return NULL; /* validation reports the missing opset import */
   known = onyx_schema_domain_version (node->domain);
-  if (known == 0)
-    return NULL; /* a standard domain the table has no schemas of (ai.onnx.training) */
-  *beyond = version > known;
-  severity = *beyond ? ONYX_PROBLEM_WARNING : ONYX_PROBLEM_ERROR;
+  if (known == 0 || version > known)
+    return NULL; /* a domain, or an opset of it, that the library does not know */
 
   history = onyx_schema_history (node->domain, node->op_type, &n_versions);
   if (history == NULL)
     {
       describe_op (node, index, &label, &op, &domain);
-      if (*beyond)
-        onyx_diagnose_add (
-            out, g, ONYX_PROBLEM_UNKNOWN_OP, severity, node, index, NULL,
-            "%s: %s is not an operator of %s up to opset %d (ONNX %s); the model imports "
-            "opset %" G_GINT64_FORMAT,
-            label, op, domain, known, onyx_schema_onnx_version (), version);
-      else
-        onyx_diagnose_add (out, g, ONYX_PROBLEM_UNKNOWN_OP, severity, node, index, NULL,
-                           "%s: %s is not an operator of %s", label, op, domain);
+      onyx_diagnose_add (out, g, ONYX_PROBLEM_UNKNOWN_OP, ONYX_PROBLEM_ERROR, node, index, NULL,
+                         "%s: %s is not an operator of %s", label, op, domain);
       return NULL;
     }
   schema = onyx_schema_lookup (node->domain, node->op_type, version);
@@ -134,7 +123,7 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
     {
       describe_op (node, index, &label, &op, &domain);
       onyx_diagnose_add (
-          out, g, ONYX_PROBLEM_OP_NOT_IN_OPSET, severity, node, index, NULL,
+          out, g, ONYX_PROBLEM_OP_NOT_IN_OPSET, ONYX_PROBLEM_ERROR, node, index, NULL,
           "%s: %s exists from opset %d of %s on, but the model imports opset %" G_GINT64_FORMAT,
           label, op, history[0].since_version, domain, version);
       return NULL;
@@ -143,7 +132,7 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
     {
       describe_op (node, index, &label, &op, &domain);
       onyx_diagnose_add (
-          out, g, ONYX_PROBLEM_OP_NOT_IN_OPSET, severity, node, index, NULL,
+          out, g, ONYX_PROBLEM_OP_NOT_IN_OPSET, ONYX_PROBLEM_ERROR, node, index, NULL,
           "%s: %s was removed in opset %d of %s (the model imports opset %" G_GINT64_FORMAT ")",
           label, op, schema->since_version, domain, version);
       return NULL;
@@ -262,20 +251,15 @@ gboolean
 onyx_diagnose_node (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index,
                     GPtrArray *out)
 {
-  gboolean beyond = FALSE, changed = FALSE;
-  const OnyxSchema *schema = node_schema (g, node, index, &beyond, out);
+  gboolean changed = FALSE;
+  const OnyxSchema *schema = node_schema (g, node, index, out);
 
   if (schema != NULL)
     {
-      OnyxProblemSeverity severity = beyond ? ONYX_PROBLEM_WARNING : ONYX_PROBLEM_ERROR;
-      check_slots (g, node, index, schema, FALSE, severity, out);
-      check_slots (g, node, index, schema, TRUE, severity, out);
-      check_attributes (g, node, index, schema, severity, out);
-      /* A schema newer than the table knows may type things differently: check, but
-       * do not pass guesses on. */
-      changed = onyx_diagnose_types (g, node, index, schema, severity, !beyond, out);
-      if (beyond)
-        onyx_diagnose_forget_outputs (g, node, &changed);
+      check_slots (g, node, index, schema, FALSE, ONYX_PROBLEM_ERROR, out);
+      check_slots (g, node, index, schema, TRUE, ONYX_PROBLEM_ERROR, out);
+      check_attributes (g, node, index, schema, ONYX_PROBLEM_ERROR, out);
+      changed = onyx_diagnose_types (g, node, index, schema, ONYX_PROBLEM_ERROR, TRUE, out);
     }
   else
     onyx_diagnose_forget_outputs (g, node, &changed);
@@ -524,6 +508,53 @@ onyx_diagnose_opset_imports (const Onnx__ModelProto *model, GPtrArray *out)
     }
 }
 
+static void
+add_newer_opsets (Onnx__OperatorSetIdProto *const *opsets, size_t n_opsets, GHashTable *told,
+                  GPtrArray *out)
+{
+  const OnyxCheckedGraph g = { NULL };
+
+  for (size_t i = 0; i < n_opsets; i++)
+    {
+      const char *domain = onyx_domain_is_default (opsets[i]->domain) ? "" : opsets[i]->domain;
+      g_autofree char *text = onyx_schema_newer_opset_text (domain, opsets[i]->version);
+      if (text != NULL && !g_hash_table_contains (told, domain))
+        {
+          g_hash_table_add (told, (gpointer) domain);
+          onyx_diagnose_add (out, &g, ONYX_PROBLEM_NEWER_OPSET, ONYX_PROBLEM_INFO, NULL, -1, NULL,
+                             "%s", text);
+        }
+    }
+}
+
+void
+onyx_diagnose_library_limits (const Onnx__ModelProto *model, GPtrArray *out)
+{
+  g_autoptr (GHashTable) told = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *ir = onyx_schema_newer_ir_text (model->ir_version);
+  const OnyxCheckedGraph g = { NULL };
+
+  if (ir != NULL)
+    onyx_diagnose_add (out, &g, ONYX_PROBLEM_NEWER_IR, ONYX_PROBLEM_INFO, NULL, -1, NULL, "%s", ir);
+  add_newer_opsets (model->opset_import, model->n_opset_import, told, out);
+  for (size_t f = 0; f < model->n_functions; f++)
+    add_newer_opsets (model->functions[f]->opset_import, model->functions[f]->n_opset_import, told,
+                      out);
+}
+
+/* Whether any opset the model or its functions import is newer than the library's. */
+static gboolean
+imports_newer_opset (const Onnx__ModelProto *model)
+{
+  g_autoptr (GPtrArray) limits = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
+
+  onyx_diagnose_library_limits (model, limits);
+  for (guint i = 0; i < limits->len; i++)
+    if (((OnyxProblem *) limits->pdata[i])->kind == ONYX_PROBLEM_NEWER_OPSET)
+      return TRUE;
+  return FALSE;
+}
+
 static gssize
 node_position (const Onnx__GraphProto *graph, const Onnx__NodeProto *node)
 {
@@ -550,6 +581,12 @@ onyx_diagnose_shape_errors (const Onnx__ModelProto *model, OnyxShapes *shapes, O
       gssize position = node_position (error->graph, error->node);
       g_autofree char *node_label = error->node != NULL ? onyx_node_label (error->node, (int) position) : NULL;
 
+      /* The library infers a node of a newer opset with the schema it has, which may
+         have changed since: nothing it says of that node is to be trusted. */
+      if (error->node != NULL && onyx_domain_is_standard (error->node->domain) &&
+          onyx_opset_version (model->opset_import, model->n_opset_import, error->node->domain) >
+              onyx_schema_domain_version (error->node->domain))
+        continue;
       if (error->node != NULL)
         onyx_diagnose_add (out, &g, ONYX_PROBLEM_SHAPE_INFERENCE, ONYX_PROBLEM_ERROR, error->node,
                            (int) position, NULL, "%s: %s", node_label, message);
@@ -586,18 +623,26 @@ check_work (GBytes *input, G_GNUC_UNUSED gint64 argument, char **text)
   return onyx_onnx_check_model (input, text) ? g_bytes_new (NULL, 0) : NULL;
 }
 
-/* onnx.checker's first finding (it stops there), or nothing. */
+/* onnx.checker's first finding (it stops there), or nothing. A model of a newer IR
+ * version is checked as one of the newest the checker knows (the fields added since
+ * are unknown to it anyway); a model importing a newer opset may be judged by schemas
+ * that changed since, so what the checker says of it is only information. */
 static void
 add_checker_problem (const Onnx__ModelProto *model, OnyxGraphNamer *namer, GPtrArray *problems)
 {
-  g_autoptr (GBytes) light = onyx_shapes_pack_light (&model->base);
+  Onnx__ModelProto capped = *model;
+  g_autoptr (GBytes) light = NULL;
   g_autofree char *message = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GBytes) passed = onyx_onnx_run_isolated (check_work, light, 0, &message, &error);
+  g_autoptr (GBytes) passed = NULL;
   g_autofree char *shown = NULL;
   OnyxCheckedGraph g = { NULL, NULL, 0, NULL, NULL, namer, NULL };
+  gboolean newer = imports_newer_opset (model);
   char *end;
 
+  capped.ir_version = MIN (model->ir_version, (gint64) onyx_schema_ir_version ());
+  light = onyx_shapes_pack_light (&capped.base);
+  passed = onyx_onnx_run_isolated (check_work, light, 0, &message, &error);
   if (passed != NULL)
     return;
   if (error != NULL)
@@ -609,8 +654,9 @@ add_checker_problem (const Onnx__ModelProto *model, OnyxGraphNamer *namer, GPtrA
   /* The checker's message runs over several lines; its first says what is wrong. */
   if ((end = strchr (shown, '\n')) != NULL)
     *end = '\0';
-  onyx_diagnose_add (problems, &g, ONYX_PROBLEM_CHECKER, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
-                     "onnx.checker: %s", shown);
+  onyx_diagnose_add (problems, &g, ONYX_PROBLEM_CHECKER, newer ? ONYX_PROBLEM_INFO : ONYX_PROBLEM_ERROR,
+                     NULL, -1, NULL, "onnx.checker: %s%s", shown,
+                     newer ? " (not counted: the model imports an opset newer than the library knows)" : "");
 }
 
 static GPtrArray *
@@ -636,6 +682,7 @@ diagnose (const Onnx__ModelProto *model, gboolean full)
       onyx_known_types_free (g.types);
     }
   onyx_diagnose_opset_imports (model, problems);
+  onyx_diagnose_library_limits (model, problems);
   if (full)
     add_checker_problem (model, &namer, problems);
   if (model->graph != NULL)

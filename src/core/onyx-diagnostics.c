@@ -169,6 +169,7 @@ refresh_graph_wide (OnyxDiagnostics *self)
                              self->lists);
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
+  onyx_diagnose_library_limits (proto, self->lists);
   /* Shapes flow through the whole graph: ONNX's inference runs once per step. */
   onyx_diagnose_shape_errors (proto, onyx_document_get_shapes (self->document), &self->namer, self->lists);
 }

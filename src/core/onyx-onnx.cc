@@ -158,6 +158,28 @@ inline_external (onnx::ModelProto &model)
       inline_external (node);
 }
 
+/* ONNX 1.22 infers an operator defined as a function (MeanVarianceNormalization)
+ * through its body without the schema's defaults for attributes the body refers to,
+ * and then fails on its own body ("One and only one of the attributes 'value'…" of a
+ * Constant): the copy handed to inference spells the defaults out. */
+void
+spell_out_defaults (onnx::NodeProto &node, const onnx::OpSchema &schema)
+{
+  if (!schema.HasFunction () && !schema.HasContextDependentFunction ())
+    return;
+  for (const auto &entry : schema.attributes ())
+    {
+      const onnx::AttributeProto &value = entry.second.default_value;
+      bool given = false;
+      if (value.type () == onnx::AttributeProto::UNDEFINED)
+        continue;
+      for (const auto &attribute : node.attribute ())
+        given = given || attribute.name () == entry.first;
+      if (!given)
+        *node.add_attribute () = value;
+    }
+}
+
 /* libonnx's inference functions trust the node to match its schema (the checker
  * verifies that first): a Scan without num_scan_inputs crashes it. Nodes that do not
  * verify are moved to a domain without schemas, which inference passes over; Onyx's
@@ -187,6 +209,7 @@ set_aside_unverified (onnx::GraphProto *graph, const std::unordered_map<std::str
               n++;
               continue;
             }
+          spell_out_defaults (node, *schema);
         }
       for (auto &attribute : *node.mutable_attribute ())
         {

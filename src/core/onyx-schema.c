@@ -4,6 +4,7 @@
 
 #include "onyx-attribute.h"
 #include "onyx-schema-private.h"
+#include "onyx-types.h"
 #include "onyx-validate.h"
 
 static const char *
@@ -61,23 +62,57 @@ onyx_schema_lookup (const char *domain, const char *op_type, gint64 opset_versio
 int
 onyx_schema_domain_version (const char *domain)
 {
-  /* Asked once per node by the diagnostics: the answers are kept. */
-  static GHashTable *newest_by_domain;
+  const char *key = normal_domain (domain);
 
-  if (g_once_init_enter (&newest_by_domain))
-    {
-      GHashTable *newest = g_hash_table_new (g_str_hash, g_str_equal);
-      for (guint i = 0; i < onyx_schema_table_size; i++)
-        {
-          const OnyxSchema *schema = &onyx_schema_table[i];
-          int known = GPOINTER_TO_INT (g_hash_table_lookup (newest, schema->domain));
-          if (schema->since_version > known)
-            g_hash_table_insert (newest, (gpointer) schema->domain,
-                                 GINT_TO_POINTER (schema->since_version));
-        }
-      g_once_init_leave (&newest_by_domain, newest);
-    }
-  return GPOINTER_TO_INT (g_hash_table_lookup (newest_by_domain, normal_domain (domain)));
+  for (guint i = 0; i < onyx_schema_n_domain_ranges; i++)
+    if (strcmp (onyx_schema_domain_ranges[i].domain, key) == 0)
+      return onyx_schema_domain_ranges[i].max_version;
+  return 0;
+}
+
+int
+onyx_schema_ir_version (void)
+{
+  return onyx_schema_table_ir_version;
+}
+
+char *
+onyx_schema_library_summary (void)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "ONNX %s: IR version %d", onyx_schema_onnx_version (),
+                          onyx_schema_ir_version ());
+  for (guint i = 0; i < onyx_schema_n_domain_ranges; i++)
+    g_string_append_printf (out, ", %s opset %d",
+                            onyx_schema_domain_ranges[i].domain[0] != '\0'
+                                ? onyx_schema_domain_ranges[i].domain : "ai.onnx",
+                            onyx_schema_domain_ranges[i].max_version);
+  return g_string_free (out, FALSE);
+}
+
+char *
+onyx_schema_newer_opset_text (const char *domain, gint64 version)
+{
+  int known = onyx_schema_domain_version (domain);
+  g_autofree char *shown = NULL;
+
+  if (known == 0 || version <= known)
+    return NULL;
+  shown = onyx_display_escape (onyx_domain_is_default (domain) ? "ai.onnx" : domain);
+  return g_strdup_printf ("%s opset %" G_GINT64_FORMAT " is newer than ONNX %s knows (%d): "
+                          "operator checks and shapes of this domain are limited",
+                          shown, version, onyx_schema_onnx_version (), known);
+}
+
+char *
+onyx_schema_newer_ir_text (gint64 ir_version)
+{
+  if (ir_version <= onyx_schema_ir_version ())
+    return NULL;
+  return g_strdup_printf ("IR version %" G_GINT64_FORMAT " is newer than ONNX %s knows (%d): "
+                          "the fields added since are kept but not checked",
+                          ir_version, onyx_schema_onnx_version (), onyx_schema_ir_version ());
 }
 
 GPtrArray *
@@ -259,15 +294,15 @@ static const char *const schema_elem_names[] = {
   [11] = "double", [12] = "uint32", [13] = "uint64", [14] = "complex64",
   [15] = "complex128", [16] = "bfloat16", [17] = "float8e4m3fn", [18] = "float8e4m3fnuz",
   [19] = "float8e5m2", [20] = "float8e5m2fnuz", [21] = "uint4", [22] = "int4",
-  [23] = "float4e2m1",
+  [23] = "float4e2m1", [24] = "float8e8m0", [25] = "uint2", [26] = "int2",
 };
 
 static const char *
 elem_name (int32_t elem_type)
 {
-  if (elem_type <= 0 || (gsize) elem_type >= G_N_ELEMENTS (schema_elem_names))
-    return NULL;
-  return schema_elem_names[elem_type];
+  if (elem_type > 0 && (gsize) elem_type < G_N_ELEMENTS (schema_elem_names))
+    return schema_elem_names[elem_type];
+  return onyx_elem_type_proto_name (elem_type);
 }
 
 char *
@@ -277,18 +312,31 @@ onyx_elem_type_schema_string (int32_t elem_type)
   return name != NULL ? g_strdup_printf ("tensor(%s)", name) : NULL;
 }
 
+static gboolean
+names_elem (const char *type_string, gsize length, int32_t code)
+{
+  const char *name = elem_name (code);
+  return name != NULL && strlen (name) == length &&
+         strncmp (type_string + strlen ("tensor("), name, length) == 0;
+}
+
 int32_t
 onyx_elem_type_from_schema_string (const char *type_string)
 {
+  const ProtobufCEnumDescriptor *codes = &onnx__tensor_proto__data_type__descriptor;
   gsize length;
 
   if (type_string == NULL || !g_str_has_prefix (type_string, "tensor(") || !g_str_has_suffix (type_string, ")"))
     return 0;
   length = strlen (type_string) - strlen ("tensor()");
   for (gsize code = 1; code < G_N_ELEMENTS (schema_elem_names); code++)
-    if (schema_elem_names[code] != NULL && strlen (schema_elem_names[code]) == length &&
-        strncmp (type_string + strlen ("tensor("), schema_elem_names[code], length) == 0)
+    if (names_elem (type_string, length, (int32_t) code))
       return (int32_t) code;
+  /* Codes newer than the table, as the linked onnx.proto names them. */
+  for (unsigned i = 0; i < codes->n_values; i++)
+    if ((gsize) codes->values[i].value >= G_N_ELEMENTS (schema_elem_names) &&
+        names_elem (type_string, length, codes->values[i].value))
+      return codes->values[i].value;
   return 0;
 }
 
@@ -374,7 +422,8 @@ onyx_schema_for_node (const Onnx__NodeProto *node, Onnx__OperatorSetIdProto *con
                       size_t n_opsets)
 {
   gint64 version = onyx_opset_version (opsets, n_opsets, node->domain);
-  if (version < 0)
+  /* Past the library's newest opset, the schema it has may have changed since. */
+  if (version < 0 || version > onyx_schema_domain_version (node->domain))
     return NULL;
   return onyx_schema_lookup (node->domain, node->op_type, version);
 }

@@ -2,9 +2,10 @@
  * gives at each opset version: inputs and outputs (optional, variadic, type
  * constraint), attributes (type, required, default), allowed types, a one-line doc.
  *
- * The table (onyx-schema-table.c) is generated from python3-onnx by
- * tools/gen-op-schemas.py and covers the domains "" (ai.onnx), ai.onnx.ml and
- * ai.onnx.preview.training with their whole version history. */
+ * The table (onyx-schema-table.c) is generated at build time by onyx-gen-schema-table
+ * from the schema registry of the ONNX library Onyx links, and covers every domain that
+ * library knows ("" (ai.onnx), ai.onnx.ml, ai.onnx.preview.training, …) with its whole
+ * version history. */
 #pragma once
 
 #include <glib.h>
@@ -70,14 +71,26 @@ const OnyxSchema *onyx_schema_lookup          (const char *domain,
 const OnyxSchema *onyx_schema_history         (const char *domain,
                                                const char *op_type,
                                                guint      *n_versions);
-/* Highest since_version of any op of the domain: the newest opset the table knows
- * (0 for a domain without schemas). */
+/* The newest opset of the domain that the linked ONNX library knows (17 for ai.onnx
+ * in ONNX 1.12, 27 in 1.22); 0 for a domain it does not know. */
 int               onyx_schema_domain_version  (const char *domain);
+/* The newest IR version the linked ONNX library (and its checker) knows. */
+int               onyx_schema_ir_version      (void);
+/* What a model importing `version` of `domain` should be told when that is newer than
+ * the library knows ("ai.onnx opset 20 is newer than ONNX 1.12.0 knows (17): …"); NULL
+ * when the library knows it, or knows nothing of the domain. */
+char             *onyx_schema_newer_opset_text (const char *domain,
+                                                gint64      version);
+/* What the linked library knows, in one line: "ONNX 1.12.0: IR version 8, ai.onnx
+ * opset 17, ai.onnx.ml opset 3, …". */
+char             *onyx_schema_library_summary (void);
+/* Likewise for an IR version newer than the library's; NULL when it is not. */
+char             *onyx_schema_newer_ir_text   (gint64 ir_version);
 /* The schemas in force at `opset_version` of the domain, one per op (deprecated ones
  * left out), in name order (const OnyxSchema*, owned by the table). */
 GPtrArray        *onyx_schema_list_ops        (const char *domain,
                                                gint64      opset_version);
-/* Version of the ONNX release the table was generated from ("1.12.0"). */
+/* Version of the linked ONNX library the table was generated from ("1.12.0"). */
 const char       *onyx_schema_onnx_version    (void);
 
 /* The formal parameter behind input/output slot `index` (a variadic parameter covers
@@ -135,7 +148,8 @@ char             *onyx_schema_docs_url        (const char *domain,
 gint64            onyx_opset_version          (Onnx__OperatorSetIdProto *const *opsets,
                                                size_t                           n_opsets,
                                                const char                      *domain);
-/* The schema in force for a node under these opset imports, or NULL. */
+/* The schema in force for a node under these opset imports, or NULL (also when the
+ * imported opset is newer than the library knows). */
 const OnyxSchema *onyx_schema_for_node        (const Onnx__NodeProto           *node,
                                                Onnx__OperatorSetIdProto *const *opsets,
                                                size_t                           n_opsets);

@@ -34,7 +34,35 @@ static const ElemType elem_types[] = {
   [21] = { "uint4", 4 },
   [22] = { "int4", 4 },
   [23] = { "float4e2m1", 4 },
+  [24] = { "float8e8m0", 8 },
+  [25] = { "uint2", 2 },
+  [26] = { "int2", 2 },
 };
+
+G_LOCK_DEFINE_STATIC (proto_names);
+
+const char *
+onyx_elem_type_proto_name (int32_t data_type)
+{
+  static GHashTable *names;
+  const ProtobufCEnumValue *value =
+      protobuf_c_enum_descriptor_get_value (&onnx__tensor_proto__data_type__descriptor, data_type);
+  char *lower;
+
+  if (value == NULL || data_type <= 0)
+    return NULL;
+  G_LOCK (proto_names);
+  if (names == NULL)
+    names = g_hash_table_new (NULL, NULL);
+  lower = g_hash_table_lookup (names, GINT_TO_POINTER (data_type));
+  if (lower == NULL)
+    {
+      lower = g_ascii_strdown (value->name, -1);
+      g_hash_table_insert (names, GINT_TO_POINTER (data_type), lower);
+    }
+  G_UNLOCK (proto_names);
+  return lower;
+}
 
 const char *
 onyx_elem_type_name (int32_t data_type)
@@ -44,6 +72,8 @@ onyx_elem_type_name (int32_t data_type)
 
   if (data_type >= 0 && (gsize) data_type < G_N_ELEMENTS (elem_types))
     return elem_types[data_type].name;
+  if (onyx_elem_type_proto_name (data_type) != NULL)
+    return onyx_elem_type_proto_name (data_type);
   buffer = g_private_get (&buffer_key);
   if (buffer == NULL)
     {

@@ -9,6 +9,10 @@
 
 G_BEGIN_DECLS
 
+/* The element type's name as the linked onnx.proto spells it, lower-cased ("float",
+ * "float8e8m0": ONNX's type strings); NULL for a code that proto does not declare. */
+const char *onyx_elem_type_proto_name (int32_t data_type);
+
 /* Netron's names: "float32", "int64", "float8e4m3fn"…; "type 42" for unknown codes
  * (returned in a static buffer per thread, valid until the next call). */
 const char *onyx_elem_type_name       (int32_t data_type);

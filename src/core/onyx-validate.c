@@ -31,7 +31,7 @@ gboolean
 onyx_domain_is_standard (const char *domain)
 {
   static const char *const standard[] = {
-    "ai.onnx.ml", "ai.onnx.training", "ai.onnx.preview.training",
+    "ai.onnx.ml", "ai.onnx.training", "ai.onnx.preview", "ai.onnx.preview.training",
   };
 
   if (onyx_domain_is_default (domain))
@@ -101,6 +101,8 @@ onyx_problem_kind_name (OnyxProblemKind kind)
     [ONYX_PROBLEM_NO_SHAPE] = "no-shape",
     [ONYX_PROBLEM_DIM_NAME] = "dim-name",
     [ONYX_PROBLEM_UNUSED_OPSET] = "unused-opset",
+    [ONYX_PROBLEM_NEWER_OPSET] = "newer-opset",
+    [ONYX_PROBLEM_NEWER_IR] = "newer-ir",
     [ONYX_PROBLEM_SHAPE_INFERENCE] = "shape-inference",
     [ONYX_PROBLEM_CHECKER] = "onnx-checker",
   };

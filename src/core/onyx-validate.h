@@ -39,6 +39,8 @@ typedef enum {
   ONYX_PROBLEM_NO_SHAPE,
   ONYX_PROBLEM_DIM_NAME,
   ONYX_PROBLEM_UNUSED_OPSET,
+  ONYX_PROBLEM_NEWER_OPSET,  /* newer than the linked ONNX library knows */
+  ONYX_PROBLEM_NEWER_IR,
   /* Found by ONNX's own library (onyx-shapes.h, onyx-onnx.h). */
   ONYX_PROBLEM_SHAPE_INFERENCE,
   ONYX_PROBLEM_CHECKER,

@@ -1,0 +1,286 @@
+// onyx-gen-schema-table: writes onyx-schema-table.c at build time from the operator
+// schema registry of the ONNX library Onyx links, so that the diagnostics, the panels and
+// the shape inference all know the same operators: opset 17 with Debian's ONNX 1.12,
+// opset 27 with ONNX 1.22. Every standard domain with its whole version history.
+//
+//     onyx-gen-schema-table OUTPUT.c
+//
+// The table's layout is onyx-schema-private.h's. tests/test_schemas.py compares what this
+// writes with what python3-onnx's registry says when both are the same release.
+#include <onnx/common/version.h>
+#include <onnx/defs/schema.h>
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+const size_t kDocMax = 200;  // characters, not bytes
+
+// A C string literal; bytes outside printable ASCII as octal escapes (which, unlike \x,
+// cannot swallow the digits that follow), and no '?' (it could start a trigraph).
+std::string CString(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char byte : text) {
+    if (byte == '"' || byte == '\\') {
+      out += '\\';
+      out += static_cast<char>(byte);
+    } else if (byte >= 32 && byte < 127 && byte != '?') {
+      out += static_cast<char>(byte);
+    } else {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\%03o", byte);
+      out += escape;
+    }
+  }
+  return out + "\"";
+}
+
+size_t Utf8Length(const std::string& text) {
+  return std::count_if(text.begin(), text.end(), [](unsigned char c) { return (c & 0xc0) != 0x80; });
+}
+
+// The first `n` characters of UTF-8 text.
+std::string Utf8Prefix(const std::string& text, size_t n) {
+  size_t at = 0;
+  for (size_t seen = 0; at < text.size(); at++) {
+    if ((static_cast<unsigned char>(text[at]) & 0xc0) != 0x80 && seen++ == n)
+      break;
+  }
+  return text.substr(0, at);
+}
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+std::string CollapseSpaces(const std::string& text) {
+  std::istringstream words(text);
+  std::string word, out;
+  while (words >> word)
+    out += (out.empty() ? "" : " ") + word;
+  return out;
+}
+
+// The first sentence of the doc's first paragraph, markdown links reduced to their
+// text, at most kDocMax characters: one line for a panel or a list.
+std::string OneLine(std::string doc) {
+  doc = std::regex_replace(doc, std::regex(R"(<br\s*/?>)"), "\n\n");
+  std::string text;
+  const std::regex paragraph_break(R"(\n\s*\n)");
+  for (std::sregex_token_iterator it(doc.begin(), doc.end(), paragraph_break, -1), end; it != end; ++it) {
+    std::string paragraph = *it;
+    if (std::any_of(paragraph.begin(), paragraph.end(), [](char c) { return !IsSpace(c); })) {
+      text = CollapseSpaces(paragraph);
+      break;
+    }
+  }
+  text = std::regex_replace(text, std::regex(R"(\[([^\]]*)\]\([^)]*\))"), "$1");
+  // A sentence ends before a capital letter, so "w.r.t. x" does not end one.
+  std::smatch match;
+  if (std::regex_search(text, match, std::regex(R"([.:;](\s+(?=[A-Z`(])|$))"))) {
+    size_t at = match.position(0);
+    char ending = text[at];
+    text.erase(at + 1);
+    while (!text.empty() && (text.back() == ':' || text.back() == ';'))
+      text.pop_back();
+    if (ending != '.')
+      text += '.';
+  }
+  if (Utf8Length(text) > kDocMax) {
+    text = Utf8Prefix(text, kDocMax - 1);
+    size_t space = text.rfind(' ');
+    if (space != std::string::npos)
+      text.erase(space);
+    text += "\u2026";
+  }
+  return text;
+}
+
+const char* OptionName(onnx::OpSchema::FormalParameterOption option) {
+  switch (option) {
+    case onnx::OpSchema::Optional:
+      return "ONYX_PARAM_OPTIONAL";
+    case onnx::OpSchema::Variadic:
+      return "ONYX_PARAM_VARIADIC";
+    default:
+      return "ONYX_PARAM_SINGLE";
+  }
+}
+
+const char* Bool(bool value) {
+  return value ? "TRUE" : "FALSE";
+}
+
+// Variadic parameters have no upper bound (INT_MAX in the schema).
+std::string Arity(int value) {
+  return value == INT_MAX ? "G_MAXINT" : std::to_string(value);
+}
+
+// Emits each distinct array once, however many schema versions share it.
+class Writer {
+ public:
+  std::string Array(const std::string& prefix, const std::string& ctype, const std::vector<std::string>& items) {
+    if (items.empty())
+      return "NULL";
+    auto key = std::make_pair(ctype, items);
+    auto found = arrays_.find(key);
+    if (found != arrays_.end())
+      return found->second;
+    std::string name = prefix + std::to_string(arrays_.size());
+    arrays_.emplace(key, name);
+    lines_.push_back("static const " + ctype + " " + name + "[] = {");
+    for (const auto& item : items)
+      lines_.push_back("  " + item + ",");
+    lines_.push_back("};");
+    return name;
+  }
+
+  size_t TypeId(const std::string& type_str) {
+    auto found = type_index_.find(type_str);
+    if (found != type_index_.end())
+      return found->second;
+    type_index_.emplace(type_str, types_.size());
+    types_.push_back(type_str);
+    return types_.size() - 1;
+  }
+
+  const std::vector<std::string>& lines() const { return lines_; }
+  const std::vector<std::string>& types() const { return types_; }
+
+ private:
+  std::vector<std::string> lines_;
+  std::map<std::pair<std::string, std::vector<std::string>>, std::string> arrays_;
+  std::vector<std::string> types_;
+  std::map<std::string, size_t> type_index_;
+};
+
+std::string Params(Writer& writer, const std::string& prefix,
+                   const std::vector<onnx::OpSchema::FormalParameter>& formal) {
+  std::vector<std::string> items;
+  for (const auto& p : formal)
+    items.push_back("{ " + CString(p.GetName()) + ", " + CString(p.GetTypeStr()) + ", " + OptionName(p.GetOption()) +
+                    ", " + Bool(p.GetIsHomogeneous()) + ", " + CString(OneLine(p.GetDescription())) + " }");
+  return writer.Array(prefix, "OnyxSchemaParam", items);
+}
+
+std::string Attributes(Writer& writer, const onnx::OpSchema& schema) {
+  // In name order, which the lookups rely on (1.12 keeps them in a std::map, newer
+  // releases in a hash map).
+  std::vector<std::string> names;
+  for (const auto& entry : schema.attributes())
+    names.push_back(entry.first);
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> items;
+  for (const auto& name : names) {
+    const auto& attr = schema.attributes().at(name);
+    std::string value = "NULL, 0";
+    if (attr.default_value.type() != onnx::AttributeProto::UNDEFINED) {
+      std::string data = attr.default_value.SerializeAsString();
+      value = CString(data) + ", " + std::to_string(data.size());
+    }
+    items.push_back("{ " + CString(name) + ", " + std::to_string(static_cast<int>(attr.type)) + ", " +
+                    Bool(attr.required) + ", " + value + ", " + CString(OneLine(attr.description)) + " }");
+  }
+  return writer.Array("a", "OnyxSchemaAttribute", items);
+}
+
+std::string Constraints(Writer& writer, const onnx::OpSchema& schema) {
+  std::vector<std::string> items;
+  for (const auto& constraint : schema.typeConstraintParams()) {
+    std::vector<std::string> allowed(constraint.allowed_type_strs);
+    std::sort(allowed.begin(), allowed.end());
+    std::vector<std::string> ids;
+    for (const auto& type : allowed)
+      ids.push_back(std::to_string(writer.TypeId(type)));
+    std::string array = writer.Array("t", "guint8", ids);
+    items.push_back("{ " + CString(constraint.type_param_str) + ", " + array + ", " + std::to_string(ids.size()) +
+                    " }");
+  }
+  return writer.Array("c", "OnyxSchemaTypeConstraint", items);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUTPUT.c\n", argv[0]);
+    return 2;
+  }
+  const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  std::vector<onnx::OpSchema> schemas;
+  for (const auto& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history())
+    if (ranges.count(schema.domain()) > 0)
+      schemas.push_back(schema);
+  std::sort(schemas.begin(), schemas.end(), [](const onnx::OpSchema& a, const onnx::OpSchema& b) {
+    return std::make_tuple(a.domain(), a.Name(), a.SinceVersion()) <
+           std::make_tuple(b.domain(), b.Name(), b.SinceVersion());
+  });
+
+  Writer writer;
+  std::vector<std::string> rows;
+  for (const auto& s : schemas) {
+    std::string inputs = Params(writer, "i", s.inputs());
+    std::string outputs = Params(writer, "o", s.outputs());
+    std::string attrs = Attributes(writer, s);
+    std::string constraints = Constraints(writer, s);
+    rows.push_back("  { " + CString(s.domain()) + ", " + CString(s.Name()) + ", " + std::to_string(s.SinceVersion()) +
+                   ", " + Bool(s.Deprecated()) + ", " + inputs + ", " + std::to_string(s.inputs().size()) + ", " +
+                   outputs + ", " + std::to_string(s.outputs().size()) + ", " + attrs + ", " +
+                   std::to_string(s.attributes().size()) + ", " + constraints + ", " +
+                   std::to_string(s.typeConstraintParams().size()) + ", " + Arity(s.min_input()) + ", " +
+                   Arity(s.max_input()) + ", " + Arity(s.min_output()) + ", " + Arity(s.max_output()) + ", " +
+                   CString(OneLine(s.doc() != nullptr ? s.doc() : "")) + " },");
+  }
+  if (writer.types().size() > 256) {
+    std::fprintf(stderr, "%s: %zu type strings do not fit the table's guint8 indices\n", argv[0],
+                 writer.types().size());
+    return 1;
+  }
+
+  FILE* out = std::fopen(argv[1], "w");
+  if (out == nullptr) {
+    std::perror(argv[1]);
+    return 1;
+  }
+  std::fprintf(out,
+               "/* Generated at build time by onyx-gen-schema-table from the operator schemas of the\n"
+               " * ONNX library Onyx links (%s, %zu schemas). Do not edit. */\n",
+               onnx::LAST_RELEASE_VERSION, schemas.size());
+  std::fprintf(out, "#include \"onyx-schema-private.h\"\n\n");
+  for (const auto& line : writer.lines())
+    std::fprintf(out, "%s\n", line.c_str());
+  std::fprintf(out, "\nconst char *const onyx_schema_type_strings[] = {\n");
+  for (const auto& type : writer.types())
+    std::fprintf(out, "  %s,\n", CString(type).c_str());
+  std::fprintf(out, "};\nconst guint onyx_schema_n_type_strings = %zu;\n\n", writer.types().size());
+  std::fprintf(out, "/* Sorted by domain, name and since_version. */\nconst OnyxSchema onyx_schema_table[] = {\n");
+  for (const auto& row : rows)
+    std::fprintf(out, "%s\n", row.c_str());
+  std::fprintf(out, "};\nconst guint onyx_schema_table_size = %zu;\n", rows.size());
+  std::fprintf(out, "const char onyx_schema_table_onnx_version[] = %s;\n",
+               CString(onnx::LAST_RELEASE_VERSION).c_str());
+
+  // What the library knows beyond the schemas themselves: the newest opset of each
+  // domain (ai.onnx 17 in 1.12, though no operator changed at 17 in ai.onnx.ml) and the
+  // newest IR version its checker accepts.
+  std::map<std::string, std::pair<int, int>> sorted_ranges(ranges.begin(), ranges.end());
+  std::fprintf(out, "\nconst OnyxSchemaDomainRange onyx_schema_domain_ranges[] = {\n");
+  for (const auto& [domain, range] : sorted_ranges)
+    std::fprintf(out, "  { %s, %d, %d },\n", CString(domain).c_str(), range.first, range.second);
+  std::fprintf(out, "};\nconst guint onyx_schema_n_domain_ranges = %zu;\n", sorted_ranges.size());
+  std::fprintf(out, "const int onyx_schema_table_ir_version = %d;\n", static_cast<int>(onnx::IR_VERSION));
+  if (std::fclose(out) != 0) {
+    std::perror(argv[1]);
+    return 1;
+  }
+  return 0;
+}
