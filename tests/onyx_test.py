@@ -15,6 +15,16 @@ def cli(*args, timeout=120):
     return subprocess.run([CLI, *args], capture_output=True, text=True, timeout=timeout)
 
 
+def library():
+    """(version, newest ai.onnx opset) of the ONNX library onyx-cli is built with, from
+    `onyx-cli --version` ("ONNX 1.12.0: IR version 8, ai.onnx opset 17, …")."""
+    import re
+
+    text = cli("--version").stdout
+    return (re.search(r"^ONNX ([0-9.]+):", text, re.M).group(1),
+            int(re.search(r"ai\.onnx opset (\d+)", text).group(1)))
+
+
 def data(name):
     return os.path.join(DATA, name)
 

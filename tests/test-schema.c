@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "onyx-schema.h"
+#include "onyx-types.h"
 
 static void
 test_lookup_by_opset (void)
@@ -23,7 +24,8 @@ test_lookup_by_opset (void)
   g_assert_nonnull (onyx_schema_lookup ("ai.onnx.ml", "LinearClassifier", 3));
 
   g_assert_nonnull (onyx_schema_history ("", "Conv", &n));
-  g_assert_cmpuint (n, ==, 2);
+  /* Conv-1, Conv-11, and Conv-22 from ONNX 1.17 on. */
+  g_assert_cmpuint (n, ==, onyx_schema_domain_version ("") >= 22 ? 3 : 2);
   g_assert_cmpint (onyx_schema_domain_version (""), >=, 17);
   g_assert_cmpint (onyx_schema_domain_version ("ai.onnx"), ==, onyx_schema_domain_version (""));
   g_assert_cmpint (onyx_schema_domain_version ("ai.onnx.ml"), >=, 3);
@@ -31,6 +33,76 @@ test_lookup_by_opset (void)
   g_assert_nonnull (strstr (conv->doc, "convolution"));
   g_assert_cmpint (conv->min_input, ==, 2);
   g_assert_cmpint (conv->max_input, ==, 3);
+}
+
+/* What the table knows is what the linked library knows, whichever release it is. */
+static void
+test_library_limits (void)
+{
+  int known = onyx_schema_domain_version ("");
+  g_autofree char *summary = onyx_schema_library_summary ();
+  g_autofree char *newer = onyx_schema_newer_opset_text ("", known + 1);
+  g_autofree char *newer_ml = onyx_schema_newer_opset_text ("ai.onnx.ml", 99);
+  g_autofree char *custom = onyx_schema_newer_opset_text ("devtech", 99);
+  g_autofree char *current = onyx_schema_newer_opset_text ("ai.onnx", known);
+  g_autofree char *ir = onyx_schema_newer_ir_text (onyx_schema_ir_version () + 1);
+  g_autofree char *expected = g_strdup_printf ("ai.onnx opset %d is newer than ONNX %s knows (%d): "
+                                               "operator checks and shapes of this domain are limited",
+                                               known + 1, onyx_schema_onnx_version (), known);
+
+  g_assert_cmpstr (newer, ==, expected);
+  g_assert_nonnull (strstr (newer_ml, "ai.onnx.ml opset 99 is newer than ONNX"));
+  g_assert_null (custom);
+  g_assert_null (current);
+  g_assert_null (onyx_schema_newer_ir_text (onyx_schema_ir_version ()));
+  g_assert_nonnull (strstr (ir, "the fields added since are kept but not checked"));
+  g_assert_true (g_str_has_prefix (summary, "ONNX "));
+  g_assert_nonnull (strstr (summary, "ai.onnx.ml opset"));
+  g_assert_cmpint (onyx_schema_ir_version (), >=, 8);
+  /* Past the library's newest opset no schema is offered for a node: it may have
+     changed since. */
+  {
+    Onnx__NodeProto node = ONNX__NODE_PROTO__INIT;
+    Onnx__OperatorSetIdProto opset = ONNX__OPERATOR_SET_ID_PROTO__INIT;
+    Onnx__OperatorSetIdProto *opsets[] = { &opset };
+
+    node.op_type = (char *) "ReduceMean";
+    opset.has_version = TRUE;
+    opset.version = known;
+    g_assert_nonnull (onyx_schema_for_node (&node, opsets, 1));
+    opset.version = known + 1;
+    g_assert_null (onyx_schema_for_node (&node, opsets, 1));
+  }
+  if (known >= 23)
+    {
+      g_assert_cmpint (onyx_schema_lookup ("", "RMSNormalization", 23)->since_version, ==, 23);
+      g_assert_cmpint (onyx_schema_lookup ("", "ReduceMean", 23)->max_input, ==, 2);
+      g_assert_cmpint (onyx_schema_lookup ("", "Gelu", 23)->since_version, ==, 20);
+    }
+  else
+    g_assert_null (onyx_schema_lookup ("", "Gelu", known));
+}
+
+/* Element types by the names ONNX's type strings and Onyx's panels give them, the newest
+ * ones (float8, 4- and 2-bit) included. */
+static void
+test_element_types (void)
+{
+  g_autofree char *e8m0 = onyx_elem_type_schema_string (24);
+  g_autofree char *int2 = onyx_elem_type_schema_string (26);
+
+  g_assert_cmpstr (e8m0, ==, "tensor(float8e8m0)");
+  g_assert_cmpstr (int2, ==, "tensor(int2)");
+  g_assert_cmpint (onyx_elem_type_from_schema_string ("tensor(uint2)"), ==, 25);
+  g_assert_cmpint (onyx_elem_type_from_schema_string ("tensor(float4e2m1)"), ==, 23);
+  g_assert_cmpint (onyx_elem_type_from_schema_string ("tensor(float)"), ==, 1);
+  g_assert_cmpint (onyx_elem_type_from_schema_string ("tensor(nosuch)"), ==, 0);
+  g_assert_cmpstr (onyx_elem_type_name (24), ==, "float8e8m0");
+  g_assert_cmpstr (onyx_elem_type_name (26), ==, "int2");
+  g_assert_cmpuint (onyx_elem_type_bits (25), ==, 2);
+  g_assert_cmpstr (onyx_elem_type_name (1), ==, "float32");
+  g_assert_cmpstr (onyx_elem_type_proto_name (1), ==, "float");
+  g_assert_cmpstr (onyx_elem_type_name (200), ==, "type 200");
 }
 
 static void
@@ -209,6 +281,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/schema/lookup-by-opset", test_lookup_by_opset);
   g_test_add_func ("/schema/slot-names", test_slot_names);
+  g_test_add_func ("/schema/library-limits", test_library_limits);
+  g_test_add_func ("/schema/element-types", test_element_types);
   g_test_add_func ("/schema/attributes", test_attributes);
   g_test_add_func ("/schema/types", test_types);
   g_test_add_func ("/schema/docs-url", test_docs_url);

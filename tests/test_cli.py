@@ -63,7 +63,9 @@ class Info(unittest.TestCase):
             self.assertEqual(info["inputs"][0]["elem_type"], "float32")
         foo = json.loads(cli("info", data("model_foo.onnx"), "--json").stdout)
         self.assertEqual(foo["custom_domains"], ["devtech"])
-        self.assertIn({"domain": "devtech", "version": 1, "standard": False}, foo["opset_imports"])
+        self.assertIn({"domain": "devtech", "version": 1, "standard": False, "known": False},
+                      foo["opset_imports"])
+        self.assertIn({"domain": "", "version": 13, "standard": True, "known": True}, foo["opset_imports"])
 
     @staticmethod
     def constant_values(graph):

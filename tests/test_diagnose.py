@@ -17,6 +17,7 @@ import onnx
 from onnx import helper, numpy_helper, TensorProto
 
 import valid_models
+from onyx_test import library
 
 CLI = os.environ["ONYX_CLI"]
 DATA = os.environ["ONYX_TEST_DATA"]
@@ -182,7 +183,11 @@ class Broken(unittest.TestCase):
             m.graph.value_info.append(helper.make_tensor_value_info(
                 "/model/model.2/Relu_output_0", TensorProto.DOUBLE, None))
         report = self.variant(change)
-        # Reported once, at the producer, not again at the Conv that reads it.
+        # Reported once, at the producer, not again at the Conv that reads it. Newer
+        # ONNX releases carry the declared double on and fail at the last Relu too.
+        if library_opset() > 17:
+            report["problems"] = [p for p in report["problems"]
+                                  if (p["kind"], p["node"]) != ("shape-inference", LAST_RELU)]
         self.assert_only(report, "type-conflict", "error", FIRST_RELU, "/model/model.2/Relu_output_0",
                          text="is declared tensor(double), but Relu makes it tensor(float)")
 
@@ -364,9 +369,7 @@ class Domains(unittest.TestCase):
 
 
 def library_opset():
-    """The newest ai.onnx opset of the ONNX library onyx-cli is built with."""
-    run = subprocess.run([CLI, "--version"], capture_output=True, text=True, check=True)
-    return int(re.search(r"ai\.onnx opset (\d+)", run.stdout).group(1))
+    return library()[1]
 
 
 class Modern(unittest.TestCase):

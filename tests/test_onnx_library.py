@@ -17,7 +17,7 @@ import onnx.shape_inference
 import onnx.version_converter
 from onnx import TensorProto, helper, numpy_helper
 
-from onyx_test import TESTDATA, cli, data, run_onnxruntime_feeds, testdata, testdata_feeds
+from onyx_test import TESTDATA, cli, data, library, run_onnxruntime_feeds, testdata, testdata_feeds
 
 
 def types_by_tensor(graph, out, path="main"):
@@ -43,6 +43,11 @@ def default_opset(model):
 
 
 class Shapes(unittest.TestCase):
+    def setUp(self):
+        # Against another ONNX release (-Donnx_prefix) the inference itself differs.
+        if library()[0] != onnx.__version__:
+            self.skipTest("onyx-cli links ONNX %s, python3-onnx is %s" % (library()[0], onnx.__version__))
+
     def assert_same_as_python(self, path, tmp):
         """The number of tensors compared, or None when python's inference refuses."""
         try:

@@ -569,11 +569,13 @@ onyx_diagnose_shape_errors (const Onnx__ModelProto *model, OnyxShapes *shapes, O
                             GPtrArray *out)
 {
   GPtrArray *errors = onyx_shapes_get_errors (shapes);
+  /* Asked on the first error: most models have none. */
+  int newer = -1;
 
   for (guint i = 0; i < errors->len; i++)
     {
       const OnyxShapeError *error = errors->pdata[i];
-      g_autofree char *message = onyx_display_escape (error->message);
+      g_autofree char *message = NULL;
       const char *label = error->graph == NULL ? NULL
                           : error->graph == model->graph ? "main graph"
                           : onyx_graph_namer_name (namer, error->graph);
@@ -587,6 +589,12 @@ onyx_diagnose_shape_errors (const Onnx__ModelProto *model, OnyxShapes *shapes, O
           onyx_opset_version (model->opset_import, model->n_opset_import, error->node->domain) >
               onyx_schema_domain_version (error->node->domain))
         continue;
+      /* Nor what it says of no node in particular (element types it does not know). */
+      if (newer < 0)
+        newer = imports_newer_opset (model);
+      if (error->node == NULL && newer)
+        continue;
+      message = onyx_display_escape (error->message);
       if (error->node != NULL)
         onyx_diagnose_add (out, &g, ONYX_PROBLEM_SHAPE_INFERENCE, ONYX_PROBLEM_ERROR, error->node,
                            (int) position, NULL, "%s: %s", node_label, message);
