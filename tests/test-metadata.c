@@ -344,6 +344,18 @@ test_layout_groups (void)
   g_assert_true (first->parent >= 0);
   g_assert_true (&g_array_index (layout->nodes, OnyxLayoutNode, first->parent) == network);
   g_assert_cmpstr (find_group (layout, "network/network.2")->title, ==, "network.2 · Linear");
+  /* An open group is as wide as its header line ("network.0 · Linear · 2 nodes"),
+   * here wider than the column of boxes inside it. */
+  {
+    Group *group = g_hash_table_lookup (engine->groups, "network/network.0");
+    const OnyxLayoutNode *matmul = NULL;
+    for (guint i = 0; i < layout->nodes->len && matmul == NULL; i++)
+      if (g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_OP)
+        matmul = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+    g_assert_nonnull (matmul);
+    g_assert_cmpfloat (group->open_min_width, >, matmul->box.width + 2 * GROUP_PADDING);
+    g_assert_cmpfloat (first->box.width, >=, group->open_min_width - 1);
+  }
 }
 
 /* 1,000 nodes exported by dynamo, nearly all at the top of the module tree: they

@@ -767,10 +767,14 @@ build_model (OnyxLayoutEngine *engine)
     while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &group))
       {
         g_autofree char *count = g_strdup_printf ("%u nodes", group->n_items_total);
-        double width = 0;
+        g_autofree char *header = g_strdup_printf ("%s · %s", group->name, count);
+        double width = 0, open_width = 0;
         measure (&widths, group->name, TRUE, &width);
         measure (&widths, count, FALSE, &width);
         group->collapsed_width = MAX (width + 24, 80);
+        /* Open, the header line says both in bold (onyx-render.c). */
+        measure (&widths, header, TRUE, &open_width);
+        group->open_min_width = open_width + 24;
         group->collapsed_height = HEADER_HEIGHT + LINE_HEIGHT + 8;
       }
   }

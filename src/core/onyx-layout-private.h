@@ -45,6 +45,7 @@ struct _Group {
   guint n_items_total;
   guint hash;             /* of its whole subtree */
   double collapsed_width, collapsed_height;
+  double open_min_width;    /* room for the header line when open */
 };
 
 /* A finished layout of one group's children, positions relative to its top left.
