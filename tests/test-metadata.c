@@ -267,22 +267,11 @@ test_malformed_unknown (void)
   protobuf_c_message_free_unpacked (&node->base, NULL);
 }
 
-static OnyxModel *
-load_data (const char *name)
-{
-  g_autofree char *path = test_data_path (name);
-  g_autoptr (GError) error = NULL;
-  OnyxModel *model = onyx_model_new_from_file (path, &error);
-
-  g_assert_no_error (error);
-  return model;
-}
-
 /* The exporter's model: entries of nodes, a value_info, inputs and the graph. */
 static void
 test_dynamo_model_entries (void)
 {
-  g_autoptr (OnyxModel) model = load_data ("dynamo_metadata.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("dynamo_metadata.onnx");
   Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   g_autoptr (GPtrArray) node_entries = onyx_metadata_get (&graph->node[0]->base);
   g_autoptr (GPtrArray) input_entries = onyx_metadata_get (&graph->input[0]->base);
@@ -322,7 +311,7 @@ find_group (const OnyxLayout *layout, const char *scope)
 static void
 test_layout_groups (void)
 {
-  g_autoptr (OnyxModel) model = load_data ("dynamo_metadata.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("dynamo_metadata.onnx");
   Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   g_autoptr (OnyxLayoutEngine) engine = onyx_layout_engine_new (graph);
   g_autoptr (GHashTable) expanded = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
