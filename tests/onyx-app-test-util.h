@@ -96,19 +96,25 @@ test_count_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   return ++*(int *) data < 3 ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
-/* Until a pane has slid in or out and a few frames were drawn since, so that the
- * window is allocated for snapshots. */
+/* Until a few frames were drawn, so that what changed is allocated for snapshots. */
 static inline void
-wait_for_revealer (OnyxWindow *window, GtkRevealer *revealer)
+wait_for_frames (OnyxWindow *window)
 {
   int ticks = 0;
 
-  while (gtk_revealer_get_child_revealed (revealer) != gtk_revealer_get_reveal_child (revealer))
-    g_main_context_iteration (NULL, TRUE);
   /* A tick callback makes the frame clock run: frames get laid out and drawn. */
   gtk_widget_add_tick_callback (GTK_WIDGET (window), test_count_tick, &ticks, NULL);
   while (ticks < 3)
     g_main_context_iteration (NULL, TRUE);
+}
+
+/* Until a pane has slid in or out and a few frames were drawn since. */
+static inline void
+wait_for_revealer (OnyxWindow *window, GtkRevealer *revealer)
+{
+  while (gtk_revealer_get_child_revealed (revealer) != gtk_revealer_get_reveal_child (revealer))
+    g_main_context_iteration (NULL, TRUE);
+  wait_for_frames (window);
 }
 
 /* Renders `widget` as GTK would, saves it, and returns how many pixels differ from
@@ -145,6 +151,31 @@ snapshot_to_png (GtkWidget *widget, const char *name)
   g_object_unref (texture);
   g_object_unref (paintable);
   return differing;
+}
+
+/* Every row title, subtitle, label and link of the properties panel, one a line. */
+static inline void
+collect_text (GtkWidget *widget, GString *text)
+{
+  if (ADW_IS_PREFERENCES_ROW (widget))
+    g_string_append_printf (text, "%s\n", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)));
+  if (ADW_IS_ACTION_ROW (widget) && adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)) != NULL)
+    g_string_append_printf (text, "%s\n", adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)));
+  if (GTK_IS_LINK_BUTTON (widget))
+    g_string_append_printf (text, "link %s\n", gtk_link_button_get_uri (GTK_LINK_BUTTON (widget)));
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (text, "%s\n", gtk_label_get_label (GTK_LABEL (widget)));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_text (child, text);
+}
+
+static inline char *
+properties_text (OnyxWindow *window)
+{
+  GString *text = g_string_new (NULL);
+  collect_text (GTK_WIDGET (window->properties), text);
+  return g_string_free (text, FALSE);
 }
 
 static inline int

@@ -242,6 +242,19 @@ test_data_path (const char *name)
   return g_build_filename (dir, name, NULL);
 }
 
+/* A model of tests/data, loaded through the core. */
+static inline OnyxModel *
+test_load_data (const char *name)
+{
+  g_autofree char *path = test_data_path (name);
+  g_autoptr (GError) error = NULL;
+  OnyxModel *model = onyx_model_new_from_file (path, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (model);
+  return model;
+}
+
 static inline OnyxDocument *
 test_open_document (const char *path)
 {

@@ -730,17 +730,6 @@ wait_for_op_boxes (OnyxWindow *window, guint n)
   g_assert_cmpuint (n_op_boxes (window), ==, n);
 }
 
-/* Until a few frames were drawn: the window is laid out for a snapshot. */
-static void
-wait_for_frames (OnyxWindow *window)
-{
-  int ticks = 0;
-
-  gtk_widget_add_tick_callback (GTK_WIDGET (window), test_count_tick, &ticks, NULL);
-  while (ticks < 3)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* Whether a label in `widget` (rows show their titles in labels) shows `text`. */
 static gboolean
 shows_text (GtkWidget *widget, const char *text)

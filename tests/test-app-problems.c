@@ -91,31 +91,6 @@ n_badges (OnyxWindow *window)
   return n;
 }
 
-/* Every row title, subtitle, label and link of the properties panel, one a line. */
-static void
-collect_text (GtkWidget *widget, GString *text)
-{
-  if (ADW_IS_PREFERENCES_ROW (widget))
-    g_string_append_printf (text, "%s\n", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)));
-  if (ADW_IS_ACTION_ROW (widget) && adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)) != NULL)
-    g_string_append_printf (text, "%s\n", adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)));
-  if (GTK_IS_LINK_BUTTON (widget))
-    g_string_append_printf (text, "link %s\n", gtk_link_button_get_uri (GTK_LINK_BUTTON (widget)));
-  if (GTK_IS_LABEL (widget))
-    g_string_append_printf (text, "%s\n", gtk_label_get_label (GTK_LABEL (widget)));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    collect_text (child, text);
-}
-
-static char *
-properties_text (OnyxWindow *window)
-{
-  GString *text = g_string_new (NULL);
-  collect_text (GTK_WIDGET (window->properties), text);
-  return g_string_free (text, FALSE);
-}
-
 static void
 test_problems_foo (void)
 {

@@ -96,17 +96,6 @@ blocks_free (Blocks *blocks)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Blocks, blocks_free)
 
-static OnyxModel *
-load_model (const char *name)
-{
-  g_autofree char *path = test_data_path (name);
-  g_autoptr (GError) error = NULL;
-  OnyxModel *model = onyx_model_new_from_file (path, &error);
-
-  g_assert_no_error (error);
-  return model;
-}
-
 static OnyxLayout *
 lay_out_with (const Onnx__GraphProto *graph, OnyxLayoutDiskCache *cache, OnyxExpandMode mode)
 {
@@ -287,7 +276,7 @@ test_edited_group_misses (void)
 static void
 test_options_change_key (void)
 {
-  g_autoptr (OnyxModel) model = load_model ("flat_constants.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("flat_constants.onnx");
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   g_autofree char *dir = make_cache_dir ();
   g_autoptr (OnyxLayoutDiskCache) cache = onyx_layout_disk_cache_new (dir, ONYX_LAYOUT_DISK_CACHE_MAX_BYTES);

@@ -503,24 +503,13 @@ render_png (const OnyxLayout *layout, const char *name)
     }
 }
 
-static OnyxModel *
-load_model (const char *name)
-{
-  g_autofree char *path = test_data_path (name);
-  g_autoptr (GError) error = NULL;
-  OnyxModel *model = onyx_model_new_from_file (path, &error);
-
-  g_assert_no_error (error);
-  return model;
-}
-
 /* An If reads x and the Conv weights only inside its branches: a dashed edge from x's
  * box into it, none from the initializers (they show inside, on Conv), and an edit in
  * a branch that changes what it reads lays the holder's group out again. */
 static void
 test_implicit_edges_into_holder (void)
 {
-  g_autoptr (OnyxModel) model = load_model ("control_if.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("control_if.onnx");
   Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   OnyxLayoutEngine *engine = onyx_layout_engine_new (graph);
   g_autoptr (OnyxLayout) layout = lay_out (engine, ONYX_EXPAND_ALL);
@@ -574,7 +563,7 @@ test_implicit_edges_into_holder (void)
 static void
 test_outer_boxes_in_branch (void)
 {
-  g_autoptr (OnyxModel) model = load_model ("control_if.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("control_if.onnx");
   Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   const Onnx__GraphProto *enclosing[] = { graph, NULL };
   Onnx__GraphProto *branch = NULL;
@@ -614,7 +603,7 @@ test_outer_boxes_in_branch (void)
 static void
 test_outer_boxes_nested (void)
 {
-  g_autoptr (OnyxModel) model = load_model ("control_loop.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("control_loop.onnx");
   g_autoptr (OnyxGraphList) list = onyx_graph_list_new (onyx_model_get_proto (model));
   g_autoptr (GError) error = NULL;
   const OnyxGraphEntry *entry = onyx_graph_list_find (list, "/If:then_branch", &error);
@@ -677,7 +666,7 @@ producer_of (const Onnx__GraphProto *graph, const char *name)
 static void
 test_folded_constants (void)
 {
-  g_autoptr (OnyxModel) model = load_model ("flat_constants.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("flat_constants.onnx");
   Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   OnyxLayoutEngine *engine = onyx_layout_engine_new (graph);
   g_autoptr (OnyxLayout) folded = NULL, boxes = NULL, again = NULL;

@@ -18,21 +18,10 @@ read_data_file (const char *name)
   return test_read_file (path);
 }
 
-static OnyxModel *
-load_data_file (const char *name)
-{
-  g_autofree char *path = test_data_path (name);
-  g_autoptr (GError) error = NULL;
-  OnyxModel *model = onyx_model_new_from_file (path, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (model);
-  return model;
-}
-
 static void
 test_walkthrough_model (void)
 {
-  g_autoptr (OnyxModel) model = load_data_file ("model.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("model.onnx");
   Onnx__ModelProto *proto = onyx_model_get_proto (model);
   g_autofree char *input_type = NULL;
 
@@ -54,7 +43,7 @@ test_walkthrough_model (void)
 static void
 test_custom_domain (void)
 {
-  g_autoptr (OnyxModel) model = load_data_file ("model_foo.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("model_foo.onnx");
   Onnx__ModelProto *proto = onyx_model_get_proto (model);
   gboolean found = FALSE;
 
@@ -76,7 +65,7 @@ test_serialize_is_identity (void)
 {
   for (guint i = 0; i < G_N_ELEMENTS (test_walkthrough_models); i++)
     {
-      g_autoptr (OnyxModel) model = load_data_file (test_walkthrough_models[i]);
+      g_autoptr (OnyxModel) model = test_load_data (test_walkthrough_models[i]);
       g_autoptr (GBytes) original = read_data_file (test_walkthrough_models[i]);
       g_autoptr (GBytes) saved = onyx_model_serialize (model);
       g_assert_true (g_bytes_equal (original, saved));
@@ -480,7 +469,7 @@ test_save_atomic (void)
   g_autofree char *path = g_build_filename (dir, "model.onnx", NULL);
   g_autofree char *sub = g_build_filename (dir, "folder.onnx", NULL);
   g_autofree char *missing = g_build_filename (dir, "no-such-folder", "m.onnx", NULL);
-  g_autoptr (OnyxModel) model = load_data_file ("model.onnx");
+  g_autoptr (OnyxModel) model = test_load_data ("model.onnx");
   g_autoptr (OnyxModel) reloaded = NULL;
   g_autoptr (GBytes) before = NULL;
   g_autoptr (GBytes) again = NULL;

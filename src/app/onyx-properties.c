@@ -8,6 +8,7 @@
 #include "onyx-edits.h"
 #include "onyx-graph-index.h"
 #include "onyx-graph-path.h"
+#include "onyx-metadata.h"
 #include "onyx-problems-pane.h"
 #include "onyx-schema.h"
 #include "onyx-shapes.h"
@@ -149,6 +150,28 @@ format_parameters (const OnyxSummary *summary)
                           total, size, in_constants, summary->n_constant_tensors);
 }
 
+/* A message's metadata_props as rows, each value escaped as the file has it; the
+ * entries a node's Module section is made of are left out when it has one. */
+static void
+add_metadata_group (OnyxProperties *self, const char *title, const ProtobufCMessage *message,
+                    gboolean skip_module)
+{
+  g_autoptr (GPtrArray) entries = onyx_metadata_get (message);
+  GtkWidget *group = NULL;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const OnyxMetadataEntry *entry = entries->pdata[i];
+      g_autofree char *key = NULL;
+      if (skip_module && onyx_metadata_key_is_module (entry->key))
+        continue;
+      if (group == NULL)
+        group = add_group (self, title);
+      key = onyx_display_escape (entry->key);
+      add_text_row (group, key, onyx_display_escape (entry->value));
+    }
+}
+
 /* The subgraph or function shown: its name, its holder, what it reads from outside. */
 static void
 add_graph_group (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
@@ -238,6 +261,9 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
           add_text_row (group, key, onyx_display_escape (model->metadata_props[i]->value));
         }
     }
+
+  if (graph != NULL || model->graph != NULL)
+    add_metadata_group (self, _("Graph Metadata"), &(graph != NULL ? graph : model->graph)->base, FALSE);
 
   if (model->graph != NULL)
     {
@@ -414,6 +440,63 @@ add_graph_rows (GtkWidget *group, OnyxGraphList *graphs, const Onnx__AttributePr
     }
 }
 
+/* "train.py:96 in forward" over its code line, in monospace. */
+static GtkWidget *
+add_frame_row (GtkWidget *group, const char *title, const OnyxSourceFrame *frame)
+{
+  g_autofree char *location = onyx_source_frame_location (frame);
+  g_autofree char *shown = onyx_display_escape (location);
+  g_autofree char *where = g_markup_escape_text (shown, -1);
+  g_autofree char *code = frame->code != NULL ? onyx_display_escape (frame->code) : NULL;
+  g_autofree char *code_markup = code != NULL ? g_markup_printf_escaped ("\n<tt>%s</tt>", code) : NULL;
+  g_autofree char *markup = g_strconcat (where, code_markup, NULL);
+  g_autofree char *file = onyx_display_escape (frame->file);
+  GtkWidget *row = add_row (group, title, NULL);
+
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), markup);
+  /* The whole path: the row shows the file's name only. */
+  gtk_widget_set_tooltip_text (row, file);
+  return row;
+}
+
+/* Where the dynamo exporter says the node comes from: its module, the classes down
+ * to it, and the user's line of code that made it. */
+static gboolean
+add_module_rows (OnyxProperties *self, Onnx__NodeProto *node)
+{
+  g_autoptr (OnyxModuleInfo) info = onyx_module_info_new_for_node (node, TRUE);
+  GtkWidget *group;
+  guint depth;
+
+  if (info == NULL)
+    return FALSE;
+  /* Translators: the PyTorch module (nn.Module) a node was exported from. */
+  group = add_group (self, _("PyTorch Module"));
+  depth = g_strv_length (info->path);
+  if (depth > 0)
+    {
+      g_autofree char *label = onyx_module_info_label (info, depth - 1);
+      g_autofree char *path = g_strjoinv (" › ", info->path);
+      add_text_row (group, _("Module"), onyx_display_escape (label));
+      add_text_row (group, _("Path"), onyx_display_escape (path));
+    }
+  else if (info->op != NULL)
+    add_row (group, _("Module"), _("the model itself (top level)"));
+  if (info->root_class != NULL || info->classes != NULL || info->op_class != NULL)
+    {
+      g_autofree char *chain = onyx_module_info_class_chain (info);
+      add_text_row (group, _("Classes"), onyx_display_escape (chain));
+    }
+  for (guint i = 0; i < info->frames->len; i++)
+    {
+      const OnyxSourceFrame *frame = info->frames->pdata[i];
+      /* Translators: the source line that made the node, then the other calls of the
+       * Python stack it was made in. */
+      add_frame_row (group, i == 0 ? _("Source") : _("Stack"), frame);
+    }
+  return TRUE;
+}
+
 void
 onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph,
                            Onnx__NodeProto *node)
@@ -425,6 +508,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   g_autofree char *pos = g_strdup_printf ("%" G_GSSIZE_FORMAT, position);
   GtkWidget *group, *box;
   const char *domain = node->domain != NULL && node->domain[0] ? node->domain : "ai.onnx";
+  gboolean has_module;
 
   onyx_properties_clear (self);
   group = add_group (self, _("Node"));
@@ -436,6 +520,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
     add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));
   schema = add_schema_rows (group, doc, node);
   add_problem_rows (self, node);
+  has_module = add_module_rows (self, node);
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_set_margin_top (box, 6);
@@ -473,6 +558,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
         }
     }
   add_default_rows (&attributes, self, schema, node);
+  add_metadata_group (self, _("Metadata"), &node->base, has_module);
 
   group = add_group (self, _("Inputs"));
   for (size_t i = 0; i < node->n_input; i++)
@@ -536,6 +622,15 @@ add_initializer_rows (OnyxProperties *self, OnyxDocument *doc, Onnx__TensorProto
     }
   add_text_row (group, values->n_values < values->n_elements ? _("First values") : _("Values"),
                 onyx_tensor_values_format (values, MAX_VALUES));
+}
+
+static Onnx__ValueInfoProto *
+value_info_named (Onnx__GraphProto *graph, const char *name)
+{
+  for (size_t i = 0; i < graph->n_value_info; i++)
+    if (g_strcmp0 (graph->value_info[i]->name, name) == 0)
+      return graph->value_info[i];
+  return NULL;
 }
 
 void
@@ -609,6 +704,8 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
 
   if (init != NULL)
     add_initializer_rows (self, doc, init);
+  if (input != NULL || output != NULL || (input = value_info_named (graph, name)) != NULL)
+    add_metadata_group (self, _("Metadata"), &(input != NULL ? input : output)->base, FALSE);
 }
 
 static void

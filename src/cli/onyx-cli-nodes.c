@@ -5,6 +5,7 @@
 #include "onyx-attribute.h"
 #include "onyx-cli.h"
 #include "onyx-json.h"
+#include "onyx-metadata.h"
 #include "onyx-shapes.h"
 #include "onyx-model.h"
 #include "onyx-schema.h"
@@ -92,6 +93,78 @@ print_types_json (OnyxJson *json, const char *key, OnyxShapes *shapes, const Onn
   onyx_json_end_array (json);
 }
 
+static void
+print_frame_json (OnyxJson *json, const OnyxSourceFrame *frame)
+{
+  onyx_json_begin_object (json);
+  onyx_json_member_string (json, "file", frame->file);
+  onyx_json_member_int (json, "line", frame->line);
+  onyx_json_member_string (json, "function", frame->function);
+  onyx_json_member_string (json, "code", frame->code);
+  onyx_json_member_bool (json, "user", frame->user);
+  onyx_json_end_object (json);
+}
+
+static void
+print_strv_json (OnyxJson *json, const char *key, GStrv values)
+{
+  onyx_json_key (json, key);
+  if (values == NULL)
+    {
+      onyx_json_null (json);
+      return;
+    }
+  onyx_json_begin_array (json);
+  for (guint i = 0; values[i] != NULL; i++)
+    onyx_json_string (json, values[i]);
+  onyx_json_end_array (json);
+}
+
+/* The module the dynamo exporter says the node came from (null when it does not),
+ * and every metadata_props entry as it is, in file order. */
+static void
+print_metadata_json (OnyxJson *json, const Onnx__NodeProto *node)
+{
+  g_autoptr (GPtrArray) entries = onyx_metadata_get (&node->base);
+  g_autoptr (OnyxModuleInfo) info = onyx_module_info_new_for_node (node, TRUE);
+
+  onyx_json_key (json, "module");
+  if (info == NULL)
+    onyx_json_null (json);
+  else
+    {
+      onyx_json_begin_object (json);
+      print_strv_json (json, "path", info->path);
+      print_strv_json (json, "classes", info->classes);
+      onyx_json_member_string (json, "root_class", info->root_class);
+      onyx_json_member_string (json, "op", info->op);
+      onyx_json_member_string (json, "op_class", info->op_class);
+      /* The user's own frame when the trace has one, else its first. */
+      onyx_json_key (json, "source");
+      if (info->frames->len > 0)
+        print_frame_json (json, info->frames->pdata[0]);
+      else
+        onyx_json_null (json);
+      onyx_json_key (json, "frames");
+      onyx_json_begin_array (json);
+      for (guint i = 0; i < info->frames->len; i++)
+        print_frame_json (json, info->frames->pdata[i]);
+      onyx_json_end_array (json);
+      onyx_json_end_object (json);
+    }
+  onyx_json_key (json, "metadata_props");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const OnyxMetadataEntry *entry = entries->pdata[i];
+      onyx_json_begin_object (json);
+      onyx_json_member_string (json, "key", entry->key);
+      onyx_json_member_string (json, "value", entry->value);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+}
+
 /* `positions`: indices into graph->node of the nodes to list. */
 static void
 print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *positions)
@@ -133,6 +206,7 @@ print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
         }
       onyx_json_end_object (json);
       print_schema_json (json, schema_of (model, entry, node), node);
+      print_metadata_json (json, node);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
@@ -174,6 +248,44 @@ print_schema_text (const OnyxSchema *schema, const Onnx__NodeProto *node)
   printf ("       %s-%d: %s\n       %s\n", schema->name, schema->since_version, schema->doc, url);
 }
 
+/* "module: network/network.0 (Net › Sequential › Linear › aten.linear.default)", the
+ * source line, then the entries the module is not made of. */
+static void
+print_metadata_text (const Onnx__NodeProto *node)
+{
+  g_autoptr (GPtrArray) entries = onyx_metadata_get (&node->base);
+  g_autoptr (OnyxModuleInfo) info = onyx_module_info_new_for_node (node, TRUE);
+
+  if (info != NULL)
+    {
+      g_autofree char *path = g_strjoinv ("/", info->path);
+      g_autofree char *chain = onyx_module_info_class_chain (info);
+      g_autofree char *shown = onyx_display_escape (path[0] != '\0' ? path : "(top)");
+      g_autofree char *classes = onyx_display_escape (chain);
+      printf ("       module: %s%s%s%s\n", shown, classes[0] != '\0' ? " (" : "", classes,
+              classes[0] != '\0' ? ")" : "");
+      if (info->frames->len > 0)
+        {
+          const OnyxSourceFrame *frame = info->frames->pdata[0];
+          g_autofree char *file = onyx_display_escape (frame->file);
+          g_autofree char *function = onyx_display_escape (frame->function);
+          g_autofree char *code = onyx_display_escape (frame->code);
+          printf ("       source: %s:%d in %s%s%s\n", file, frame->line, function,
+                  frame->code != NULL ? ": " : "", code);
+        }
+    }
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const OnyxMetadataEntry *entry = entries->pdata[i];
+      g_autofree char *key = NULL, *value = NULL;
+      if (info != NULL && onyx_metadata_key_is_module (entry->key))
+        continue;
+      key = onyx_display_escape (entry->key);
+      value = onyx_display_escape (entry->value);
+      printf ("       metadata %s = %s\n", key, value);
+    }
+}
+
 static void
 print_nodes_text (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *positions)
 {
@@ -198,6 +310,7 @@ print_nodes_text (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
           g_autofree char *attr = onyx_display_escape (node->attribute[a]->name);
           printf ("       %s = %s\n", attr, value);
         }
+      print_metadata_text (node);
       print_schema_text (schema, node);
     }
 }

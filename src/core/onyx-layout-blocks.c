@@ -1,4 +1,9 @@
-/* onyx-layout-blocks.c: groups for graphs whose node names carry no scopes.
+/* onyx-layout-blocks.c: where each node is filed.
+ *
+ * PyTorch's dynamo exporter (torch 2.9 and later) names nodes flat ("node_linear_1")
+ * and records the module each came from in its metadata_props: that module path is
+ * its scope, and the group says the module's class. The TorchScript exporter put the
+ * scope in the name ("/layers.0/self_attn/MatMul").
  *
  * Exporters other than PyTorch (paddle2onnx's "p2o.Conv.0", tf2onnx) name nodes flat,
  * so everything lands in one group and one dot run: 3,200 such nodes take about 30 s
@@ -8,6 +13,47 @@
  * network and reads as one. Small flat graphs stay flat: dot lays a few hundred nodes
  * out fast, and one picture reads better than blocks. */
 #include "onyx-layout-private.h"
+
+#include <string.h>
+
+#include "onyx-metadata.h"
+#include "onyx-types.h"
+
+/* "/layers.0/self_attn/MatMul" → "layers.0/self_attn"; "" when unscoped. */
+static char *
+scope_of_name (const char *name)
+{
+  const char *start, *last;
+
+  if (name == NULL)
+    return g_strdup ("");
+  start = name[0] == '/' ? name + 1 : name;
+  last = strrchr (start, '/');
+  return last != NULL && last > start ? g_strndup (start, last - start) : g_strdup ("");
+}
+
+char *
+onyx_layout_node_scope (OnyxLayoutEngine *engine, const Onnx__NodeProto *node, gboolean *in_module)
+{
+  g_autoptr (OnyxModuleInfo) info = onyx_module_info_new_for_node (node, FALSE);
+  GString *scope;
+
+  *in_module = info != NULL;
+  if (info == NULL)
+    return scope_of_name (node->name);
+  /* Module names are Python attribute paths ("network.0"): they hold no '/'. */
+  scope = g_string_new (NULL);
+  for (guint depth = 0; info->path[depth] != NULL; depth++)
+    {
+      g_string_append_printf (scope, "%s%s", depth > 0 ? "/" : "", info->path[depth]);
+      if (!g_hash_table_contains (engine->module_labels, scope->str))
+        {
+          g_autofree char *label = onyx_module_info_label (info, depth);
+          g_hash_table_insert (engine->module_labels, g_strdup (scope->str), onyx_display_escape (label));
+        }
+    }
+  return g_string_free (scope, FALSE);
+}
 
 /* Below this many nodes a flat graph stays one group. */
 #define FLAT_GRAPH_MIN_NODES 800
@@ -28,7 +74,8 @@ is_flat (OnyxLayoutEngine *engine, guint *n_ops)
       if (item->kind != ONYX_LAYOUT_OP)
         continue;
       (*n_ops)++;
-      scoped += item->scope[0] != '\0';
+      /* A node at the top of its module tree has a place too. */
+      scoped += item->scope[0] != '\0' || item->in_module;
     }
   return scoped * 20 < *n_ops;
 }

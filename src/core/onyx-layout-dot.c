@@ -88,7 +88,9 @@ child_size (Run *run, const char *key, double *width, double *height)
     if (onyx_layout_is_open (run, group))
       {
         GroupLayout *inner = onyx_layout_group (run, group);
-        *width = inner != NULL ? inner->width + 2 * GROUP_PADDING : group->collapsed_width;
+        /* No narrower than its header: "network.0 · Linear · 2 nodes" over one column. */
+        *width = inner != NULL ? MAX (inner->width + 2 * GROUP_PADDING, group->open_min_width)
+                               : group->collapsed_width;
         *height = inner != NULL ? inner->height + GROUP_PADDING + GROUP_HEADER : group->collapsed_height;
       }
     else

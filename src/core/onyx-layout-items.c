@@ -30,19 +30,6 @@ shorten (const char *text)
   return g_strdup_printf ("…%s", g_utf8_offset_to_pointer (shown, g_utf8_strlen (shown, -1) - (MAX_TEXT - 1)));
 }
 
-/* "/layers.0/self_attn/MatMul" → "layers.0/self_attn"; "" when unscoped. */
-static char *
-scope_of (const char *name)
-{
-  const char *start, *last;
-
-  if (name == NULL)
-    return g_strdup ("");
-  start = name[0] == '/' ? name + 1 : name;
-  last = strrchr (start, '/');
-  return last != NULL && last > start ? g_strndup (start, last - start) : g_strdup ("");
-}
-
 /* Text widths by font and text. Shaping is most of what building the model costs,
  * and a graph has few distinct texts: 12k nodes show a few dozen op types and lines. */
 typedef struct {
@@ -289,7 +276,7 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GHas
   const OpKind *kind = op_kind_of (op_kinds, node, &unshared);
   const OnyxSchema *schema = kind->schema;
 
-  item.scope = scope_of (node->name);
+  item.scope = onyx_layout_node_scope (engine, node, &item.in_module);
   item.title = kind == &unshared ? g_steal_pointer (&unshared.title) : g_strdup (kind->title);
   item.subtitle = onyx_domain_is_default (node->domain) ? NULL : onyx_display_escape (node->domain);
   item.lines = g_ptr_array_new_with_free_func (g_free);
@@ -415,7 +402,10 @@ ensure_group (OnyxLayoutEngine *engine, const char *path)
   group = g_new0 (Group, 1);
   group->path = g_strdup (path);
   slash = strrchr (path, '/');
-  group->name = onyx_display_escape (slash != NULL ? slash + 1 : path);
+  if (g_hash_table_contains (engine->module_labels, path))
+    group->name = g_strdup (g_hash_table_lookup (engine->module_labels, path));
+  else
+    group->name = onyx_display_escape (slash != NULL ? slash + 1 : path);
   group->groups = g_ptr_array_new ();
   group->items = g_array_new (FALSE, FALSE, sizeof (int));
   g_hash_table_insert (engine->groups, group->path, group);
@@ -483,6 +473,7 @@ clear_model (OnyxLayoutEngine *engine)
   g_clear_pointer (&engine->items, g_array_unref);
   g_clear_pointer (&engine->edges, g_array_unref);
   g_clear_pointer (&engine->groups, g_hash_table_unref);
+  g_clear_pointer (&engine->module_labels, g_hash_table_unref);
   g_clear_pointer (&engine->shapes, g_hash_table_unref);
   g_clear_pointer (&engine->outer_names, g_ptr_array_unref);
   g_clear_pointer (&engine->item_of_node, g_free);
@@ -553,7 +544,9 @@ adopt_constants (OnyxLayoutEngine *engine)
   for (guint t = 0; t < engine->items->len; t++)
     {
       Item *item = &g_array_index (engine->items, Item, t);
-      if (item->kind == ONYX_LAYOUT_OP && item->scope[0] == '\0' && !fed[t] && readers_scope[t] != NULL)
+      /* Module metadata says where a node is: it stays there. */
+      if (item->kind == ONYX_LAYOUT_OP && item->scope[0] == '\0' && !item->in_module && !fed[t] &&
+          readers_scope[t] != NULL)
         {
           g_free (item->scope);
           item->scope = g_steal_pointer (&readers_scope[t]);
@@ -658,6 +651,7 @@ build_model (OnyxLayoutEngine *engine)
   engine->items = g_array_new (FALSE, FALSE, sizeof (Item));
   engine->edges = g_array_new (FALSE, FALSE, sizeof (ItemEdge));
   engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
+  engine->module_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   engine->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   engine->outer_names = g_ptr_array_new ();
   engine->root = ensure_group (engine, "");
@@ -773,10 +767,14 @@ build_model (OnyxLayoutEngine *engine)
     while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &group))
       {
         g_autofree char *count = g_strdup_printf ("%u nodes", group->n_items_total);
-        double width = 0;
+        g_autofree char *header = g_strdup_printf ("%s · %s", group->name, count);
+        double width = 0, open_width = 0;
         measure (&widths, group->name, TRUE, &width);
         measure (&widths, count, FALSE, &width);
         group->collapsed_width = MAX (width + 24, 80);
+        /* Open, the header line says both in bold (onyx-render.c). */
+        measure (&widths, header, TRUE, &open_width);
+        group->open_min_width = open_width + 24;
         group->collapsed_height = HEADER_HEIGHT + LINE_HEIGHT + 8;
       }
   }

@@ -20,6 +20,7 @@ typedef struct {
   OnyxLayoutKind kind;
   int index;
   char *scope;            /* "" at top level */
+  gboolean in_module;     /* `scope` is the node's module path, from its metadata */
   Group *group;           /* the group of `scope`, where it is filed */
   char *title, *subtitle;
   GPtrArray *lines;
@@ -44,6 +45,7 @@ struct _Group {
   guint n_items_total;
   guint hash;             /* of its whole subtree */
   double collapsed_width, collapsed_height;
+  double open_min_width;    /* room for the header line when open */
 };
 
 /* A finished layout of one group's children, positions relative to its top left.
@@ -78,6 +80,7 @@ struct _OnyxLayoutEngine {
   GArray *items;            /* Item */
   GArray *edges;            /* ItemEdge */
   GHashTable *groups;       /* path → Group */
+  GHashTable *module_labels;  /* scope path → group title ("network.0 · Linear") */
   Group *root;
   GHashTable *shapes;       /* tensor → shape text */
   gboolean fold_constants;
@@ -157,8 +160,16 @@ void         onyx_layout_disk_cache_store     (OnyxLayoutDiskCache *cache,
                                                const char          *key,
                                                const DotResult     *result);
 
-/* onyx-layout-blocks.c: a large graph whose nodes carry no scopes gets blocks of
- * consecutive nodes as scopes ("nodes 120–247"), cut where the fewest tensors cross. */
+/* onyx-layout-blocks.c: where nodes are filed */
+
+/* The module path of the node's metadata ("network/network.0"; its groups' titles
+ * noted in engine->module_labels, `*in_module` set), else the name scope of its
+ * name ("/layers.0/self_attn/MatMul" → "layers.0/self_attn"); "" at the top. */
+char *onyx_layout_node_scope        (OnyxLayoutEngine       *engine,
+                                     const Onnx__NodeProto  *node,
+                                     gboolean               *in_module);
+/* A large graph whose nodes carry no scopes gets blocks of consecutive nodes as
+ * scopes ("nodes 120–247"), cut where the fewest tensors cross. */
 void onyx_layout_scope_flat_blocks (OnyxLayoutEngine *engine);
 
 G_END_DECLS

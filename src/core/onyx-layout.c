@@ -81,7 +81,11 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
             {
               int self = (int) out->nodes->len - 1;
               g_array_index (out->nodes, OnyxLayoutNode, self).expanded = TRUE;
-              compose (run, out, sub, ox + box->x + GROUP_PADDING, oy + box->y + GROUP_HEADER, self);
+              /* Centred: a box widened for its title is wider than its children. */
+              GroupLayout *inner = onyx_layout_group (run, sub);
+              double inner_width = inner != NULL ? inner->width : box->width;
+              compose (run, out, sub, ox + box->x + MAX ((box->width - inner_width) / 2, GROUP_PADDING),
+                       oy + box->y + GROUP_HEADER, self);
             }
         }
     }
