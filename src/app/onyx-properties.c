@@ -380,7 +380,13 @@ add_schema_rows (GtkWidget *group, OnyxDocument *doc, Onnx__NodeProto *node)
                                      "standard runtimes need its implementation"));
       return NULL;
     }
-  if (schema == NULL || schema->deprecated)
+  if (schema == NULL && onyx_opset_version (model->opset_import, model->n_opset_import, node->domain) >
+                            onyx_schema_domain_version (node->domain))
+    add_text_row (group, _("Schema"),
+                  /* Translators: the version of the ONNX library Onyx was built with */
+                  g_strdup_printf (_("This model’s opset is newer than ONNX %s knows: see the "
+                                     "documentation"), onyx_schema_onnx_version ()));
+  else if (schema == NULL || schema->deprecated)
     add_row (group, _("Schema"), _("Not defined at this model’s opset"));
   else
     {
