@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "onyx-diagnose.h"
+#include "onyx-schema.h"
 #include "onyx-edits.h"
 #include "onyx-test-util.h"
 
@@ -101,6 +102,32 @@ test_walkthrough_repair (void)
   g_assert_true (onyx_document_undo (doc));
   g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 1);
   assert_same_as_full (diagnostics, doc, "undo");
+}
+
+/* A model of a newer opset than the library knows (dynamo_metadata.onnx: opset 18, IR
+ * 10) is told so once, and stays told so, neither repeated nor lost, through edits. */
+static void
+test_newer_opset_followed (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("dynamo_metadata.onnx");
+  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (GError) error = NULL;
+  guint newer = 18 > onyx_schema_domain_version ("") ? 1 : 0;
+  guint newer_ir = 10 > onyx_schema_ir_version () ? 1 : 0;
+  GPtrArray *problems = onyx_diagnostics_get_problems (diagnostics);
+
+  g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_NEWER_OPSET), ==, newer);
+  g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_NEWER_IR), ==, newer_ir);
+  for (guint i = 0; i < problems->len; i++)
+    g_assert_cmpint (((OnyxProblem *) problems->pdata[i])->severity, ==, ONYX_PROBLEM_INFO);
+  g_assert_true (onyx_edit_bypass_node (doc, node (doc, "node_relu"), 0, &error));
+  problems = onyx_diagnostics_get_problems (diagnostics);
+  g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_NEWER_OPSET), ==, newer);
+  g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_NEWER_IR), ==, newer_ir);
+  assert_same_as_full (diagnostics, doc, "bypass in a newer opset");
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_NEWER_OPSET), ==,
+                    newer);
 }
 
 /* Deleting the last node leaves the output dangling and everything before it dead;
@@ -303,6 +330,7 @@ main (int argc, char **argv)
   g_test_add_func ("/diagnose/attribute-and-types", test_attribute_and_types);
   g_test_add_func ("/diagnose/types-downstream", test_types_followed_downstream);
   g_test_add_func ("/diagnose/graph-wide-followed", test_graph_wide_followed);
+  g_test_add_func ("/diagnose/newer-opset-followed", test_newer_opset_followed);
   g_test_add_func ("/diagnose/random-edits/walkthrough", test_random_edits_walkthrough);
   g_test_add_func ("/diagnose/random-edits/testdata", test_random_edits_testdata);
   return g_test_run ();
