@@ -240,7 +240,8 @@ rename_slot (Frame *frame, char **slot)
 }
 
 /* The function's default for attribute `name`, from attribute_proto among its
- * unknown fields (a new message), or NULL. */
+ * unknown fields (a new message), or NULL. protobuf-c keeps a length-prefixed unknown
+ * field with its length varint in front. */
 static Onnx__AttributeProto *
 function_default (const Onnx__FunctionProto *function, const char *name)
 {
@@ -248,10 +249,20 @@ function_default (const Onnx__FunctionProto *function, const char *name)
     {
       const ProtobufCMessageUnknownField *field = &function->base.unknown_fields[i];
       Onnx__AttributeProto *attribute;
+      guint64 len = 0;
+      size_t at = 0;
 
       if (field->tag != FUNCTION_ATTRIBUTE_PROTO_FIELD || field->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
         continue;
-      attribute = onnx__attribute_proto__unpack (NULL, field->len, field->data);
+      for (guint shift = 0; at < field->len && shift < 64; shift += 7)
+        {
+          len |= (guint64) (field->data[at] & 0x7f) << shift;
+          if ((field->data[at++] & 0x80) == 0)
+            break;
+        }
+      if (len > field->len - at)
+        continue;
+      attribute = onnx__attribute_proto__unpack (NULL, len, field->data + at);
       if (attribute != NULL && g_strcmp0 (attribute->name, name) == 0)
         return attribute;
       if (attribute != NULL)
