@@ -427,6 +427,15 @@ test_inline_functions (void)
   undone = onyx_document_serialize (window->document);
   g_assert_true (g_bytes_equal (before, undone));
   wait_for_layout (window);
+
+  /* From a function's view: the function goes, the window shows the main graph. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s", "Linear"));
+  g_assert_true (onyx_window_shows_function (window));
+  wait_for_layout (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.inline-functions", NULL));
+  g_assert_cmpuint (onyx_document_get_proto (window->document)->n_functions, ==, 0);
+  g_assert_null (window->graph);
+  wait_for_layout (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
