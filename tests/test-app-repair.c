@@ -1,6 +1,6 @@
 /* test-app-repair.c: the repairs of the window under Xvfb, each through its action
  * and dialog: Replace Operator… (with the attribute form), Insert Node After…,
- * Convert Opset…, Extract to New Model…. Each checks the model changed as asked and
+ * Convert Opset…, Extract to New Model…, Inline Functions. Each checks the model changed as asked and
  * that one undo restores it; the dialogs are rendered into the build dir. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
@@ -359,6 +359,88 @@ test_extract_model (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The layout's group box of name scope `scope`, or NULL. */
+static const OnyxLayoutNode *
+layout_group (OnyxWindow *window, const char *scope)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (n->kind == ONYX_LAYOUT_GROUP && g_strcmp0 (n->scope, scope) == 0)
+        return n;
+    }
+  return NULL;
+}
+
+/* Inline Functions from the model panel's button, offered only for a model with local
+ * functions: the modules' nodes join the main graph, grouped by call; one undo gives
+ * back the file's bytes and the calls. */
+static void
+test_inline_functions (void)
+{
+  g_autofree char *plain = test_data_path ("model.onnx");
+  g_autofree char *path = test_data_path ("function_modules.onnx");
+  OnyxWindow *window = open_model_window (plain);
+  g_autoptr (GBytes) before = NULL;
+  g_autoptr (GBytes) undone = NULL;
+  g_autofree char *calls = NULL;
+  g_autofree char *inlined = NULL;
+  g_autofree char *restored = NULL;
+  GtkWidget *button;
+  guint n_undo;
+
+  /* No local functions: no button, and the action changes nothing. */
+  g_assert_null (find_action_button (GTK_WIDGET (window->properties), "win.inline-functions", NULL));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.inline-functions", NULL);
+  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, 0);
+  /* Disabled, not failing: an enabled action would have shown the edit's error. */
+  g_assert_null (find_message_dialog ());
+  gtk_window_destroy (GTK_WINDOW (window));
+
+  window = open_model_window (path);
+  before = onyx_document_serialize (window->document);
+  calls = op_types (window);
+  g_assert_cmpstr (calls, ==, "Sequential,Sub,Head,If,Neg,Head");
+  n_undo = onyx_document_get_n_undo (window->document);
+  button = find_action_button (GTK_WIDGET (window->properties), "win.inline-functions", NULL);
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+
+  inlined = op_types (window);
+  g_assert_cmpstr (inlined, ==, "MatMul,Add,Relu,MatMul,Add,Relu,Sub,LeakyRelu,Clip,If,Neg,LeakyRelu,Clip");
+  g_assert_cmpuint (onyx_document_get_proto (window->document)->n_functions, ==, 0);
+  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo + 1);
+  wait_for_layout (window);
+  /* Each call is a name scope now: Sequential_0 holds its Linear and ReLU modules. */
+  g_assert_nonnull (layout_group (window, "Sequential_0"));
+  g_assert_nonnull (layout_group (window, "Head_2"));
+  /* The panel has nothing left to inline. */
+  g_assert_null (find_action_button (GTK_WIDGET (window->properties), "win.inline-functions", NULL));
+  wait_drawn (GTK_WIDGET (window));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-repair-inline.png"), >, 2000);
+
+  /* Ctrl+Z's action: the calls and the functions are back, byte for byte. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  restored = op_types (window);
+  g_assert_cmpstr (restored, ==, calls);
+  undone = onyx_document_serialize (window->document);
+  g_assert_true (g_bytes_equal (before, undone));
+  wait_for_layout (window);
+
+  /* From a function's view: the function goes, the window shows the main graph. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s", "Linear"));
+  g_assert_true (onyx_window_shows_function (window));
+  wait_for_layout (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.inline-functions", NULL));
+  g_assert_cmpuint (onyx_document_get_proto (window->document)->n_functions, ==, 0);
+  g_assert_null (window->graph);
+  wait_for_layout (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -374,6 +456,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-repair/insert-node-after", test_insert_node_after);
   g_test_add_func ("/app-repair/convert-opset", test_convert_opset);
   g_test_add_func ("/app-repair/extract-model", test_extract_model);
+  g_test_add_func ("/app-repair/inline-functions", test_inline_functions);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

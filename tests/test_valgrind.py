@@ -46,6 +46,8 @@ class Valgrind(unittest.TestCase):
                            "--toposort")
             self.run_clean("edit", os.path.join(DATA, "model.onnx"), "-o", os.path.join(tmp, "out.onnx"),
                            "--bypass", "nope", expected=1)
+            self.run_clean("edit", os.path.join(DATA, "function_modules.onnx"), "-o",
+                           os.path.join(tmp, "out.onnx"), "--inline-functions")
         self.run_clean("nodes", "--json", os.path.join(DATA, "model.onnx"))
 
     def test_render(self):

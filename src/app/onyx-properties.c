@@ -239,6 +239,18 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
     add_text_row (group, _("Model version"), g_strdup_printf ("%" G_GINT64_FORMAT, model->model_version));
   add_text_row (group, _("Nodes"), format_count (summary->n_nodes));
   add_text_row (group, _("Parameters"), format_parameters (summary));
+  if (model->n_functions > 0)
+    {
+      g_autofree char *count = format_count (model->n_functions);
+      GtkWidget *row = add_row (group, _("Local functions"), count);
+      GtkWidget *button = gtk_button_new_with_mnemonic (_("In_line"));
+
+      /* Older dynamo exports wrap every module in one: inlined, the graph is whole. */
+      gtk_widget_set_tooltip_text (button, _("Replace every call by the function’s nodes"));
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.inline-functions");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+    }
   if (model->doc_string != NULL && model->doc_string[0] != '\0')
     add_text_row (group, _("Description"), onyx_display_escape (model->doc_string));
 

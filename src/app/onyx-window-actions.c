@@ -242,6 +242,24 @@ cleanup_action (GtkWidget *widget, const char *name, GVariant *param)
     onyx_window_edit_done (self, ok, error);
 }
 
+static void
+inline_functions_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  guint n_functions = onyx_document_get_proto (self->document)->n_functions;
+  g_autofree char *message = NULL;
+
+  if (!onyx_edit_inline_functions (self->document, &error))
+    {
+      onyx_window_edit_done (self, FALSE, error);
+      return;
+    }
+  message = g_strdup_printf (ngettext ("Inlined %u local function",
+                                       "Inlined %u local functions", n_functions), n_functions);
+  onyx_window_toast (self, message, TRUE);
+}
+
 void
 onyx_window_class_init_actions (GtkWidgetClass *widget_class)
 {
@@ -265,6 +283,7 @@ onyx_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.add-output", "s", output_action);
   gtk_widget_class_install_action (widget_class, "win.remove-output", "s", output_action);
   gtk_widget_class_install_action (widget_class, "win.cleanup", NULL, cleanup_action);
+  gtk_widget_class_install_action (widget_class, "win.inline-functions", NULL, inline_functions_action);
   onyx_window_class_init_export (widget_class);
   onyx_window_class_init_repair (widget_class);
 }

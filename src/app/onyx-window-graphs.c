@@ -275,13 +275,36 @@ graph_up_action (GtkWidget *widget, const char *name, GVariant *param)
     onyx_window_select_node (self, holder);
 }
 
+static gboolean
+function_in_model (OnyxWindow *self)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (self->document);
+  const OnyxGraphEntry *entry = self->function_graphs != NULL
+    ? onyx_graph_list_lookup (self->function_graphs, self->graph) : NULL;
+
+  for (size_t f = 0; entry != NULL && f < model->n_functions; f++)
+    if (model->functions[f] == entry->function)
+      return TRUE;
+  return FALSE;
+}
+
 void
 onyx_window_graphs_document_changed (OnyxWindow *self)
 {
   Onnx__NodeProto *holder;
 
-  if (self->graph == NULL || onyx_window_shows_function (self))
+  if (self->graph == NULL)
     return;
+  if (onyx_window_shows_function (self))
+    {
+      /* Inline Functions removed the function shown. */
+      if (!function_in_model (self))
+        {
+          onyx_window_show_graph (self, onyx_document_get_proto (self->document)->graph);
+          onyx_window_toast (self, _("The graph shown is no longer in the model"), FALSE);
+        }
+      return;
+    }
   /* The node holding the graph shown was deleted: back to the main graph. */
   holder = onyx_document_graph_owner (self->document, self->graph);
   if (holder == NULL || !onyx_document_contains_node (self->document, holder))

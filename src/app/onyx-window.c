@@ -299,6 +299,8 @@ onyx_window_update_state (OnyxWindow *self)
   gtk_widget_action_set_enabled (widget, "win.undo", editable && onyx_document_can_undo (self->document));
   gtk_widget_action_set_enabled (widget, "win.redo", editable && onyx_document_can_redo (self->document));
   gtk_widget_action_set_enabled (widget, "win.cleanup", editable);
+  gtk_widget_action_set_enabled (widget, "win.inline-functions",
+                                 editable && onyx_document_get_proto (self->document)->n_functions > 0);
   gtk_widget_action_set_enabled (widget, "win.cancel-layout", onyx_window_is_laying_out (self));
   for (const char *const *a = (const char *const[]) { "win.bypass-node", "win.delete-node",
          "win.delete-descendants", "win.rename-node", "win.set-attribute",

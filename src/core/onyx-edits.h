@@ -103,5 +103,12 @@ gboolean onyx_edit_infer_shapes         (OnyxDocument *doc, guint *n_written, GE
 gboolean onyx_edit_convert_opset        (OnyxDocument *doc, int target, GError **error);
 /* Orders the main graph topologically, keeping the current order where it can. */
 gboolean onyx_edit_toposort             (OnyxDocument *doc, GError **error);
+/* Replaces every call of a model-local function (main graph and subgraphs) by the
+ * function's body, recursively, and removes the functions. Body names get fresh ones
+ * unique in the model under the call's name ("CALL/inner"); attribute references take
+ * the call's value or the function's default, else are left unset; the functions'
+ * opset imports join the model's. An error, changing nothing, when the model has no
+ * local functions, a function calls itself, or an import's version conflicts. */
+gboolean onyx_edit_inline_functions     (OnyxDocument *doc, GError **error);
 
 G_END_DECLS

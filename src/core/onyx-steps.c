@@ -484,6 +484,13 @@ replay_toposort (OnyxDocument *doc, const OnyxStepInfo *step, const char *const 
 }
 
 static gboolean
+replay_inline_functions (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments,
+                         GError **error)
+{
+  return onyx_edit_inline_functions (doc, error);
+}
+
+static gboolean
 replay_infer_shapes (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments,
                      GError **error)
 {
@@ -538,6 +545,8 @@ static const OnyxStepInfo steps[] = {
     apply_as_replay, replay_cleanup, 0 },
   { "toposort", NULL, "sort the nodes topologically",
     apply_as_replay, replay_toposort, 0 },
+  { "inline-functions", NULL, "replace each call of a local function by its body; remove the functions",
+    apply_as_replay, replay_inline_functions, 0 },
   { "infer-shapes", NULL, "write the types and shapes ONNX's shape inference finds as value_info",
     apply_as_replay, replay_infer_shapes, 0, TRUE },
   { "convert-opset", "N", "convert the model to opset N of ai.onnx with ONNX's version converter",
