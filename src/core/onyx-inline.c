@@ -11,7 +11,7 @@
 #include "onyx-validate.h"
 
 /* FunctionProto.attribute_proto (IR 9): the defaults of the function's attributes.
- * Debian's onnx.proto predates it, so protobuf-c keeps it among the unknown fields. */
+ * Debian's onnx.proto predates it (onyx_proto_get_repeated reads it either way). */
 #define FUNCTION_ATTRIBUTE_PROTO_FIELD 11
 
 typedef struct {
@@ -239,35 +239,17 @@ rename_slot (Frame *frame, char **slot)
     set_string (slot, mapped);
 }
 
-/* The function's default for attribute `name`, from attribute_proto among its
- * unknown fields (a new message), or NULL. protobuf-c keeps a length-prefixed unknown
- * field with its length varint in front. */
+/* The function's default for attribute `name`, from its attribute_proto, or NULL;
+ * a new message. */
 static Onnx__AttributeProto *
 function_default (const Onnx__FunctionProto *function, const char *name)
 {
-  for (unsigned i = 0; i < function->base.n_unknown_fields; i++)
-    {
-      const ProtobufCMessageUnknownField *field = &function->base.unknown_fields[i];
-      Onnx__AttributeProto *attribute;
-      guint64 len = 0;
-      size_t at = 0;
+  g_autoptr (GPtrArray) defaults =
+      onyx_proto_get_repeated (&function->base, FUNCTION_ATTRIBUTE_PROTO_FIELD, &onnx__attribute_proto__descriptor);
 
-      if (field->tag != FUNCTION_ATTRIBUTE_PROTO_FIELD || field->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
-        continue;
-      for (guint shift = 0; at < field->len && shift < 64; shift += 7)
-        {
-          len |= (guint64) (field->data[at] & 0x7f) << shift;
-          if ((field->data[at++] & 0x80) == 0)
-            break;
-        }
-      if (len > field->len - at)
-        continue;
-      attribute = onnx__attribute_proto__unpack (NULL, len, field->data + at);
-      if (attribute != NULL && g_strcmp0 (attribute->name, name) == 0)
-        return attribute;
-      if (attribute != NULL)
-        onnx__attribute_proto__free_unpacked (attribute, NULL);
-    }
+  for (guint i = 0; i < defaults->len; i++)
+    if (g_strcmp0 (((Onnx__AttributeProto *) defaults->pdata[i])->name, name) == 0)
+      return g_ptr_array_steal_index (defaults, i);
   return NULL;
 }
 

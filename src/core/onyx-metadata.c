@@ -43,58 +43,20 @@ entry_free (OnyxMetadataEntry *entry)
   g_free (entry);
 }
 
-/* An unknown length-delimited field's data starts with its length varint. */
-static void
-add_unknown_entry (GPtrArray *entries, const ProtobufCMessageUnknownField *field)
-{
-  guint64 length = 0;
-  size_t at = 0;
-  Onnx__StringStringEntryProto *entry;
-
-  for (guint shift = 0; at < field->len && shift < 64; shift += 7)
-    {
-      guint8 byte = field->data[at++];
-      length |= (guint64) (byte & 0x7f) << shift;
-      if ((byte & 0x80) == 0)
-        break;
-    }
-  if (length != field->len - at)
-    return;
-  entry = onnx__string_string_entry_proto__unpack (NULL, length, field->data + at);
-  if (entry == NULL)
-    return;
-  add_entry (entries, entry->key, entry->value);
-  onnx__string_string_entry_proto__free_unpacked (entry, NULL);
-}
-
 GPtrArray *
 onyx_metadata_get (const ProtobufCMessage *message)
 {
   GPtrArray *entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
   guint32 number = metadata_field_number (message->descriptor);
-  const ProtobufCFieldDescriptor *field;
+  g_autoptr (GPtrArray) items = NULL;
 
   if (number == 0)
     return entries;
-  field = protobuf_c_message_descriptor_get_field (message->descriptor, number);
-  /* Declared by the onnx.proto Onyx was built from: a repeated message field. */
-  if (field != NULL)
+  items = onyx_proto_get_repeated (message, number, &onnx__string_string_entry_proto__descriptor);
+  for (guint i = 0; i < items->len; i++)
     {
-      size_t n;
-      Onnx__StringStringEntryProto *const *items;
-      if (field->label != PROTOBUF_C_LABEL_REPEATED || field->descriptor != &onnx__string_string_entry_proto__descriptor)
-        return entries;
-      n = *(const size_t *) ((const char *) message + field->quantifier_offset);
-      items = *(Onnx__StringStringEntryProto *const *const *) ((const char *) message + field->offset);
-      for (size_t i = 0; i < n; i++)
-        add_entry (entries, items[i]->key, items[i]->value);
-      return entries;
-    }
-  for (unsigned i = 0; i < message->n_unknown_fields; i++)
-    {
-      const ProtobufCMessageUnknownField *unknown = &message->unknown_fields[i];
-      if (unknown->tag == number && unknown->wire_type == PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
-        add_unknown_entry (entries, unknown);
+      const Onnx__StringStringEntryProto *item = items->pdata[i];
+      add_entry (entries, item->key, item->value);
     }
   return entries;
 }

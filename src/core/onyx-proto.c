@@ -348,3 +348,60 @@ onyx_proto_type_name (const ProtobufCMessageDescriptor *descriptor)
 {
   return descriptor->short_name;
 }
+
+static void
+message_free (gpointer message)
+{
+  protobuf_c_message_free_unpacked (message, NULL);
+}
+
+/* An unknown length-delimited field: protobuf-c keeps its length varint in front. */
+static ProtobufCMessage *
+unpack_unknown (const ProtobufCMessageUnknownField *field, const ProtobufCMessageDescriptor *type)
+{
+  guint64 length = 0;
+  size_t at = 0;
+
+  if (field->wire_type != PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED)
+    return NULL;
+  for (guint shift = 0; at < field->len && shift < 64; shift += 7)
+    {
+      guint8 byte = field->data[at++];
+      length |= (guint64) (byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0)
+        break;
+    }
+  if (length != field->len - at)
+    return NULL;
+  return protobuf_c_message_unpack (type, NULL, length, field->data + at);
+}
+
+GPtrArray *
+onyx_proto_get_repeated (const ProtobufCMessage *message, guint32 number,
+                         const ProtobufCMessageDescriptor *type)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func (message_free);
+  const ProtobufCFieldDescriptor *field = protobuf_c_message_descriptor_get_field (message->descriptor, number);
+
+  if (field != NULL)
+    {
+      size_t n;
+      ProtobufCMessage *const *declared;
+
+      if (field->label != PROTOBUF_C_LABEL_REPEATED || field->descriptor != type)
+        return items;
+      n = *(const size_t *) ((const char *) message + field->quantifier_offset);
+      declared = *(ProtobufCMessage *const *const *) ((const char *) message + field->offset);
+      for (size_t i = 0; i < n; i++)
+        g_ptr_array_add (items, onyx_proto_copy (declared[i]));
+      return items;
+    }
+  for (unsigned i = 0; i < message->n_unknown_fields; i++)
+    if (message->unknown_fields[i].tag == number)
+      {
+        ProtobufCMessage *item = unpack_unknown (&message->unknown_fields[i], type);
+        if (item != NULL)
+          g_ptr_array_add (items, item);
+      }
+  return items;
+}

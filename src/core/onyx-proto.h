@@ -53,4 +53,13 @@ void              onyx_proto_pool_free     (OnyxProtoPool *pool);
 /* Short name of a message type, e.g. "TensorProto" for onnx.TensorProto. */
 const char *onyx_proto_type_name (const ProtobufCMessageDescriptor *descriptor);
 
+/* The messages of field `number` of `message`, a repeated field of `type` messages
+ * added to ONNX after Debian's onnx.proto (NodeProto.metadata_props, FunctionProto.
+ * attribute_proto): read through the descriptor when the onnx.proto Onyx was built
+ * from declares it, else from the unknown fields protobuf-c keeps. Each a new message
+ * (the array frees them); what does not decode as `type` is left out. */
+GPtrArray *onyx_proto_get_repeated (const ProtobufCMessage           *message,
+                                    guint32                           number,
+                                    const ProtobufCMessageDescriptor *type);
+
 G_END_DECLS
