@@ -372,16 +372,6 @@ free_converted (Onnx__ModelProto *converted)
   onnx__model_proto__free_unpacked (converted, NULL);
 }
 
-static GBytes *
-convert_work (GBytes *input, gint64 target, char **text)
-{
-  g_autoptr (GError) error = NULL;
-  GBytes *result = onyx_onnx_convert_version (input, (int) target, &error);
-  if (result == NULL)
-    *text = g_strdup (error->message);
-  return result;
-}
-
 gboolean
 onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
 {
@@ -405,7 +395,7 @@ onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "the model is at opset %d already", target);
 
   light = onyx_shapes_pack_light (&model->base);
-  result = onyx_onnx_run_isolated (convert_work, light, target, &message, error);
+  result = onyx_onnx_run_isolated (ONYX_ONNX_JOB_CONVERT, light, target, &message, error);
   if (result == NULL)
     {
       if (message != NULL)

@@ -625,12 +625,6 @@ onyx_diagnose_drop_repeated_inference (GPtrArray *problems)
     }
 }
 
-static GBytes *
-check_work (GBytes *input, G_GNUC_UNUSED gint64 argument, char **text)
-{
-  return onyx_onnx_check_model (input, text) ? g_bytes_new (NULL, 0) : NULL;
-}
-
 /* onnx.checker's first finding (it stops there), or nothing. A model of a newer IR
  * version is checked as one of the newest the checker knows (the fields added since
  * are unknown to it anyway); a model importing a newer opset may be judged by schemas
@@ -650,7 +644,7 @@ add_checker_problem (const Onnx__ModelProto *model, OnyxGraphNamer *namer, GPtrA
 
   capped.ir_version = MIN (model->ir_version, (gint64) onyx_schema_ir_version ());
   light = onyx_shapes_pack_light (&capped.base);
-  passed = onyx_onnx_run_isolated (check_work, light, 0, &message, &error);
+  passed = onyx_onnx_run_isolated (ONYX_ONNX_JOB_CHECK, light, 0, &message, &error);
   if (passed != NULL)
     return;
   if (error != NULL)

@@ -17,6 +17,7 @@ typedef enum {
   ONYX_MODEL_ERROR_NOT_A_MODEL,   /* valid protobuf but no ONNX graph in it */
   ONYX_MODEL_ERROR_EXTERNAL_DATA, /* external tensor data outside the model's folder */
   ONYX_MODEL_ERROR_TENSOR_DATA,   /* a tensor's data does not match its dims or type */
+  ONYX_MODEL_ERROR_INTERNAL,      /* Onyx itself failed (its helper crashed), not the file */
 } OnyxModelError;
 
 GQuark onyx_model_error_quark (void);

@@ -1,35 +1,54 @@
-/* onyx-onnx-run.c: libonnx's work in a worker process (onyx-onnx.h).
+/* onyx-onnx-run.c: libonnx's work in Onyx's helper program (onyx-onnx.h).
  *
- * The worker is a fork of this process, made on the first job and kept: a fresh
- * child for each job spent more time faulting in its memory than libonnx spent
- * inferring (transformer_96: 45 ms a job against 25 ms in a warm process). Jobs go
- * over a socket, one at a time; a worker that crashed is reported as the job's error
- * and replaced on the next job. */
+ * The helper, onyx-onnx-helper, is started with GSubprocessLauncher on the first job
+ * (or ahead of it) and kept: a fresh process for each job spent more time faulting in
+ * its memory than libonnx spent inferring (transformer_96: 45 ms a job against 25 ms
+ * in a warm process). It is a program of its own, not a fork of the app: nothing of
+ * a multithreaded GTK process is copied, and only typed jobs cross. Jobs go over a
+ * socket on its fd 3, one at a time; a helper that crashed is reported as the job's
+ * internal error and replaced on the next job. */
 #include "onyx-onnx.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include <gio/gio.h>
 
 #include "onyx-error.h"
 #include "onyx-memory.h"
 
-/* What a job sends: the work, its argument and the input; what comes back: a length
+/* What a job sends: its kind, its argument and the input; what comes back: a length
  * and bytes for the result (G_MAXUINT64: none), then for the text. */
 typedef struct {
-  guint64 work;
+  guint64 kind;
   gint64 argument;
   guint64 input_len;
 } Request;
 
-static GMutex worker_lock;    /* held from a job's start to its finish */
-static pid_t worker_pid;      /* 0: none running */
-static pid_t worker_owner;    /* the process that started it: a fork of ours has none */
+/* The helper's fd for its end of the socket. */
+#define HELPER_FD 3
+
+static GMutex worker_lock;       /* held from a job's start to its finish */
+static GSubprocess *worker;      /* NULL: none running */
+static pid_t worker_owner;       /* the process that started it: a fork of ours has none */
 static int worker_fd = -1;
+
+const char *
+onyx_onnx_job_describe (OnyxOnnxJobKind kind)
+{
+  switch (kind)
+    {
+    case ONYX_ONNX_JOB_INFER_SHAPES: return "inferring shapes";
+    case ONYX_ONNX_JOB_CHECK: return "checking the model";
+    case ONYX_ONNX_JOB_CONVERT: return "converting the opset";
+    case ONYX_ONNX_JOB_ECHO: return "echoing";
+    case ONYX_ONNX_JOB_CRASH: return "crashing on purpose";
+    }
+  return "an unknown job";
+}
 
 /* Moves all len bytes through fd, either way: FALSE when the other end is gone. */
 static gboolean
@@ -89,23 +108,55 @@ receive_part (int fd, GBytes **part)
   return TRUE;
 }
 
-G_GNUC_NORETURN static void
-serve (int fd)
+/* A job, in the helper. */
+static GBytes *
+run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, char **text)
+{
+  g_autoptr (GError) error = NULL;
+  GBytes *result = NULL;
+
+  switch (kind)
+    {
+    case ONYX_ONNX_JOB_INFER_SHAPES:
+      result = onyx_onnx_infer_shapes (input, argument != 0, text, &error);
+      break;
+    case ONYX_ONNX_JOB_CHECK:
+      result = onyx_onnx_check_model (input, text) ? g_bytes_new (NULL, 0) : NULL;
+      break;
+    case ONYX_ONNX_JOB_CONVERT:
+      result = onyx_onnx_convert_version (input, (int) argument, &error);
+      break;
+    case ONYX_ONNX_JOB_ECHO:
+      *text = g_strdup_printf ("%" G_GINT64_FORMAT, argument);
+      result = g_bytes_ref (input);
+      break;
+    case ONYX_ONNX_JOB_CRASH:
+      abort ();
+    default:
+      *text = g_strdup_printf ("onyx-onnx-helper: no job %d", (int) kind);
+    }
+  if (error != NULL)
+    {
+      g_free (*text);
+      *text = g_strdup (error->message);
+    }
+  return result;
+}
+
+int
+onyx_onnx_helper_serve (int fd)
 {
   static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
   Request request;
 
-  /* A crash of libonnx ends the worker quietly; the parent reports it. */
+  /* A crash of libonnx ends the helper quietly; the app reports it. */
   for (guint i = 0; i < G_N_ELEMENTS (deadly); i++)
     signal (deadly[i], SIG_DFL);
-  /* The parent may be gone without closing its end (killed): go with it. */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-  /* Keep what the jobs allocate mapped: the next job finds it faulted in (already
-   * so when the parent called this, but a library's caller may not have). */
+  /* Keep what the jobs allocate mapped: the next job finds it faulted in. */
   onyx_memory_keep_freed ();
+  onyx_onnx_prepare ();
   while (receive_all (fd, &request, sizeof request))
     {
-      OnyxOnnxWork work = (OnyxOnnxWork) (guintptr) request.work;
       guint8 *data = request.input_len <= G_MAXSIZE / 2 ? g_try_malloc (MAX (request.input_len, 1)) : NULL;
       GBytes *input, *result;
       char *text = NULL;
@@ -114,9 +165,9 @@ serve (int fd)
       gboolean ok;
 
       if (data == NULL || !receive_all (fd, data, request.input_len))
-        _exit (1);
+        return 1;
       input = g_bytes_new_take (data, request.input_len);
-      result = work (input, request.argument, &text);
+      result = run_job ((OnyxOnnxJobKind) request.kind, input, request.argument, &text);
       if (result != NULL)
         bytes = g_bytes_get_data (result, &size);
       ok = send_part (fd, bytes, result != NULL ? size : G_MAXUINT64) &&
@@ -125,10 +176,10 @@ serve (int fd)
       g_bytes_unref (input);
       g_free (text);
       if (!ok)
-        _exit (1);
+        return 1;
     }
-  /* The parent closed its end: _exit, which runs none of the parent's clean-up. */
-  _exit (0);
+  /* The app closed its end, or is gone. */
+  return 0;
 }
 
 static void
@@ -137,50 +188,64 @@ stop_worker (void)
   if (worker_fd >= 0)
     close (worker_fd);
   worker_fd = -1;
-  if (worker_pid > 0)
-    while (waitpid (worker_pid, NULL, 0) < 0 && errno == EINTR)
-      ;
-  worker_pid = 0;
+  /* It ends on the closed socket (or has crashed): reap it. */
+  if (worker != NULL)
+    g_subprocess_wait (worker, NULL, NULL);
+  g_clear_object (&worker);
+}
+
+/* The helper next to this program: the build folder's when this program runs from
+ * the build folder (tests, bench, `_build/src/app/onyx`), else the installed one;
+ * ONYX_ONNX_HELPER names another. */
+static char *
+helper_path (void)
+{
+  const char *chosen = g_getenv ("ONYX_ONNX_HELPER");
+  g_autofree char *self = NULL;
+
+  if (chosen != NULL && chosen[0] != '\0')
+    return g_strdup (chosen);
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  if (self != NULL && g_str_has_prefix (self, ONYX_BUILD_ROOT "/"))
+    return g_strdup (ONYX_HELPER_BUILT);
+  return g_strdup (ONYX_HELPER_INSTALLED);
 }
 
 static gboolean
 start_worker (GError **error)
 {
+  g_autoptr (GSubprocessLauncher) launcher = NULL;
+  g_autoptr (GError) spawn_error = NULL;
+  g_autofree char *path = helper_path ();
   int fds[2];
-  pid_t pid;
 
-  onyx_onnx_prepare ();
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-    goto fail;
-  if ((pid = fork ()) < 0)
+    {
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL, "cannot start ONNX's library: %s",
+                   g_strerror (errno));
+      return FALSE;
+    }
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_subprocess_launcher_take_fd (launcher, fds[1], HELPER_FD);
+  worker = g_subprocess_launcher_spawn (launcher, &spawn_error, path, NULL);
+  if (worker == NULL)
     {
       close (fds[0]);
-      close (fds[1]);
-      goto fail;
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
+                   "cannot start Onyx's helper for ONNX's library (%s): %s", path, spawn_error->message);
+      return FALSE;
     }
-  if (pid == 0)
-    {
-      close (fds[0]);
-      serve (fds[1]);
-    }
-  close (fds[1]);
-  worker_pid = pid;
   worker_owner = getpid ();
   worker_fd = fds[0];
   return TRUE;
-
-fail:
-  g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "cannot start ONNX's library: %s",
-               g_strerror (errno));
-  return FALSE;
 }
 
 static gboolean
-send_request (OnyxOnnxWork work, GBytes *input, gint64 argument)
+send_request (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 {
   gsize len;
   const void *data = g_bytes_get_data (input, &len);
-  Request request = { (guint64) (guintptr) work, argument, len };
+  Request request = { (guint64) kind, argument, len };
   return send_all (worker_fd, &request, sizeof request) && send_all (worker_fd, data, len);
 }
 
@@ -188,10 +253,10 @@ send_request (OnyxOnnxWork work, GBytes *input, gint64 argument)
 static void
 forget_parents_worker (void)
 {
-  if (worker_pid != 0 && worker_owner != getpid ())
+  if (worker != NULL && worker_owner != getpid ())
     {
-      /* This process is a fork: the worker and its socket are the parent's. */
-      worker_pid = 0;
+      /* This process is a fork: the helper and its socket are the parent's. */
+      worker = NULL;
       worker_fd = -1;
     }
 }
@@ -201,7 +266,7 @@ static gboolean
 ensure_worker (GError **error)
 {
   forget_parents_worker ();
-  return worker_pid != 0 || start_worker (error);
+  return worker != NULL || start_worker (error);
 }
 
 void
@@ -213,7 +278,7 @@ onyx_onnx_start_worker (void)
 }
 
 struct _OnyxOnnxJob {
-  OnyxOnnxWork work;
+  OnyxOnnxJobKind kind;
   GBytes *input;
   gint64 argument;
   GThread *sender;  /* sends the request while the caller goes on */
@@ -225,22 +290,21 @@ static gpointer
 send_job (gpointer data)
 {
   OnyxOnnxJob *job = data;
-  job->sent = send_request (job->work, job->input, job->argument);
+  job->sent = send_request (job->kind, job->input, job->argument);
   return NULL;
 }
 
 OnyxOnnxJob *
-onyx_onnx_job_start (OnyxOnnxWork work, GBytes *input, gint64 argument)
+onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 {
   OnyxOnnxJob *job = g_new0 (OnyxOnnxJob, 1);
 
-  job->work = work;
+  job->kind = kind;
   job->input = g_bytes_ref (input);
   job->argument = argument;
   g_mutex_lock (&worker_lock);
-  /* The worker takes a megabyte in socket-buffer steps: the caller need not wait for
-   * that. (The worker is forked here, never by the sender: a worker's parent-death
-   * signal follows the thread that forked it.) */
+  /* The helper takes a megabyte in socket-buffer steps: the caller need not wait for
+   * that. */
   if (ensure_worker (&job->error) &&
       (job->sender = g_thread_try_new ("onyx-onnx-send", send_job, job, NULL)) == NULL)
     send_job (job);  /* no thread to be had: the caller sends */
@@ -258,7 +322,7 @@ job_sent (OnyxOnnxJob *job)
   if (!job->sent && job->error == NULL)
     {
       stop_worker ();
-      job->sent = start_worker (&job->error) && send_request (job->work, job->input, job->argument);
+      job->sent = start_worker (&job->error) && send_request (job->kind, job->input, job->argument);
     }
   g_clear_pointer (&job->input, g_bytes_unref);
   return job->sent;
@@ -280,8 +344,9 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
       if (job->error != NULL)
         g_propagate_error (error, job->error);
       else
-        g_set_error_literal (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_MALFORMED,
-                             "ONNX's library (libonnx) crashed on this model");
+        g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
+                     "Onyx's helper for ONNX's library crashed while %s: an internal error of "
+                     "Onyx or libonnx, not a fault of the file", onyx_onnx_job_describe (job->kind));
       g_free (job);
       return NULL;
     }
@@ -293,7 +358,7 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
 }
 
 GBytes *
-onyx_onnx_run_isolated (OnyxOnnxWork work, GBytes *input, gint64 argument, char **text, GError **error)
+onyx_onnx_run_isolated (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, char **text, GError **error)
 {
-  return onyx_onnx_job_finish (onyx_onnx_job_start (work, input, argument), text, error);
+  return onyx_onnx_job_finish (onyx_onnx_job_start (kind, input, argument), text, error);
 }

@@ -42,30 +42,45 @@ GBytes   *onyx_onnx_convert_version  (GBytes      *model,
 void      onyx_onnx_prepare          (void);
 
 /* libonnx crashes on some models, even ones its checker accepts (ConvTranspose of
- * mismatched ranks in 1.12); so the calls above run in a worker process, a fork of
- * this one kept for the next job (onyx-onnx-run.c). `work` runs there on `input` and
- * gives bytes (or NULL) and a text (or NULL) back; a crash is an error, and the
- * caller goes on. `work` must be a function of this program (the worker has the
- * same one at the same address) and `argument` a plain number. */
-typedef GBytes *(*OnyxOnnxWork) (GBytes *input, gint64 argument, char **text);
-GBytes   *onyx_onnx_run_isolated     (OnyxOnnxWork  work,
-                                      GBytes       *input,
-                                      gint64        argument,
-                                      char        **text,
-                                      GError      **error);
+ * mismatched ranks in 1.12); so the calls above run in Onyx's helper program,
+ * onyx-onnx-helper, started once and kept for the next job (onyx-onnx-run.c). A job
+ * is one of a fixed set, with a number for argument and the model's bytes for input;
+ * it gives bytes (or NULL) and a text (or NULL) back. A crash of the helper fails the
+ * job with an internal error naming it (ONYX_MODEL_ERROR_INTERNAL), and the next job
+ * starts another helper. */
+typedef enum {
+  ONYX_ONNX_JOB_INFER_SHAPES, /* argument: check_types; onyx_onnx_infer_shapes, errors as text */
+  ONYX_ONNX_JOB_CHECK,        /* empty bytes when the checker passes, else its message */
+  ONYX_ONNX_JOB_CONVERT,      /* argument: the target opset; the message when it gives up */
+  /* For the tests of the helper itself: */
+  ONYX_ONNX_JOB_ECHO,         /* the input back, and the argument as text */
+  ONYX_ONNX_JOB_CRASH,        /* ends the helper as a crash of libonnx would */
+} OnyxOnnxJobKind;
 
-/* Starts the worker now rather than at the first job (with its copy of the operator
+/* What the job does, for messages: "inferring shapes". */
+const char *onyx_onnx_job_describe   (OnyxOnnxJobKind kind);
+
+GBytes   *onyx_onnx_run_isolated     (OnyxOnnxJobKind  kind,
+                                      GBytes          *input,
+                                      gint64           argument,
+                                      char           **text,
+                                      GError         **error);
+
+/* Starts the helper now rather than at the first job (it loads the operator
  * schemas): the first job then finds it ready. */
 void      onyx_onnx_start_worker     (void);
 
-/* The same in two halves, to do other work while the worker does this: jobs run one
+/* The same in two halves, to do other work while the helper does this: jobs run one
  * at a time, and the thread that starts one finishes it (it holds a lock between). */
 typedef struct _OnyxOnnxJob OnyxOnnxJob;
-OnyxOnnxJob *onyx_onnx_job_start     (OnyxOnnxWork  work,
-                                      GBytes       *input,
-                                      gint64        argument);
+OnyxOnnxJob *onyx_onnx_job_start     (OnyxOnnxJobKind  kind,
+                                      GBytes          *input,
+                                      gint64           argument);
 GBytes      *onyx_onnx_job_finish    (OnyxOnnxJob  *job,
                                       char        **text,
                                       GError      **error);
+
+/* The helper's side: serves jobs read from `fd` until it is closed. */
+int          onyx_onnx_helper_serve  (int fd);
 
 G_END_DECLS

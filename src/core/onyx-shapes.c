@@ -352,16 +352,6 @@ shape_error_free (OnyxShapeError *error)
   g_free (error);
 }
 
-static GBytes *
-infer_work (GBytes *input, gint64 check_types, char **text)
-{
-  g_autoptr (GError) error = NULL;
-  GBytes *result = onyx_onnx_infer_shapes (input, check_types != 0, text, &error);
-  if (error != NULL)
-    *text = g_strdup (error->message);
-  return result;
-}
-
 /* Inference in two halves: libonnx works in its worker between them. */
 typedef struct {
   OnyxShapes *shapes;
@@ -389,7 +379,7 @@ start_on_model (Inference *inference, const Onnx__ModelProto *model, gboolean ch
   if (model->graph != NULL)
     {
       g_autoptr (GBytes) light = onyx_shapes_pack_light (&model->base);
-      inference->job = onyx_onnx_job_start (infer_work, light, check_types != FALSE);
+      inference->job = onyx_onnx_job_start (ONYX_ONNX_JOB_INFER_SHAPES, light, check_types != FALSE);
     }
 }
 
@@ -567,7 +557,7 @@ start_on_scanned (GBytes *scanned, gpointer data)
 {
   Inference *inference = data;
   if (g_bytes_get_size (scanned) <= SCANNED_SENT_MAX)
-    inference->job = onyx_onnx_job_start (infer_work, scanned, FALSE);
+    inference->job = onyx_onnx_job_start (ONYX_ONNX_JOB_INFER_SHAPES, scanned, FALSE);
 }
 
 OnyxDocument *

@@ -1,0 +1,22 @@
+/* onyx-onnx-helper: the process ONNX's library (libonnx) runs in for Onyx's app and
+ * CLI, so that a crash of libonnx fails one job and not the window. Started by
+ * onyx-onnx-run.c with its end of a socket on fd 3; serves typed jobs until that is
+ * closed. Not for running by hand. */
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "onyx-onnx.h"
+
+int
+main (int argc, char **argv)
+{
+  struct stat socket_end;
+
+  if (argc != 1 || fstat (3, &socket_end) != 0 || !S_ISSOCK (socket_end.st_mode))
+    {
+      fprintf (stderr, "%s: runs ONNX's library for Onyx, which starts it; not for use by hand\n",
+               argv[0]);
+      return 2;
+    }
+  return onyx_onnx_helper_serve (3);
+}
