@@ -141,7 +141,8 @@ static void
 add_inches (GPtrArray *inches, double points)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ptr_array_add (inches, g_strdup (g_ascii_formatd (buf, sizeof buf, "%.3f", points / 72.0)));
+  /* Rounded up: a box a hair narrower than its measured text would cut the text. */
+  g_ptr_array_add (inches, g_strdup (g_ascii_formatd (buf, sizeof buf, "%.3f", ceil (points / 72.0 * 1000 - 1e-6) / 1000)));
 }
 
 static guint
@@ -236,8 +237,10 @@ dot_layout (Run *run, const DotInput *input)
   for (guint i = 0; i < n; i++)
     {
       OnyxRect box;
-      box.width = ND_width (agnodes[i]) * 72.0;
-      box.height = ND_height (agnodes[i]) * 72.0;
+      /* dot keeps sizes in inches: 106 points come back as 105.99999…, and text
+       * measured at 86 points would no longer fit. */
+      box.width = round (ND_width (agnodes[i]) * 72.0 * 100) / 100;
+      box.height = round (ND_height (agnodes[i]) * 72.0 * 100) / 100;
       box.x = ND_coord (agnodes[i]).x - bb.LL.x - box.width / 2;
       box.y = bb.UR.y - ND_coord (agnodes[i]).y - box.height / 2;
       g_array_append_val (result->boxes, box);
