@@ -46,10 +46,6 @@ typedef struct {
 
 const OnyxRenderPalette *onyx_render_palette (gboolean dark);
 
-/* The box around an edge's control points (which holds its curve) and its label;
- * width -1 if none. */
-void   onyx_render_edge_bounds  (const OnyxLayoutEdge *edge,
-                                 OnyxRect             *box);
 /* Where an op box's lines start: below its title and subtitle. */
 double onyx_render_first_line_y (const OnyxLayoutNode *node);
 
