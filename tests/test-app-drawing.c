@@ -8,15 +8,6 @@
 
 #include "onyx-canvas-private.h"
 
-static gboolean
-has_line (const OnyxLayoutNode *node, const char *line)
-{
-  for (guint i = 0; i < node->lines->len; i++)
-    if (g_strcmp0 (node->lines->pdata[i], line) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 static void
 test_paddle_style (void)
 {
@@ -36,13 +27,14 @@ test_paddle_style (void)
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
-      if (node->kind == ONYX_LAYOUT_OP && has_line (node, "group = 16"))
+      if (node->kind == ONYX_LAYOUT_OP && node->lines->len > 0 && g_strcmp0 (node->lines->pdata[0], "group = 16") == 0)
         {
           g_autofree char *tip = onyx_canvas_tooltip_text (layout, index, node->box.x + 4, node->box.y + 4, 1);
           depthwise = (int) i;
-          /* Group first: it is what makes the Conv depthwise. */
-          g_assert_cmpstr (node->lines->pdata[0], ==, "group = 16");
-          g_assert_true (has_line (node, "strides = [1, 1]") && has_line (node, "pads = [1, 1, 1, 1]"));
+          /* Group first (it is what makes the Conv depthwise), then strides and pads. */
+          g_assert_cmpuint (node->lines->len, ==, 7);
+          g_assert_cmpstr (node->lines->pdata[1], ==, "strides = [1, 1]");
+          g_assert_cmpstr (node->lines->pdata[2], ==, "pads = [1, 1, 1, 1]");
           g_assert_nonnull (tip);
           g_assert_nonnull (strstr (tip, "group = 16\nstrides = [1, 1]\npads = [1, 1, 1, 1]"));
           g_assert_nonnull (strstr (tip, "W ⟨16×1×3×3⟩ (p2o.Constant."));
