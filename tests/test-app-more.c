@@ -777,13 +777,15 @@ test_fold_constants (void)
 
   /* 19 of the 20 Constants are lines. */
   g_assert_cmpuint (n_folded_boxes, ==, graph->n_node - 19);
-  g_assert_cmpstr (box->lines->pdata[0], ==, "scale ⟨8⟩");
+  /* Its attribute first, then the folded lines. */
+  g_assert_cmpstr (box->lines->pdata[0], ==, "epsilon = 1e-05");
+  g_assert_cmpstr (box->lines->pdata[1], ==, "scale ⟨8⟩");
   for (size_t n = 0; n < graph->n_node; n++)
     if (g_strcmp0 (graph->node[n]->output[0], bn->input[1]) == 0)
       scale = graph->node[n];
   g_assert_nonnull (scale);
 
-  g_signal_emit_by_name (window->canvas, "line-activated", bn_box, 0);
+  g_signal_emit_by_name (window->canvas, "line-activated", bn_box, 1);
   g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
   g_assert_true (window->selected_node == scale);
   g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, bn_box);

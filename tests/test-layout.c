@@ -213,7 +213,7 @@ test_progress_and_render_index (void)
 }
 
 /* Initializer lines: the schema's slot for standard ops (Conv's W, B, as in Netron),
- * the tensor's own name for custom ops that have no schema. */
+ * the tensor's own name for custom ops that have no schema; after the attributes. */
 static void
 test_initializer_lines_named_by_slot (void)
 {
@@ -235,9 +235,11 @@ test_initializer_lines_named_by_slot (void)
       if (node->kind != ONYX_LAYOUT_OP || g_strcmp0 (node->title, "Conv") != 0)
         continue;
       n_conv++;
-      g_assert_cmpuint (node->lines->len, >=, 2);
-      g_assert_cmpstr (node->lines->pdata[0], ==, "W ⟨16×3×3×3⟩");
-      g_assert_cmpstr (node->lines->pdata[1], ==, "B ⟨16⟩");
+      /* After its attributes, "group" first. */
+      g_assert_cmpuint (node->lines->len, ==, 7);
+      g_assert_cmpstr (node->lines->pdata[0], ==, "group = 1");
+      g_assert_cmpstr (node->lines->pdata[5], ==, "W ⟨16×3×3×3⟩");
+      g_assert_cmpstr (node->lines->pdata[6], ==, "B ⟨16⟩");
     }
   g_assert_cmpuint (n_conv, ==, 1);
   onyx_layout_engine_free (engine);
@@ -711,12 +713,15 @@ test_folded_constants (void)
         {
           const Onnx__NodeProto *bn = graph->node[node->index];
           guint width = n_bn++ == 0 ? 8 : 16;
-          g_assert_cmpuint (node->lines->len, ==, 4);
+          /* Its attribute first: the four folded lines do not push it out. */
+          g_assert_cmpuint (node->lines->len, ==, 5);
+          g_assert_true (g_str_has_prefix (node->lines->pdata[0], "epsilon = "));
+          g_assert_cmpint (g_array_index (node->line_nodes, int, 0), ==, -1);
           for (guint l = 0; l < 4; l++)
             {
               g_autofree char *expected = g_strdup_printf ("%s ⟨%u⟩", slots[l], width);
-              g_assert_cmpstr (node->lines->pdata[l], ==, expected);
-              g_assert_cmpint (g_array_index (node->line_nodes, int, l), ==, producer_of (graph, bn->input[l + 1]));
+              g_assert_cmpstr (node->lines->pdata[l + 1], ==, expected);
+              g_assert_cmpint (g_array_index (node->line_nodes, int, l + 1), ==, producer_of (graph, bn->input[l + 1]));
             }
           /* A click on the third line's row hits that line; on the title, none. */
           g_assert_cmpint (onyx_render_line_hit_test (folded, i, node->box.x + 10, node->box.y + 25 + 2 * 15 + 7), ==, 2);
@@ -724,8 +729,10 @@ test_folded_constants (void)
         }
       if (g_strcmp0 (node->title, "Conv") == 0 && g_strcmp0 (graph->node[node->index]->name, "p2o.Conv.1") == 0)
         {
-          g_assert_cmpstr (node->lines->pdata[0], ==, "W ⟨16×8×3×3⟩");
-          g_assert_cmpstr (node->lines->pdata[1], ==, "B ⟨16⟩");
+          g_assert_cmpstr (node->lines->pdata[0], ==, "strides = [2, 2]");
+          g_assert_cmpstr (node->lines->pdata[1], ==, "pads = [1, 1, 1, 1]");
+          g_assert_cmpstr (node->lines->pdata[2], ==, "W ⟨16×8×3×3⟩");
+          g_assert_cmpstr (node->lines->pdata[3], ==, "B ⟨16⟩");
         }
       if (g_strcmp0 (node->title, "MatMul") == 0)
         g_assert_true (has_line (node, "B ⟨16×10⟩"));

@@ -179,8 +179,9 @@ class Render(unittest.TestCase):
         for label in ("input", "Conv", "Relu", "FooOp", "devtech", "output", "model · 2 nodes",
                       "W ⟨16×3×3×3⟩", "dilations = [1, 1]", "group = 1", "N×3×128×128"):
             self.assertIn(label, texts)
-        # Too long for its box: cut as the drawing cuts it.
-        self.assertIn("float32[N×FooOpoutput_dim_1×FooOpoutput_dim_2×FooOpoutput_dim…", texts)
+        # Long dim names shortened the same way in a box and on an edge, nothing cut.
+        self.assertIn("float32[N×FooOp…_dim_1×FooOp…_dim_2×FooOp…_dim_3]", texts)
+        self.assertIn("N×FooOp…_dim_1×FooOp…_dim_2×FooOp…_dim_3", texts)
         # Text, not glyph outlines.
         self.assertEqual(list(root.iter(SVG + "use")), [])
         self.assertEqual([element.text for element in root.iter(SVG + "title")],

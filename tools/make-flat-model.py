@@ -3,7 +3,12 @@
 flat node names ("p2o.Conv.0"), weights in Constant nodes instead of initializers
 (four around every BatchNormalization), one Constant read by two nodes.
 
-usage: make-flat-model.py OUT.onnx   (python3-onnx, run with /usr/bin/python3)"""
+usage: make-flat-model.py [--paddle] OUT.onnx   (python3-onnx, run with /usr/bin/python3)
+
+--paddle writes what paddle2onnx writes besides: symbolic dims named
+"p2o.DynamicDimension.N", no producer name, a depthwise Conv (group, strides, pads,
+dilations, kernel_shape) and a Reshape to a computed shape, whose dims ONNX's shape
+inference names "unk__N"."""
 import sys
 
 import numpy as np
@@ -20,6 +25,8 @@ def name(op):
 
 
 def main():
+    paddle = "--paddle" in sys.argv[1:]
+    out_path = [a for a in sys.argv[1:] if a != "--paddle"][0]
     rng = np.random.default_rng(0)
     nodes = []
 
@@ -44,6 +51,21 @@ def main():
         relu = name("Relu")
         nodes.append(helper.make_node("Relu", [bn + ".out"], [relu + ".out"], name=relu))
         x, channels = relu + ".out", width
+    if paddle:
+        w = constant(rng.standard_normal((16, 1, 3, 3)) * 0.2)
+        b = constant(rng.standard_normal(16) * 0.1)
+        conv = name("Conv")
+        nodes.append(helper.make_node("Conv", [x, w, b], [conv + ".out"], name=conv, group=16,
+                                      strides=[1, 1], pads=[1, 1, 1, 1], dilations=[1, 1],
+                                      kernel_shape=[3, 3]))
+        x = conv + ".out"
+        # A computed shape: inference cannot tell the dims and names them unk__N.
+        shape = name("Shape")
+        nodes.append(helper.make_node("Shape", [x], [shape + ".out"], name=shape))
+        reshape = name("Reshape")
+        nodes.append(helper.make_node("Reshape", [x, shape + ".out"], [reshape + ".out"], name=reshape,
+                                      allowzero=0))
+        x = reshape + ".out"
     pool = name("GlobalAveragePool")
     nodes.append(helper.make_node("GlobalAveragePool", [x], [pool + ".out"], name=pool))
     flat = name("Flatten")
@@ -60,14 +82,16 @@ def main():
     soft = name("Softmax")
     nodes.append(helper.make_node("Softmax", [add2 + ".out"], ["scores"], name=soft, axis=1))
 
+    batch = "p2o.DynamicDimension.0" if paddle else "N"
+    size = "p2o.DynamicDimension.1" if paddle else 32
     graph = helper.make_graph(nodes, "flat",
-                              [helper.make_tensor_value_info("image", TensorProto.FLOAT, ["N", 3, 32, 32])],
-                              [helper.make_tensor_value_info("scores", TensorProto.FLOAT, ["N", 10])])
-    model = helper.make_model(graph, producer_name="onyx-flat-model",
-                              opset_imports=[helper.make_opsetid("", 13)])
+                              [helper.make_tensor_value_info("image", TensorProto.FLOAT, [batch, 3, size, size])],
+                              [helper.make_tensor_value_info("scores", TensorProto.FLOAT, [batch, 10])])
+    model = helper.make_model(graph, producer_name="" if paddle else "onyx-flat-model",
+                              opset_imports=[helper.make_opsetid("", 14 if paddle else 13)])
     model.ir_version = 7
     onnx.checker.check_model(model, full_check=True)
-    onnx.save(model, sys.argv[1])
+    onnx.save(model, out_path)
 
 
 if __name__ == "__main__":

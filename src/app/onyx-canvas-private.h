@@ -16,4 +16,12 @@ GskRenderNode *onyx_canvas_render_cache (const OnyxLayout       *layout,
                                          const OnyxRenderOptions *options,
                                          int                      scale_factor);
 
+/* The tooltip of what lies at x, y (layout coordinates; edges within `tolerance`),
+ * or NULL for nothing. */
+char          *onyx_canvas_tooltip_text (const OnyxLayout       *layout,
+                                         const OnyxRenderIndex  *index,
+                                         double                  x,
+                                         double                  y,
+                                         double                  tolerance);
+
 G_END_DECLS

@@ -129,20 +129,6 @@ draw_overlay_area (OnyxCanvas *self, cairo_t *cr, const OnyxRect *area,
   cairo_restore (cr);
 }
 
-static void
-edge_bounds (const OnyxLayoutEdge *edge, OnyxRect *rect)
-{
-  double x0 = G_MAXDOUBLE, y0 = G_MAXDOUBLE, x1 = -G_MAXDOUBLE, y1 = -G_MAXDOUBLE;
-
-  for (guint i = 0; i + 1 < edge->points->len; i += 2)
-    {
-      double x = g_array_index (edge->points, double, i);
-      double y = g_array_index (edge->points, double, i + 1);
-      x0 = MIN (x0, x); y0 = MIN (y0, y); x1 = MAX (x1, x); y1 = MAX (y1, y);
-    }
-  *rect = (OnyxRect) { x0, y0, MAX (x1 - x0, 0), MAX (y1 - y0, 0) };
-}
-
 static const OnyxLayoutNode *
 layout_node (OnyxCanvas *self, int i)
 {
@@ -272,7 +258,7 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (self->selected_edge >= 0 && (guint) self->selected_edge < self->layout->edges->len)
     {
       OnyxRect r;
-      edge_bounds (&g_array_index (self->layout->edges, OnyxLayoutEdge, self->selected_edge), &r);
+      onyx_render_edge_bounds (&g_array_index (self->layout->edges, OnyxLayoutEdge, self->selected_edge), &r);
       draw_overlay_area (self, cr, &r, &options);
     }
   if (self->selected >= 0)
@@ -507,6 +493,21 @@ motion_cb (GtkEventControllerMotion *motion, double x, double y, OnyxCanvas *sel
   set_hovered (self, onyx_layout_hit_test (self->layout, lx, ly));
 }
 
+static gboolean
+onyx_canvas_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip)
+{
+  OnyxCanvas *self = ONYX_CANVAS (widget);
+  g_autofree char *text = NULL;
+  double lx, ly;
+
+  to_layout (self, x, y, &lx, &ly);
+  if (self->layout != NULL && !keyboard)
+    text = onyx_canvas_tooltip_text (self->layout, self->index, lx, ly, 5 / self->scale);
+  if (text != NULL)
+    gtk_tooltip_set_text (tooltip, text);
+  return text != NULL;
+}
+
 static void
 leave_cb (GtkEventControllerMotion *motion, OnyxCanvas *self)
 {
@@ -682,6 +683,7 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
 
   object_class->dispose = onyx_canvas_dispose;
   widget_class->snapshot = onyx_canvas_snapshot;
+  widget_class->query_tooltip = onyx_canvas_query_tooltip;
   widget_class->size_allocate = onyx_canvas_size_allocate;
 
   signals[ITEM_ACTIVATED] = g_signal_new ("item-activated", G_TYPE_FROM_CLASS (klass),
@@ -723,6 +725,7 @@ onyx_canvas_init (OnyxCanvas *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
   gtk_widget_add_css_class (GTK_WIDGET (self), "onyx-canvas");
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
 
   controller = gtk_event_controller_motion_new ();
   g_signal_connect (controller, "motion", G_CALLBACK (motion_cb), self);

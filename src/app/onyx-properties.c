@@ -76,10 +76,21 @@ add_link_row (GtkWidget *group, const char *title, const char *value,
   return row;
 }
 
+/* Takes `owned_value`. A field with nothing in it (a Paddle model's producer, a
+ * scalar's dimensions) is left out rather than shown blank. */
 static void
 add_text_row (GtkWidget *group, const char *title, char *owned_value)
 {
-  add_row (group, title, owned_value);
+  if (owned_value != NULL && owned_value[0] != '\0')
+    add_row (group, title, owned_value);
+  g_free (owned_value);
+}
+
+/* A metadata entry shows even when its value is empty: its key is news. */
+static void
+add_metadata_row (GtkWidget *group, const char *key, char *owned_value)
+{
+  add_row (group, key, owned_value);
   g_free (owned_value);
 }
 
@@ -168,7 +179,7 @@ add_metadata_group (OnyxProperties *self, const char *title, const ProtobufCMess
       if (group == NULL)
         group = add_group (self, title);
       key = onyx_display_escape (entry->key);
-      add_text_row (group, key, onyx_display_escape (entry->value));
+      add_metadata_row (group, key, onyx_display_escape (entry->value));
     }
 }
 
@@ -270,7 +281,7 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
       for (size_t i = 0; i < model->n_metadata_props; i++)
         {
           g_autofree char *key = onyx_display_escape (model->metadata_props[i]->key);
-          add_text_row (group, key, onyx_display_escape (model->metadata_props[i]->value));
+          add_metadata_row (group, key, onyx_display_escape (model->metadata_props[i]->value));
         }
     }
 

@@ -6,8 +6,9 @@
  * SHA-256 of that input: reading it back needs no libgvc and no Graphviz lock.
  *
  * File format (native byte order, which the header records): the header below,
- * then n_boxes × 4 doubles (x, y, width, height), n_edges × guint32 (doubles per
- * spline), n_doubles doubles (the splines' x, y pairs). */
+ * then n_boxes × 4 doubles (x, y, width, height), n_edges × 4 doubles (the label
+ * boxes, width -1 for none), n_edges × guint32 (doubles per spline), n_doubles
+ * doubles (the splines' x, y pairs). */
 #include "onyx-layout-private.h"
 
 #include <errno.h>
@@ -18,7 +19,7 @@
 #include <utime.h> /* g_utime */
 
 /* Bump when the file format or what a key covers changes. */
-#define FORMAT_VERSION 1
+#define FORMAT_VERSION 2
 #define MAGIC "ONYXLYT\n"
 #define BYTE_ORDER_MARK 0x01020304u
 #define FILE_SUFFIX ".layout"
@@ -198,6 +199,7 @@ onyx_layout_dot_result_new (guint n_boxes)
 
   result->boxes = g_array_sized_new (FALSE, TRUE, sizeof (OnyxRect), n_boxes);
   result->splines = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  result->labels = g_array_new (FALSE, TRUE, sizeof (OnyxRect));
   return result;
 }
 
@@ -208,6 +210,7 @@ onyx_layout_dot_result_free (DotResult *result)
     return;
   g_array_unref (result->boxes);
   g_ptr_array_unref (result->splines);
+  g_array_unref (result->labels);
   g_free (result);
 }
 
@@ -342,7 +345,7 @@ parse (const char *data, gsize length, const char *key, guint n_boxes, guint n_e
     return NULL;
   /* 64-bit sums of 32-bit counts cannot overflow. */
   expected = sizeof header + (guint64) header.n_boxes * 4 * sizeof (double) +
-             (guint64) header.n_edges * sizeof (guint32) + (guint64) header.n_doubles * sizeof (double);
+             (guint64) header.n_edges * (4 * sizeof (double) + sizeof (guint32)) + (guint64) header.n_doubles * sizeof (double);
   if (expected != length)
     return NULL;
 
@@ -351,6 +354,9 @@ parse (const char *data, gsize length, const char *key, guint n_boxes, guint n_e
   result->height = header.height;
   g_array_set_size (result->boxes, n_boxes);
   if (!read_doubles (&at, (guint64) n_boxes * 4, (double *) (void *) result->boxes->data))
+    return NULL;
+  g_array_set_size (result->labels, n_edges);
+  if (!read_doubles (&at, (guint64) n_edges * 4, (double *) (void *) result->labels->data))
     return NULL;
   {
     const char *counts = at;
@@ -486,6 +492,7 @@ serialize (const char *key, const DotResult *result)
     header.n_doubles += ((GArray *) result->splines->pdata[e])->len;
   g_byte_array_append (bytes, (const guint8 *) &header, sizeof header);
   g_byte_array_append (bytes, (const guint8 *) result->boxes->data, result->boxes->len * sizeof (OnyxRect));
+  g_byte_array_append (bytes, (const guint8 *) result->labels->data, result->labels->len * sizeof (OnyxRect));
   for (guint e = 0; e < result->splines->len; e++)
     {
       guint32 count = ((GArray *) result->splines->pdata[e])->len;

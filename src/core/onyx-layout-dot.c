@@ -6,6 +6,7 @@
 
 #include <graphviz/gvc.h>
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,17 +118,31 @@ static const Setting node_settings[] = {
   { "shape", "box" }, { "fixedsize", "true" }, { "label", "" }, { "width", "1" }, { "height", "0.5" },
 };
 
-/* What dot is given for one group: boxes by position, edges as position pairs. */
+/* What dot is given for one group: boxes by position, edges as position pairs with
+ * the room their labels take. */
 typedef struct {
   GPtrArray *inches;        /* char*: width, height of each box, as dot reads them */
   GArray *pairs;            /* guint from, to per edge */
+  GArray *label_sizes;      /* guint width, height per edge, in points; 0, 0 for no label */
 } DotInput;
+
+/* An edge label dot makes room for: a fixed-size empty HTML table (what <…> holds in a
+ * DOT file), sized in whole points. Given the text, dot would size it by its own
+ * estimates of a font. */
+static char *
+label_html (guint width, guint height)
+{
+  return g_strdup_printf ("<TABLE FIXEDSIZE=\"TRUE\" WIDTH=\"%u\" HEIGHT=\"%u\" BORDER=\"0\" "
+                          "CELLBORDER=\"0\" CELLPADDING=\"0\" CELLSPACING=\"0\"><TR><TD></TD></TR></TABLE>",
+                          width, height);
+}
 
 static void
 add_inches (GPtrArray *inches, double points)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_ptr_array_add (inches, g_strdup (g_ascii_formatd (buf, sizeof buf, "%.3f", points / 72.0)));
+  /* Rounded up: a box a hair narrower than its measured text would cut the text. */
+  g_ptr_array_add (inches, g_strdup (g_ascii_formatd (buf, sizeof buf, "%.3f", ceil (points / 72.0 * 1000 - 1e-6) / 1000)));
 }
 
 static guint
@@ -160,8 +175,9 @@ describe (const DotInput *input)
                             (char *) input->inches->pdata[2 * i + 1]);
   g_string_append_printf (out, "edges %u\n", input->pairs->len / 2);
   for (guint e = 0; e + 1 < input->pairs->len; e += 2)
-    g_string_append_printf (out, "%u %u\n", g_array_index (input->pairs, guint, e),
-                            g_array_index (input->pairs, guint, e + 1));
+    g_string_append_printf (out, "%u %u label %u %u\n", g_array_index (input->pairs, guint, e),
+                            g_array_index (input->pairs, guint, e + 1), g_array_index (input->label_sizes, guint, e),
+                            g_array_index (input->label_sizes, guint, e + 1));
   return g_string_free (out, FALSE);
 }
 
@@ -199,8 +215,19 @@ dot_layout (Run *run, const DotInput *input)
       agsafeset (agnodes[i], (char *) "height", input->inches->pdata[2 * i + 1], "");
     }
   for (guint e = 0; e < n_edges; e++)
-    agedges[e] = agedge (graph, agnodes[g_array_index (input->pairs, guint, 2 * e)],
-                         agnodes[g_array_index (input->pairs, guint, 2 * e + 1)], NULL, 1);
+    {
+      guint label_width = g_array_index (input->label_sizes, guint, 2 * e);
+      agedges[e] = agedge (graph, agnodes[g_array_index (input->pairs, guint, 2 * e)],
+                           agnodes[g_array_index (input->pairs, guint, 2 * e + 1)], NULL, 1);
+      if (label_width > 0)
+        {
+          g_autofree char *html = label_html (label_width, g_array_index (input->label_sizes, guint, 2 * e + 1));
+          /* agstrdup_html marks the string as an HTML label. */
+          char *label = agstrdup_html (graph, html);
+          agsafeset (agedges[e], (char *) "label", label, "");
+          agstrfree (graph, label);
+        }
+    }
   gvLayout (gvc, graph, "dot");
   run->n_dot_runs++;
 
@@ -210,8 +237,10 @@ dot_layout (Run *run, const DotInput *input)
   for (guint i = 0; i < n; i++)
     {
       OnyxRect box;
-      box.width = ND_width (agnodes[i]) * 72.0;
-      box.height = ND_height (agnodes[i]) * 72.0;
+      /* dot keeps sizes in inches: 106 points come back as 105.99999…, and text
+       * measured at 86 points would no longer fit. */
+      box.width = round (ND_width (agnodes[i]) * 72.0 * 100) / 100;
+      box.height = round (ND_height (agnodes[i]) * 72.0 * 100) / 100;
       box.x = ND_coord (agnodes[i]).x - bb.LL.x - box.width / 2;
       box.y = bb.UR.y - ND_coord (agnodes[i]).y - box.height / 2;
       g_array_append_val (result->boxes, box);
@@ -246,6 +275,18 @@ dot_layout (Run *run, const DotInput *input)
             }
         }
       g_ptr_array_add (result->splines, points);
+      {
+        textlabel_t *label = ED_label (agedges[e]);
+        OnyxRect box = { 0, 0, -1, -1 };
+        if (label != NULL && label->set)
+          {
+            box.width = g_array_index (input->label_sizes, guint, 2 * e);
+            box.height = g_array_index (input->label_sizes, guint, 2 * e + 1);
+            box.x = label->pos.x - bb.LL.x - box.width / 2;
+            box.y = bb.UR.y - label->pos.y - box.height / 2;
+          }
+        g_array_append_val (result->labels, box);
+      }
     }
   gvFreeLayout (gvc, graph);
   agclose (graph);
@@ -277,7 +318,8 @@ group_layout_new (GPtrArray *keys, const DotInput *input, GPtrArray *carried, co
       GArray *points = result->splines->pdata[e];
       LevelEdge edge = { g_strdup (keys->pdata[g_array_index (input->pairs, guint, 2 * e)]),
                          g_strdup (keys->pdata[g_array_index (input->pairs, guint, 2 * e + 1)]),
-                         g_strdup (item_edge->tensor), g_array_copy (points), item_edge->implicit };
+                         g_strdup (item_edge->tensor), g_array_copy (points), item_edge->implicit,
+                         g_array_index (result->labels, OnyxRect, e) };
       layout->bytes += sizeof edge + strlen (edge.from_key) + strlen (edge.to_key) +
                        (edge.tensor != NULL ? strlen (edge.tensor) : 0) + points->len * sizeof (double) + 64;
       g_array_append_val (layout->edges, edge);
@@ -305,10 +347,11 @@ onyx_layout_group (Run *run, Group *group)
   g_autofree gint64 *pair_ids = g_new (gint64, MAX (run->engine->edges->len, 1));
   ChildIndex children = { run, group, key_index, of_subgroup };
   g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GArray) label_sizes = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GPtrArray) carried = g_ptr_array_new (); /* per pair: the ItemEdge it shows */
   g_autoptr (DotResult) result = NULL;
   g_autofree char *disk_key = NULL;
-  DotInput input = { inches, pairs };
+  DotInput input = { inches, pairs, label_sizes };
   GroupLayout *layout;
 
   /* Folding changes the items, and so the hash, already; the flag keeps the two
@@ -357,6 +400,13 @@ onyx_layout_group (Run *run, Group *group)
       g_array_append_val (pairs, ia);
       g_array_append_val (pairs, ib);
       g_ptr_array_add (carried, (gpointer) edge);
+    }
+  /* Each line's label is that of the edge it shows (chosen above). */
+  for (guint e = 0; e < carried->len; e++)
+    {
+      const EdgeLabel *label = onyx_layout_edge_label (run->engine, ((const ItemEdge *) carried->pdata[e])->tensor);
+      guint size[2] = { label != NULL ? (guint) ceil (label->width) : 0, label != NULL ? (guint) ceil (label->height) : 0 };
+      g_array_append_vals (label_sizes, size, 2);
     }
 
   if (run->engine->disk_cache != NULL)

@@ -16,19 +16,9 @@
 
 #define LINE_HEIGHT 15.0
 #define HEADER_HEIGHT 22.0
-#define MAX_LINES 4
-#define MAX_TEXT 28
-#define MAX_SCALAR 12
-
-static char *
-shorten (const char *text)
-{
-  g_autofree char *shown = onyx_display_escape (text);
-  if (g_utf8_strlen (shown, -1) <= MAX_TEXT)
-    return g_steal_pointer (&shown);
-  /* Keep the end: "…layers.0.self_attn.in_proj_weight" tells more than the start. */
-  return g_strdup_printf ("…%s", g_utf8_offset_to_pointer (shown, g_utf8_strlen (shown, -1) - (MAX_TEXT - 1)));
-}
+/* An edge label's room: its text's width and a little, one line of the small font. */
+#define LABEL_PAD 4.0
+#define LABEL_HEIGHT 13.0
 
 /* Text widths by font and text. Shaping is most of what building the model costs,
  * and a graph has few distinct texts: 12k nodes show a few dozen op types and lines. */
@@ -146,68 +136,6 @@ implicit_reads (const Onnx__NodeProto *node)
   return implicit;
 }
 
-/* A line by the reader's schema slot, `tensor`'s last "." part without a schema. */
-static void
-add_input_line (Item *item, const OnyxSchema *schema, size_t slot, const char *tensor,
-                const char *dims, const char *scalar, int node)
-{
-  const char *dot = strrchr (tensor, '.');
-  g_autofree char *slot_name = schema != NULL ? onyx_schema_input_name (schema, slot) : NULL;
-  g_autofree char *name = slot_name != NULL ? g_steal_pointer (&slot_name)
-                                            : shorten (dot != NULL && dot[1] != '\0' ? dot + 1 : tensor);
-
-  g_ptr_array_add (item->lines, scalar != NULL ? g_strdup_printf ("%s ⟨⟩ = %s", name, scalar)
-                                               : g_strdup_printf ("%s ⟨%s⟩", name, dims));
-  g_array_append_val (item->line_nodes, node);
-}
-
-/* What a Constant holds, for its line: the shape ("16×3×3×3", "" for a scalar) and,
- * for a short scalar, the value ("0.5"); NULL when it has no value attribute. */
-static char *
-constant_shape (const Onnx__NodeProto *node, char **scalar)
-{
-  *scalar = NULL;
-  for (size_t a = 0; a < node->n_attribute; a++)
-    {
-      const Onnx__AttributeProto *attribute = node->attribute[a];
-      switch (attribute->type)
-        {
-        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__TENSOR:
-          if (attribute->t == NULL)
-            break;
-          if (attribute->t->n_dims == 0)
-            {
-              /* "[0.5]": a scalar's value tells more than its empty shape. */
-              g_autoptr (OnyxTensorValues) values = onyx_tensor_values_read (attribute->t, NULL, 1, NULL);
-              g_autofree char *text = values != NULL && values->n_values == 1
-                                        ? onyx_tensor_values_format (values, 1) : NULL;
-              if (text != NULL && text[0] == '[' && g_utf8_strlen (text, -1) <= MAX_SCALAR + 2)
-                *scalar = g_strndup (text + 1, strlen (text) - 2);
-            }
-          return onyx_dims_to_string (attribute->t->dims, attribute->t->n_dims);
-        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__SPARSE_TENSOR:
-          if (attribute->sparse_tensor == NULL)
-            break;
-          return onyx_dims_to_string (attribute->sparse_tensor->dims, attribute->sparse_tensor->n_dims);
-        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
-        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT:
-          *scalar = onyx_attribute_to_string (attribute);
-          return g_strdup ("");
-        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING:
-          return g_strdup ("");
-        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
-          return g_strdup_printf ("%zu", attribute->n_floats);
-        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
-          return g_strdup_printf ("%zu", attribute->n_ints);
-        case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRINGS:
-          return g_strdup_printf ("%zu", attribute->n_strings);
-        default:
-          break;
-        }
-    }
-  return NULL;
-}
-
 /* What an item shows of its op type, the same for every node of one op type and
  * domain: looked up once per build (`op_kinds`: op type → OpKind chain by domain). */
 typedef struct _OpKind OpKind;
@@ -279,36 +207,8 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GHas
   item.scope = onyx_layout_node_scope (engine, node, &item.in_module);
   item.title = kind == &unshared ? g_steal_pointer (&unshared.title) : g_strdup (kind->title);
   item.subtitle = onyx_domain_is_default (node->domain) ? NULL : onyx_display_escape (node->domain);
-  item.lines = g_ptr_array_new_with_free_func (g_free);
-  item.line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
   item.category = kind->category;
-  for (size_t k = 0; k < node->n_input && item.lines->len < MAX_LINES; k++)
-    {
-      const Onnx__TensorProto *init = g_hash_table_lookup (initializers, node->input[k]);
-      int constant = GPOINTER_TO_INT (g_hash_table_lookup (constants, node->input[k])) - 1;
-      if (init != NULL)
-        {
-          g_autofree char *dims = onyx_dims_to_string (init->dims, init->n_dims);
-          add_input_line (&item, schema, k, init->name, dims, NULL, -1);
-        }
-      else if (constant >= 0 && folded_into[constant] == index)
-        {
-          g_autofree char *scalar = NULL;
-          g_autofree char *dims = constant_shape (engine->graph->node[constant], &scalar);
-          add_input_line (&item, schema, k, node->input[k], dims != NULL ? dims : "?", scalar, constant);
-        }
-    }
-  for (size_t a = 0; a < node->n_attribute && item.lines->len < MAX_LINES; a++)
-    {
-      g_autofree char *value = onyx_attribute_to_string (node->attribute[a]);
-      if (g_utf8_strlen (value, -1) <= 18)
-        {
-          g_autofree char *attr = onyx_display_escape (node->attribute[a]->name);
-          int none = -1;
-          g_ptr_array_add (item.lines, g_strdup_printf ("%s = %s", attr, value));
-          g_array_append_val (item.line_nodes, none);
-        }
-    }
+  onyx_layout_op_lines (engine, &item, schema, initializers, constants, folded_into);
   item.hash = g_str_hash (node->op_type != NULL ? node->op_type : "");
   item.hash = hash_strings (item.hash, node->input, node->n_input);
   item.hash = hash_strings (item.hash, node->output, node->n_output);
@@ -326,8 +226,14 @@ add_value_item (OnyxLayoutEngine *engine, OnyxLayoutKind kind, int index, const 
   Item item = { kind, index };
 
   item.scope = g_strdup ("");
-  item.title = shorten (info->name);
-  item.subtitle = onyx_type_to_string (info->type);
+  item.title = onyx_layout_shorten (info->name);
+  item.subtitle = onyx_type_to_brief_string (info->type);
+  {
+    /* Whole: the box may cut the name and dims. */
+    g_autofree char *name = onyx_display_escape (info->name);
+    g_autofree char *type = onyx_type_to_string (info->type);
+    item.details = g_strdup_printf ("%s\n%s", name, type);
+  }
   item.lines = g_ptr_array_new_with_free_func (g_free);
   item.line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
   item.category = ONYX_CATEGORY_DEFAULT;
@@ -342,8 +248,9 @@ add_outer_item (OnyxLayoutEngine *engine, const char *name)
 
   g_ptr_array_add (engine->outer_names, (gpointer) name);
   item.scope = g_strdup ("");
-  item.title = shorten (name);
+  item.title = onyx_layout_shorten (name);
   item.subtitle = g_strdup ("from outside");
+  item.details = onyx_display_escape (name);
   item.lines = g_ptr_array_new_with_free_func (g_free);
   item.line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
   item.category = ONYX_CATEGORY_DEFAULT;
@@ -438,7 +345,10 @@ hash_group_items (OnyxLayoutEngine *engine, Group *group)
   for (guint i = 0; i < group->groups->len; i++)
     hash_group_items (engine, group->groups->pdata[i]);
   for (guint i = 0; i < group->items->len; i++)
-    group->hash = group->hash * 31 + g_array_index (engine->items, Item, g_array_index (group->items, int, i)).hash;
+    {
+      const Item *item = &g_array_index (engine->items, Item, g_array_index (group->items, int, i));
+      group->hash = group->hash * 31 + (item->hash ^ (item->label_hash * 0x9e3779b1u));
+    }
   if (group->parent != NULL)
     group->parent->hash = group->parent->hash * 31 + group->hash;
 }
@@ -461,6 +371,7 @@ item_clear (Item *item)
   g_free (item->subtitle);
   g_ptr_array_unref (item->lines);
   g_array_unref (item->line_nodes);
+  g_free (item->details);
 }
 
 static void
@@ -481,16 +392,71 @@ clear_model (OnyxLayoutEngine *engine)
 }
 
 static void
+edge_label_free (EdgeLabel *label)
+{
+  g_free (label->shape);
+  g_free (label->text);
+  g_free (label);
+}
+
+static void
+put_shape (GHashTable *shapes, const char *tensor, const Onnx__TensorShapeProto *shape)
+{
+  EdgeLabel *label = g_new0 (EdgeLabel, 1);
+  label->shape = onyx_shape_to_string (shape);
+  label->text = onyx_shape_to_brief_string (shape);
+  g_hash_table_insert (shapes, (gpointer) tensor, label);
+}
+
+static void
 record_shape (GHashTable *shapes, const Onnx__ValueInfoProto *info)
 {
   if (info->type != NULL && info->type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
       info->type->tensor_type->shape != NULL && info->name != NULL)
-    g_hash_table_insert (shapes, info->name, onyx_shape_to_string (info->type->tensor_type->shape));
+    put_shape (shapes, info->name, info->type->tensor_type->shape);
+}
+
+/* Sizes the labels not yet measured, and hashes each item's incoming labels into the
+ * groups' hashes: a label dot must make room for changes the group's layout. */
+static void
+measure_labels (OnyxLayoutEngine *engine, TextWidths *widths)
+{
+  GHashTableIter iter;
+  EdgeLabel *label;
+
+  g_hash_table_iter_init (&iter, engine->shapes);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &label))
+    if (label->width == 0 && label->text[0] != '\0')
+      {
+        measure (widths, label->text, FALSE, &label->width);
+        label->width += LABEL_PAD;
+        label->height = LABEL_HEIGHT;
+      }
+  for (guint t = 0; t < engine->items->len; t++)
+    g_array_index (engine->items, Item, t).label_hash = 0;
+  for (guint e = 0; e < engine->edges->len; e++)
+    {
+      const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, e);
+      const EdgeLabel *shown = onyx_layout_edge_label (engine, edge->tensor);
+      Item *to = &g_array_index (engine->items, Item, edge->to);
+      to->label_hash = to->label_hash * 31 + (shown != NULL ? g_str_hash (shown->text) : 1);
+    }
+  count_group (engine->root);
+  hash_group_items (engine, engine->root);
+}
+
+const EdgeLabel *
+onyx_layout_edge_label (OnyxLayoutEngine *engine, const char *tensor)
+{
+  const EdgeLabel *label = tensor != NULL ? g_hash_table_lookup (engine->shapes, tensor) : NULL;
+  return label != NULL && label->width > 0 ? label : NULL;
 }
 
 void
 onyx_layout_engine_set_shapes (OnyxLayoutEngine *engine, OnyxShapes *shapes)
 {
+  TextWidths widths;
+
   for (guint e = 0; shapes != NULL && e < engine->edges->len; e++)
     {
       const char *tensor = g_array_index (engine->edges, ItemEdge, e).tensor;
@@ -498,8 +464,11 @@ onyx_layout_engine_set_shapes (OnyxLayoutEngine *engine, OnyxShapes *shapes)
                                                    : NULL;
       if (type != NULL && type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
           type->tensor_type->shape != NULL)
-        g_hash_table_insert (engine->shapes, (gpointer) tensor, onyx_shape_to_string (type->tensor_type->shape));
+        put_shape (engine->shapes, tensor, type->tensor_type->shape);
     }
+  text_widths_init (&widths);
+  measure_labels (engine, &widths);
+  text_widths_clear (&widths);
 }
 
 /* The longest common scope of two scope paths ("a/b/c", "a/b/d" → "a/b"). */
@@ -571,8 +540,9 @@ count_constant_use (GHashTable *constants, GHashTable *uses, const char *name)
 /* Which Constants show as a line of their reader (see
  * onyx_layout_engine_set_fold_constants). Fills `constants` (output → node + 1) with
  * those read once and returns, per node, the reader that shows it as a line, else -1.
- * A reader takes them in input order while its lines last (initializers count too),
- * so a folded Constant is always on screen; the rest keep their box. */
+ * A reader takes those whose line its box shows (onyx-layout-lines.c: attributes
+ * first, then initializers and Constants in input order, within the line budget), so
+ * a folded Constant is always on screen; the rest keep their box. */
 static int *
 fold_constants (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArray *const *implicit,
                 GHashTable *constants)
@@ -612,19 +582,27 @@ fold_constants (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArray *c
   for (size_t n = 0; n < graph->n_node; n++)
     {
       const Onnx__NodeProto *node = graph->node[n];
-      guint lines = 0;
+      guint attributes, weights = 0, total;
       /* A Constant with inputs is broken; it is not folded into, to keep this one level. */
       if (is_constant (node))
         continue;
-      for (size_t k = 0; k < node->n_input && lines < MAX_LINES; k++)
+      /* Lines list attributes, then weights: a Constant folds where its line shows. */
+      attributes = onyx_layout_n_attribute_lines (node);
+      for (size_t k = 0; k < node->n_input; k++)
+        weights += g_hash_table_contains (initializers, node->input[k]) ||
+                   g_hash_table_contains (constants, node->input[k]);
+      total = attributes + weights;
+      weights = 0;
+      for (size_t k = 0; k < node->n_input; k++)
         {
           int constant = GPOINTER_TO_INT (g_hash_table_lookup (constants, node->input[k])) - 1;
           if (g_hash_table_contains (initializers, node->input[k]))
-            lines++;
+            weights++;
           else if (constant >= 0)
             {
-              folded_into[constant] = (int) n;
-              lines++;
+              if (onyx_layout_line_shows (attributes + weights, total))
+                folded_into[constant] = (int) n;
+              weights++;
             }
         }
     }
@@ -652,7 +630,7 @@ build_model (OnyxLayoutEngine *engine)
   engine->edges = g_array_new (FALSE, FALSE, sizeof (ItemEdge));
   engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
   engine->module_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  engine->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  engine->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) edge_label_free);
   engine->outer_names = g_ptr_array_new ();
   engine->root = ensure_group (engine, "");
 
@@ -756,8 +734,7 @@ build_model (OnyxLayoutEngine *engine)
       item->group = ensure_group (engine, item->scope);
       g_array_append_val (item->group->items, index);
     }
-  count_group (engine->root);
-  hash_group_items (engine, engine->root);
+  measure_labels (engine, &widths);
 
   /* Collapsed group boxes: name and count. */
   {

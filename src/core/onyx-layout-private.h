@@ -1,5 +1,6 @@
 /* onyx-layout-private.h: what the onyx-layout*.c siblings share, by stage:
  *   onyx-layout-items.c   what gets a box: items, groups and edges built from the graph
+ *   onyx-layout-lines.c   what an op box lists: attributes and weights, within a budget
  *   onyx-layout-expand.c  which groups show
  *   onyx-layout-dot.c     one group laid out by dot, under the Graphviz lock, and cached
  *   onyx-layout-cache.c   the caches: in memory per engine, and on disk (no libgvc)
@@ -7,6 +8,7 @@
 #pragma once
 
 #include "onyx-layout.h"
+#include "onyx-schema.h"
 
 G_BEGIN_DECLS
 
@@ -25,10 +27,19 @@ typedef struct {
   char *title, *subtitle;
   GPtrArray *lines;
   GArray *line_nodes;     /* int per line, as OnyxLayoutNode's */
+  char *details;          /* as OnyxLayoutNode's */
   OnyxCategory category;
   double width, height;
   guint hash;             /* of what the box shows and connects to */
+  guint label_hash;       /* of the labels of the edges into it: dot places them too */
 } Item;
+
+/* The shape an edge's tensor is labelled with. */
+typedef struct {
+  char *shape;            /* whole: "p2o.DynamicDimension.0×3×32×32" */
+  char *text;             /* as the label shows it (onyx_shape_to_brief_string): "D0×3×32×32" */
+  double width, height;   /* of `text`, room dot keeps for it; 0 until measured */
+} EdgeLabel;
 
 typedef struct {
   int from, to;           /* items */
@@ -64,6 +75,7 @@ typedef struct {
   double width, height;
   GArray *boxes;            /* OnyxRect */
   GPtrArray *splines;       /* GArray of double x, y pairs */
+  GArray *labels;           /* OnyxRect per edge: its label's box; width -1 when none */
 } DotResult;
 
 typedef struct {
@@ -71,6 +83,7 @@ typedef struct {
   char *tensor;
   GArray *points;           /* double pairs, relative */
   gboolean implicit;
+  OnyxRect label;           /* where dot put its label, relative; width -1 when none */
 } LevelEdge;
 
 struct _OnyxLayoutEngine {
@@ -82,7 +95,7 @@ struct _OnyxLayoutEngine {
   GHashTable *groups;       /* path → Group */
   GHashTable *module_labels;  /* scope path → group title ("network.0 · Linear") */
   Group *root;
-  GHashTable *shapes;       /* tensor → shape text */
+  GHashTable *shapes;       /* tensor → EdgeLabel* */
   gboolean fold_constants;
   int *item_of_node;        /* per graph node: its item, or its reader's when folded */
   int *folded_into;         /* per graph node: the reader showing it as a line, or -1 */
@@ -108,6 +121,12 @@ typedef struct {
   guint n_disk_hits;
   GPtrArray *held;          /* GroupLayout refs: what the run returned stays valid */
 } Run;
+
+/* onyx-layout-items.c */
+
+/* The label of edges carrying `tensor`, or NULL when they have none. */
+const EdgeLabel *onyx_layout_edge_label (OnyxLayoutEngine *engine,
+                                         const char       *tensor);
 
 /* onyx-layout-expand.c: which groups show */
 
@@ -159,6 +178,26 @@ DotResult   *onyx_layout_disk_cache_load      (OnyxLayoutDiskCache *cache,
 void         onyx_layout_disk_cache_store     (OnyxLayoutDiskCache *cache,
                                                const char          *key,
                                                const DotResult     *result);
+
+/* onyx-layout-lines.c: what an op box lists */
+
+/* Lines an op box shows at most; past it, the last says "+N more". */
+#define MAX_BOX_LINES 7
+/* Fills item->lines, line_nodes and details of the op item (item->index).
+ * `constants` and `folded_into` as fold_constants of onyx-layout-items.c makes them. */
+void      onyx_layout_op_lines          (OnyxLayoutEngine  *engine,
+                                         Item              *item,
+                                         const OnyxSchema  *schema,
+                                         GHashTable        *initializers,
+                                         GHashTable        *constants,
+                                         const int         *folded_into);
+/* How many lines the node's attributes take (all it writes, but defaults that say nothing). */
+guint     onyx_layout_n_attribute_lines (const Onnx__NodeProto *node);
+/* Whether line `position` (from 0) of a box listing `total` lines shows. */
+gboolean  onyx_layout_line_shows        (guint position,
+                                         guint total);
+/* A name for a box: escaped, and its end kept when long. */
+char     *onyx_layout_shorten           (const char *text);
 
 /* onyx-layout-blocks.c: where nodes are filed */
 

@@ -27,6 +27,7 @@ fill_node (OnyxLayoutEngine *engine, OnyxLayoutNode *node, const char *key)
       node->lines = g_ptr_array_copy (item->lines, copy_string, NULL);
       g_ptr_array_set_free_func (node->lines, g_free);
       node->line_nodes = g_array_copy (item->line_nodes);
+      node->details = g_strdup (item->details);
       node->category = item->category;
     }
   else
@@ -94,10 +95,17 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
       const LevelEdge *level = &g_array_index (layout->edges, LevelEdge, e);
       OnyxLayoutEdge edge = { GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->from_key)) - 1,
                               GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->to_key)) - 1,
-                              g_strdup (level->tensor), NULL, g_array_new (FALSE, FALSE, sizeof (double)),
-                              level->implicit };
-      const char *shape = level->tensor != NULL ? g_hash_table_lookup (run->engine->shapes, level->tensor) : NULL;
-      edge.label = shape != NULL && shape[0] != '\0' ? g_strdup (shape) : NULL;
+                              g_strdup (level->tensor), NULL, NULL, { 0, 0, -1, -1 },
+                              g_array_new (FALSE, FALSE, sizeof (double)), level->implicit };
+      const EdgeLabel *label = onyx_layout_edge_label (run->engine, level->tensor);
+      /* The group's layout was made with this label's room: the cache key holds it. */
+      if (label != NULL && level->label.width >= 0)
+        {
+          edge.label = g_strdup (label->text);
+          edge.shape = g_strdup (label->shape);
+          edge.label_box = (OnyxRect) { ox + level->label.x, oy + level->label.y, level->label.width,
+                                        level->label.height };
+        }
       for (guint p = 0; p + 1 < level->points->len; p += 2)
         {
           double x = ox + g_array_index (level->points, double, p);
@@ -115,6 +123,7 @@ clear_layout_node (OnyxLayoutNode *node)
   g_free (node->scope);
   g_free (node->title);
   g_free (node->subtitle);
+  g_free (node->details);
   if (node->lines != NULL)
     g_ptr_array_unref (node->lines);
   if (node->line_nodes != NULL)
@@ -126,6 +135,7 @@ clear_layout_edge (OnyxLayoutEdge *edge)
 {
   g_free (edge->tensor);
   g_free (edge->label);
+  g_free (edge->shape);
   g_array_unref (edge->points);
 }
 

@@ -41,10 +41,14 @@ typedef struct {
   char *scope;          /* groups: the scope path "layers.0/self_attn" */
   char *title;          /* op type, value name, or group name (escaped for display) */
   char *subtitle;       /* node name, type, or "135 nodes" */
-  GPtrArray *lines;     /* char*: initializer inputs by schema slot "W ⟨64×16×3×3⟩", folded
-                         * Constant inputs the same way, key attributes */
+  GPtrArray *lines;     /* char*: attributes, those that say what the op does first
+                         * ("group = 16"), then initializer inputs by schema slot
+                         * "W ⟨64×16×3×3⟩" and folded Constant inputs the same way; at most
+                         * 7 lines, the 7th then "+N more"; values may be cut */
   GArray *line_nodes;   /* int, one per line: the graph node a folded Constant line stands
-                         * for (it has no box of its own), -1 for initializers and attributes */
+                         * for (it has no box of its own), -1 for the others */
+  char *details;        /* what the box shows and cuts, whole, a line each (a tooltip):
+                         * every attribute and weight; a value's name and type; or NULL */
   OnyxCategory category;
   OnyxRect box;         /* absolute */
 } OnyxLayoutNode;
@@ -52,7 +56,10 @@ typedef struct {
 typedef struct {
   int from, to;         /* indices in layout->nodes */
   char *tensor;         /* the (first) tensor this edge carries */
-  char *label;          /* its shape when known ("N×64×31×31"), or NULL */
+  char *label;          /* its shape when known, brief ("N×64×31×31", "D0×3"), or NULL */
+  char *shape;          /* its shape whole, when labelled ("p2o.DynamicDimension.0×3") */
+  OnyxRect label_box;   /* where dot placed the label, clear of boxes and other labels;
+                         * width -1 when none */
   GArray *points;       /* double x, y pairs: a cubic B-spline, 1 + 3k points, absolute */
   gboolean implicit;    /* not an input of `to`: a subgraph of it (If, Loop) reads the tensor */
 } OnyxLayoutEdge;

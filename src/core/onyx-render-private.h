@@ -24,11 +24,9 @@ G_BEGIN_DECLS
 /* The fonts of titles and of the smaller rows, as onyx-layout-items.c measures them. */
 #define FONT_BOLD "Sans Bold 9"
 #define FONT_SMALL "Sans 8"
-/* How far an edge's label may reach from its anchor, and the anchor's offset from the
- * spline's middle control point. */
-#define EDGE_LABEL_WIDTH 160.0
-#define EDGE_LABEL_DX 4.0
-#define EDGE_LABEL_DY -6.0
+/* An edge label's text starts this far into its box (LABEL_PAD of onyx-layout-items.c
+ * is twice it). */
+#define EDGE_LABEL_INSET 2.0
 /* Dashes of open groups, of names from outside a subgraph and of implicit reads. */
 static const double dashes[] = { 4, 3 };
 
@@ -48,9 +46,6 @@ typedef struct {
 
 const OnyxRenderPalette *onyx_render_palette (gboolean dark);
 
-/* The box around an edge's control points (which holds its curve); width -1 if none. */
-void   onyx_render_edge_bounds  (const OnyxLayoutEdge *edge,
-                                 OnyxRect             *box);
 /* Where an op box's lines start: below its title and subtitle. */
 double onyx_render_first_line_y (const OnyxLayoutNode *node);
 

@@ -211,12 +211,27 @@ put_text (Writer *w, Font *font, const char *class_name, const Colour *colour, c
   put (w, "</text>\n");
 }
 
+/* ` data-box="x y width height"`: where a box or label is, for tools (and Onyx's
+ * tests) checking that nothing overlaps, without measuring text again. */
 static void
-put_title (Writer *w, const char *name)
+put_data_box (Writer *w, const char *attribute, const OnyxRect *box)
+{
+  fprintf (w->out, " %s=\"", attribute);
+  put_point (w, box->x, box->y);
+  putc (' ', w->out);
+  put_point (w, box->width, box->height);
+  putc ('"', w->out);
+}
+
+/* `attribute`: "data-box" for op and value boxes, "data-group" for groups. */
+static void
+put_title (Writer *w, const char *attribute, const OnyxRect *box, const char *name)
 {
   g_autofree char *valid = name != NULL && !g_utf8_validate (name, -1, NULL) ? g_utf8_make_valid (name, -1) : NULL;
 
-  put (w, "<g><title>");
+  put (w, "<g");
+  put_data_box (w, attribute, box);
+  put (w, "><title>");
   put_escaped (w, valid != NULL ? valid : name != NULL ? name : "", -1);
   put (w, "</title>");
 }
@@ -253,7 +268,7 @@ write_group (Writer *w, const OnyxLayoutNode *node)
   const OnyxRenderPalette *palette = w->palette;
   double x = node->box.x + 8, y = node->box.y + 4, width = node->box.width - 16;
 
-  put_title (w, node->scope != NULL ? node->scope : node->title);
+  put_title (w, "data-group", &node->box, node->scope != NULL ? node->scope : node->title);
   if (node->expanded)
     put_filled_box (w, &node->box, RADIUS * 1.5, 0, &palette->open_group, palette->open_group_alpha);
   else
@@ -278,7 +293,7 @@ write_value (Writer *w, const OnyxLayoutNode *node)
   gboolean outer = node->kind == ONYX_LAYOUT_OUTER;
   double x = node->box.x + 10, width = node->box.width - 20;
 
-  put_title (w, node->title);
+  put_title (w, "data-box", &node->box, node->title);
   put_filled_box (w, &node->box, node->box.height / 2, 0, outer ? &w->palette->outer_body : &w->palette->body, 1);
   put_outline (w, &node->box, node->box.height / 2, outer);
   put_text (w, &w->bold, "b", &w->palette->fg, node->title, x, node->box.y + 4, width);
@@ -296,7 +311,7 @@ write_op (Writer *w, const OnyxLayoutNode *node)
                        ? w->graph->node[node->index]->name : NULL;
 
   /* Its node's name; the box shows its op type. */
-  put_title (w, name != NULL && name[0] != '\0' ? name : node->title);
+  put_title (w, "data-box", &node->box, name != NULL && name[0] != '\0' ? name : node->title);
   if (node->box.height > HEADER_HEIGHT)
     put_filled_box (w, &node->box, RADIUS, 0, &w->palette->body, 1);
   put_filled_box (w, &node->box, RADIUS, HEADER_HEIGHT, &onyx_render_category_colours[node->category], 1);
@@ -343,12 +358,14 @@ write_edge (Writer *w, const OnyxLayoutEdge *edge)
       put_point (w, head[4], head[5]);
       put (w, "Z\"/>");
     }
-  if (edge->label != NULL && n >= 4)
+  if (edge->label != NULL && edge->label_box.width >= 0 && w->text)
     {
-      guint mid = (n / 2) & ~1u;
-      put_text (w, &w->small, "s", &w->palette->muted, edge->label,
-                g_array_index (pts, double, 2 * mid) + EDGE_LABEL_DX,
-                g_array_index (pts, double, 2 * mid + 1) + EDGE_LABEL_DY, EDGE_LABEL_WIDTH);
+      put (w, "<g");
+      put_data_box (w, "data-label", &edge->label_box);
+      put (w, ">");
+      put_text (w, &w->small, "s", &w->palette->muted, edge->label, edge->label_box.x + EDGE_LABEL_INSET,
+                edge->label_box.y, edge->label_box.width - EDGE_LABEL_INSET);
+      put (w, "</g>");
     }
   putc ('\n', w->out);
 #undef PT
@@ -464,8 +481,7 @@ onyx_render_svg_write (const OnyxLayout *layout, const Onnx__GraphProto *graph, 
       const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, i);
       OnyxRect bounds;
       onyx_render_edge_bounds (edge, &bounds);
-      /* Its label may reach in from outside. */
-      if (meets (&bounds, area, EDGE_LABEL_WIDTH))
+      if (meets (&bounds, area, 0))
         write_edge (&w, edge);
     }
   for (guint i = 0; i < layout->nodes->len; i++)

@@ -77,6 +77,12 @@ onyx_render_edge_bounds (const OnyxLayoutEdge *edge, OnyxRect *box)
       double x = g_array_index (edge->points, double, p), y = g_array_index (edge->points, double, p + 1);
       x0 = MIN (x0, x), y0 = MIN (y0, y), x1 = MAX (x1, x), y1 = MAX (y1, y);
     }
+  if (edge->points->len >= 2 && edge->label_box.width >= 0)
+    {
+      const OnyxRect *label = &edge->label_box;
+      x0 = MIN (x0, label->x), y0 = MIN (y0, label->y);
+      x1 = MAX (x1, label->x + label->width), y1 = MAX (y1, label->y + label->height);
+    }
   *box = edge->points->len >= 2 ? (OnyxRect) { x0, y0, x1 - x0, y1 - y0 } : (OnyxRect) { 0, 0, -1, -1 };
 }
 
@@ -407,12 +413,11 @@ draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
       cairo_close_path (cr);
       cairo_fill (cr);
     }
-  if (p->text && edge->label != NULL && n >= 4)
+  if (p->text && edge->label != NULL && edge->label_box.width >= 0)
     {
-      guint mid = (n / 2) & ~1u;
       cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
-      draw_text (cr, p->pango, p->small, edge->label, g_array_index (pts, double, 2 * mid) + EDGE_LABEL_DX,
-                 g_array_index (pts, double, 2 * mid + 1) + EDGE_LABEL_DY, EDGE_LABEL_WIDTH);
+      draw_text (cr, p->pango, p->small, edge->label, edge->label_box.x + EDGE_LABEL_INSET, edge->label_box.y,
+                 edge->label_box.width - EDGE_LABEL_INSET);
     }
 }
 

@@ -78,6 +78,11 @@ gboolean onyx_render_area_to_file (const OnyxLayout *layout,
                                    const char       *path,
                                    GError          **error);
 
+/* The box around an edge's control points (which holds its curve) and its label;
+ * width -1 if none. */
+void     onyx_render_edge_bounds   (const OnyxLayoutEdge  *edge,
+                                    OnyxRect              *box);
+
 /* The layout edge under a point (within `tolerance` points of its curve), or -1. */
 int      onyx_render_edge_hit_test (const OnyxLayout      *layout,
                                     const OnyxRenderIndex *index,

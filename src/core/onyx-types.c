@@ -131,24 +131,75 @@ onyx_tensor_n_bytes (const Onnx__TensorProto *tensor, guint64 *n_bytes)
   return TRUE;
 }
 
+/* ONNX's shape inference names the dims it cannot tell "unk__54": a placeholder, not a
+ * name anyone gave, so it shows as an unknown dim does. */
+static gboolean
+is_placeholder (const char *param)
+{
+  const char *digits = g_str_has_prefix (param, "unk__") ? param + 5 : NULL;
+  return digits != NULL && digits[0] != '\0' && strspn (digits, "0123456789") == strlen (digits);
+}
+
+#define BRIEF_DIM_CHARS 12
+#define BRIEF_DIM_TAIL 6
+
+char *
+onyx_dim_param_brief (const char *param)
+{
+  const char *dot = strrchr (param, '.');
+  g_autofree char *shown = NULL;
+
+  if (is_placeholder (param))
+    return g_strdup ("?");
+  if (dot != NULL && dot[1] != '\0')
+    {
+      const char *last = dot + 1;
+      /* "p2o.DynamicDimension.0": the number alone would read as a dim of 0. */
+      if (strspn (last, "0123456789") == strlen (last) && dot > param)
+        {
+          const char *before = dot;
+          while (before > param && before[-1] != '.')
+            before--;
+          shown = before < dot && g_ascii_isalpha (*before)
+                    ? g_strdup_printf ("%c%s", g_ascii_toupper (*before), last) : g_strdup (last);
+        }
+      else
+        shown = g_strdup (last);
+    }
+  else
+    shown = g_strdup (param);
+  {
+    /* Cut in the middle: the start says what it is, the end tells apart
+     * "FooOpoutput_dim_1" and "FooOpoutput_dim_2". */
+    g_autofree char *escaped = onyx_display_escape (shown);
+    glong length = g_utf8_strlen (escaped, -1);
+    const char *tail;
+    if (length <= BRIEF_DIM_CHARS)
+      return g_steal_pointer (&escaped);
+    tail = g_utf8_offset_to_pointer (escaped, length - BRIEF_DIM_TAIL);
+    return g_strdup_printf ("%.*s…%s", (int) (g_utf8_offset_to_pointer (escaped, BRIEF_DIM_CHARS - 1 - BRIEF_DIM_TAIL) - escaped),
+                            escaped, tail);
+  }
+}
+
 static void
-append_dim (GString *out, const Onnx__TensorShapeProto__Dimension *dim)
+append_dim (GString *out, const Onnx__TensorShapeProto__Dimension *dim, gboolean brief)
 {
   if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE)
     g_string_append_printf (out, "%" G_GINT64_FORMAT, dim->dim_value);
   else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
-           dim->dim_param != NULL && dim->dim_param[0] != '\0')
+           dim->dim_param != NULL && dim->dim_param[0] != '\0' && !is_placeholder (dim->dim_param))
     {
-      char *escaped = onyx_display_escape (dim->dim_param);
-      g_string_append (out, escaped);
-      g_free (escaped);
+      char *shown = brief ? onyx_dim_param_brief (dim->dim_param) : onyx_display_escape (dim->dim_param);
+      g_string_append (out, shown);
+      g_free (shown);
     }
   else
     g_string_append_c (out, '?');
 }
 
-char *
-onyx_shape_to_string (const Onnx__TensorShapeProto *shape)
+static char *
+shape_to_string (const Onnx__TensorShapeProto *shape, gboolean brief)
 {
   GString *out = g_string_new (NULL);
 
@@ -156,9 +207,21 @@ onyx_shape_to_string (const Onnx__TensorShapeProto *shape)
     {
       if (i > 0)
         g_string_append (out, "×");
-      append_dim (out, shape->dim[i]);
+      append_dim (out, shape->dim[i], brief);
     }
   return g_string_free (out, FALSE);
+}
+
+char *
+onyx_shape_to_string (const Onnx__TensorShapeProto *shape)
+{
+  return shape_to_string (shape, FALSE);
+}
+
+char *
+onyx_shape_to_brief_string (const Onnx__TensorShapeProto *shape)
+{
+  return shape_to_string (shape, TRUE);
 }
 
 char *
@@ -173,19 +236,19 @@ onyx_dims_to_string (const int64_t *dims, size_t n_dims)
 
 static void
 append_tensor_type (GString *out, int32_t elem_type, gboolean has_elem_type,
-                    const Onnx__TensorShapeProto *shape)
+                    const Onnx__TensorShapeProto *shape, gboolean brief)
 {
   g_string_append (out, has_elem_type ? onyx_elem_type_name (elem_type) : "?");
   if (shape != NULL)
     {
-      char *dims = onyx_shape_to_string (shape);
+      char *dims = shape_to_string (shape, brief);
       g_string_append_printf (out, "[%s]", dims);
       g_free (dims);
     }
 }
 
 static void
-append_type (GString *out, const Onnx__TypeProto *type, guint depth)
+append_type (GString *out, const Onnx__TypeProto *type, guint depth, gboolean brief)
 {
   /* Types nest (sequence of map of …); the loader bounds nesting, this bounds output. */
   if (type == NULL || depth > 16)
@@ -197,28 +260,28 @@ append_type (GString *out, const Onnx__TypeProto *type, guint depth)
     {
     case ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE:
       append_tensor_type (out, type->tensor_type->elem_type, type->tensor_type->has_elem_type,
-                          type->tensor_type->shape);
+                          type->tensor_type->shape, brief);
       break;
     case ONNX__TYPE_PROTO__VALUE_SPARSE_TENSOR_TYPE:
       g_string_append (out, "sparse ");
       append_tensor_type (out, type->sparse_tensor_type->elem_type,
-                          type->sparse_tensor_type->has_elem_type, type->sparse_tensor_type->shape);
+                          type->sparse_tensor_type->has_elem_type, type->sparse_tensor_type->shape, brief);
       break;
     case ONNX__TYPE_PROTO__VALUE_SEQUENCE_TYPE:
       g_string_append (out, "sequence(");
-      append_type (out, type->sequence_type->elem_type, depth + 1);
+      append_type (out, type->sequence_type->elem_type, depth + 1, brief);
       g_string_append_c (out, ')');
       break;
     case ONNX__TYPE_PROTO__VALUE_OPTIONAL_TYPE:
       g_string_append (out, "optional(");
-      append_type (out, type->optional_type->elem_type, depth + 1);
+      append_type (out, type->optional_type->elem_type, depth + 1, brief);
       g_string_append_c (out, ')');
       break;
     case ONNX__TYPE_PROTO__VALUE_MAP_TYPE:
       g_string_append_printf (out, "map(%s, ", type->map_type->has_key_type
                                                  ? onyx_elem_type_name (type->map_type->key_type)
                                                  : "?");
-      append_type (out, type->map_type->value_type, depth + 1);
+      append_type (out, type->map_type->value_type, depth + 1, brief);
       g_string_append_c (out, ')');
       break;
     case ONNX__TYPE_PROTO__VALUE__NOT_SET:
@@ -232,7 +295,15 @@ char *
 onyx_type_to_string (const Onnx__TypeProto *type)
 {
   GString *out = g_string_new (NULL);
-  append_type (out, type, 0);
+  append_type (out, type, 0, FALSE);
+  return g_string_free (out, FALSE);
+}
+
+char *
+onyx_type_to_brief_string (const Onnx__TypeProto *type)
+{
+  GString *out = g_string_new (NULL);
+  append_type (out, type, 0, TRUE);
   return g_string_free (out, FALSE);
 }
 

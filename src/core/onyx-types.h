@@ -29,13 +29,25 @@ gboolean    onyx_dims_n_elements      (const int64_t *dims,
 gboolean    onyx_tensor_n_bytes       (const Onnx__TensorProto *tensor,
                                        guint64                 *n_bytes);
 
-/* "N×3×128×128"; "?" for a dim without value or name; "" for a scalar. */
+/* "N×3×128×128"; "?" for a dim without value or name, or named by ONNX's shape
+ * inference as a placeholder ("unk__54"); "" for a scalar. */
 char       *onyx_shape_to_string      (const Onnx__TensorShapeProto *shape);
+/* The same, short enough for an edge label; the panel and tooltips keep the whole.
+ * Each dim name is cut the same way wherever it shows (onyx_dim_param_brief). */
+char       *onyx_shape_to_brief_string (const Onnx__TensorShapeProto *shape);
+/* A symbolic dim's short form: a dotted name keeps its last part, and when that part
+ * is a number the first letter of the part before goes in front
+ * ("p2o.DynamicDimension.0" → "D0", "batch.seq" → "seq"); past 12 characters its
+ * middle is cut ("FooOpoutput_dim_1" → "FooOp…_dim_1"); a placeholder of shape
+ * inference is "?". Escaped for display. */
+char       *onyx_dim_param_brief      (const char *param);
 char       *onyx_dims_to_string       (const int64_t *dims,
                                        size_t         n_dims);
 /* "float32[N×3×128×128]", "sequence(float32[?])", "map(int64, float32)"…;
  * "?" when the type is absent. */
 char       *onyx_type_to_string       (const Onnx__TypeProto *type);
+/* The same with brief shapes (onyx_shape_to_brief_string), for boxes. */
+char       *onyx_type_to_brief_string (const Onnx__TypeProto *type);
 
 /* Control characters as \xNN and invalid UTF-8 replaced, so that hostile names can
  * be shown or printed safely. NULL gives "". */

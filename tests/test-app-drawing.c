@@ -1,0 +1,108 @@
+/* test-app-drawing.c: what the canvas shows of a model as paddle2onnx writes it
+ * (paddle_style.onnx: weights in Constants, dims named p2o.DynamicDimension.N, no
+ * producer name) and of an LSTM of libonnx-testdata, in the real window under Xvfb:
+ * a depthwise Conv's box shows its group, labels are brief ("D0×…", "?" for
+ * inference placeholders), the tooltip says every line whole, and the panel leaves
+ * out the blank producer. Snapshots are written as PNG to look at. */
+#include "onyx-app-test-util.h"
+
+#include "onyx-canvas-private.h"
+
+static void
+test_paddle_style (void)
+{
+  g_autofree char *path = test_data_path ("paddle_style.onnx");
+  OnyxWindow *window = open_model_window (path);
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  g_autoptr (OnyxRenderIndex) index = onyx_render_index_new (layout);
+  g_autofree char *panel = properties_text (window);
+  int depthwise = -1;
+  guint n_labels = 0, n_tips = 0;
+
+  /* Nothing selected: the model's panel, with no blank Producer row. */
+  g_assert_nonnull (strstr (panel, "IR version"));
+  g_assert_null (strstr (panel, "Producer"));
+  g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (window->canvas)));
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (node->kind == ONYX_LAYOUT_OP && node->lines->len > 0 && g_strcmp0 (node->lines->pdata[0], "group = 16") == 0)
+        {
+          g_autofree char *tip = onyx_canvas_tooltip_text (layout, index, node->box.x + 4, node->box.y + 4, 1);
+          depthwise = (int) i;
+          /* Group first (it is what makes the Conv depthwise), then strides and pads. */
+          g_assert_cmpuint (node->lines->len, ==, 7);
+          g_assert_cmpstr (node->lines->pdata[1], ==, "strides = [1, 1]");
+          g_assert_cmpstr (node->lines->pdata[2], ==, "pads = [1, 1, 1, 1]");
+          g_assert_nonnull (tip);
+          g_assert_nonnull (strstr (tip, "group = 16\nstrides = [1, 1]\npads = [1, 1, 1, 1]"));
+          g_assert_nonnull (strstr (tip, "W ⟨16×1×3×3⟩ (p2o.Constant."));
+          n_tips++;
+        }
+      /* Reshape writes allowzero = 0, the default: not listed. */
+      if (node->kind == ONYX_LAYOUT_OP && g_strcmp0 (node->title, "Reshape") == 0)
+        g_assert_cmpuint (node->lines->len, ==, 0);
+    }
+  g_assert_cmpint (depthwise, >=, 0);
+  for (guint e = 0; e < layout->edges->len; e++)
+    {
+      const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
+      if (edge->label == NULL)
+        continue;
+      n_labels++;
+      g_assert_null (strstr (edge->label, "DynamicDimension"));
+      g_assert_null (strstr (edge->label, "unk__"));
+      g_assert_cmpfloat (edge->label_box.width, >, 0);
+      if (g_str_has_prefix (edge->label, "D0×3×D1×D1"))
+        {
+          /* The whole shape in the tooltip of the edge, under its label's left end. */
+          g_autofree char *tip = onyx_canvas_tooltip_text (layout, index, g_array_index (edge->points, double, 0),
+                                                           g_array_index (edge->points, double, 1) + 2, 3);
+          g_assert_cmpstr (tip, ==, "image\np2o.DynamicDimension.0×3×p2o.DynamicDimension.1×p2o.DynamicDimension.1");
+          n_tips++;
+        }
+    }
+  g_assert_cmpuint (n_labels, >, 10);
+  g_assert_cmpuint (n_tips, ==, 2);
+
+  onyx_canvas_center_node (window->canvas, depthwise);
+  wait_for_frames (window);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-paddle.png"), >, 2000);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+test_lstm (void)
+{
+  const char *path = "/usr/share/libonnx-testdata/data/node/test_lstm_with_peepholes/model.onnx";
+  OnyxWindow *window;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("libonnx-testdata is not installed");
+      return;
+    }
+  window = open_model_window (path);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.zoom-fit", NULL));
+  wait_for_frames (window);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-lstm.png"), >, 2000);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *home = test_private_xdg_folders ("app-drawing");
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  /* Xvfb has no session bus, which GTK warns about; criticals stay fatal. */
+  g_log_set_always_fatal (G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  adw_init ();
+  g_test_add_func ("/app-drawing/paddle-style", test_paddle_style);
+  g_test_add_func ("/app-drawing/lstm", test_lstm);
+  status = g_test_run ();
+  test_remove_tree (home);
+  return status;
+}
