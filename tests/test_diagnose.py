@@ -284,6 +284,35 @@ class Broken(unittest.TestCase):
         self.assertEqual(report["problems"][0]["graph"], "branch:then_branch")
 
 
+class OneLine(unittest.TestCase):
+    """libonnx's messages run over several lines ("...\\n\\n==> Context: Bad node spec"):
+    what reaches the user is their first line, with no newline and no escaped one."""
+
+    def test_checker_message_is_one_line(self):
+        model = onnx.load(os.path.join(DATA, "model.onnx"))
+        node(model, FIRST_RELU).attribute.append(helper.make_attribute("foo", 3))
+        # The case only tests something while the checker does say it on several lines.
+        with self.assertRaises(Exception) as raised:
+            onnx.checker.check_model(model)
+        self.assertIn("\n", str(raised.exception))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "attr.onnx")
+            onnx.save(model, path)
+            text = subprocess.run([CLI, "check", "--full", path], capture_output=True, text=True, timeout=120)
+            report = subprocess.run([CLI, "check", "--full", "--json", path], capture_output=True, text=True,
+                                    timeout=120)
+        checker = [line for line in text.stdout.splitlines() if "onnx.checker:" in line]
+        self.assertEqual(len(checker), 1, text.stdout)
+        self.assertIn("Unrecognized attribute: foo for operator Relu", checker[0])
+        self.assertNotIn("Context", text.stdout)
+        self.assertNotIn("\\x0a", text.stdout + report.stdout)
+        messages = [p["message"] for p in json.loads(report.stdout)["problems"]]
+        self.assertIn("onnx-checker", [p["kind"] for p in json.loads(report.stdout)["problems"]])
+        for message in messages:
+            self.assertNotIn("\n", message)
+            self.assertNotIn("\\x0a", message)
+
+
 class LocalFunctions(unittest.TestCase):
     def test_function_call_is_not_a_custom_op(self):
         """A node calling a function of the model runs anywhere (runtimes inline it);

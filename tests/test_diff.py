@@ -13,7 +13,7 @@ import unittest
 
 import numpy as np
 import onnx
-from onnx import helper, numpy_helper
+from onnx import TensorProto, helper, numpy_helper
 
 CLI = os.environ["ONYX_CLI"]
 DATA = os.environ["ONYX_TEST_DATA"]
@@ -224,6 +224,38 @@ class AfterEdit(unittest.TestCase):
         self.assertEqual(entries(report), [("metadata", "added", None, "author"),
                                            ("metadata", "changed", "producer_version", "producer_version"),
                                            ("opset", "changed", "ai.onnx", "ai.onnx")])
+
+
+class LargePayloads(unittest.TestCase):
+    """Payloads large enough to stay in the mapped file (and to be compared in more
+    than one slice) are compared byte for byte: a change in the last element shows."""
+
+    def test_last_element_and_renamed_weight(self):
+        rng = np.random.default_rng(0)
+        weight = rng.standard_normal((1024, 1536), dtype=np.float32)  # 6 MiB: two slices
+        graph = helper.make_graph([helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")], "g",
+                                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1024])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 1536])],
+                                  [numpy_helper.from_array(weight, "w")])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = {}
+            for name, last, weight_name in (("a", 0.0, "w"), ("b", 1.0, "w"), ("c", 0.0, "renamed")):
+                changed = weight.copy()
+                changed[-1, -1] += last
+                model.graph.initializer[0].CopyFrom(numpy_helper.from_array(changed, weight_name))
+                model.graph.node[0].input[1] = weight_name
+                paths[name] = os.path.join(tmp, name + ".onnx")
+                onnx.save(model, paths[name])
+            trip = os.path.join(tmp, "trip.onnx")
+            self.assertEqual(subprocess.run([CLI, "roundtrip", paths["a"], trip]).returncode, 0)
+            self.assertEqual(diff(paths["a"], trip)["differences"], [])
+            report = diff(paths["a"], paths["b"])
+            self.assertEqual(entries(report), [("initializer", "changed", "w", "w")])
+            self.assertEqual(report["differences"][0]["details"], ["values differ"])
+            # Matched by contents: the same weight under another name.
+            report = diff(paths["a"], paths["c"])
+            self.assertIn(("initializer", "renamed", "w", "renamed"), entries(report))
 
 
 def renamed_copy(model, prefix):

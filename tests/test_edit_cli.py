@@ -196,6 +196,116 @@ class BadSteps(unittest.TestCase):
         self.assertIn("expects IN -o OUT", run.stderr)
 
 
+class Messages(unittest.TestCase):
+    """Errors the model had before the edits are not blamed on them, and the message
+    says what gets past them; the converter's failures are one sentence."""
+
+    def save(self, model, name):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(lambda: __import__("shutil").rmtree(tmp))
+        path = os.path.join(tmp, name)
+        onnx.save(model, path)
+        return path, os.path.join(tmp, "out.onnx")
+
+    def unsorted(self):
+        """model.onnx with its second and third nodes swapped: valid but out of order."""
+        model = onnx.load(data("model.onnx"))
+        nodes = list(model.graph.node)
+        nodes[1], nodes[2] = nodes[2], nodes[1]
+        del model.graph.node[:]
+        model.graph.node.extend(nodes)
+        with self.assertRaisesRegex(Exception, "topological"):
+            onnx.checker.check_model(model)
+        return model
+
+    def test_nodes_out_of_order_name_toposort_and_force(self):
+        path, out = self.save(self.unsorted(), "unsorted.onnx")
+        run = cli("edit", path, "-o", out, "--set-name", "#0=first")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertIn("unsorted.onnx: nothing was written: the model had 1 error before the edits "
+                      "(nodes are not in topological order: /model/model.3/Conv uses", run.stderr)
+        self.assertIn("add --toposort as the first step to sort the nodes, or --force to save anyway",
+                      run.stderr)
+        self.assertNotIn("the edits made", run.stderr)
+        # What the message says works.
+        run = cli("edit", path, "-o", out, "--toposort", "--set-name", "#0=first")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        onnx.checker.check_model(onnx.load(out))
+        os.unlink(out)
+        run = cli("edit", path, "-o", out, "--force", "--set-name", "#0=first")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(onnx.load(out).graph.node[0].name, "first")
+
+    def test_step_refused_by_the_order_names_toposort(self):
+        path, out = self.save(self.unsorted(), "unsorted.onnx")
+        run = cli("edit", path, "-o", out, "--insert", "/model/model.2/Relu_output_0=Relu")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertIn("step 1 (--insert", run.stderr)
+        self.assertIn("the model had 1 error before the edits (nodes are not in topological order", run.stderr)
+        self.assertIn("add --toposort as the first step", run.stderr)
+        # --force saves; it does not make a step apply.
+        self.assertNotIn("--force", run.stderr)
+
+    def test_other_earlier_errors_name_force_and_check(self):
+        model = self.unsorted()
+        model.graph.node[0].input[0] = "missing"
+        model.graph.node[3].input.append("missing_too")
+        path, out = self.save(model, "broken.onnx")
+        run = cli("edit", path, "-o", out, "--set-name", "#0=first")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertRegex(run.stderr, r"nothing was written: the model had 3 errors before the edits \(.*; .* and 1 more\): "
+                         r"add --toposort as the first step to sort the nodes; --force saves anyway, "
+                         r"onyx-cli check broken.onnx lists them")
+        model = onnx.load(data("model.onnx"))
+        model.graph.node[0].input[0] = "missing"
+        path, out = self.save(model, "dangling.onnx")
+        run = cli("edit", path, "-o", out, "--set-name", "#0=first")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("the model had 1 error before the edits (input 0 'missing'", run.stderr)
+        self.assertIn("--force saves anyway; onyx-cli check dangling.onnx lists it", run.stderr)
+        self.assertNotIn("--toposort", run.stderr)
+
+    def test_errors_of_the_edit_are_its_own(self):
+        path, out = self.save(self.unsorted(), "unsorted.onnx")
+        # Deleting the first Conv leaves its reader dangling: the edit's error, besides the old one.
+        run = cli("edit", path, "-o", out, "--delete", "/model/model.0/Conv")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertFalse(os.path.exists(out))
+        lines = run.stderr.splitlines()
+        self.assertIn("onyx-cli: the edits made 1 error; nothing was written (--force saves it anyway)", lines)
+        self.assertIn("onyx-cli: unsorted.onnx: the model had 1 error before the edits (nodes are not in "
+                      "topological order", lines[-1])
+
+    def test_convert_failure_is_one_sentence(self):
+        from onnx import helper, TensorProto
+        import onnx.version_converter
+        graph = helper.make_graph([helper.make_node("Flatten", ["x"], ["y"], name="flat", axis=1)], "g",
+                                  [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 4])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 12])])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        # The library has no adapter down from Flatten-13: the case fails for real.
+        with self.assertRaisesRegex(Exception, "No Adapter From Version \\$13 for Flatten"):
+            onnx.version_converter.convert_version(model, 12)
+        path, out = self.save(model, "flatten.onnx")
+        version = onyx_test.library()[0]
+        run = cli("edit", path, "-o", out, "--convert-opset", "12")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual(run.stderr.splitlines(),
+                         ["onyx-cli: flatten.onnx: step 1 (--convert-opset 12): ONNX %s cannot convert Flatten "
+                          "from opset 13 to 12; nothing was written" % version])
+        run = cli("edit", path, "-o", out, "--verbose", "--convert-opset", "12")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        lines = run.stderr.splitlines()
+        self.assertEqual(len(lines), 2, run.stderr)
+        self.assertIn("ONNX %s cannot convert Flatten from opset 13 to 12" % version, lines[0])
+        self.assertRegex(lines[1], r"^onyx-cli: the ONNX library said: .*No Adapter From Version \$13 for Flatten")
+        self.assertIn("--verbose", cli("edit", "--help").stdout)
+
+
 class Nodes(unittest.TestCase):
     def test_text_and_json(self):
         run = cli("nodes", data("model_foo.onnx"))

@@ -228,16 +228,18 @@ output_action (GtkWidget *widget, const char *name, GVariant *param)
   onyx_window_edit_done (self, ok, error);
 }
 
+/* Clean Up Unused Nodes and Sort Nodes: whole-graph passes that may find nothing to do. */
 static void
 cleanup_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
   g_autoptr (GError) error = NULL;
   guint before = onyx_document_get_n_undo (self->document);
-  gboolean ok = onyx_edit_cleanup (self->document, &error);
+  gboolean sort = g_str_equal (name, "win.toposort");
+  gboolean ok = sort ? onyx_edit_toposort (self->document, &error) : onyx_edit_cleanup (self->document, &error);
 
   if (ok && onyx_document_get_n_undo (self->document) == before)
-    onyx_window_toast (self, _("Nothing to clean up"), FALSE);
+    onyx_window_toast (self, sort ? _("The nodes are in order already") : _("Nothing to clean up"), FALSE);
   else
     onyx_window_edit_done (self, ok, error);
 }
@@ -284,6 +286,7 @@ onyx_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.remove-output", "s", output_action);
   gtk_widget_class_install_action (widget_class, "win.cleanup", NULL, cleanup_action);
   gtk_widget_class_install_action (widget_class, "win.inline-functions", NULL, inline_functions_action);
+  gtk_widget_class_install_action (widget_class, "win.toposort", NULL, cleanup_action);
   onyx_window_class_init_export (widget_class);
   onyx_window_class_init_repair (widget_class);
 }

@@ -11,8 +11,8 @@ static void
 compare_changed_cb (OnyxWindow *self)
 {
   g_clear_pointer (&self->diff, onyx_diff_free);
-  self->diff = onyx_diff_models (onyx_model_get_proto (self->compare_model),
-                                 onyx_document_get_proto (self->document));
+  self->diff = onyx_diff_model_files (self->compare_model, onyx_document_get_model (self->document),
+                                      onyx_document_get_proto (self->document));
   onyx_compare_pane_set_diff (self->compare_pane, self->diff, self->compare_name);
   /* An edit starts a layout; the frames follow when it is done (layout indices of
    * the old layout would point at other nodes now). */

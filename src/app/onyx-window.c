@@ -301,6 +301,7 @@ onyx_window_update_state (OnyxWindow *self)
   gtk_widget_action_set_enabled (widget, "win.cleanup", editable);
   gtk_widget_action_set_enabled (widget, "win.inline-functions",
                                  editable && onyx_document_get_proto (self->document)->n_functions > 0);
+  gtk_widget_action_set_enabled (widget, "win.toposort", editable);
   gtk_widget_action_set_enabled (widget, "win.cancel-layout", onyx_window_is_laying_out (self));
   for (const char *const *a = (const char *const[]) { "win.bypass-node", "win.delete-node",
          "win.delete-descendants", "win.rename-node", "win.set-attribute",
@@ -549,6 +550,16 @@ onyx_window_save_file (OnyxWindow *self, GFile *file)
     }
   if (onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > shown)
     g_string_append_printf (text, _("…and %u more"), onyx_problems_count (problems, ONYX_PROBLEM_ERROR) - shown);
+  /* What to do, not only what is wrong: the one defect with a repair of its own, then
+   * the way past the rest. */
+  g_string_append (text, "\n\n");
+  for (guint i = 0; i < problems->len; i++)
+    if (((OnyxProblem *) problems->pdata[i])->kind == ONYX_PROBLEM_NOT_SORTED)
+      {
+        g_string_append (text, _("Sort Nodes in the main menu puts the nodes in order. "));
+        break;
+      }
+  g_string_append (text, _("Save Anyway writes the model with its errors; the Problems list shows them all."));
   dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self),
                                _("The Model Has Problems"), NULL));
   adw_message_dialog_set_body (dialog, g_strchomp (text->str));

@@ -112,7 +112,7 @@ onyx_cli_diff (int argc, char **argv)
   if (b == NULL)
     return onyx_cli_report_error (error);
 
-  diff = onyx_diff_models (onyx_model_get_proto (a), onyx_model_get_proto (b));
+  diff = onyx_diff_model_files (a, b, NULL);
   if (as_json)
     print_diff_json (a, b, diff);
   else

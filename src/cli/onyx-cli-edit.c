@@ -23,7 +23,7 @@ print_edit_help (void)
 {
   const OnyxStepInfo *steps = onyx_steps_list ();
 
-  printf ("Usage:\n  onyx-cli edit IN -o OUT [--force] STEP...\n\n"
+  printf ("Usage:\n  onyx-cli edit IN -o OUT [--force] [--verbose] STEP...\n\n"
           "Apply the steps in order, validate, and save to OUT (atomically). When a step\n"
           "fails or the result has errors (unless --force), nothing is written.\n\n"
           "Steps (NODE is a node name, unique in the model: nodes inside If, Loop and Scan\n"
@@ -43,6 +43,8 @@ print_edit_help (void)
   printf ("\nOptions:\n"
           "  -o, --output OUT                   where to save (may be IN itself)\n"
           "  --force                            save even when validation finds errors\n"
+          "  --verbose                          with a failed step, also the ONNX library's own\n"
+          "                                     message (file, line and assertion)\n"
           "\nExamples (the walkthrough's repair; a cut between two tensors):\n"
           "  onyx-cli edit model_foo.onnx -o removed.onnx --bypass-op devtech::FooOp --cleanup\n"
           "  onyx-cli edit model.onnx -o part.onnx --extract /conv1/Relu_output_0:/fc/Gemm_output_0\n");
@@ -51,7 +53,7 @@ print_edit_help (void)
 /* Steps keep their order, which GOption cannot do: the arguments are read by hand. */
 static gboolean
 parse_edit_args (int argc, char **argv, const char **input, const char **output, gboolean *force,
-                 GArray *steps, int *exit_code)
+                 gboolean *verbose, GArray *steps, int *exit_code)
 {
   for (int i = 2; i < argc; i++)
     {
@@ -66,9 +68,9 @@ parse_edit_args (int argc, char **argv, const char **input, const char **output,
           *exit_code = ONYX_EXIT_OK;
           return FALSE;
         }
-      if (strcmp (arg, "--force") == 0)
+      if (strcmp (arg, "--force") == 0 || strcmp (arg, "--verbose") == 0)
         {
-          *force = TRUE;
+          *(arg[2] == 'f' ? force : verbose) = TRUE;
           continue;
         }
       if (strcmp (arg, "-o") == 0 || strcmp (arg, "--output") == 0 || g_str_has_prefix (arg, "--output="))
@@ -185,14 +187,75 @@ apply_extract (OnyxDocument **doc, const char *argument, GError **error)
   return TRUE;
 }
 
+/* "A; B and 3 more": the first one or two errors, for a message of one line. */
+static char *
+name_errors (GPtrArray *errors)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < MIN (errors->len, 2); i++)
+    g_string_append_printf (text, "%s%s", i > 0 ? "; " : "", ((OnyxProblem *) errors->pdata[i])->message);
+  if (errors->len > 2)
+    g_string_append_printf (text, " and %u more", errors->len - 2);
+  return g_string_free (text, FALSE);
+}
+
+static gboolean
+has_kind (GPtrArray *problems, OnyxProblemKind kind)
+{
+  for (guint i = 0; i < problems->len; i++)
+    if (((OnyxProblem *) problems->pdata[i])->kind == kind)
+      return TRUE;
+  return FALSE;
+}
+
+/* Errors the model had before any edit, which the user has to get past rather than
+ * undo: the step that fixes them where there is one (node order), else --force when
+ * saving and `check` to see them all. */
+static void
+report_earlier_errors (OnyxModel *model, GPtrArray *errors, const char *lead, gboolean saving,
+                       gboolean sorted)
+{
+  const char *name = onyx_model_get_display_name (model);
+  g_autofree char *named = name_errors (errors);
+  gboolean order = !sorted && has_kind (errors, ONYX_PROBLEM_NOT_SORTED);
+  gboolean only_order = order && errors->len == 1;
+  g_autofree char *check = g_strdup_printf ("onyx-cli check %s lists %s", name,
+                                            errors->len > 1 ? "them" : "it");
+  g_autofree char *advice = NULL;
+
+  if (errors->len == 0)
+    return;
+  if (order)
+    advice = g_strdup_printf ("add --toposort as the first step to sort the nodes%s%s",
+                              !saving ? "" : only_order ? ", or --force to save anyway"
+                                                        : "; --force saves anyway, ",
+                              saving && !only_order ? check : "");
+  else
+    advice = saving ? g_strdup_printf ("--force saves anyway; %s", check) : g_strdup (check);
+  fprintf (stderr, "onyx-cli: %s: %sthe model had %u %s before the edits (%s): %s\n", name, lead,
+           errors->len, errors->len > 1 ? "errors" : "error", named, advice);
+}
+
 static int
-report_step_failure (OnyxModel *model, guint number, const Step *step, GError *error)
+report_step_failure (OnyxModel *model, guint number, const Step *step, GError *error, gboolean verbose)
 {
   gboolean argument_apart = step->argument != NULL && strchr (step->option, '=') == NULL;
+  const char *details = onyx_edit_error_get_details (error);
 
   fprintf (stderr, "onyx-cli: %s: step %u (%s%s%s): %s; nothing was written\n",
            onyx_model_get_display_name (model), number, step->option, argument_apart ? " " : "",
            argument_apart ? step->argument : "", error->message);
+  if (verbose && details != NULL)
+    {
+      /* Still one line per message: the library's lines joined. */
+      g_auto (GStrv) lines = g_strsplit (details, "\n", -1);
+      g_autoptr (GString) joined = g_string_new (NULL);
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (g_strstrip (lines[i])[0] != '\0')
+          g_string_append_printf (joined, "%s%s", joined->len > 0 ? "; " : "", lines[i]);
+      fprintf (stderr, "onyx-cli: the ONNX library said: %s\n", joined->str);
+    }
   g_error_free (error);
   return ONYX_EXIT_PROBLEMS;
 }
@@ -201,15 +264,17 @@ int
 onyx_cli_edit (int argc, char **argv)
 {
   const char *input = NULL, *output = NULL;
-  gboolean force = FALSE;
+  gboolean force = FALSE, verbose = FALSE, sorted = FALSE;
   g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, sizeof (Step));
   g_autoptr (OnyxModel) model = NULL;
   g_autoptr (OnyxDocument) doc = NULL;
   g_autoptr (GPtrArray) problems = NULL;
+  g_autoptr (GPtrArray) before = NULL;
+  g_autoptr (GPtrArray) earlier = NULL;
   GError *error = NULL;
   int exit_code = ONYX_EXIT_OK;
 
-  if (!parse_edit_args (argc, argv, &input, &output, &force, steps, &exit_code))
+  if (!parse_edit_args (argc, argv, &input, &output, &force, &verbose, steps, &exit_code))
     return exit_code;
   /* A first step that reads shapes has them inferred while the model loads. */
   if (steps->len > 0 && g_array_index (steps, Step, 0).info != NULL &&
@@ -225,6 +290,9 @@ onyx_cli_edit (int argc, char **argv)
         return onyx_cli_report_error (error);
       doc = onyx_document_new (model);
     }
+  /* What was wrong before the edits is not theirs to answer for. */
+  before = onyx_validate_model (onyx_document_get_proto (doc));
+  earlier = onyx_problems_errors_in (before, NULL);
 
   for (guint i = 0; i < steps->len; i++)
     {
@@ -235,11 +303,16 @@ onyx_cli_edit (int argc, char **argv)
       if (step->info == NULL)
         {
           if (!apply_extract (&doc, step->argument, &error))
-            return report_step_failure (model, i + 1, step, error);
+            return report_step_failure (model, i + 1, step, error, verbose);
           continue;
         }
       if (!onyx_step_apply_noted (doc, step->info->name, step->argument, &note, &error))
-        return report_step_failure (model, i + 1, step, error);
+        {
+          report_step_failure (model, i + 1, step, error, verbose);
+          report_earlier_errors (model, earlier, "", FALSE, sorted);
+          return ONYX_EXIT_PROBLEMS;
+        }
+      sorted = sorted || strcmp (step->info->name, "toposort") == 0;
       /* The note names what later steps may need, such as an inserted node. */
       if (onyx_document_get_n_undo (doc) > before)
         printf ("%s%s%s\n", onyx_document_get_undo_label (doc), note != NULL ? ": " : "",
@@ -257,8 +330,13 @@ onyx_cli_edit (int argc, char **argv)
     }
   if (onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 && !force)
     {
-      fprintf (stderr, "onyx-cli: the edited model has errors; nothing was written "
-                       "(--force saves it anyway)\n");
+      g_autoptr (GPtrArray) still = onyx_problems_errors_in (problems, before);
+      guint n_new = onyx_problems_count (problems, ONYX_PROBLEM_ERROR) - still->len;
+
+      if (n_new > 0)
+        fprintf (stderr, "onyx-cli: the edits made %u %s; nothing was written (--force saves it anyway)\n",
+                 n_new, n_new > 1 ? "errors" : "error");
+      report_earlier_errors (model, still, n_new > 0 ? "" : "nothing was written: ", TRUE, FALSE);
       return ONYX_EXIT_PROBLEMS;
     }
   if (!onyx_document_save (doc, output, &error))

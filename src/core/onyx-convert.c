@@ -372,6 +372,62 @@ free_converted (Onnx__ModelProto *converted)
   onnx__model_proto__free_unpacked (converted, NULL);
 }
 
+/* The operator and versions out of the converter's assertion ("…: No Adapter From
+ * Version $13 for Flatten"), as one sentence; the model as a whole when the text
+ * names no operator. */
+static char *
+converter_sentence (const char *raw, gint64 source, int target)
+{
+  static const char *const patterns[] = {
+    "No Adapter From Version \\$?([0-9]+) for ([^ ;\n]+)",
+    "No Adapter To Version \\$?([0-9]+) for ([^ ;\n]+)",
+    "No Adapter For ([^ ;\n]+)",
+    "No Previous Version of ([^ ;\n]+) exists",
+  };
+  const char *library = onyx_schema_onnx_version ();
+
+  for (guint p = 0; p < G_N_ELEMENTS (patterns); p++)
+    {
+      g_autoptr (GRegex) regex = g_regex_new (patterns[p], 0, 0, NULL);
+      g_autoptr (GMatchInfo) match = NULL;
+      g_autofree char *op = NULL, *shown = NULL, *number = NULL;
+      gint64 from = source, to = target;
+
+      if (!g_regex_match (regex, raw, 0, &match))
+        continue;
+      op = g_match_info_fetch (match, p < 2 ? 2 : 1);
+      shown = onyx_display_escape (op);
+      if (p < 2)
+        {
+          number = g_match_info_fetch (match, 1);
+          *(p == 0 ? &from : &to) = g_ascii_strtoll (number, NULL, 10);
+        }
+      if (from > 0)
+        return g_strdup_printf ("ONNX %s cannot convert %s from opset %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
+                                library, shown, from, to);
+      return g_strdup_printf ("ONNX %s cannot convert %s to opset %" G_GINT64_FORMAT, library, shown, to);
+    }
+  return g_strdup_printf ("ONNX %s cannot convert the model to opset %d", library, target);
+}
+
+/* The worker's text as an error: a sentence, with the converter's words as details. */
+static void
+set_convert_error (GError **error, const char *text, gint64 source, int target)
+{
+  g_autofree char *sentence = NULL;
+  GError *made;
+
+  if (text[0] != ONYX_ONNX_TEXT_LIBRARY)
+    {
+      g_set_error_literal (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, text + (text[0] == ONYX_ONNX_TEXT_ONYX));
+      return;
+    }
+  sentence = converter_sentence (text + 1, source, target);
+  made = g_error_new_literal (ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_LIBRARY, sentence);
+  onyx_edit_error_set_details (made, text + 1);
+  g_propagate_error (error, made);
+}
+
 gboolean
 onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
 {
@@ -399,7 +455,7 @@ onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
   if (result == NULL)
     {
       if (message != NULL)
-        g_set_error_literal (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, message);
+        set_convert_error (error, message, source, target);
       return FALSE;
     }
   converted = onnx__model_proto__unpack (NULL, g_bytes_get_size (result), g_bytes_get_data (result, NULL));

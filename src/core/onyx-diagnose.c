@@ -652,10 +652,11 @@ add_checker_problem (const Onnx__ModelProto *model, OnyxGraphNamer *namer, GPtrA
       g_free (message);
       message = g_strdup (error->message);
     }
-  shown = onyx_display_escape (g_strstrip (message));
-  /* The checker's message runs over several lines; its first says what is wrong. */
-  if ((end = strchr (shown, '\n')) != NULL)
+  /* The checker's message runs over several lines; its first says what is wrong.
+   * Cut before escaping, which would turn the newline into text. */
+  if ((end = strchr (message, '\n')) != NULL)
     *end = '\0';
+  shown = onyx_display_escape (g_strstrip (message));
   onyx_diagnose_add (problems, &g, ONYX_PROBLEM_CHECKER, newer ? ONYX_PROBLEM_INFO : ONYX_PROBLEM_ERROR,
                      NULL, -1, NULL, "onnx.checker: %s%s", shown,
                      newer ? " (not counted: the model imports an opset newer than the library knows)" : "");

@@ -47,6 +47,8 @@ struct _Match {
   gboolean *by_order;
   GHashTable *ab, *ba;        /* corresponding tensor names (borrowed) */
   GArray *pending;            /* Pair: correspondences not followed yet */
+  GHashTable *same_as_named;  /* A's initializers found identical to B's of their name */
+  OnyxModel *file_a, *file_b; /* the models' files, set before matching; or NULL */
 };
 
 /* Indexes two graphs (NULL: empty) of the models and matches their nodes and tensors
@@ -66,7 +68,20 @@ void  onyx_diff_match_clear  (Match                  *m);
 const char *onyx_diff_match_counterpart (const Match *m,
                                          const char  *ta);
 
-/* Type, dims and values (external data: where they are), not the name. */
+/* A tensor's type, dims and values (external data: where they are), not its name:
+ * pieces of memory borrowed from the tensor, in a fixed order, that are the same for
+ * two tensors exactly when these are. */
+typedef struct {
+  const void *data;
+  gsize len;
+} OnyxDiffPiece;
+GArray *onyx_diff_tensor_pieces (const Onnx__TensorProto *tensor);
+
+/* Whether the tensors' pieces are the same, compared in place, the pages of the
+ * models' files given back as they are read. */
+gboolean onyx_diff_same_tensor (const Match *m, const Onnx__TensorProto *a, const Onnx__TensorProto *b);
+
+/* A hash of the pieces and their total size, as text: a key for matching by content. */
 char *onyx_diff_tensor_digest (const Onnx__TensorProto *tensor);
 
 G_END_DECLS

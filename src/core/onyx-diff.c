@@ -411,13 +411,9 @@ compare_initializers (Scope *scope)
                              (int) at, (int) j);
           if (strcmp (summary, summary_b) != 0)
             add_detail (entry, "%s → %s", summary, summary_b);
-          else
-            {
-              g_autofree char *digest_a = onyx_diff_tensor_digest (tensor);
-              g_autofree char *digest_b = onyx_diff_tensor_digest (other);
-              if (strcmp (digest_a, digest_b) != 0)
-                add_detail (entry, "values differ");
-            }
+          else if (!g_hash_table_contains (m->same_as_named, tensor) &&
+                   !onyx_diff_same_tensor (m, tensor, other))
+            add_detail (entry, "values differ");
           if (entry->details->len == 0)
             {
               if (strcmp (names_a[at], names_b[j]) == 0)
@@ -539,6 +535,8 @@ compare_subgraphs (const Scope *outer, const Onnx__GraphProto *ga, const Onnx__G
   Match m = { 0 };
   Scope scope = *outer;
 
+  m.file_a = outer->m->file_a;
+  m.file_b = outer->m->file_b;
   onyx_diff_match (&m, outer->m, outer->m->a.model, ga, outer->m->b.model, gb);
   scope.m = &m;
   scope.graph_name = onyx_graph_namer_name (outer->namer_b, gb);
@@ -679,14 +677,16 @@ compare_graph_contents (Scope *scope)
   compare_initializers (scope);
 }
 
-OnyxDiff *
-onyx_diff_models (const Onnx__ModelProto *a, const Onnx__ModelProto *b)
+static OnyxDiff *
+diff_models (const Onnx__ModelProto *a, const Onnx__ModelProto *b, OnyxModel *file_a, OnyxModel *file_b)
 {
   OnyxDiff *diff = g_new0 (OnyxDiff, 1);
   OnyxGraphNamer namer_b = ONYX_GRAPH_NAMER_INIT (b);
   Match m = { 0 };
   Scope scope = { diff, &m, "main", a->graph, b->graph, NULL, &namer_b, 0 };
 
+  m.file_a = file_a;
+  m.file_b = file_b;
   onyx_diff_match (&m, NULL, a, a->graph, b, b->graph);
   diff->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
   diff->n_nodes_a = m.a.n_nodes;
@@ -716,6 +716,18 @@ onyx_diff_models (const Onnx__ModelProto *a, const Onnx__ModelProto *b)
   onyx_diff_match_clear (&m);
   onyx_graph_namer_clear (&namer_b);
   return diff;
+}
+
+OnyxDiff *
+onyx_diff_models (const Onnx__ModelProto *a, const Onnx__ModelProto *b)
+{
+  return diff_models (a, b, NULL, NULL);
+}
+
+OnyxDiff *
+onyx_diff_model_files (OnyxModel *a, OnyxModel *b, const Onnx__ModelProto *proto_b)
+{
+  return diff_models (onyx_model_get_proto (a), proto_b != NULL ? proto_b : onyx_model_get_proto (b), a, b);
 }
 
 void

@@ -22,6 +22,7 @@
 
 #include <glib.h>
 
+#include "onyx-model.h"
 #include "onyx-proto.h"
 
 G_BEGIN_DECLS
@@ -76,6 +77,12 @@ typedef struct {
 
 OnyxDiff      *onyx_diff_models        (const Onnx__ModelProto *a,
                                         const Onnx__ModelProto *b);
+/* The same for models loaded from files: payload pages are given back once compared
+ * (onyx_model_release_pages), so that peak memory stays near that of loading them.
+ * `proto_b` is B's tree when it is not b's own (a document being edited), else NULL. */
+OnyxDiff      *onyx_diff_model_files   (OnyxModel              *a,
+                                        OnyxModel              *b,
+                                        const Onnx__ModelProto *proto_b);
 void           onyx_diff_free          (OnyxDiff *diff);
 
 /* "node", "graph-input", …; "added", "removed", "changed", "renamed". */

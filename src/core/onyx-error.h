@@ -29,8 +29,16 @@ typedef enum {
   ONYX_EDIT_ERROR_INVALID,    /* the edit does not apply to this node or value */
   ONYX_EDIT_ERROR_EXISTS,     /* a name already in use */
   ONYX_EDIT_ERROR_CYCLE,      /* the edit would make the graph cyclic */
+  ONYX_EDIT_ERROR_LIBRARY,    /* ONNX's library gave up; the message is its own */
 } OnyxEditError;
 
 GQuark onyx_edit_error_quark (void);
+
+/* An edit error says what went wrong in one sentence; the text it was made from (a
+ * library's own message, file and line included) rides along for those who ask for
+ * it (onyx-cli edit --verbose). NULL when there is none. */
+void        onyx_edit_error_set_details (GError     *error,
+                                         const char *details);
+const char *onyx_edit_error_get_details (const GError *error);
 
 G_END_DECLS

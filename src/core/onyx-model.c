@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -504,6 +505,25 @@ onyx_model_new_from_file_scanned (const char *path, OnyxModelScannedFunc scanned
   if (!decode (self, scanned, user_data, error))
     g_clear_object (&self);
   return self;
+}
+
+void
+onyx_model_release_pages (OnyxModel *self, gconstpointer data, gsize len)
+{
+  const guint8 *map, *bytes = data;
+  guintptr page = (guintptr) sysconf (_SC_PAGESIZE), start, end;
+
+  if (self == NULL || self->mapping == NULL || data == NULL)
+    return;
+  map = (const guint8 *) g_mapped_file_get_contents (self->mapping);
+  if (bytes < map || len > g_mapped_file_get_length (self->mapping) - (gsize) (bytes - map))
+    return;
+  start = ((guintptr) bytes + page - 1) & ~(page - 1);
+  end = ((guintptr) bytes + len) & ~(page - 1);
+  /* The mapping is private and read-only: no page of it was ever written, so
+   * dropping one loses nothing. */
+  if (end > start)
+    madvise ((void *) start, end - start, MADV_DONTNEED);
 }
 
 Onnx__ModelProto *

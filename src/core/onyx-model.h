@@ -47,6 +47,14 @@ const char       *onyx_model_get_base_dir    (OnyxModel   *self);
 /* Number of raw_data payloads left in the mapping instead of copied. */
 guint             onyx_model_get_n_mapped_tensors (OnyxModel *self);
 
+/* Gives back the memory of the whole pages of the mapped file under [data, data +
+ * len), for a caller that has read them and will not again soon (a diff's payload
+ * comparison): a later read maps them again from the page cache, maybe from a file
+ * changed since. Anything outside the mapping is left alone; `self` may be NULL. */
+void              onyx_model_release_pages   (OnyxModel     *self,
+                                              gconstpointer  data,
+                                              gsize          len);
+
 /* Serialize to memory (tests, fuzzing). */
 GBytes           *onyx_model_serialize       (OnyxModel   *self);
 

@@ -125,6 +125,12 @@ run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, char **text)
       break;
     case ONYX_ONNX_JOB_CONVERT:
       result = onyx_onnx_convert_version (input, (int) argument, &error);
+      if (error != NULL)
+        {
+          *text = g_strdup_printf ("%c%s", g_error_matches (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_LIBRARY)
+                                             ? ONYX_ONNX_TEXT_LIBRARY : ONYX_ONNX_TEXT_ONYX, error->message);
+          return result;
+        }
       break;
     case ONYX_ONNX_JOB_ECHO:
       *text = g_strdup_printf ("%" G_GINT64_FORMAT, argument);

@@ -478,8 +478,8 @@ onyx_onnx_convert_version (GBytes *model_bytes, int target, GError **error)
     }
   catch (const std::exception &e)
     {
-      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
-                   "the ONNX version converter cannot convert to opset %d: %s", target, e.what ());
+      // The caller makes a sentence of it (onyx-convert.c).
+      g_set_error_literal (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_LIBRARY, e.what ());
       return NULL;
     }
   return serialize_model (model);

@@ -51,11 +51,17 @@ void      onyx_onnx_prepare          (void);
 typedef enum {
   ONYX_ONNX_JOB_INFER_SHAPES, /* argument: check_types; onyx_onnx_infer_shapes, errors as text */
   ONYX_ONNX_JOB_CHECK,        /* empty bytes when the checker passes, else its message */
-  ONYX_ONNX_JOB_CONVERT,      /* argument: the target opset; the message when it gives up */
+  ONYX_ONNX_JOB_CONVERT,      /* argument: the target opset; when it gives up, a text
+                                 whose first character says whose words follow */
   /* For the tests of the helper itself: */
   ONYX_ONNX_JOB_ECHO,         /* the input back, and the argument as text */
   ONYX_ONNX_JOB_CRASH,        /* ends the helper as a crash of libonnx would */
 } OnyxOnnxJobKind;
+
+/* The first character of a failed conversion's text: the converter's own words
+ * (ONYX_EDIT_ERROR_LIBRARY: internals, shown on request) or a sentence of Onyx's. */
+#define ONYX_ONNX_TEXT_LIBRARY 'L'
+#define ONYX_ONNX_TEXT_ONYX 'O'
 
 /* What the job does, for messages: "inferring shapes". */
 const char *onyx_onnx_job_describe   (OnyxOnnxJobKind kind);

@@ -258,7 +258,9 @@ add_error (OnyxShapes *self, const Onnx__NodeProto *node, const Onnx__GraphProto
     text += strlen ("Shape inference error(s): ");
   if (text[0] == '\0')
     return;
-  message = g_strdup_printf ("%s: %s", kind, text);
+  /* Problems are one line: a message that runs over several (a worker's crash
+   * report) keeps its first, before anyone escapes the newline into text. */
+  message = g_strdup_printf ("%s: %.*s", kind, (int) strcspn (text, "\n"), text);
   for (guint i = 0; i < self->errors->len; i++)
     {
       OnyxShapeError *seen = self->errors->pdata[i];

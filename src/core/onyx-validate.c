@@ -133,6 +133,45 @@ onyx_problems_count (GPtrArray *problems, OnyxProblemSeverity severity)
   return n;
 }
 
+/* Edits rename nodes and move them: a defect counts as the same when it is of the
+ * same kind in the same graph and names the same tensor or node, or says the same. A
+ * graph has one order and one cycle finding, whichever node it names first. */
+static gboolean
+same_defect (const OnyxProblem *a, const OnyxProblem *b)
+{
+  gboolean same_graph = a->graph_proto != NULL || b->graph_proto != NULL
+                        ? a->graph_proto == b->graph_proto : g_strcmp0 (a->graph, b->graph) == 0;
+
+  if (a->kind != b->kind || a->severity != b->severity || !same_graph)
+    return FALSE;
+  if (a->kind == ONYX_PROBLEM_NOT_SORTED || a->kind == ONYX_PROBLEM_CYCLE)
+    return TRUE;
+  return (a->tensor != NULL && g_strcmp0 (a->tensor, b->tensor) == 0) ||
+         (a->node_proto != NULL && a->node_proto == b->node_proto) || g_strcmp0 (a->message, b->message) == 0;
+}
+
+GPtrArray *
+onyx_problems_errors_in (GPtrArray *problems, GPtrArray *before)
+{
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const OnyxProblem *problem = problems->pdata[i];
+      if (problem->severity != ONYX_PROBLEM_ERROR)
+        continue;
+      for (guint k = 0; before != NULL && k < before->len; k++)
+        if (same_defect (before->pdata[k], problem))
+          {
+            g_ptr_array_add (found, (gpointer) problem);
+            break;
+          }
+      if (before == NULL)
+        g_ptr_array_add (found, (gpointer) problem);
+    }
+  return found;
+}
+
 /* What one graph (or function body) is checked against. */
 typedef struct _Scope Scope;
 struct _Scope {

@@ -90,6 +90,12 @@ const char *onyx_problem_severity_name (OnyxProblemSeverity severity);
 guint      onyx_problems_count   (GPtrArray          *problems,
                                   OnyxProblemSeverity severity);
 
+/* The errors of `problems` (borrowed) that `before`, the problems of the model before
+ * some edits, has already, so that the edits are not blamed for them; every error
+ * when `before` is NULL. */
+GPtrArray *onyx_problems_errors_in (GPtrArray *problems,
+                                    GPtrArray *before);
+
 /* "" and "ai.onnx" are the same domain. */
 gboolean   onyx_domain_is_default  (const char *domain);
 /* Domains defined by the ONNX standard ("", ai.onnx, ai.onnx.ml, ai.onnx.training,
