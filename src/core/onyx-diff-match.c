@@ -323,6 +323,14 @@ node_name_counts (const Side *side)
 
 /* Initializers of the same name whose bytes are the same too (most of them, when
  * two versions of a model are compared) pair without hashing anyone's contents. */
+static gboolean
+same_dims (const Onnx__TensorProto *a, const Onnx__TensorProto *b)
+{
+  /* memcmp must not see the NULL that protobuf-c leaves for a scalar's dims. */
+  return a->n_dims == b->n_dims &&
+         (a->n_dims == 0 || memcmp (a->dims, b->dims, a->n_dims * sizeof *a->dims) == 0);
+}
+
 static void
 match_identical_named_initializers (Match *m)
 {
@@ -332,8 +340,7 @@ match_identical_named_initializers (Match *m)
       const Onnx__TensorProto *b = named (a->name) ? g_hash_table_lookup (m->b.initializers, a->name) : NULL;
 
       if (b == NULL || g_hash_table_contains (m->ab, a->name) || g_hash_table_contains (m->ba, b->name) ||
-          a->data_type != b->data_type || a->n_dims != b->n_dims ||
-          memcmp (a->dims, b->dims, a->n_dims * sizeof *a->dims) != 0 || !onyx_diff_same_tensor (m, a, b))
+          a->data_type != b->data_type || !same_dims (a, b) || !onyx_diff_same_tensor (m, a, b))
         continue;
       correspond (m, a->name, b->name);
       g_hash_table_add (m->same_as_named, (gpointer) a);
