@@ -31,6 +31,8 @@ static const Command commands[] = {
   { "edit", "IN -o OUT STEP...", "repair: bypass, delete, reconnect, rename, cleanup… (edit --help)",
     onyx_cli_edit },
   { "render", "MODEL -o OUT [--graph G]", "draw a graph to a PNG, SVG or PDF file", onyx_cli_render },
+  { "run", "MODEL [--inputs IN.npz | --random SEED] [--all] [--save OUT.npz] [--compare B]",
+    "run with ONNX Runtime: statistics of every tensor, where it diverges from B", onyx_cli_run },
   { "roundtrip", "IN OUT", "load IN and save it unchanged to OUT", onyx_cli_roundtrip },
 };
 

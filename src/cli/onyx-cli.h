@@ -68,5 +68,6 @@ int onyx_cli_roundtrip (int argc, char **argv);
 int onyx_cli_nodes     (int argc, char **argv);
 int onyx_cli_edit      (int argc, char **argv);
 int onyx_cli_render    (int argc, char **argv);
+int onyx_cli_run       (int argc, char **argv);
 
 G_END_DECLS

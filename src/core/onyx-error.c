@@ -1,6 +1,7 @@
 #include "onyx-error.h"
 
 G_DEFINE_QUARK (onyx-model-error-quark, onyx_model_error)
+G_DEFINE_QUARK (onyx-run-error-quark, onyx_run_error)
 
 /* An extended domain, so that the details survive g_error_copy and propagation. */
 typedef struct {

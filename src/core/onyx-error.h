@@ -34,6 +34,16 @@ typedef enum {
 
 GQuark onyx_edit_error_quark (void);
 
+#define ONYX_RUN_ERROR (onyx_run_error_quark ())
+
+typedef enum {
+  ONYX_RUN_ERROR_UNAVAILABLE, /* built without ONNX Runtime */
+  ONYX_RUN_ERROR_INPUT,       /* an input array is missing or does not fit the model */
+  ONYX_RUN_ERROR_REFUSED,     /* ONNX Runtime cannot load or run the model */
+} OnyxRunError;
+
+GQuark onyx_run_error_quark (void);
+
 /* An edit error says what went wrong in one sentence; the text it was made from (a
  * library's own message, file and line included) rides along for those who ask for
  * it (onyx-cli edit --verbose). NULL when there is none. */

@@ -1,5 +1,7 @@
 #include "onyx-json.h"
 
+#include <math.h>
+
 struct _OnyxJson {
   GString *out;
   guint depth;
@@ -143,6 +145,28 @@ onyx_json_uint (OnyxJson *json, guint64 value)
   char buf[32];
   g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, value);
   scalar (json, buf);
+}
+
+/* JSON has no NaN or infinity: those are null. Shortest text that reads back the same. */
+void
+onyx_json_double (OnyxJson *json, double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  if (!isfinite (value))
+    {
+      scalar (json, "null");
+      return;
+    }
+  if (g_ascii_strtod (g_ascii_formatd (buf, sizeof buf, "%.9g", value), NULL) != value)
+    g_ascii_formatd (buf, sizeof buf, "%.17g", value);
+  scalar (json, buf);
+}
+
+void
+onyx_json_member_double (OnyxJson *json, const char *key, double value)
+{
+  onyx_json_key (json, key);
+  onyx_json_double (json, value);
 }
 
 void onyx_json_bool (OnyxJson *json, gboolean value) { scalar (json, value ? "true" : "false"); }

@@ -31,11 +31,13 @@ void      onyx_json_int          (OnyxJson *json, gint64 value);
 void      onyx_json_uint         (OnyxJson *json, guint64 value);
 void      onyx_json_bool         (OnyxJson *json, gboolean value);
 void      onyx_json_null         (OnyxJson *json);
+void      onyx_json_double       (OnyxJson *json, double value);      /* NaN, ±inf → null */
 /* onyx_json_key() followed by the value. */
 void      onyx_json_member_string (OnyxJson *json, const char *key, const char *value);
 void      onyx_json_member_int    (OnyxJson *json, const char *key, gint64 value);
 void      onyx_json_member_uint   (OnyxJson *json, const char *key, guint64 value);
 void      onyx_json_member_bool   (OnyxJson *json, const char *key, gboolean value);
+void      onyx_json_member_double (OnyxJson *json, const char *key, double value);
 /* An array of the strings (char*) of `values`. */
 void      onyx_json_member_strings (OnyxJson *json, const char *key, GPtrArray *values);
 

@@ -44,6 +44,7 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
     case ONYX_ONNX_JOB_INFER_SHAPES: return "inferring shapes";
     case ONYX_ONNX_JOB_CHECK: return "checking the model";
     case ONYX_ONNX_JOB_CONVERT: return "converting the opset";
+    case ONYX_ONNX_JOB_RUN: return "running the model with ONNX Runtime";
     case ONYX_ONNX_JOB_ECHO: return "echoing";
     case ONYX_ONNX_JOB_CRASH: return "crashing on purpose";
     }
@@ -110,7 +111,7 @@ receive_part (int fd, GBytes **part)
 
 /* A job, in the helper. */
 static GBytes *
-run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, char **text)
+run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, OnyxOnnxJobFunc run, char **text)
 {
   g_autoptr (GError) error = NULL;
   GBytes *result = NULL;
@@ -132,6 +133,11 @@ run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, char **text)
           return result;
         }
       break;
+    case ONYX_ONNX_JOB_RUN:
+      if (run != NULL)
+        return run (input, text);
+      *text = g_strdup ("this helper was built without ONNX Runtime");
+      break;
     case ONYX_ONNX_JOB_ECHO:
       *text = g_strdup_printf ("%" G_GINT64_FORMAT, argument);
       result = g_bytes_ref (input);
@@ -150,7 +156,7 @@ run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, char **text)
 }
 
 int
-onyx_onnx_helper_serve (int fd)
+onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
 {
   static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
   Request request;
@@ -173,7 +179,7 @@ onyx_onnx_helper_serve (int fd)
       if (data == NULL || !receive_all (fd, data, request.input_len))
         return 1;
       input = g_bytes_new_take (data, request.input_len);
-      result = run_job ((OnyxOnnxJobKind) request.kind, input, request.argument, &text);
+      result = run_job ((OnyxOnnxJobKind) request.kind, input, request.argument, run, &text);
       if (result != NULL)
         bytes = g_bytes_get_data (result, &size);
       ok = send_part (fd, bytes, result != NULL ? size : G_MAXUINT64) &&
@@ -352,7 +358,7 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
       else
         g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
                      "Onyx's helper for ONNX's library crashed while %s: an internal error of "
-                     "Onyx or libonnx, not a fault of the file", onyx_onnx_job_describe (job->kind));
+                     "Onyx, libonnx or ONNX Runtime, not a fault of the file", onyx_onnx_job_describe (job->kind));
       g_free (job);
       return NULL;
     }

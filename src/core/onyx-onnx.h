@@ -53,6 +53,8 @@ typedef enum {
   ONYX_ONNX_JOB_CHECK,        /* empty bytes when the checker passes, else its message */
   ONYX_ONNX_JOB_CONVERT,      /* argument: the target opset; when it gives up, a text
                                  whose first character says whose words follow */
+  ONYX_ONNX_JOB_RUN,          /* ONNX Runtime: an onyx-run.h request in, its result out,
+                                 or ONNX Runtime's refusal as text */
   /* For the tests of the helper itself: */
   ONYX_ONNX_JOB_ECHO,         /* the input back, and the argument as text */
   ONYX_ONNX_JOB_CRASH,        /* ends the helper as a crash of libonnx would */
@@ -86,7 +88,11 @@ GBytes      *onyx_onnx_job_finish    (OnyxOnnxJob  *job,
                                       char        **text,
                                       GError      **error);
 
-/* The helper's side: serves jobs read from `fd` until it is closed. */
-int          onyx_onnx_helper_serve  (int fd);
+/* The helper's side: serves jobs read from `fd` until it is closed. ONYX_ONNX_JOB_RUN
+ * goes to `run` (NULL: a helper built without ONNX Runtime), which gives the result
+ * or NULL with the reason in *text. */
+typedef GBytes *(*OnyxOnnxJobFunc) (GBytes *input, char **text);
+int          onyx_onnx_helper_serve  (int              fd,
+                                      OnyxOnnxJobFunc  run);
 
 G_END_DECLS

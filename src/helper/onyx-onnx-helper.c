@@ -1,11 +1,17 @@
-/* onyx-onnx-helper: the process ONNX's library (libonnx) runs in for Onyx's app and
- * CLI, so that a crash of libonnx fails one job and not the window. Started by
+/* onyx-onnx-helper: the process ONNX's library (libonnx) and ONNX Runtime run in for
+ * Onyx's app and CLI, so that a crash of either fails one job and not the window. Started by
  * onyx-onnx-run.c with its end of a socket on fd 3; serves typed jobs until that is
  * closed. Not for running by hand. */
 #include <stdio.h>
 #include <sys/stat.h>
 
 #include "onyx-onnx.h"
+#ifdef ONYX_HAVE_ONNXRUNTIME
+#include "onyx-ort.h"
+#define RUN_JOB onyx_ort_run_job
+#else
+#define RUN_JOB NULL
+#endif
 
 int
 main (int argc, char **argv)
@@ -18,5 +24,5 @@ main (int argc, char **argv)
                argv[0]);
       return 2;
     }
-  return onyx_onnx_helper_serve (3);
+  return onyx_onnx_helper_serve (3, RUN_JOB);
 }

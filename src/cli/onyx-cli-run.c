@@ -1,0 +1,420 @@
+/* onyx-cli run: run a model with ONNX Runtime, every tensor's statistics, and where
+ * it parts from a second model or from reference arrays. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "onyx-cli.h"
+#include "onyx-error.h"
+#include "onyx-json.h"
+#include "onyx-run.h"
+#include "onyx-types.h"
+
+typedef struct {
+  char *inputs_npz;
+  char **input_files;
+  char *random_seed;
+  char *fill;
+  char *range;
+  char **dims;
+  gboolean all;
+  char *save;
+  char *compare;
+  double atol, rtol;
+  gboolean as_json;
+} Options;
+
+static gboolean
+parse_range (const char *text, double *low, double *high)
+{
+  char *end;
+  *low = g_ascii_strtod (text, &end);
+  if (end == text || *end != ',')
+    return FALSE;
+  text = end + 1;
+  *high = g_ascii_strtod (text, &end);
+  return end != text && *end == '\0' && *high > *low;
+}
+
+/* How inputs nobody gave are made, from --random, --fill, --range and --dim. */
+static gboolean
+parse_making (const Options *options, OnyxRunInputs *how, int *exit_code)
+{
+  how->fill = ONYX_RUN_FILL_NONE;
+  how->low = 0;
+  how->high = 1;
+  how->dims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (options->random_seed != NULL)
+    {
+      char *end;
+      how->fill = ONYX_RUN_FILL_RANDOM;
+      how->seed = g_ascii_strtoull (options->random_seed, &end, 10);
+      if (end == options->random_seed || *end != '\0')
+        return (*exit_code = onyx_cli_usage_error ("run", "--random takes a whole number, the seed")), FALSE;
+    }
+  if (options->fill != NULL)
+    {
+      if (strcmp (options->fill, "zeros") == 0)
+        how->fill = ONYX_RUN_FILL_ZEROS;
+      else if (strcmp (options->fill, "ones") == 0)
+        how->fill = ONYX_RUN_FILL_ONES;
+      else if (strcmp (options->fill, "random") == 0)
+        how->fill = ONYX_RUN_FILL_RANDOM;
+      else
+        return (*exit_code = onyx_cli_usage_error ("run", "--fill is zeros, ones or random")), FALSE;
+    }
+  if (options->range != NULL && !parse_range (options->range, &how->low, &how->high))
+    return (*exit_code = onyx_cli_usage_error ("run", "--range is LOW,HIGH with LOW < HIGH")), FALSE;
+  for (guint i = 0; options->dims != NULL && options->dims[i] != NULL; i++)
+    {
+      const char *equals = strchr (options->dims[i], '=');
+      char *end;
+      gint64 value = equals != NULL ? g_ascii_strtoll (equals + 1, &end, 10) : -1;
+      if (equals == NULL || equals == options->dims[i] || *end != '\0' || value < 0 || value > G_MAXINT)
+        return (*exit_code = onyx_cli_usage_error ("run", "--dim is NAME=SIZE, e.g. --dim N=8")), FALSE;
+      g_hash_table_insert (how->dims, g_strndup (options->dims[i], equals - options->dims[i]),
+                           GINT_TO_POINTER ((int) value));
+    }
+  return TRUE;
+}
+
+static gboolean
+is_graph_input (OnyxModel *model, const char *name)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  for (size_t i = 0; i < graph->n_input; i++)
+    if (g_strcmp0 (graph->input[i]->name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The arrays of --inputs and --input NAME=FILE.npy. An .npz may hold more than the
+ * inputs (a PyTorch run saved with its outputs): the rest is not for feeding. */
+static GPtrArray *
+read_given (OnyxModel *model, const Options *options, GError **error)
+{
+  g_autoptr (GPtrArray) given = NULL;
+
+  if (options->inputs_npz != NULL)
+    {
+      if ((given = onyx_npz_read (options->inputs_npz, error)) == NULL)
+        return NULL;
+      for (guint i = given->len; i-- > 0;)
+        if (!is_graph_input (model, ((OnyxArray *) given->pdata[i])->name))
+          g_ptr_array_remove_index (given, i);
+    }
+  else
+    given = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_array_free);
+  for (guint i = 0; options->input_files != NULL && options->input_files[i] != NULL; i++)
+    {
+      const char *spec = options->input_files[i], *equals = strchr (spec, '=');
+      OnyxArray *array;
+      if (equals == NULL || equals == spec)
+        {
+          g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, "--input is NAME=FILE.npy, not '%s'", spec);
+          return NULL;
+        }
+      if ((array = onyx_npy_read (equals + 1, error)) == NULL)
+        return NULL;
+      g_free (array->name);
+      array->name = g_strndup (spec, equals - spec);
+      g_ptr_array_add (given, array);
+    }
+  return g_steal_pointer (&given);
+}
+
+static char *
+shape_text (const gint64 *dims, gsize n_dims)
+{
+  GString *text = g_string_new ("[");
+  for (gsize i = 0; i < n_dims; i++)
+    g_string_append_printf (text, "%s%" G_GINT64_FORMAT, i > 0 ? "×" : "", dims[i]);
+  g_string_append_c (text, ']');
+  return g_string_free (text, FALSE);
+}
+
+static void
+print_stats_text (const OnyxRunStats *stats)
+{
+  g_autofree char *shape = shape_text (stats->dims, stats->n_dims);
+  g_autofree char *name = onyx_display_escape (stats->name);
+
+  printf ("  %-24s %s%s", name, onyx_elem_type_name (stats->elem_type), shape);
+  if (!isnan (stats->min))
+    printf ("  min %.6g  max %.6g  mean %.6g  std %.6g", stats->min, stats->max, stats->mean, stats->std);
+  if (stats->n_nan > 0)
+    printf ("  NaN %" G_GUINT64_FORMAT, stats->n_nan);
+  if (stats->n_inf > 0)
+    printf ("  Inf %" G_GUINT64_FORMAT, stats->n_inf);
+  printf ("\n");
+}
+
+static const char *
+node_name (OnyxModel *model, int index)
+{
+  const Onnx__NodeProto *node = onyx_model_get_proto (model)->graph->node[index];
+  return node->name != NULL && node->name[0] != '\0' ? node->name : node->op_type;
+}
+
+static void
+print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options)
+{
+  guint n_exceeding = 0;
+
+  printf ("%s: ran in %.3f s, %u tensors\n", onyx_model_get_display_name (model), result->seconds,
+          result->stats->len);
+  for (guint i = 0; i < result->stats->len; i++)
+    print_stats_text (result->stats->pdata[i]);
+  if (options->compare == NULL)
+    return;
+  for (guint i = 0; i < result->deltas->len; i++)
+    {
+      const OnyxRunDelta *delta = result->deltas->pdata[i];
+      if (delta->mismatch != NULL || delta->n_exceeding > 0)
+        n_exceeding++;
+    }
+  printf ("against %s (atol %g, rtol %g): %u tensors compared, %u beyond the tolerance\n", options->compare,
+          options->atol, options->rtol, result->deltas->len, n_exceeding);
+  for (guint i = 0; i < result->deltas->len; i++)
+    {
+      const OnyxRunDelta *delta = result->deltas->pdata[i];
+      g_autofree char *name = onyx_display_escape (delta->name);
+      if (delta->mismatch != NULL)
+        printf ("  %-24s %s\n", name, delta->mismatch);
+      else if (delta->n_exceeding > 0)
+        printf ("  %-24s max abs %.6g  max rel %.6g  %" G_GUINT64_FORMAT " values beyond\n", name,
+                delta->max_abs, delta->max_rel, delta->n_exceeding);
+    }
+  if (result->first_divergence >= 0)
+    printf ("first divergence: node %s, output %s (max abs %.6g, max rel %.6g)\n",
+            node_name (model, result->first_divergence), result->first_divergence_delta->name,
+            result->first_divergence_delta->max_abs, result->first_divergence_delta->max_rel);
+  else if (n_exceeding == 0)
+    printf ("no divergence\n");
+}
+
+static void
+json_stats (OnyxJson *json, const OnyxRunStats *stats)
+{
+  onyx_json_begin_object (json);
+  onyx_json_member_string (json, "name", stats->name);
+  onyx_json_member_string (json, "dtype", onyx_elem_type_name (stats->elem_type));
+  onyx_json_key (json, "shape");
+  onyx_json_begin_array (json);
+  for (gsize i = 0; i < stats->n_dims; i++)
+    onyx_json_int (json, stats->dims[i]);
+  onyx_json_end_array (json);
+  onyx_json_member_uint (json, "count", stats->count);
+  onyx_json_member_uint (json, "nan", stats->n_nan);
+  onyx_json_member_uint (json, "inf", stats->n_inf);
+  onyx_json_member_double (json, "min", stats->min);
+  onyx_json_member_double (json, "max", stats->max);
+  onyx_json_member_double (json, "mean", stats->mean);
+  onyx_json_member_double (json, "std", stats->std);
+  onyx_json_key (json, "histogram");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < ONYX_RUN_BINS; i++)
+    onyx_json_uint (json, stats->histogram[i]);
+  onyx_json_end_array (json);
+  onyx_json_end_object (json);
+}
+
+static void
+json_delta (OnyxJson *json, const OnyxRunDelta *delta)
+{
+  onyx_json_member_string (json, "tensor", delta->name);
+  onyx_json_member_string (json, "other", delta->other);
+  onyx_json_member_string (json, "mismatch", delta->mismatch);
+  onyx_json_member_double (json, "max_abs", delta->max_abs);
+  onyx_json_member_double (json, "max_rel", delta->max_rel);
+  onyx_json_member_uint (json, "exceeding", delta->n_exceeding);
+}
+
+static void
+print_json (OnyxModel *model, const OnyxRunResult *result, const Options *options)
+{
+  OnyxJson *json = onyx_json_new ();
+
+  onyx_json_begin_object (json);
+  onyx_json_member_string (json, "model", onyx_model_get_display_name (model));
+  onyx_json_member_double (json, "seconds", result->seconds);
+  onyx_json_key (json, "tensors");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < result->stats->len; i++)
+    json_stats (json, result->stats->pdata[i]);
+  onyx_json_end_array (json);
+  if (options->compare != NULL)
+    {
+      onyx_json_key (json, "compare");
+      onyx_json_begin_object (json);
+      onyx_json_member_string (json, "against", options->compare);
+      onyx_json_member_double (json, "atol", options->atol);
+      onyx_json_member_double (json, "rtol", options->rtol);
+      onyx_json_key (json, "tensors");
+      onyx_json_begin_array (json);
+      for (guint i = 0; i < result->deltas->len; i++)
+        {
+          onyx_json_begin_object (json);
+          json_delta (json, result->deltas->pdata[i]);
+          onyx_json_end_object (json);
+        }
+      onyx_json_end_array (json);
+      onyx_json_key (json, "first_divergence");
+      if (result->first_divergence >= 0)
+        {
+          onyx_json_begin_object (json);
+          onyx_json_member_string (json, "node", node_name (model, result->first_divergence));
+          onyx_json_member_int (json, "node_index", result->first_divergence);
+          json_delta (json, result->first_divergence_delta);
+          onyx_json_end_object (json);
+        }
+      else
+        onyx_json_null (json);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_object (json);
+  onyx_cli_print_json (json);
+}
+
+/* The graph outputs' names: what --save keeps without --all. */
+static GStrv
+output_names (OnyxModel *model)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  GStrv names = g_new0 (char *, graph->n_output + 1);
+  for (size_t i = 0; i < graph->n_output; i++)
+    names[i] = g_strdup (graph->output[i]->name != NULL ? graph->output[i]->name : "");
+  return names;
+}
+
+static gboolean
+diverged (const OnyxRunResult *result)
+{
+  for (guint i = 0; result->deltas != NULL && i < result->deltas->len; i++)
+    {
+      const OnyxRunDelta *delta = result->deltas->pdata[i];
+      if (delta->mismatch != NULL || delta->n_exceeding > 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+run_with (OnyxModel *model, Options *options)
+{
+  OnyxRunInputs how = { 0 };
+  OnyxRunOptions run = { 0 };
+  g_autoptr (GPtrArray) given = NULL, inputs = NULL, reference = NULL;
+  g_autoptr (OnyxModel) other = NULL;
+  g_autoptr (OnyxRunResult) result = NULL;
+  g_auto (GStrv) keep = NULL;
+  GError *error = NULL;
+  int exit_code = ONYX_EXIT_OK;
+
+  if (!parse_making (options, &how, &exit_code))
+    goto out;
+  if ((given = read_given (model, options, &error)) == NULL ||
+      (inputs = onyx_run_prepare_inputs (model, given, &how, &error)) == NULL)
+    {
+      exit_code = onyx_cli_report_error (error);
+      goto out;
+    }
+  if (options->compare != NULL)
+    {
+      if (g_str_has_suffix (options->compare, ".npz"))
+        reference = onyx_npz_read (options->compare, &error);
+      else
+        other = onyx_model_new_from_file (options->compare, &error);
+      if (reference == NULL && other == NULL)
+        {
+          exit_code = onyx_cli_report_error (error);
+          goto out;
+        }
+    }
+  keep = options->save == NULL ? NULL : output_names (model);
+  run.all = options->all || options->compare != NULL;
+  run.keep = (const char *const *) keep;
+  run.keep_all = options->save != NULL && options->all;
+  run.compare_model = other;
+  run.reference = reference;
+  run.atol = options->atol;
+  run.rtol = options->rtol;
+  result = onyx_run_model (model, inputs, &run, &error);
+  if (result == NULL)
+    {
+      exit_code = g_error_matches (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE) ? ONYX_EXIT_USAGE : ONYX_EXIT_PROBLEMS;
+      fprintf (stderr, "onyx-cli run: %s\n", error->message);
+      g_error_free (error);
+      goto out;
+    }
+  if (options->save != NULL && !onyx_npz_write (options->save, result->values, &error))
+    {
+      exit_code = onyx_cli_report_error (error);
+      goto out;
+    }
+  if (options->as_json)
+    print_json (model, result, options);
+  else
+    print_text (model, result, options);
+  if (diverged (result))
+    exit_code = ONYX_EXIT_PROBLEMS;
+out:
+  g_clear_pointer (&how.dims, g_hash_table_unref);
+  return exit_code;
+}
+
+int
+onyx_cli_run (int argc, char **argv)
+{
+  Options options = { .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL };
+  GOptionEntry entries[] = {
+    { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &options.inputs_npz,
+      "The graph inputs' arrays, by name, from an .npz (np.savez)", "IN.npz" },
+    { "input", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &options.input_files,
+      "One input's array from an .npy (np.save); repeatable", "NAME=FILE.npy" },
+    { "random", 0, 0, G_OPTION_ARG_STRING, &options.random_seed,
+      "Make the inputs not given: uniform random values from SEED", "SEED" },
+    { "fill", 0, 0, G_OPTION_ARG_STRING, &options.fill, "Make the inputs not given: zeros, ones or random",
+      "HOW" },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &options.range, "Random values in [LOW, HIGH) (default 0,1)",
+      "LOW,HIGH" },
+    { "dim", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options.dims,
+      "Size of a symbolic dimension of the inputs made (default 1); repeatable", "NAME=SIZE" },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &options.all, "Every tensor of the main graph, not just the outputs",
+      NULL },
+    { "save", 0, 0, G_OPTION_ARG_FILENAME, &options.save,
+      "Save the outputs' values (every tensor's with --all) to an .npz", "OUT.npz" },
+    { "compare", 0, 0, G_OPTION_ARG_FILENAME, &options.compare,
+      "Run another model on the same inputs, or compare with reference arrays of an .npz, tensor by tensor",
+      "B.onnx|REF.npz" },
+    { "atol", 0, 0, G_OPTION_ARG_DOUBLE, &options.atol, "Absolute tolerance (default 1e-5)", "X" },
+    { "rtol", 0, 0, G_OPTION_ARG_DOUBLE, &options.rtol, "Relative tolerance (default 1e-5)", "Y" },
+    { NULL },
+  };
+  g_autoptr (OnyxModel) model = NULL;
+  const char *reason;
+  int exit_code = ONYX_EXIT_OK;
+
+  model = onyx_cli_open_model_with ("run", entries,
+                                    "Runs MODEL with ONNX Runtime (in Onyx's helper) and prints statistics of "
+                                    "its tensors; with --compare, where it parts from another model or from "
+                                    "reference arrays. Exit status 1 when it cannot run or diverges.",
+                                    &argc, &argv, &options.as_json, &exit_code);
+  if (model != NULL && !onyx_run_available (&reason))
+    {
+      fprintf (stderr, "onyx-cli run: %s\n", reason);
+      exit_code = ONYX_EXIT_USAGE;
+    }
+  else if (model != NULL)
+    exit_code = run_with (model, &options);
+  g_free (options.inputs_npz);
+  g_strfreev (options.input_files);
+  g_free (options.random_seed);
+  g_free (options.fill);
+  g_free (options.range);
+  g_strfreev (options.dims);
+  g_free (options.save);
+  g_free (options.compare);
+  return exit_code;
+}

@@ -1,0 +1,542 @@
+/* onyx-run.c: the caller's side of running a model (onyx-run.h): the inputs, the
+ * copy of the model that captures every tensor, the job for the helper, and what
+ * the comparison means for the graph. ONNX Runtime itself is in the helper
+ * (src/helper/onyx-ort.c). */
+#include "onyx-run.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "onyx-error.h"
+#include "onyx-extract.h"
+#include "onyx-onnx.h"
+#include "onyx-types.h"
+
+gboolean
+onyx_run_available (const char **reason)
+{
+#ifdef ONYX_HAVE_ONNXRUNTIME
+  if (reason != NULL)
+    *reason = NULL;
+  return TRUE;
+#else
+  if (reason != NULL)
+    *reason = "this Onyx was built without ONNX Runtime (see the README, \"Running models\")";
+  return FALSE;
+#endif
+}
+
+/* ---- Inputs ---- */
+
+static gboolean
+is_initializer (const Onnx__GraphProto *graph, const char *name)
+{
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    if (g_strcmp0 (graph->initializer[i]->name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* The inputs a run must be given: graph inputs that no initializer backs. */
+static GPtrArray *
+runtime_inputs (const Onnx__GraphProto *graph)
+{
+  GPtrArray *inputs = g_ptr_array_new ();
+  for (size_t i = 0; i < graph->n_input; i++)
+    if (graph->input[i]->name != NULL && !is_initializer (graph, graph->input[i]->name))
+      g_ptr_array_add (inputs, graph->input[i]);
+  return inputs;
+}
+
+static const Onnx__TypeProto__Tensor *
+tensor_type (const Onnx__ValueInfoProto *info)
+{
+  return info->type != NULL && info->type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE
+           ? info->type->tensor_type : NULL;
+}
+
+static guint16
+double_to_half (double value)
+{
+  float f = (float) value;
+  guint32 bits, sign, mantissa;
+  int exponent;
+
+  memcpy (&bits, &f, 4);
+  sign = (bits >> 16) & 0x8000;
+  exponent = (int) ((bits >> 23) & 0xff) - 127 + 15;
+  mantissa = bits & 0x7fffff;
+  if (isnan (f))
+    return 0x7e00;
+  if (exponent >= 31)
+    return (guint16) (sign | 0x7c00);
+  if (exponent <= 0)
+    return exponent < -10 ? (guint16) sign
+                          : (guint16) (sign | ((mantissa | 0x800000) >> (14 - exponent)));
+  return (guint16) (sign | ((guint32) exponent << 10) | (mantissa >> 13));
+}
+
+static void
+store_element (guint8 *at, int elem_type, double value)
+{
+  switch (elem_type)
+    {
+#define WRITE(ctype) do { ctype v = (ctype) value; memcpy (at, &v, sizeof v); } while (0)
+    case 1: WRITE (float); break;
+    case 11: WRITE (double); break;
+    case 2: WRITE (guint8); break;
+    case 3: WRITE (gint8); break;
+    case 4: WRITE (guint16); break;
+    case 5: WRITE (gint16); break;
+    case 6: WRITE (gint32); break;
+    case 7: WRITE (gint64); break;
+    case 12: WRITE (guint32); break;
+    case 13: WRITE (guint64); break;
+#undef WRITE
+    case 9: *at = value != 0; break;
+    case 10:
+      {
+        guint16 half = double_to_half (value);
+        memcpy (at, &half, 2);
+        break;
+      }
+    default: break;
+    }
+}
+
+static gboolean
+is_floating (int elem_type)
+{
+  return elem_type == 1 || elem_type == 10 || elem_type == 11;
+}
+
+static OnyxArray *
+make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GRand *random, GError **error)
+{
+  const Onnx__TypeProto__Tensor *type = tensor_type (info);
+  const Onnx__TensorShapeProto *shape = type != NULL ? type->shape : NULL;
+  gsize size = type != NULL ? onyx_array_element_size (type->elem_type) : 0;
+  g_autofree gint64 *dims = NULL;
+  gsize n_dims = shape != NULL ? shape->n_dim : 0;
+  g_autoptr (GBytes) bytes = NULL;
+  guint64 count = 1;
+  guint8 *data;
+
+  if (size == 0)
+    {
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
+                   "input '%s' is %s, which Onyx cannot make values for: give it as an .npy array",
+                   info->name, type != NULL ? onyx_elem_type_name (type->elem_type) : "not a tensor");
+      return NULL;
+    }
+  dims = g_new0 (gint64, MAX (n_dims, 1));
+  for (gsize i = 0; i < n_dims; i++)
+    {
+      const Onnx__TensorShapeProto__Dimension *dim = shape->dim[i];
+      gpointer chosen = NULL;
+      if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value >= 0)
+        dims[i] = dim->dim_value;
+      else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && how->dims != NULL &&
+               g_hash_table_lookup_extended (how->dims, dim->dim_param, NULL, &chosen))
+        dims[i] = GPOINTER_TO_INT (chosen);
+      else
+        dims[i] = 1;
+      if (dims[i] > 0 && count > (G_MAXSIZE / size) / (guint64) dims[i])
+        {
+          g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, "input '%s' would be too large to make",
+                       info->name);
+          return NULL;
+        }
+      count *= (guint64) dims[i];
+    }
+  data = g_malloc0 (MAX (count * size, 1));
+  for (guint64 i = 0; i < count; i++)
+    {
+      double value = how->fill == ONYX_RUN_FILL_ONES ? 1 : 0;
+      if (how->fill == ONYX_RUN_FILL_RANDOM)
+        {
+          value = g_rand_double_range (random, how->low, how->high);
+          if (!is_floating (type->elem_type))
+            value = floor (value);
+        }
+      store_element (data + i * size, type->elem_type, value);
+    }
+  if (count * size > 0)
+    bytes = g_bytes_new_take (data, count * size);
+  else
+    {
+      g_free (data);
+      bytes = g_bytes_new (NULL, 0);
+    }
+  return onyx_array_new (info->name, type->elem_type, dims, n_dims, bytes);
+}
+
+/* A given array fits the input when its element type is the input's and its dims
+ * are the input's fixed ones (symbolic dims take any size). */
+static gboolean
+check_given (const Onnx__ValueInfoProto *info, const OnyxArray *array, GError **error)
+{
+  const Onnx__TypeProto__Tensor *type = tensor_type (info);
+  const Onnx__TensorShapeProto *shape = type != NULL ? type->shape : NULL;
+
+  if (type != NULL && type->elem_type != 0 && type->elem_type != array->elem_type)
+    {
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
+                   "input '%s' takes %s, but its array holds %s", info->name,
+                   onyx_elem_type_name (type->elem_type), onyx_elem_type_name (array->elem_type));
+      return FALSE;
+    }
+  if (shape == NULL)
+    return TRUE;
+  if (shape->n_dim != array->n_dims)
+    {
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
+                   "input '%s' has %zu dimensions, but its array has %zu", info->name,
+                   shape->n_dim, array->n_dims);
+      return FALSE;
+    }
+  for (gsize i = 0; i < shape->n_dim; i++)
+    if (shape->dim[i]->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE &&
+        shape->dim[i]->dim_value != array->dims[i])
+      {
+        g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
+                     "input '%s' has %" G_GINT64_FORMAT " in dimension %zu, but its array has %" G_GINT64_FORMAT,
+                     info->name, shape->dim[i]->dim_value, i, array->dims[i]);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+static OnyxArray *
+find_array (GPtrArray *arrays, const char *name)
+{
+  for (guint i = 0; arrays != NULL && i < arrays->len; i++)
+    if (g_strcmp0 (((OnyxArray *) arrays->pdata[i])->name, name) == 0)
+      return arrays->pdata[i];
+  return NULL;
+}
+
+static OnyxArray *
+copy_array (const OnyxArray *array)
+{
+  return onyx_array_new (array->name, array->elem_type, array->dims, array->n_dims, array->data);
+}
+
+GPtrArray *
+onyx_run_prepare_inputs (OnyxModel *model, GPtrArray *given, const OnyxRunInputs *how, GError **error)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  g_autoptr (GPtrArray) inputs = runtime_inputs (graph);
+  g_autoptr (GPtrArray) arrays = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_array_free);
+  g_autoptr (GRand) random = g_rand_new_with_seed ((guint32) (how->seed ^ (how->seed >> 32)));
+
+  for (guint i = 0; given != NULL && i < given->len; i++)
+    {
+      const OnyxArray *array = given->pdata[i];
+      gboolean known = FALSE;
+      for (guint k = 0; k < inputs->len && !known; k++)
+        known = g_strcmp0 (((Onnx__ValueInfoProto *) inputs->pdata[k])->name, array->name) == 0;
+      if (!known)
+        {
+          g_autoptr (GString) names = g_string_new (NULL);
+          for (guint k = 0; k < inputs->len; k++)
+            g_string_append_printf (names, "%s'%s'", k > 0 ? ", " : "",
+                                    ((Onnx__ValueInfoProto *) inputs->pdata[k])->name);
+          g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, "'%s' is not an input of %s (its inputs: %s)",
+                       array->name != NULL ? array->name : "", onyx_model_get_display_name (model),
+                       inputs->len > 0 ? names->str : "none");
+          return NULL;
+        }
+    }
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      const Onnx__ValueInfoProto *info = inputs->pdata[i];
+      OnyxArray *array = find_array (given, info->name);
+
+      if (array != NULL && !check_given (info, array, error))
+        return NULL;
+      if (array == NULL && how->fill == ONYX_RUN_FILL_NONE)
+        {
+          g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
+                       "no array for input '%s': give one, or let Onyx make them (--random SEED)",
+                       info->name);
+          return NULL;
+        }
+      array = array != NULL ? copy_array (array) : make_input (info, how, random, error);
+      if (array == NULL)
+        return NULL;
+      g_ptr_array_add (arrays, array);
+    }
+  return g_steal_pointer (&arrays);
+}
+
+/* ---- The model as run ---- */
+
+static void
+add_name (GPtrArray *names, GHashTable *seen, const char *name)
+{
+  if (name != NULL && name[0] != '\0' && g_hash_table_add (seen, (gpointer) name))
+    g_ptr_array_add (names, (gpointer) name);
+}
+
+/* The model whose graph outputs are every tensor of the main graph its nodes make,
+ * in the nodes' order (then graph outputs no node makes), cut by extract so that the types of the
+ * new outputs come along where known. */
+static GBytes *
+capturing_model (OnyxModel *model, gboolean all, GError **error)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  g_autoptr (GPtrArray) inputs = runtime_inputs (graph);
+  g_autoptr (GPtrArray) outputs = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (OnyxModel) capturing = NULL;
+
+  if (!all)
+    return onyx_model_serialize (model);
+  for (size_t i = 0; i < graph->n_node; i++)
+    for (size_t k = 0; k < graph->node[i]->n_output; k++)
+      add_name (outputs, seen, graph->node[i]->output[k]);
+  for (size_t i = 0; i < graph->n_output; i++)
+    add_name (outputs, seen, graph->output[i]->name);
+  g_ptr_array_add (outputs, NULL);
+  for (guint i = 0; i < inputs->len; i++)
+    inputs->pdata[i] = ((Onnx__ValueInfoProto *) inputs->pdata[i])->name;
+  g_ptr_array_add (inputs, NULL);
+  capturing = onyx_model_extract (model, (const char *const *) inputs->pdata,
+                                  (const char *const *) outputs->pdata, error);
+  return capturing != NULL ? onyx_model_serialize (capturing) : NULL;
+}
+
+/* Tensors of A matched with B's (or the reference's) of the same name. */
+static GPtrArray *
+pairs_by_name (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
+{
+  GPtrArray *pairs = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GHashTable) other_names = g_hash_table_new (g_str_hash, g_str_equal);
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+
+  if (other != NULL)
+    {
+      const Onnx__GraphProto *other_graph = onyx_model_get_proto (other)->graph;
+      for (size_t i = 0; i < other_graph->n_node; i++)
+        for (size_t k = 0; k < other_graph->node[i]->n_output; k++)
+          g_hash_table_add (other_names, other_graph->node[i]->output[k]);
+    }
+  for (guint i = 0; reference != NULL && i < reference->len; i++)
+    g_hash_table_add (other_names, ((OnyxArray *) reference->pdata[i])->name);
+  for (size_t i = 0; i < graph->n_node; i++)
+    for (size_t k = 0; k < graph->node[i]->n_output; k++)
+      {
+        const char *name = graph->node[i]->output[k];
+        if (name != NULL && name[0] != '\0' && g_hash_table_contains (other_names, name))
+          {
+            g_ptr_array_add (pairs, g_strdup (name));
+            g_ptr_array_add (pairs, g_strdup (name));
+          }
+      }
+  return pairs;
+}
+
+/* ONNX Runtime names what it cannot do by operator ("devtech:FooOp(-1) is not a
+ * registered function/op") or node: the message says which node of the model. */
+static char *
+refusal_message (OnyxModel *model, const char *text)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+
+  for (size_t i = 0; i < graph->n_node; i++)
+    {
+      const Onnx__NodeProto *node = graph->node[i];
+      const char *domain = node->domain != NULL && node->domain[0] != '\0' ? node->domain : "ai.onnx";
+      g_autofree char *op = g_strdup_printf ("%s:%s(", domain, node->op_type);
+      g_autofree char *quoted = node->name != NULL && node->name[0] != '\0' ? g_strdup_printf ("'%s'", node->name) : NULL;
+      g_autofree char *bracketed = node->name != NULL && node->name[0] != '\0' ? g_strdup_printf ("Node (%s)", node->name) : NULL;
+
+      if (strstr (text, op) != NULL || (quoted != NULL && strstr (text, quoted) != NULL) ||
+          (bracketed != NULL && strstr (text, bracketed) != NULL))
+        return g_strdup_printf ("ONNX Runtime cannot run node '%s' (%s%s%s): %s",
+                                node->name != NULL && node->name[0] != '\0' ? node->name : "(unnamed)",
+                                node->domain != NULL && node->domain[0] != '\0' ? node->domain : "",
+                                node->domain != NULL && node->domain[0] != '\0' ? "::" : "", node->op_type, text);
+    }
+  return g_strdup_printf ("ONNX Runtime cannot run %s: %s", onyx_model_get_display_name (model), text);
+}
+
+static const OnyxRunDelta *
+find_delta (GHashTable *deltas, const char *name)
+{
+  return name != NULL ? g_hash_table_lookup (deltas, name) : NULL;
+}
+
+static gboolean
+diverges (const OnyxRunDelta *delta)
+{
+  return delta != NULL && (delta->mismatch != NULL || delta->n_exceeding > 0);
+}
+
+/* The first node, in the graph's order (which ONNX asks to be topological), whose
+ * output exceeds while none of its inputs do: where the two runs part. */
+static void
+find_first_divergence (OnyxModel *model, OnyxRunResult *result)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  g_autoptr (GHashTable) deltas = g_hash_table_new (g_str_hash, g_str_equal);
+
+  result->first_divergence = -1;
+  for (guint i = 0; i < result->deltas->len; i++)
+    g_hash_table_insert (deltas, ((OnyxRunDelta *) result->deltas->pdata[i])->name, result->deltas->pdata[i]);
+  for (size_t i = 0; i < graph->n_node; i++)
+    {
+      const Onnx__NodeProto *node = graph->node[i];
+      const OnyxRunDelta *exceeding = NULL;
+      gboolean inputs_agree = TRUE;
+
+      for (size_t k = 0; k < node->n_output && exceeding == NULL; k++)
+        if (diverges (find_delta (deltas, node->output[k])))
+          exceeding = find_delta (deltas, node->output[k]);
+      for (size_t k = 0; k < node->n_input && inputs_agree; k++)
+        inputs_agree = !diverges (find_delta (deltas, node->input[k]));
+      if (exceeding != NULL && inputs_agree)
+        {
+          result->first_divergence = (int) i;
+          result->first_divergence_delta = exceeding;
+          return;
+        }
+    }
+}
+
+static int
+node_index (const Onnx__GraphProto *graph, const char *name)
+{
+  for (size_t i = 0; i < graph->n_node; i++)
+    if (g_strcmp0 (graph->node[i]->name, name) == 0)
+      return (int) i;
+  return -1;
+}
+
+/* The part of the model that computes the node's outputs. */
+static OnyxModel *
+model_until (OnyxModel *model, const char *node_name, GError **error)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  int index = node_index (graph, node_name);
+  g_autoptr (GPtrArray) inputs = runtime_inputs (graph);
+  g_autoptr (GPtrArray) outputs = g_ptr_array_new ();
+
+  if (index < 0)
+    {
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, "%s has no node named '%s'",
+                   onyx_model_get_display_name (model), node_name);
+      return NULL;
+    }
+  for (size_t k = 0; k < graph->node[index]->n_output; k++)
+    if (graph->node[index]->output[k][0] != '\0')
+      g_ptr_array_add (outputs, graph->node[index]->output[k]);
+  g_ptr_array_add (outputs, NULL);
+  for (guint i = 0; i < inputs->len; i++)
+    inputs->pdata[i] = ((Onnx__ValueInfoProto *) inputs->pdata[i])->name;
+  g_ptr_array_add (inputs, NULL);
+  return onyx_model_extract (model, (const char *const *) inputs->pdata, (const char *const *) outputs->pdata,
+                             error);
+}
+
+OnyxRunResult *
+onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, GError **error)
+{
+  const char *reason;
+  OnyxRunRequest request = { 0 };
+  g_autoptr (GBytes) request_bytes = NULL, result_bytes = NULL;
+  g_autofree char *text = NULL;
+  OnyxRunResult *result;
+
+  if (!onyx_run_available (&reason))
+    {
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE, "cannot run models: %s", reason);
+      return NULL;
+    }
+  if (options->until_node != NULL)
+    {
+      g_autoptr (OnyxModel) part = model_until (model, options->until_node, error);
+      request.model = part != NULL ? capturing_model (part, options->all, error) : NULL;
+    }
+  else
+    request.model = capturing_model (model, options->all, error);
+  if (request.model == NULL)
+    return NULL;
+  if (options->compare_model != NULL &&
+      (request.other_model = capturing_model (options->compare_model, options->all, error)) == NULL)
+    {
+      onyx_run_request_clear (&request);
+      return NULL;
+    }
+  request.base_dir = g_strdup (onyx_model_get_base_dir (model));
+  if (options->compare_model != NULL)
+    request.other_base_dir = g_strdup (onyx_model_get_base_dir (options->compare_model));
+  request.inputs = g_ptr_array_ref (inputs);
+  request.reference = options->reference != NULL ? g_ptr_array_ref (options->reference) : NULL;
+  request.pairs = pairs_by_name (model, options->compare_model, options->reference);
+  request.keep = g_strdupv ((char **) options->keep);
+  request.keep_all = options->keep_all;
+  request.atol = options->atol;
+  request.rtol = options->rtol;
+  request_bytes = onyx_run_request_encode (&request);
+  onyx_run_request_clear (&request);
+
+  result_bytes = onyx_onnx_run_isolated (ONYX_ONNX_JOB_RUN, request_bytes, 0, &text, error);
+  if (result_bytes == NULL)
+    {
+      if (text != NULL)
+        {
+          g_autofree char *message = refusal_message (model, text);
+          g_clear_error (error);
+          g_set_error_literal (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_REFUSED, message);
+        }
+      return NULL;
+    }
+  result = onyx_run_result_decode (result_bytes);
+  find_first_divergence (model, result);
+  return result;
+}
+
+gboolean
+onyx_run_save_repro (OnyxModel *model, int node, GPtrArray *inputs, const char *path, char **npz_path,
+                     GError **error)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  const Onnx__NodeProto *target;
+  g_autoptr (GPtrArray) cut_inputs = g_ptr_array_new ();
+  g_autoptr (GPtrArray) cut_outputs = g_ptr_array_new ();
+  g_autoptr (OnyxModel) cut = NULL;
+  g_autoptr (OnyxRunResult) result = NULL;
+  g_autofree char *stem = NULL;
+  OnyxRunOptions options = { .all = TRUE, .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL };
+
+  g_return_val_if_fail (node >= 0 && (size_t) node < graph->n_node, FALSE);
+  target = graph->node[node];
+  /* Its inputs that the run makes (not initializers, which the cut keeps). */
+  for (size_t k = 0; k < target->n_input; k++)
+    if (target->input[k][0] != '\0' && !is_initializer (graph, target->input[k]))
+      g_ptr_array_add (cut_inputs, target->input[k]);
+  g_ptr_array_add (cut_inputs, NULL);
+  for (size_t k = 0; k < target->n_output; k++)
+    if (target->output[k][0] != '\0')
+      g_ptr_array_add (cut_outputs, target->output[k]);
+  g_ptr_array_add (cut_outputs, NULL);
+  cut = onyx_model_extract (model, (const char *const *) cut_inputs->pdata,
+                            (const char *const *) cut_outputs->pdata, error);
+  if (cut == NULL)
+    return FALSE;
+  options.keep = (const char *const *) cut_inputs->pdata;
+  options.until_node = target->name != NULL && target->name[0] != '\0' ? target->name : NULL;
+  result = onyx_run_model (model, inputs, &options, error);
+  if (result == NULL)
+    return FALSE;
+  stem = g_str_has_suffix (path, ".onnx") ? g_strndup (path, strlen (path) - 5) : g_strdup (path);
+  *npz_path = g_strconcat (stem, ".npz", NULL);
+  if (!onyx_model_save (cut, path, error) || !onyx_npz_write (*npz_path, result->values, error))
+    {
+      g_clear_pointer (npz_path, g_free);
+      return FALSE;
+    }
+  return TRUE;
+}

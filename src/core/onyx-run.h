@@ -1,0 +1,166 @@
+/* onyx-run.h: running a model with ONNX Runtime and seeing where its numbers go.
+ *
+ * ONNX Runtime runs in Onyx's helper program (onyx-onnx.h), never in the app: a
+ * crash or a huge allocation of the runtime fails the run, not the window. A run
+ * captures every tensor of the main graph (a copy of the model whose graph outputs
+ * are all of them) and gives back statistics of each, and the values of the tensors
+ * asked for only: a 12k-node model's arrays do not all cross to the caller. A run
+ * may compare with a second model run on the same inputs, or with reference arrays
+ * (an .npz of a PyTorch run), tensor by tensor, in the helper. */
+#pragma once
+
+#include <glib.h>
+
+#include "onyx-array.h"
+#include "onyx-model.h"
+
+G_BEGIN_DECLS
+
+/* Whether this build runs models; when not, *reason says why in one line. */
+gboolean onyx_run_available (const char **reason);
+
+#define ONYX_RUN_BINS 32
+
+/* What became of one tensor. Statistics are of the finite values (NaN when there
+ * are none); the histogram spreads them over [min, max] in ONYX_RUN_BINS bins. */
+typedef struct {
+  char *name;
+  int elem_type;
+  gint64 *dims;
+  gsize n_dims;
+  guint64 count;
+  guint64 n_nan;
+  guint64 n_inf;
+  double min, max, mean, std;
+  guint32 histogram[ONYX_RUN_BINS];
+} OnyxRunStats;
+
+/* The statistics of an array (any element type numpy has). */
+void onyx_run_stats_compute (const OnyxArray *array,
+                             OnyxRunStats    *stats);
+void onyx_run_stats_clear   (OnyxRunStats    *stats);
+
+/* One tensor of the run compared with its counterpart. |a - b| > atol + rtol × |b|
+ * counts as exceeding, as numpy.isclose and Polygraphy judge; NaN against NaN is
+ * equal, NaN against a number exceeds. */
+typedef struct {
+  char *name;          /* the tensor of the model run */
+  char *other;         /* its counterpart's name (tensor of B, or the .npz entry) */
+  char *mismatch;      /* shapes or types that cannot be compared; NULL when compared */
+  double max_abs;
+  double max_rel;      /* |a - b| / |b| at its largest, over b ≠ 0 */
+  guint64 n_exceeding;
+} OnyxRunDelta;
+
+void onyx_run_delta_compute (const OnyxArray *a,
+                             const OnyxArray *b,
+                             double           atol,
+                             double           rtol,
+                             OnyxRunDelta    *delta);
+
+#define ONYX_RUN_DEFAULT_ATOL 1e-5
+#define ONYX_RUN_DEFAULT_RTOL 1e-5
+
+typedef struct {
+  /* Every tensor of the main graph, not just the graph's outputs. */
+  gboolean all;
+  /* Names of tensors whose values come back (NULL-terminated; NULL: none); keep_all
+   * brings every captured tensor's. */
+  const char *const *keep;
+  gboolean keep_all;
+  /* A second model to run on the same inputs, or reference arrays (by tensor name),
+   * or neither. */
+  OnyxModel *compare_model;
+  GPtrArray *reference;      /* of OnyxArray */
+  double atol, rtol;
+  /* Run only as far as this node of the main graph (by name): the part of the model
+   * its outputs need. NULL: the whole model. */
+  const char *until_node;
+} OnyxRunOptions;
+
+typedef struct {
+  GPtrArray *stats;          /* OnyxRunStats of the model run, in the order produced */
+  GPtrArray *other_stats;    /* of the second model, when one was run */
+  GPtrArray *values;         /* OnyxArray kept */
+  GPtrArray *deltas;         /* OnyxRunDelta, when compared */
+  double seconds;            /* ONNX Runtime's run alone, of the model */
+  /* The first node in topological order whose output exceeds the tolerance while
+   * none of its inputs did (-1: none), and that output. */
+  int first_divergence;
+  const OnyxRunDelta *first_divergence_delta;
+} OnyxRunResult;
+
+void onyx_run_result_free (OnyxRunResult *result);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxRunResult, onyx_run_result_free)
+
+/* How inputs nobody gave are made. */
+typedef enum {
+  ONYX_RUN_FILL_NONE,    /* an error names the missing input */
+  ONYX_RUN_FILL_RANDOM,  /* uniform in [low, high), from seed; whole numbers for ints */
+  ONYX_RUN_FILL_ZEROS,
+  ONYX_RUN_FILL_ONES,
+} OnyxRunFill;
+
+typedef struct {
+  OnyxRunFill fill;
+  guint64 seed;
+  double low, high;
+  /* Symbolic dims by name (char * → GINT_TO_POINTER (value)); others are 1. */
+  GHashTable *dims;
+} OnyxRunInputs;
+
+/* The arrays the model's graph inputs take: `given` (OnyxArray by name, may be NULL)
+ * checked against the inputs' element types and ranks, the rest made as `how` says.
+ * Names in `given` that are no input of the model are an error. */
+GPtrArray *onyx_run_prepare_inputs (OnyxModel           *model,
+                                    GPtrArray           *given,
+                                    const OnyxRunInputs *how,
+                                    GError             **error);
+
+/* Runs the model on `inputs` (from onyx_run_prepare_inputs) in the helper. A model
+ * ONNX Runtime refuses is one error (ONYX_RUN_ERROR_REFUSED) naming the node
+ * when the runtime named one. */
+OnyxRunResult *onyx_run_model (OnyxModel            *model,
+                               GPtrArray            *inputs,
+                               const OnyxRunOptions *options,
+                               GError              **error);
+
+/* A reproducer of one node of the main graph (index `node`), as the run saw it: the
+ * model cut to that node (onyx_model_extract) saved to `path`, and the arrays its
+ * inputs had in the run on `inputs` saved beside it as an .npz of the same name
+ * (model.onnx → model.npz), so that `onyx-cli run path --inputs that.npz` repeats it.
+ * *npz_path is set to the arrays' file. */
+gboolean onyx_run_save_repro (OnyxModel   *model,
+                              int          node,
+                              GPtrArray   *inputs,
+                              const char  *path,
+                              char       **npz_path,
+                              GError     **error);
+
+/* ---- Between the caller and the helper (onyx-run-wire.c owns the format) ---- */
+
+typedef struct {
+  GBytes *model;             /* serialized, every captured tensor a graph output */
+  char *base_dir;            /* where its external data lives; may be NULL */
+  GBytes *other_model;       /* NULL: none */
+  char *other_base_dir;
+  GPtrArray *inputs;         /* OnyxArray */
+  GPtrArray *reference;      /* OnyxArray */
+  GPtrArray *pairs;          /* char *, name in the model then its counterpart's, … */
+  GStrv keep;                /* names whose values come back */
+  gboolean keep_all;
+  double atol, rtol;
+} OnyxRunRequest;
+
+void           onyx_run_request_clear  (OnyxRunRequest *request);
+GBytes        *onyx_run_request_encode (const OnyxRunRequest *request);
+gboolean       onyx_run_request_decode (GBytes         *bytes,
+                                        OnyxRunRequest *request);
+GBytes        *onyx_run_result_encode  (const OnyxRunResult *result);
+OnyxRunResult *onyx_run_result_decode  (GBytes         *bytes);
+
+/* Empty lists that free OnyxRunStats and OnyxRunDelta, for building a result. */
+GPtrArray     *onyx_run_stats_list_new (void);
+GPtrArray     *onyx_run_delta_list_new (void);
+
+G_END_DECLS

@@ -1,0 +1,193 @@
+#!/usr/bin/python3
+"""onyx-cli run: the model runs in ONNX Runtime inside Onyx's helper; what it prints
+is checked against numpy over what onnxruntime-node computes for the same inputs, and
+its comparison finds the node where an edited copy of the model parts from the
+original."""
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper
+
+from onyx_test import cli, data
+import onyx_test
+
+# meson says whether this build has ONNX Runtime; a build that should and cannot run
+# fails here rather than skipping.
+BUILT_WITH_ORT = os.environ.get("ONYX_HAVE_ONNXRUNTIME") == "1"
+
+
+def chain_model(path):
+    """x[1,4] → MatMul(W1) → Relu → MatMul(W2) → Sigmoid → y, named nodes, weights seeded."""
+    rng = np.random.default_rng(3)
+    w1 = numpy_helper.from_array(rng.standard_normal((4, 8)).astype(np.float32), "W1")
+    w2 = numpy_helper.from_array(rng.standard_normal((8, 3)).astype(np.float32), "W2")
+    nodes = [helper.make_node("MatMul", ["x", "W1"], ["h"], name="mm1"),
+             helper.make_node("Relu", ["h"], ["r"], name="relu"),
+             helper.make_node("MatMul", ["r", "W2"], ["z"], name="mm2"),
+             helper.make_node("Sigmoid", ["z"], ["y"], name="sigmoid")]
+    graph = helper.make_graph(nodes, "chain",
+                              [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 4])],
+                              [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["N", 3])],
+                              [w1, w2])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, path)
+    return model
+
+
+class Run(unittest.TestCase):
+    def setUp(self):
+        if not BUILT_WITH_ORT:
+            self.skipTest("this build has no ONNX Runtime (meson found none)")
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        self.model = os.path.join(self.tmp, "chain.onnx")
+        chain_model(self.model)
+        self.x = np.random.default_rng(5).standard_normal((2, 4)).astype(np.float32)
+        self.inputs = os.path.join(self.tmp, "inputs.npz")
+        np.savez(self.inputs, x=self.x)
+
+    def run_json(self, *args, expect=0):
+        run = cli("run", *args, "--json")
+        self.assertEqual(run.returncode, expect, run.stdout + run.stderr)
+        return json.loads(run.stdout)
+
+    def test_every_tensor_has_numpy_statistics_of_what_onnxruntime_computes(self):
+        report = self.run_json(self.model, "--inputs", self.inputs, "--all")
+        expected = onyx_test.run_onnxruntime_feeds(self.all_outputs_copy(), {"x": self.x}, self.tmp)
+        tensors = {t["name"]: t for t in report["tensors"]}
+        self.assertEqual(set(tensors), {"h", "r", "z", "y"})
+        checked = 0
+        for name, values in expected.items():
+            t = tensors[name]
+            self.assertEqual(t["shape"], list(values.shape))
+            self.assertEqual(t["dtype"], "float32")
+            self.assertEqual(t["count"], values.size)
+            for key, value in (("min", values.min()), ("max", values.max()), ("mean", values.mean()),
+                               ("std", values.std())):
+                self.assertAlmostEqual(t[key], float(value), places=5, msg=f"{name} {key}")
+            # The histogram spreads every value over [min, max].
+            self.assertEqual(sum(t["histogram"]), values.size)
+            self.assertEqual(t["nan"], 0)
+            checked += 1
+        self.assertEqual(checked, 4)
+        # Relu's output is never negative, and some of its inputs were.
+        self.assertGreaterEqual(tensors["r"]["min"], 0)
+        self.assertLess(tensors["h"]["min"], 0)
+
+    def all_outputs_copy(self):
+        model = onnx.load(self.model)
+        for name in ("h", "r", "z"):
+            model.graph.output.append(helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
+        path = os.path.join(self.tmp, "all.onnx")
+        onnx.save(model, path)
+        return path
+
+    def test_saved_outputs_are_onnxruntimes_values(self):
+        out = os.path.join(self.tmp, "out.npz")
+        run = cli("run", self.model, "--inputs", self.inputs, "--save", out)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIn("sigmoid", open(self.model, "rb").read().decode("latin-1"))
+        saved = np.load(out)
+        self.assertEqual(list(saved.keys()), ["y"])
+        expected = onyx_test.run_onnxruntime_feeds(self.model, {"x": self.x}, self.tmp)["y"]
+        np.testing.assert_allclose(saved["y"], expected, rtol=1e-6)
+        # --all saves every tensor.
+        run = cli("run", self.model, "--inputs", self.inputs, "--all", "--save", out)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(sorted(np.load(out).keys()), ["h", "r", "y", "z"])
+
+    def test_random_inputs_follow_seed_and_symbolic_dims(self):
+        first = self.run_json(self.model, "--random", "7", "--dim", "N=5")
+        again = self.run_json(self.model, "--random", "7", "--dim", "N=5")
+        other = self.run_json(self.model, "--random", "8", "--dim", "N=5")
+        self.assertEqual(first["tensors"][0]["shape"], [5, 3])
+        self.assertEqual(first["tensors"], again["tensors"])
+        self.assertNotEqual(first["tensors"][0]["mean"], other["tensors"][0]["mean"])
+        ones = self.run_json(self.model, "--fill", "ones")
+        self.assertEqual(ones["tensors"][0]["shape"], [1, 3])
+
+    def test_the_model_against_itself_does_not_diverge(self):
+        report = self.run_json(self.model, "--inputs", self.inputs, "--compare", self.model)
+        compared = {t["tensor"] for t in report["compare"]["tensors"]}
+        self.assertEqual(compared, {"h", "r", "z", "y"})
+        self.assertTrue(all(t["max_abs"] == 0 for t in report["compare"]["tensors"]))
+        self.assertIsNone(report["compare"]["first_divergence"])
+
+    def test_first_divergence_is_the_node_whose_weight_changed(self):
+        edited = onnx.load(self.model)
+        w2 = edited.graph.initializer[1]
+        self.assertEqual(w2.name, "W2")
+        w2.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(w2) * 1.5, "W2"))
+        path = os.path.join(self.tmp, "edited.onnx")
+        onnx.save(edited, path)
+        report = self.run_json(self.model, "--inputs", self.inputs, "--compare", path, expect=1)
+        first = report["compare"]["first_divergence"]
+        self.assertEqual(first["node"], "mm2")
+        self.assertEqual(first["tensor"], "z")
+        self.assertGreater(first["max_abs"], 1e-3)
+        # h and r agree; z and y do not.
+        exceeding = {t["tensor"] for t in report["compare"]["tensors"] if t["exceeding"] > 0}
+        self.assertEqual(exceeding, {"z", "y"})
+        # A loose enough tolerance takes the divergence away.
+        report = self.run_json(self.model, "--inputs", self.inputs, "--compare", path, "--atol", "1e9")
+        self.assertIsNone(report["compare"]["first_divergence"])
+
+    def test_reference_arrays_of_an_npz(self):
+        # The walkthrough: FooOp bypassed, the model must give the arrays saved with it.
+        removed = os.path.join(self.tmp, "removed.onnx")
+        run = cli("edit", data("model_foo.onnx"), "-o", removed, "--bypass-op", "devtech::FooOp", "--cleanup")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        report = self.run_json(removed, "--inputs", data("model_foo.npz"), "--compare", data("model_foo.npz"))
+        self.assertEqual([t["tensor"] for t in report["compare"]["tensors"]], ["output"])
+        self.assertIsNone(report["compare"]["tensors"][0]["mismatch"])
+        self.assertLess(report["compare"]["tensors"][0]["max_abs"], 1e-5)
+        self.assertIsNone(report["compare"]["first_divergence"])
+        # A reference one value off is found, at the node that makes it.
+        ref = dict(np.load(data("model_foo.npz")))
+        ref["output"] = ref["output"].copy()
+        ref["output"][0, 0, 0, 0] += 1
+        path = os.path.join(self.tmp, "ref.npz")
+        np.savez(path, **ref)
+        report = self.run_json(removed, "--inputs", data("model_foo.npz"), "--compare", path, expect=1)
+        first = report["compare"]["first_divergence"]
+        self.assertEqual(first["tensor"], "output")
+        self.assertEqual(first["node"], onnx.load(removed).graph.node[-1].name)
+        self.assertEqual(report["compare"]["tensors"][0]["exceeding"], 1)
+        # Another model's arrays cannot be compared: the shapes say so.
+        report = self.run_json(data("model.onnx"), "--inputs", data("model_foo.npz"), "--compare", path, expect=1)
+        self.assertIn("shape [2×64×31×31] against [2×16×63×63]", report["compare"]["tensors"][0]["mismatch"])
+
+    def test_a_model_onnxruntime_cannot_run_is_one_error_naming_the_node(self):
+        run = cli("run", data("model_foo.onnx"), "--random", "1")
+        self.assertEqual(run.returncode, 1)
+        self.assertEqual(run.stdout, "")
+        lines = run.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, run.stderr)
+        foo = [n for n in onnx.load(data("model_foo.onnx")).graph.node if n.op_type == "FooOp"][0]
+        self.assertIn(f"node '{foo.name}' ({foo.domain}::FooOp)", lines[0])
+
+    def test_inputs_that_do_not_fit_say_which_and_why(self):
+        run = cli("run", self.model)
+        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertIn("no array for input 'x'", run.stderr)
+        self.assertIn("--random", run.stderr)
+        wrong = os.path.join(self.tmp, "wrong.npy")
+        np.save(wrong, np.zeros((2, 4), dtype=np.int64))
+        run = cli("run", self.model, "--input", "x=" + wrong)
+        self.assertEqual(run.returncode, 3)
+        self.assertIn("input 'x' takes float32, but its array holds int64", run.stderr)
+        np.save(wrong, np.zeros((2, 5), dtype=np.float32))
+        run = cli("run", self.model, "--input", "x=" + wrong)
+        self.assertIn("input 'x' has 4 in dimension 1, but its array has 5", run.stderr)
+        run = cli("run", self.model, "--input", "nope=" + wrong)
+        self.assertIn("'nope' is not an input of chain.onnx (its inputs: 'x')", run.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
