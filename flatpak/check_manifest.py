@@ -110,7 +110,7 @@ def main():
 
     modules = manifest.get('modules', [])
     names = [m.get('name') for m in modules]
-    for needed in ('protobuf', 'protobuf-c', 'onnx', 'graphviz', 'onyx'):
+    for needed in ('protobuf', 'protobuf-c', 'onnx', 'graphviz', 'libzip', 'onyx'):
         expect(needed in names, f'no module {needed}')
     for module in modules:
         expect(isinstance(module, dict), 'modules must be inline, not separate files')
