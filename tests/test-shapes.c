@@ -242,6 +242,42 @@ test_worker_crash_fails_the_job_only (void)
   assert_echo (2);
 }
 
+static gpointer
+sleep_job (gpointer data)
+{
+  g_autoptr (GBytes) input = g_bytes_new_static ("", 0);
+  g_autofree char *text = NULL;
+  GError **error = data;
+  GBytes *output = onyx_onnx_run_isolated (ONYX_ONNX_JOB_SLEEP, input, 30000, &text, error);
+
+  return output;
+}
+
+/* Cancelling ends the running job at once (its helper is killed), says so, and the
+ * next job gets a new helper. */
+static void
+test_worker_cancel (void)
+{
+  g_autoptr (GError) error = NULL;
+  GThread *thread;
+  gint64 start = g_get_monotonic_time ();
+  GBytes *output;
+
+  assert_echo (6);
+  thread = g_thread_new ("sleeper", sleep_job, &error);
+  /* Until the job has reached the helper: before that there is nothing to cancel. */
+  while (error == NULL && g_get_monotonic_time () - start < 20 * G_USEC_PER_SEC)
+    {
+      onyx_onnx_cancel (ONYX_ONNX_JOB_SLEEP);
+      g_usleep (20000);
+    }
+  output = g_thread_join (thread);
+  g_assert_null (output);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 20 * G_USEC_PER_SEC);
+  assert_echo (7);
+}
+
 /* Started ahead of time, the worker is the one the next job runs in. */
 static void
 test_worker_warm_up (void)
@@ -288,5 +324,6 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
   g_test_add_func ("/shapes/worker/killed-idle", test_worker_killed_idle_is_replaced);
   g_test_add_func ("/shapes/worker/warm-up", test_worker_warm_up);
+  g_test_add_func ("/shapes/worker/cancel", test_worker_cancel);
   return g_test_run ();
 }

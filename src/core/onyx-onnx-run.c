@@ -31,10 +31,28 @@ typedef struct {
 /* The helper's fd for its end of the socket. */
 #define HELPER_FD 3
 
-static GMutex worker_lock;       /* held from a job's start to its finish */
-static GSubprocess *worker;      /* NULL: none running */
-static pid_t worker_owner;       /* the process that started it: a fork of ours has none */
-static int worker_fd = -1;
+/* A helper process and its socket. Runs of ONNX Runtime have one of their own: a
+ * long run neither waits for nor holds up libonnx's jobs (shapes after an edit), and
+ * cancelling a run ends its helper only. */
+typedef struct {
+  GMutex lock;          /* held from a job's start to its finish */
+  GSubprocess *process; /* NULL: none running */
+  pid_t owner;          /* the process that started it: a fork of ours has none */
+  int fd;
+  /* Under cancel_lock: the job running, and whether it was cancelled. */
+  gboolean busy;
+  gboolean cancelled;
+} Worker;
+
+static Worker library_worker = { .fd = -1 };
+static Worker runtime_worker = { .fd = -1 };
+static GMutex cancel_lock;
+
+static Worker *
+worker_for (OnyxOnnxJobKind kind)
+{
+  return kind == ONYX_ONNX_JOB_RUN ? &runtime_worker : &library_worker;
+}
 
 const char *
 onyx_onnx_job_describe (OnyxOnnxJobKind kind)
@@ -47,6 +65,7 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
     case ONYX_ONNX_JOB_RUN: return "running the model with ONNX Runtime";
     case ONYX_ONNX_JOB_ECHO: return "echoing";
     case ONYX_ONNX_JOB_CRASH: return "crashing on purpose";
+    case ONYX_ONNX_JOB_SLEEP: return "sleeping";
     }
   return "an unknown job";
 }
@@ -144,6 +163,10 @@ run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, OnyxOnnxJobFunc r
       break;
     case ONYX_ONNX_JOB_CRASH:
       abort ();
+    case ONYX_ONNX_JOB_SLEEP:
+      g_usleep ((gulong) CLAMP (argument, 0, 60000) * 1000);
+      result = g_bytes_new (NULL, 0);
+      break;
     default:
       *text = g_strdup_printf ("onyx-onnx-helper: no job %d", (int) kind);
     }
@@ -195,15 +218,20 @@ onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
 }
 
 static void
-stop_worker (void)
+stop_worker (Worker *worker)
 {
-  if (worker_fd >= 0)
-    close (worker_fd);
-  worker_fd = -1;
-  /* It ends on the closed socket (or has crashed): reap it. */
-  if (worker != NULL)
-    g_subprocess_wait (worker, NULL, NULL);
-  g_clear_object (&worker);
+  GSubprocess *process;
+
+  if (worker->fd >= 0)
+    close (worker->fd);
+  worker->fd = -1;
+  g_mutex_lock (&cancel_lock);
+  process = g_steal_pointer (&worker->process);
+  g_mutex_unlock (&cancel_lock);
+  /* It ends on the closed socket (or has crashed, or was cancelled): reap it. */
+  if (process != NULL)
+    g_subprocess_wait (process, NULL, NULL);
+  g_clear_object (&process);
 }
 
 /* The helper next to this program: the build folder's when this program runs from
@@ -224,8 +252,9 @@ helper_path (void)
 }
 
 static gboolean
-start_worker (GError **error)
+start_worker (Worker *worker, GError **error)
 {
+  GSubprocess *process;
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GError) spawn_error = NULL;
   g_autofree char *path = helper_path ();
@@ -239,57 +268,84 @@ start_worker (GError **error)
     }
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
   g_subprocess_launcher_take_fd (launcher, fds[1], HELPER_FD);
-  worker = g_subprocess_launcher_spawn (launcher, &spawn_error, path, NULL);
-  if (worker == NULL)
+  process = g_subprocess_launcher_spawn (launcher, &spawn_error, path, NULL);
+  if (process == NULL)
     {
       close (fds[0]);
       g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
                    "cannot start Onyx's helper for ONNX's library (%s): %s", path, spawn_error->message);
       return FALSE;
     }
-  worker_owner = getpid ();
-  worker_fd = fds[0];
+  g_mutex_lock (&cancel_lock);
+  worker->process = process;
+  g_mutex_unlock (&cancel_lock);
+  worker->owner = getpid ();
+  worker->fd = fds[0];
   return TRUE;
 }
 
 static gboolean
-send_request (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
+send_request (Worker *worker, OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 {
   gsize len;
   const void *data = g_bytes_get_data (input, &len);
   Request request = { (guint64) kind, argument, len };
-  return send_all (worker_fd, &request, sizeof request) && send_all (worker_fd, data, len);
+  return send_all (worker->fd, &request, sizeof request) && send_all (worker->fd, data, len);
 }
 
 /* Called with the lock held. */
 static void
-forget_parents_worker (void)
+forget_parents_worker (Worker *worker)
 {
-  if (worker != NULL && worker_owner != getpid ())
+  if (worker->process != NULL && worker->owner != getpid ())
     {
       /* This process is a fork: the helper and its socket are the parent's. */
-      worker = NULL;
-      worker_fd = -1;
+      worker->process = NULL;
+      worker->fd = -1;
     }
 }
 
 /* Called with the lock held: a worker of this process runs. */
 static gboolean
-ensure_worker (GError **error)
+ensure_worker (Worker *worker, GError **error)
 {
-  forget_parents_worker ();
-  return worker != NULL || start_worker (error);
+  forget_parents_worker (worker);
+  return worker->process != NULL || start_worker (worker, error);
 }
 
 void
 onyx_onnx_start_worker (void)
 {
-  g_mutex_lock (&worker_lock);
-  ensure_worker (NULL);  /* if it cannot start, the first job says why */
-  g_mutex_unlock (&worker_lock);
+  g_mutex_lock (&library_worker.lock);
+  ensure_worker (&library_worker, NULL);  /* if it cannot start, the first job says why */
+  g_mutex_unlock (&library_worker.lock);
+}
+
+void
+onyx_onnx_cancel (OnyxOnnxJobKind kind)
+{
+  Worker *worker = worker_for (kind);
+
+  g_mutex_lock (&cancel_lock);
+  if (worker->busy && worker->process != NULL)
+    {
+      worker->cancelled = TRUE;
+      g_subprocess_force_exit (worker->process);
+    }
+  g_mutex_unlock (&cancel_lock);
+}
+
+static void
+set_busy (Worker *worker, gboolean busy)
+{
+  g_mutex_lock (&cancel_lock);
+  worker->busy = busy;
+  worker->cancelled = FALSE;
+  g_mutex_unlock (&cancel_lock);
 }
 
 struct _OnyxOnnxJob {
+  Worker *worker;
   OnyxOnnxJobKind kind;
   GBytes *input;
   gint64 argument;
@@ -302,7 +358,7 @@ static gpointer
 send_job (gpointer data)
 {
   OnyxOnnxJob *job = data;
-  job->sent = send_request (job->kind, job->input, job->argument);
+  job->sent = send_request (job->worker, job->kind, job->input, job->argument);
   return NULL;
 }
 
@@ -311,13 +367,15 @@ onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 {
   OnyxOnnxJob *job = g_new0 (OnyxOnnxJob, 1);
 
+  job->worker = worker_for (kind);
   job->kind = kind;
   job->input = g_bytes_ref (input);
   job->argument = argument;
-  g_mutex_lock (&worker_lock);
+  g_mutex_lock (&job->worker->lock);
+  set_busy (job->worker, TRUE);
   /* The helper takes a megabyte in socket-buffer steps: the caller need not wait for
    * that. */
-  if (ensure_worker (&job->error) &&
+  if (ensure_worker (job->worker, &job->error) &&
       (job->sender = g_thread_try_new ("onyx-onnx-send", send_job, job, NULL)) == NULL)
     send_job (job);  /* no thread to be had: the caller sends */
   return job;
@@ -331,10 +389,11 @@ job_sent (OnyxOnnxJob *job)
   if (job->sender != NULL)
     g_thread_join (job->sender);
   job->sender = NULL;
-  if (!job->sent && job->error == NULL)
+  if (!job->sent && job->error == NULL && !job->worker->cancelled)
     {
-      stop_worker ();
-      job->sent = start_worker (&job->error) && send_request (job->kind, job->input, job->argument);
+      stop_worker (job->worker);
+      job->sent = start_worker (job->worker, &job->error) &&
+                  send_request (job->worker, job->kind, job->input, job->argument);
     }
   g_clear_pointer (&job->input, g_bytes_unref);
   return job->sent;
@@ -344,17 +403,26 @@ GBytes *
 onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
 {
   g_autoptr (GBytes) result = NULL, message = NULL;
+  Worker *worker = job->worker;
   gboolean sent = job_sent (job);
-  gboolean ok = sent && receive_part (worker_fd, &result) && receive_part (worker_fd, &message);
+  gboolean ok = sent && receive_part (worker->fd, &result) && receive_part (worker->fd, &message);
+  gboolean cancelled;
 
   *text = NULL;
-  if (!ok)
+  g_mutex_lock (&cancel_lock);
+  cancelled = worker->cancelled;
+  g_mutex_unlock (&cancel_lock);
+  if (!ok || cancelled)
     {
-      if (sent)
-        stop_worker ();
-      g_mutex_unlock (&worker_lock);
+      g_clear_pointer (&result, g_bytes_unref);
+      stop_worker (worker);
+      set_busy (worker, FALSE);
+      g_mutex_unlock (&worker->lock);
       if (job->error != NULL)
         g_propagate_error (error, job->error);
+      else if (cancelled)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled while %s",
+                     onyx_onnx_job_describe (job->kind));
       else
         g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
                      "Onyx's helper for ONNX's library crashed while %s: an internal error of "
@@ -362,7 +430,8 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
       g_free (job);
       return NULL;
     }
-  g_mutex_unlock (&worker_lock);
+  set_busy (worker, FALSE);
+  g_mutex_unlock (&worker->lock);
   g_free (job);
   if (message != NULL)
     *text = g_strndup (g_bytes_get_data (message, NULL), g_bytes_get_size (message));

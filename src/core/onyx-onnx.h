@@ -58,6 +58,7 @@ typedef enum {
   /* For the tests of the helper itself: */
   ONYX_ONNX_JOB_ECHO,         /* the input back, and the argument as text */
   ONYX_ONNX_JOB_CRASH,        /* ends the helper as a crash of libonnx would */
+  ONYX_ONNX_JOB_SLEEP,        /* argument: milliseconds to take, as a long run would */
 } OnyxOnnxJobKind;
 
 /* The first character of a failed conversion's text: the converter's own words
@@ -77,6 +78,12 @@ GBytes   *onyx_onnx_run_isolated     (OnyxOnnxJobKind  kind,
 /* Starts the helper now rather than at the first job (it loads the operator
  * schemas): the first job then finds it ready. */
 void      onyx_onnx_start_worker     (void);
+
+/* Ends the job running in the helper that jobs of this kind go to, if any (from any thread): its helper is
+ * killed, the job fails with G_IO_ERROR_CANCELLED, and the next job starts another.
+ * Runs of ONNX Runtime have a helper of their own, so cancelling one leaves libonnx's
+ * jobs alone. */
+void      onyx_onnx_cancel           (OnyxOnnxJobKind kind);
 
 /* The same in two halves, to do other work while the helper does this: jobs run one
  * at a time, and the thread that starts one finishes it (it holds a lock between). */
