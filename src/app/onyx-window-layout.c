@@ -64,6 +64,7 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
       onyx_canvas_set_layout (self->canvas, layout, self->layout_keep_view);
       onyx_window_sync_canvas_selection (self);
       onyx_window_compare_update_tints (self);
+      onyx_window_run_update_tints (self);
       onyx_window_problems_update_badges (self);
     }
   else if (self->document != NULL && !self->layout_pending && !self->layout_quiet)

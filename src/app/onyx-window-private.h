@@ -82,6 +82,11 @@ struct _OnyxWindow {
   char *compare_name;             /* A's file name, as shown */
   OnyxDiff *diff;                 /* of A and B as they are now, or NULL */
 
+  /* onyx-window-run.c */
+  GtkRevealer *run_revealer;
+  struct _OnyxRunPane *run_pane;
+  struct _OnyxWindowRun *run;     /* NULL until the first run */
+
   /* onyx-window-problems.c */
   GtkRevealer *problems_revealer;
   OnyxProblemsPane *problems_pane;
@@ -157,6 +162,30 @@ gboolean onyx_window_compare_with   (OnyxWindow *self, GFile *file, GError **err
 void     onyx_window_compare_stop   (OnyxWindow *self);
 /* After a new layout: the frames follow it (collapsed groups take their nodes'). */
 void     onyx_window_compare_update_tints (OnyxWindow *self);
+
+/* onyx-window-run.c: Run with ONNX Runtime (F5), with random inputs or an .npz's,
+ * compared with another model or reference arrays; the Run pane and the graph's
+ * colours. */
+typedef struct _OnyxWindowRun OnyxWindowRun;
+void     onyx_window_class_init_run (GtkWidgetClass *widget_class);
+void     onyx_window_init_run       (OnyxWindow *self);
+/* Cancels a run under way, forgets inputs and comparison, hides the pane. */
+void     onyx_window_run_reset      (OnyxWindow *self);
+gboolean onyx_window_run_is_running (OnyxWindow *self);
+void     onyx_window_run_update_state (OnyxWindow *self, gboolean doc);
+/* After a new layout or a new result: the colours follow. */
+void     onyx_window_run_update_tints (OnyxWindow *self);
+/* The pane lists the selection's tensors. */
+void     onyx_window_run_selection_changed (OnyxWindow *self);
+/* Feeds the next runs from an .npz (arrays that are no graph input are left) and runs. */
+gboolean onyx_window_run_with_inputs (OnyxWindow *self, GFile *file, GError **error);
+/* Compares the next runs with a model (.onnx) or reference arrays (.npz) and runs. */
+gboolean onyx_window_run_compare_with (OnyxWindow *self, GFile *file, GError **error);
+/* Selects the node of the first divergence: FALSE when there is none. */
+gboolean onyx_window_run_go_to_first_divergence (OnyxWindow *self);
+/* Saves the divergent node cut out as `file` with its inputs beside it (.npz), in
+ * the background; a toast says when. FALSE when there is nothing to save. */
+gboolean onyx_window_run_save_repro (OnyxWindow *self, GFile *file);
 
 /* onyx-window-problems.c: the findings of the open model, kept up to date edit by
  * edit. */

@@ -203,6 +203,7 @@ refresh_properties (OnyxWindow *self)
     default:
       onyx_properties_show_model (self->properties, self->document, onyx_window_get_graph (self));
     }
+  onyx_window_run_selection_changed (self);
 }
 
 void
@@ -312,6 +313,7 @@ onyx_window_update_state (OnyxWindow *self)
     gtk_widget_action_set_enabled (widget, *a, main_graph);
   gtk_widget_action_set_enabled (widget, "win.graph-up", doc && self->graph != NULL);
   onyx_window_update_repair_state (self, editable, node);
+  onyx_window_run_update_state (self, doc);
   gtk_widget_set_tooltip_text (self->undo_button, undo_tip);
   gtk_widget_set_tooltip_text (self->redo_button, redo_tip);
   g_menu_remove_all (self->edit_section);
@@ -430,6 +432,7 @@ fold_constants_changed_cb (OnyxWindow *self)
 static void
 close_document (OnyxWindow *self)
 {
+  onyx_window_run_reset (self);
   onyx_window_compare_stop (self);
   onyx_window_problems_detach (self);
   if (self->layout_cancellable != NULL)
@@ -660,6 +663,7 @@ onyx_window_dispose (GObject *object)
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   onyx_window_problems_dispose (self);
+  onyx_window_run_reset (self);
   g_clear_pointer (&self->engine, onyx_layout_engine_free);
   onyx_window_graphs_reset (self);
   g_clear_object (&self->document);
@@ -708,6 +712,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   onyx_window_class_init_actions (widget_class);
   onyx_window_class_init_recent (widget_class);
   onyx_window_class_init_compare (widget_class);
+  onyx_window_class_init_run (widget_class);
   onyx_window_class_init_problems (widget_class);
   onyx_window_class_init_graphs (widget_class);
 }
@@ -734,6 +739,7 @@ onyx_window_init (OnyxWindow *self)
   onyx_window_init_dnd (self);
   onyx_window_init_recent (self);
   onyx_window_init_compare (self);
+  onyx_window_init_run (self);
   onyx_window_init_problems (self);
   onyx_window_init_graphs (self);
   onyx_window_update_state (self);

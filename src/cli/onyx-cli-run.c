@@ -79,16 +79,6 @@ parse_making (const Options *options, OnyxRunInputs *how, int *exit_code)
   return TRUE;
 }
 
-static gboolean
-is_graph_input (OnyxModel *model, const char *name)
-{
-  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
-  for (size_t i = 0; i < graph->n_input; i++)
-    if (g_strcmp0 (graph->input[i]->name, name) == 0)
-      return TRUE;
-  return FALSE;
-}
-
 /* The arrays of --inputs and --input NAME=FILE.npy. An .npz may hold more than the
  * inputs (a PyTorch run saved with its outputs): the rest is not for feeding. */
 static GPtrArray *
@@ -100,9 +90,7 @@ read_given (OnyxModel *model, const Options *options, GError **error)
     {
       if ((given = onyx_npz_read (options->inputs_npz, error)) == NULL)
         return NULL;
-      for (guint i = given->len; i-- > 0;)
-        if (!is_graph_input (model, ((OnyxArray *) given->pdata[i])->name))
-          g_ptr_array_remove_index (given, i);
+      onyx_run_keep_graph_inputs (model, given);
     }
   else
     given = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_array_free);
@@ -124,23 +112,13 @@ read_given (OnyxModel *model, const Options *options, GError **error)
   return g_steal_pointer (&given);
 }
 
-static char *
-shape_text (const gint64 *dims, gsize n_dims)
-{
-  GString *text = g_string_new ("[");
-  for (gsize i = 0; i < n_dims; i++)
-    g_string_append_printf (text, "%s%" G_GINT64_FORMAT, i > 0 ? "×" : "", dims[i]);
-  g_string_append_c (text, ']');
-  return g_string_free (text, FALSE);
-}
-
 static void
 print_stats_text (const OnyxRunStats *stats)
 {
-  g_autofree char *shape = shape_text (stats->dims, stats->n_dims);
+  g_autofree char *shape = onyx_dims_to_string (stats->dims, stats->n_dims);
   g_autofree char *name = onyx_display_escape (stats->name);
 
-  printf ("  %-24s %s%s", name, onyx_elem_type_name (stats->elem_type), shape);
+  printf ("  %-24s %s[%s]", name, onyx_elem_type_name (stats->elem_type), shape);
   if (!isnan (stats->min))
     printf ("  min %.6g  max %.6g  mean %.6g  std %.6g", stats->min, stats->max, stats->mean, stats->std);
   if (stats->n_nan > 0)
@@ -320,17 +298,10 @@ run_with (OnyxModel *model, Options *options)
       exit_code = onyx_cli_report_error (error);
       goto out;
     }
-  if (options->compare != NULL)
+  if (options->compare != NULL && !onyx_run_open_comparison (options->compare, &other, &reference, &error))
     {
-      if (g_str_has_suffix (options->compare, ".npz"))
-        reference = onyx_npz_read (options->compare, &error);
-      else
-        other = onyx_model_new_from_file (options->compare, &error);
-      if (reference == NULL && other == NULL)
-        {
-          exit_code = onyx_cli_report_error (error);
-          goto out;
-        }
+      exit_code = onyx_cli_report_error (error);
+      goto out;
     }
   keep = options->save == NULL ? NULL : output_names (model);
   run.all = options->all || options->compare != NULL;

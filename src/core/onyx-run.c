@@ -270,6 +270,34 @@ onyx_run_prepare_inputs (OnyxModel *model, GPtrArray *given, const OnyxRunInputs
   return g_steal_pointer (&arrays);
 }
 
+void
+onyx_run_keep_graph_inputs (OnyxModel *model, GPtrArray *arrays)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+
+  for (guint i = arrays->len; i-- > 0;)
+    {
+      const char *name = ((OnyxArray *) arrays->pdata[i])->name;
+      gboolean input = FALSE;
+      for (size_t k = 0; k < graph->n_input && !input; k++)
+        input = g_strcmp0 (graph->input[k]->name, name) == 0;
+      if (!input)
+        g_ptr_array_remove_index (arrays, i);
+    }
+}
+
+gboolean
+onyx_run_open_comparison (const char *path, OnyxModel **model, GPtrArray **reference, GError **error)
+{
+  *model = NULL;
+  *reference = NULL;
+  if (g_str_has_suffix (path, ".npz"))
+    *reference = onyx_npz_read (path, error);
+  else
+    *model = onyx_model_new_from_file (path, error);
+  return *model != NULL || *reference != NULL;
+}
+
 /* ---- The model as run ---- */
 
 static void

@@ -117,6 +117,18 @@ GPtrArray *onyx_run_prepare_inputs (OnyxModel           *model,
                                     const OnyxRunInputs *how,
                                     GError             **error);
 
+/* Drops the arrays that are no graph input of the model: an .npz of a PyTorch run
+ * may hold its outputs too. */
+void           onyx_run_keep_graph_inputs (OnyxModel *model,
+                                           GPtrArray *arrays);
+
+/* What a run is compared with, from a file: another model (.onnx) in *model, or
+ * reference arrays keyed by tensor name (.npz) in *reference. */
+gboolean       onyx_run_open_comparison   (const char  *path,
+                                           OnyxModel  **model,
+                                           GPtrArray  **reference,
+                                           GError     **error);
+
 /* Runs the model on `inputs` (from onyx_run_prepare_inputs) in the helper. A model
  * ONNX Runtime refuses is one error (ONYX_RUN_ERROR_REFUSED) naming the node
  * when the runtime named one. */

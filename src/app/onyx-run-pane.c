@@ -1,0 +1,729 @@
+/* onyx-run-pane.c: the Run sidebar (onyx-run-pane.h). */
+#include "onyx-run-pane.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "onyx-types.h"
+
+struct _OnyxRunPane {
+  GtkBox parent_instance;
+
+  GtkLabel *subtitle;        /* the inputs */
+  GtkStack *status;          /* running, error, result */
+  GtkLabel *error_label;
+  GtkLabel *summary_label;
+  GtkWidget *compare_box;
+  GtkLabel *compare_label;
+  GtkWidget *divergence_button;
+  GtkDropDown *color_drop;
+  GtkWidget *legend;
+  GtkLabel *legend_low, *legend_high, *legend_note;
+  GtkBox *tensors_box;
+
+  OnyxRunResult *result;
+  char *compared_with;
+  double atol;
+  GHashTable *stats_by_name;  /* borrowed from result */
+  GHashTable *delta_by_name;
+  OnyxRunColor color_by;
+  double scale_low, scale_high; /* of the statistic, through asinh */
+  GStrv shown;
+};
+
+G_DEFINE_FINAL_TYPE (OnyxRunPane, onyx_run_pane, GTK_TYPE_BOX)
+
+enum { PROP_0, PROP_COLOR_BY, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+/* ---- The scale ---- */
+
+void
+onyx_run_pane_scale_color (double level, GdkRGBA *color)
+{
+  /* Yellow, orange, red (GNOME's palette): clear of the selection's blue, the
+   * purple of NaN and Inf, and the green of agreement. */
+  static const GdkRGBA stops[] = {
+    { 0.976f, 0.941f, 0.420f, 1 }, { 1.0f, 0.471f, 0.0f, 1 }, { 0.753f, 0.110f, 0.157f, 1 },
+  };
+  double at = CLAMP (level, 0, 1) * 2;
+  int i = MIN ((int) at, 1);
+  float f = (float) (at - i);
+
+  if (level < 0)
+    {
+      *color = (GdkRGBA) { 0.200f, 0.820f, 0.478f, 1 }; /* green: agrees */
+      return;
+    }
+  color->red = stops[i].red + (stops[i + 1].red - stops[i].red) * f;
+  color->green = stops[i].green + (stops[i + 1].green - stops[i].green) * f;
+  color->blue = stops[i].blue + (stops[i + 1].blue - stops[i].blue) * f;
+  color->alpha = 1;
+}
+
+void
+onyx_run_pane_nonfinite_color (GdkRGBA *color)
+{
+  *color = (GdkRGBA) { 0.753f, 0.380f, 0.796f, 1 }; /* GNOME's purple */
+}
+
+static double
+statistic (const OnyxRunStats *stats, OnyxRunColor color_by)
+{
+  switch (color_by)
+    {
+    case ONYX_RUN_COLOR_MEAN: return stats->mean;
+    case ONYX_RUN_COLOR_STD: return stats->std;
+    case ONYX_RUN_COLOR_MAX_ABS: return MAX (fabs (stats->min), fabs (stats->max));
+    default: return NAN;
+    }
+}
+
+/* -1 within the tolerance; above it, six decades of max |a − b| / atol. */
+static double
+error_level (const OnyxRunDelta *delta, double atol)
+{
+  if (delta->mismatch != NULL)
+    return 1;
+  if (delta->n_exceeding == 0)
+    return -1;
+  return CLAMP (log10 (MAX (delta->max_abs, atol) / MAX (atol, 1e-30)) / 6, 0, 1);
+}
+
+/* Statistics span decades and signs: asinh keeps both readable on one scale. */
+static void
+update_scale (OnyxRunPane *self)
+{
+  gboolean any = FALSE;
+
+  self->scale_low = self->scale_high = 0;
+  for (guint i = 0; self->result != NULL && i < self->result->stats->len; i++)
+    {
+      double t = asinh (statistic (self->result->stats->pdata[i], self->color_by));
+      if (isnan (t))
+        continue;
+      self->scale_low = any ? MIN (self->scale_low, t) : t;
+      self->scale_high = any ? MAX (self->scale_high, t) : t;
+      any = TRUE;
+    }
+}
+
+gboolean
+onyx_run_pane_rate_node (OnyxRunPane *self, const char *const *outputs, double *level, gboolean *nonfinite)
+{
+  gboolean rated = FALSE;
+
+  *level = 0;
+  *nonfinite = FALSE;
+  if (self->result == NULL || self->color_by == ONYX_RUN_COLOR_NONE)
+    return FALSE;
+  if (self->color_by == ONYX_RUN_COLOR_ERROR)
+    *level = -1;
+  for (const char *const *name = outputs; *name != NULL; name++)
+    {
+      const OnyxRunStats *stats = onyx_run_pane_lookup_stats (self, *name);
+      const OnyxRunDelta *delta = onyx_run_pane_lookup_delta (self, *name);
+
+      if (stats != NULL && stats->n_nan + stats->n_inf > 0)
+        *nonfinite = rated = TRUE;
+      if (self->color_by == ONYX_RUN_COLOR_ERROR && delta != NULL)
+        {
+          /* The worst of its outputs. */
+          *level = MAX (*level, error_level (delta, self->atol));
+          rated = TRUE;
+        }
+      else if (self->color_by != ONYX_RUN_COLOR_ERROR && stats != NULL && !rated &&
+               !isnan (statistic (stats, self->color_by)))
+        {
+          /* The first output, the one a node is known by. */
+          double span = self->scale_high - self->scale_low;
+          *level = span > 0 ? (asinh (statistic (stats, self->color_by)) - self->scale_low) / span : 0.5;
+          rated = TRUE;
+        }
+    }
+  return rated;
+}
+
+/* ---- Drawing ---- */
+
+static void
+draw_legend (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  for (int x = 0; x < width; x++)
+    {
+      GdkRGBA color;
+      onyx_run_pane_scale_color ((double) x / MAX (width - 1, 1), &color);
+      gdk_cairo_set_source_rgba (cr, &color);
+      cairo_rectangle (cr, x, 0, 1, height);
+      cairo_fill (cr);
+    }
+}
+
+static void
+draw_histogram (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  const OnyxRunStats *stats = data;
+  GdkRGBA fg;
+  guint32 top = 1;
+  double bar = (double) width / ONYX_RUN_BINS;
+
+#if GTK_CHECK_VERSION (4, 10, 0)
+  gtk_widget_get_color (GTK_WIDGET (area), &fg);
+#else
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
+#endif
+  for (guint i = 0; i < ONYX_RUN_BINS; i++)
+    top = MAX (top, stats->histogram[i]);
+  fg.alpha *= 0.12f;
+  gdk_cairo_set_source_rgba (cr, &fg);
+  cairo_rectangle (cr, 0, 0, width, height);
+  cairo_fill (cr);
+  fg.alpha = 0.75f;
+  gdk_cairo_set_source_rgba (cr, &fg);
+  for (guint i = 0; i < ONYX_RUN_BINS; i++)
+    if (stats->histogram[i] > 0)
+      {
+        /* At least a pixel: a bin with anything in it is seen. */
+        double h = MAX (1, (height - 2) * (double) stats->histogram[i] / top);
+        cairo_rectangle (cr, i * bar + 0.5, height - h, MAX (bar - 1, 1), h);
+      }
+  cairo_fill (cr);
+}
+
+/* ---- Text ---- */
+
+static char *
+format_number (double value)
+{
+  if (isnan (value))
+    return g_strdup ("—");
+  return g_strdup_printf ("%.5g", value);
+}
+
+static char *
+describe_shape (const OnyxRunStats *stats)
+{
+  g_autofree char *dims = onyx_dims_to_string (stats->dims, stats->n_dims);
+  return g_strdup_printf ("%s[%s]", onyx_elem_type_name (stats->elem_type), dims);
+}
+
+static char *
+describe_delta (const OnyxRunDelta *delta)
+{
+  g_autofree char *abs = NULL, *rel = NULL, *count = NULL;
+
+  if (delta->mismatch != NULL)
+    return g_strdup_printf (_("Not comparable: %s"), delta->mismatch);
+  abs = format_number (delta->max_abs);
+  rel = format_number (delta->max_rel);
+  if (delta->n_exceeding == 0)
+    return g_strdup_printf (_("Within tolerance: max |Δ| %s, max relative %s"), abs, rel);
+  count = g_strdup_printf ("%" G_GUINT64_FORMAT, delta->n_exceeding);
+  return g_strdup_printf (ngettext ("%s value exceeds: max |Δ| %s, max relative %s",
+                                    "%s values exceed: max |Δ| %s, max relative %s",
+                                    (gulong) MIN (delta->n_exceeding, G_MAXULONG)),
+                          count, abs, rel);
+}
+
+/* The lines of one tensor's card (and of describe). */
+static GPtrArray *
+tensor_lines (OnyxRunPane *self, const OnyxRunStats *stats, const OnyxRunDelta *delta)
+{
+  GPtrArray *lines = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *min = format_number (stats->min), *max = format_number (stats->max);
+  g_autofree char *mean = format_number (stats->mean), *std = format_number (stats->std);
+
+  g_ptr_array_add (lines, describe_shape (stats));
+  g_ptr_array_add (lines, g_strdup_printf (_("min %s   max %s"), min, max));
+  g_ptr_array_add (lines, g_strdup_printf (_("mean %s   std %s"), mean, std));
+  if (stats->n_nan + stats->n_inf > 0)
+    {
+      g_autofree char *nan = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->n_nan);
+      g_autofree char *inf = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->n_inf);
+      g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->count);
+      g_ptr_array_add (lines, g_strdup_printf (_("%s NaN, %s Inf of %s values"), nan, inf, count));
+    }
+  if (delta != NULL)
+    g_ptr_array_add (lines, describe_delta (delta));
+  return lines;
+}
+
+static GtkWidget *
+caption (const char *text, const char *style)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  /* The pane keeps its width; long names and messages wrap. */
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 30);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  if (style != NULL)
+    gtk_widget_add_css_class (label, style);
+  return label;
+}
+
+static GtkWidget *
+tensor_card (OnyxRunPane *self, const char *name)
+{
+  const OnyxRunStats *stats = onyx_run_pane_lookup_stats (self, name);
+  const OnyxRunDelta *delta = onyx_run_pane_lookup_delta (self, name);
+  GtkWidget *card = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *title = caption (name, "heading");
+  g_autoptr (GPtrArray) lines = NULL;
+
+  gtk_label_set_wrap (GTK_LABEL (title), FALSE);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_tooltip_text (title, name);
+  gtk_box_append (GTK_BOX (card), title);
+  if (stats == NULL)
+    {
+      gtk_box_append (GTK_BOX (card), caption (_("Not captured by this run"), "dim-label"));
+      return card;
+    }
+  lines = tensor_lines (self, stats, delta);
+  for (guint i = 0; i < lines->len; i++)
+    {
+      gboolean alarm = (stats->n_nan + stats->n_inf > 0 && i == 3) ||
+                       (delta != NULL && i == lines->len - 1 && (delta->mismatch || delta->n_exceeding));
+      GtkWidget *line = caption (lines->pdata[i], alarm ? "error" : "caption");
+      if (i > 0)
+        gtk_widget_add_css_class (line, "numeric");
+      gtk_box_append (GTK_BOX (card), line);
+    }
+  if (stats->count > stats->n_nan + stats->n_inf)
+    {
+      GtkWidget *histogram = gtk_drawing_area_new ();
+      g_autofree char *min = format_number (stats->min), *max = format_number (stats->max);
+      g_autofree char *tip = g_strdup_printf (_("Histogram of the finite values, %s to %s"), min, max);
+
+      gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (histogram), 56);
+      gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (histogram), draw_histogram, (gpointer) stats, NULL);
+      gtk_widget_set_tooltip_text (histogram, tip);
+      gtk_widget_set_margin_top (histogram, 4);
+      gtk_box_append (GTK_BOX (card), histogram);
+    }
+  return card;
+}
+
+static void
+rebuild_tensors (OnyxRunPane *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->tensors_box))) != NULL)
+    gtk_box_remove (self->tensors_box, child);
+  if (self->result == NULL)
+    return;
+  if (self->shown == NULL || self->shown[0] == NULL)
+    {
+      gtk_box_append (self->tensors_box, caption (_("Select a node or tensor to see its values."), "dim-label"));
+      return;
+    }
+  for (char **name = self->shown; *name != NULL; name++)
+    gtk_box_append (self->tensors_box, tensor_card (self, *name));
+}
+
+static void
+update_legend (OnyxRunPane *self)
+{
+  g_autofree char *low = format_number (sinh (self->scale_low));
+  g_autofree char *high = format_number (sinh (self->scale_high));
+  gboolean error = self->color_by == ONYX_RUN_COLOR_ERROR;
+  gboolean shown = self->result != NULL && self->color_by != ONYX_RUN_COLOR_NONE;
+
+  gtk_widget_set_visible (self->legend, shown);
+  gtk_widget_set_visible (GTK_WIDGET (self->legend_note), shown);
+  gtk_label_set_text (self->legend_low, error ? _("atol") : low);
+  gtk_label_set_text (self->legend_high, error ? _("10⁶ × atol") : high);
+  gtk_label_set_text (self->legend_note, error ? _("Green: within the tolerance. Purple: NaN or Inf values.")
+                                               : _("Purple: NaN or Inf values."));
+}
+
+/* ---- State ---- */
+
+static void
+clear_result (OnyxRunPane *self)
+{
+  g_hash_table_remove_all (self->stats_by_name);
+  g_hash_table_remove_all (self->delta_by_name);
+  g_clear_pointer (&self->result, onyx_run_result_free);
+  g_clear_pointer (&self->compared_with, g_free);
+}
+
+void
+onyx_run_pane_set_running (OnyxRunPane *self, const char *inputs)
+{
+  g_return_if_fail (ONYX_IS_RUN_PANE (self));
+  clear_result (self);
+  gtk_label_set_text (self->subtitle, inputs);
+  gtk_stack_set_visible_child_name (self->status, "running");
+  gtk_widget_set_visible (self->compare_box, FALSE);
+  update_legend (self);
+  rebuild_tensors (self);
+}
+
+void
+onyx_run_pane_set_error (OnyxRunPane *self, const char *message)
+{
+  g_return_if_fail (ONYX_IS_RUN_PANE (self));
+  clear_result (self);
+  gtk_label_set_text (self->error_label, message);
+  gtk_stack_set_visible_child_name (self->status, "error");
+  update_legend (self);
+  rebuild_tensors (self);
+}
+
+static void
+summarize (OnyxRunPane *self)
+{
+  const OnyxRunResult *result = self->result;
+  guint nonfinite = 0, exceeding = 0;
+  g_autofree char *ran = NULL;
+
+  for (guint i = 0; i < result->stats->len; i++)
+    {
+      const OnyxRunStats *stats = result->stats->pdata[i];
+      nonfinite += stats->n_nan + stats->n_inf > 0;
+    }
+  ran = g_strdup_printf (ngettext ("Ran in %.3g ms: %u tensor captured", "Ran in %.3g ms: %u tensors captured",
+                                      result->stats->len),
+                         result->seconds * 1000, result->stats->len);
+  if (nonfinite > 0)
+    {
+      g_autofree char *warn = g_strdup_printf (ngettext ("%u has NaN or Inf values (in purple)",
+                                                            "%u have NaN or Inf values (in purple)", nonfinite),
+                                               nonfinite);
+      g_autofree char *both = g_strdup_printf ("%s\n%s", ran, warn);
+      gtk_label_set_text (self->summary_label, both);
+    }
+  else
+    gtk_label_set_text (self->summary_label, ran);
+
+  gtk_widget_set_visible (self->compare_box, self->compared_with != NULL);
+  if (self->compared_with == NULL)
+    return;
+  for (guint i = 0; i < result->deltas->len; i++)
+    {
+      const OnyxRunDelta *delta = result->deltas->pdata[i];
+      exceeding += delta->mismatch != NULL || delta->n_exceeding > 0;
+    }
+  {
+    g_autofree char *head = g_strdup_printf (_("Compared with %s: %u of %u tensors exceed the tolerance"),
+                                             self->compared_with, exceeding, result->deltas->len);
+    g_autofree char *first = result->first_divergence_delta != NULL
+      ? g_strdup_printf (_("First divergence: %s"), result->first_divergence_delta->name)
+      : g_strdup (exceeding > 0 ? _("No single first divergence") : _("No divergence"));
+    g_autofree char *text = g_strdup_printf ("%s\n%s", head, first);
+    gtk_label_set_text (self->compare_label, text);
+  }
+  gtk_widget_set_sensitive (self->divergence_button, result->first_divergence_delta != NULL);
+}
+
+void
+onyx_run_pane_set_result (OnyxRunPane *self, OnyxRunResult *result, const char *compared_with, double atol)
+{
+  g_return_if_fail (ONYX_IS_RUN_PANE (self) && result != NULL);
+  clear_result (self);
+  self->result = result;
+  self->atol = atol;
+  self->compared_with = g_strdup (compared_with);
+  for (guint i = 0; i < result->stats->len; i++)
+    g_hash_table_insert (self->stats_by_name, ((OnyxRunStats *) result->stats->pdata[i])->name,
+                         result->stats->pdata[i]);
+  for (guint i = 0; result->deltas != NULL && i < result->deltas->len; i++)
+    g_hash_table_insert (self->delta_by_name, ((OnyxRunDelta *) result->deltas->pdata[i])->name,
+                         result->deltas->pdata[i]);
+  gtk_stack_set_visible_child_name (self->status, "result");
+  summarize (self);
+  /* A comparison is what one looks at first; else the magnitudes. */
+  onyx_run_pane_set_color_by (self, compared_with != NULL ? ONYX_RUN_COLOR_ERROR
+                                    : self->color_by == ONYX_RUN_COLOR_ERROR ? ONYX_RUN_COLOR_MAX_ABS
+                                    : self->color_by);
+  update_scale (self);
+  update_legend (self);
+  rebuild_tensors (self);
+  /* The graph's colours follow the result even when the choice stayed. */
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_COLOR_BY]);
+}
+
+const OnyxRunResult *
+onyx_run_pane_get_result (OnyxRunPane *self)
+{
+  return self->result;
+}
+
+const OnyxRunStats *
+onyx_run_pane_lookup_stats (OnyxRunPane *self, const char *tensor)
+{
+  return tensor != NULL ? g_hash_table_lookup (self->stats_by_name, tensor) : NULL;
+}
+
+const OnyxRunDelta *
+onyx_run_pane_lookup_delta (OnyxRunPane *self, const char *tensor)
+{
+  return tensor != NULL ? g_hash_table_lookup (self->delta_by_name, tensor) : NULL;
+}
+
+void
+onyx_run_pane_show_tensors (OnyxRunPane *self, const char *const *tensors)
+{
+  g_strfreev (self->shown);
+  self->shown = g_strdupv ((char **) tensors);
+  rebuild_tensors (self);
+}
+
+OnyxRunColor
+onyx_run_pane_get_color_by (OnyxRunPane *self)
+{
+  return self->color_by;
+}
+
+void
+onyx_run_pane_set_color_by (OnyxRunPane *self, OnyxRunColor color_by)
+{
+  if (color_by == ONYX_RUN_COLOR_ERROR && self->compared_with == NULL)
+    color_by = ONYX_RUN_COLOR_MAX_ABS;
+  if (self->color_by == color_by)
+    return;
+  self->color_by = color_by;
+  gtk_drop_down_set_selected (self->color_drop, color_by);
+  update_scale (self);
+  update_legend (self);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_COLOR_BY]);
+}
+
+char *
+onyx_run_pane_describe (OnyxRunPane *self)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "%s\n", gtk_stack_get_visible_child_name (self->status));
+  if (self->result == NULL)
+    return g_string_free (text, FALSE);
+  g_string_append_printf (text, "%s\n", gtk_label_get_text (self->summary_label));
+  if (self->compared_with != NULL)
+    g_string_append_printf (text, "%s\n", gtk_label_get_text (self->compare_label));
+  for (char **name = self->shown; name != NULL && *name != NULL; name++)
+    {
+      const OnyxRunStats *stats = onyx_run_pane_lookup_stats (self, *name);
+      g_autoptr (GPtrArray) lines = NULL;
+
+      g_string_append_printf (text, "%s\n", *name);
+      if (stats == NULL)
+        continue;
+      lines = tensor_lines (self, stats, onyx_run_pane_lookup_delta (self, *name));
+      for (guint i = 0; i < lines->len; i++)
+        g_string_append_printf (text, "  %s\n", (char *) lines->pdata[i]);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* ---- Building ---- */
+
+static void
+color_drop_cb (OnyxRunPane *self)
+{
+  onyx_run_pane_set_color_by (self, gtk_drop_down_get_selected (self->color_drop));
+}
+
+static GtkWidget *
+action_button (const char *label, const char *action)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (label);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  return button;
+}
+
+static GtkWidget *
+build_header (OnyxRunPane *self)
+{
+  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
+
+  gtk_widget_set_hexpand (titles, TRUE);
+  gtk_box_append (GTK_BOX (titles), caption (_("ONNX Runtime"), "heading"));
+  self->subtitle = GTK_LABEL (caption ("", "caption"));
+  gtk_widget_add_css_class (GTK_WIDGET (self->subtitle), "dim-label");
+  gtk_box_append (GTK_BOX (titles), GTK_WIDGET (self->subtitle));
+  gtk_box_append (GTK_BOX (header), titles);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (close), "win.run-close");
+  gtk_widget_set_tooltip_text (close, _("Close the Run Results"));
+  gtk_widget_set_valign (close, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (close, "flat");
+  gtk_widget_add_css_class (close, "circular");
+  gtk_box_append (GTK_BOX (header), close);
+  return header;
+}
+
+static GtkWidget *
+build_status (OnyxRunPane *self)
+{
+  GtkWidget *running = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *spinner = gtk_spinner_new ();
+  GtkWidget *result = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *divergence_row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  self->status = GTK_STACK (gtk_stack_new ());
+  gtk_stack_set_vhomogeneous (self->status, FALSE);
+  gtk_stack_set_hhomogeneous (self->status, FALSE);
+  gtk_spinner_start (GTK_SPINNER (spinner));
+  gtk_box_append (GTK_BOX (running), spinner);
+  gtk_box_append (GTK_BOX (running), caption (_("Running…"), NULL));
+  gtk_widget_set_hexpand (gtk_widget_get_last_child (running), TRUE);
+  gtk_box_append (GTK_BOX (running), action_button (_("_Cancel"), "win.run-cancel"));
+  gtk_stack_add_named (self->status, running, "running");
+  self->error_label = GTK_LABEL (caption ("", "error"));
+  gtk_stack_add_named (self->status, GTK_WIDGET (self->error_label), "error");
+
+  self->summary_label = GTK_LABEL (caption ("", NULL));
+  gtk_box_append (GTK_BOX (result), GTK_WIDGET (self->summary_label));
+  gtk_box_append (GTK_BOX (buttons), action_button (_("_Run Again"), "win.run"));
+  gtk_box_append (GTK_BOX (buttons), action_button (_("Co_mpare With…"), "win.run-compare"));
+  gtk_box_append (GTK_BOX (result), buttons);
+  self->compare_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  self->compare_label = GTK_LABEL (caption ("", NULL));
+  gtk_box_append (GTK_BOX (self->compare_box), GTK_WIDGET (self->compare_label));
+  self->divergence_button = action_button (_("Go to _First Divergence"), "win.run-first-divergence");
+  gtk_widget_add_css_class (self->divergence_button, "suggested-action");
+  gtk_box_append (GTK_BOX (divergence_row), self->divergence_button);
+  gtk_box_append (GTK_BOX (divergence_row), action_button (_("Save _Repro…"), "win.run-repro"));
+  gtk_box_append (GTK_BOX (self->compare_box), divergence_row);
+  gtk_box_append (GTK_BOX (result), self->compare_box);
+  gtk_stack_add_named (self->status, result, "result");
+  return GTK_WIDGET (self->status);
+}
+
+static GtkWidget *
+build_scale (OnyxRunPane *self)
+{
+  static const char *const choices[] = { N_("No Colours"), N_("Mean"), N_("Standard Deviation"),
+                                         N_("Largest Magnitude"), N_("Error"), NULL };
+  const char *translated[G_N_ELEMENTS (choices)];
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *ends = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
+    translated[i] = choices[i] != NULL ? _(choices[i]) : NULL;
+  gtk_box_append (GTK_BOX (row), caption (_("Colour nodes by"), NULL));
+  self->color_drop = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (translated));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->color_drop), TRUE);
+  g_signal_connect_swapped (self->color_drop, "notify::selected", G_CALLBACK (color_drop_cb), self);
+  gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->color_drop));
+  gtk_box_append (GTK_BOX (box), row);
+
+  self->legend = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  {
+    GtkWidget *bar = gtk_drawing_area_new ();
+    gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (bar), 10);
+    gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (bar), draw_legend, NULL, NULL);
+    gtk_box_append (GTK_BOX (self->legend), bar);
+  }
+  self->legend_low = GTK_LABEL (caption ("", "caption"));
+  self->legend_high = GTK_LABEL (caption ("", "caption"));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->legend_low), TRUE);
+  gtk_box_append (GTK_BOX (ends), GTK_WIDGET (self->legend_low));
+  gtk_box_append (GTK_BOX (ends), GTK_WIDGET (self->legend_high));
+  gtk_box_append (GTK_BOX (self->legend), ends);
+  gtk_box_append (GTK_BOX (box), self->legend);
+  self->legend_note = GTK_LABEL (caption ("", "caption"));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->legend_note));
+  return box;
+}
+
+static void
+onyx_run_pane_init (OnyxRunPane *self)
+{
+  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  self->stats_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->delta_by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  self->color_by = ONYX_RUN_COLOR_MAX_ABS;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 300, -1);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), FALSE);
+  gtk_widget_add_css_class (GTK_WIDGET (self), "run-pane");
+  gtk_widget_set_margin_start (top, 12);
+  gtk_widget_set_margin_end (top, 12);
+  gtk_widget_set_margin_top (top, 6);
+  gtk_widget_set_margin_bottom (top, 12);
+  gtk_box_append (GTK_BOX (top), build_header (self));
+  gtk_box_append (GTK_BOX (top), build_status (self));
+  gtk_box_append (GTK_BOX (top), build_scale (self));
+  gtk_drop_down_set_selected (self->color_drop, self->color_by);
+  gtk_box_append (GTK_BOX (content), top);
+  gtk_box_append (GTK_BOX (content), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+
+  self->tensors_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 18));
+  gtk_widget_set_margin_start (GTK_WIDGET (self->tensors_box), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->tensors_box), 12);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->tensors_box), 12);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->tensors_box), 12);
+  gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->tensors_box));
+  /* In a scroller that does not pass its child's natural width on: the pane stays
+   * 300 pixels wide and its text wraps, leaving the width to the graph. */
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), content);
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_box_append (GTK_BOX (self), scroller);
+  update_legend (self);
+}
+
+static void
+onyx_run_pane_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  OnyxRunPane *self = ONYX_RUN_PANE (object);
+
+  if (id == PROP_COLOR_BY)
+    g_value_set_int (value, self->color_by);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+}
+
+static void
+onyx_run_pane_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  if (id == PROP_COLOR_BY)
+    onyx_run_pane_set_color_by (ONYX_RUN_PANE (object), g_value_get_int (value));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+}
+
+static void
+onyx_run_pane_finalize (GObject *object)
+{
+  OnyxRunPane *self = ONYX_RUN_PANE (object);
+
+  clear_result (self);
+  g_hash_table_unref (self->stats_by_name);
+  g_hash_table_unref (self->delta_by_name);
+  g_strfreev (self->shown);
+  G_OBJECT_CLASS (onyx_run_pane_parent_class)->finalize (object);
+}
+
+static void
+onyx_run_pane_class_init (OnyxRunPaneClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = onyx_run_pane_get_property;
+  object_class->set_property = onyx_run_pane_set_property;
+  object_class->finalize = onyx_run_pane_finalize;
+  props[PROP_COLOR_BY] = g_param_spec_int ("color-by", NULL, NULL, ONYX_RUN_COLOR_NONE, ONYX_RUN_COLOR_ERROR,
+                                           ONYX_RUN_COLOR_MAX_ABS, G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                           G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+}
+
+GtkWidget *
+onyx_run_pane_new (void)
+{
+  return g_object_new (ONYX_TYPE_RUN_PANE, NULL);
+}

@@ -1,0 +1,68 @@
+/* onyx-run-pane.h: the sidebar of a run with ONNX Runtime (onyx-run.h): how it went,
+ * the colour scale the graph is drawn with and its legend, and the statistics and
+ * histogram of the selected node's tensors, with their error when the run was
+ * compared. It holds the run's result; the window starts runs (onyx-window-run.c)
+ * and colours the graph by asking the pane. Buttons use the win.run-* actions. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "onyx-run.h"
+
+G_BEGIN_DECLS
+
+#define ONYX_TYPE_RUN_PANE (onyx_run_pane_get_type ())
+G_DECLARE_FINAL_TYPE (OnyxRunPane, onyx_run_pane, ONYX, RUN_PANE, GtkBox)
+
+/* What the graph is coloured by (property "color-by"). */
+typedef enum {
+  ONYX_RUN_COLOR_NONE,
+  ONYX_RUN_COLOR_MEAN,
+  ONYX_RUN_COLOR_STD,
+  ONYX_RUN_COLOR_MAX_ABS,   /* the largest magnitude, max(|min|, |max|) */
+  ONYX_RUN_COLOR_ERROR,     /* against the comparison; only when there is one */
+} OnyxRunColor;
+
+GtkWidget           *onyx_run_pane_new           (void);
+/* A run is under way; `inputs` says with what ("Random inputs (seed 0)"). */
+void                 onyx_run_pane_set_running   (OnyxRunPane   *self,
+                                                  const char    *inputs);
+/* The run failed (or was cancelled): the message, in place of a result. */
+void                 onyx_run_pane_set_error     (OnyxRunPane   *self,
+                                                  const char    *message);
+/* Takes `result`. `compared_with` names what it was compared with, or NULL; `atol`
+ * is the comparison's absolute tolerance, the unit of the error scale. */
+void                 onyx_run_pane_set_result    (OnyxRunPane   *self,
+                                                  OnyxRunResult *result,
+                                                  const char    *compared_with,
+                                                  double         atol);
+/* NULL while running, after an error, or before the first run. */
+const OnyxRunResult *onyx_run_pane_get_result    (OnyxRunPane   *self);
+const OnyxRunStats  *onyx_run_pane_lookup_stats  (OnyxRunPane   *self,
+                                                  const char    *tensor);
+const OnyxRunDelta  *onyx_run_pane_lookup_delta  (OnyxRunPane   *self,
+                                                  const char    *tensor);
+/* Lists these tensors' statistics (NULL-terminated; NULL: none), e.g. the outputs
+ * of the selected node. */
+void                 onyx_run_pane_show_tensors  (OnyxRunPane       *self,
+                                                  const char *const *tensors);
+OnyxRunColor         onyx_run_pane_get_color_by  (OnyxRunPane   *self);
+void                 onyx_run_pane_set_color_by  (OnyxRunPane   *self,
+                                                  OnyxRunColor   color_by);
+/* How high a node stands on the colour scale, from 0 to 1, by its outputs
+ * (NULL-terminated); -1 when coloured by error and all of them agree. FALSE when
+ * none of them ran or the graph is not coloured. *nonfinite is set when one of them
+ * has a NaN or an infinity. */
+gboolean             onyx_run_pane_rate_node     (OnyxRunPane       *self,
+                                                  const char *const *outputs,
+                                                  double            *level,
+                                                  gboolean          *nonfinite);
+/* The scale's colour at `level` (0 to 1; green below 0, for agreement); nodes with
+ * NaN or Inf take `nonfinite`'s. */
+void                 onyx_run_pane_scale_color   (double         level,
+                                                  GdkRGBA       *color);
+void                 onyx_run_pane_nonfinite_color (GdkRGBA     *color);
+/* The statistics shown, one line each, for tests and accessibility. */
+char                *onyx_run_pane_describe      (OnyxRunPane   *self);
+
+G_END_DECLS

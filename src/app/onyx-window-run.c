@@ -1,0 +1,591 @@
+/* onyx-window-run.c: Run with ONNX Runtime. The model as it is now (a snapshot: the
+ * user goes on editing) runs in a thread that waits for Onyx's runtime helper, on
+ * random inputs or arrays from an .npz, optionally compared with another model or
+ * reference arrays; the Run pane shows the result and the graph is coloured by it.
+ * Results are keyed by tensor name, so they stay meaningful across later edits. */
+#include "onyx-window-private.h"
+
+#include <glib/gi18n.h>
+
+#include "onyx-onnx.h"
+#include "onyx-run-pane.h"
+
+struct _OnyxWindowRun {
+  GCancellable *cancellable;  /* of the run or repro under way */
+  GPtrArray *given;           /* OnyxArray from "Run With Inputs…", or NULL: random */
+  char *given_name;
+  OnyxModel *compare_model;   /* what runs are compared with, or neither */
+  GPtrArray *reference;
+  char *compared_with;
+  GPtrArray *last_inputs;     /* what the last run was fed, for a repro */
+  OnyxModel *last_snapshot;   /* the model as it ran */
+};
+
+/* A run's work, in its thread. */
+typedef struct {
+  OnyxModel *snapshot;
+  GPtrArray *inputs;
+  OnyxModel *compare_model;
+  GPtrArray *reference;
+  int repro_node;             /* >= 0: save a repro of this node to repro_path */
+  char *repro_path;
+} RunJob;
+
+static void
+run_job_free (RunJob *job)
+{
+  g_clear_object (&job->snapshot);
+  g_clear_pointer (&job->inputs, g_ptr_array_unref);
+  g_clear_object (&job->compare_model);
+  g_clear_pointer (&job->reference, g_ptr_array_unref);
+  g_free (job->repro_path);
+  g_free (job);
+}
+
+static OnyxWindowRun *
+state (OnyxWindow *self)
+{
+  if (self->run == NULL)
+    self->run = g_new0 (OnyxWindowRun, 1);
+  return self->run;
+}
+
+static void
+clear_comparison (OnyxWindowRun *run)
+{
+  g_clear_object (&run->compare_model);
+  g_clear_pointer (&run->reference, g_ptr_array_unref);
+  g_clear_pointer (&run->compared_with, g_free);
+}
+
+void
+onyx_window_run_reset (OnyxWindow *self)
+{
+  OnyxWindowRun *run = self->run;
+
+  if (run == NULL)
+    return;
+  if (run->cancellable != NULL)
+    {
+      g_cancellable_cancel (run->cancellable);
+      onyx_onnx_cancel (ONYX_ONNX_JOB_RUN);
+    }
+  g_clear_object (&run->cancellable);
+  g_clear_pointer (&run->given, g_ptr_array_unref);
+  g_clear_pointer (&run->given_name, g_free);
+  clear_comparison (run);
+  g_clear_pointer (&run->last_inputs, g_ptr_array_unref);
+  g_clear_object (&run->last_snapshot);
+  g_clear_pointer (&self->run, g_free);
+  gtk_revealer_set_reveal_child (self->run_revealer, FALSE);
+  onyx_canvas_set_node_tints (self->canvas, NULL, 0);
+  onyx_window_compare_update_tints (self);
+}
+
+gboolean
+onyx_window_run_is_running (OnyxWindow *self)
+{
+  return self->run != NULL && self->run->cancellable != NULL;
+}
+
+/* ---- Colours ---- */
+
+void
+onyx_window_run_update_tints (OnyxWindow *self)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  Onnx__GraphProto *view;
+  g_autofree int *box_of = NULL;
+  g_autofree double *level = NULL;
+  g_autofree gboolean *nonfinite = NULL, *rated = NULL;
+  g_autofree GdkRGBA *tints = NULL;
+  guint n;
+
+  if (self->run == NULL || layout == NULL || onyx_run_pane_get_result (self->run_pane) == NULL)
+    return;
+  if (onyx_run_pane_get_color_by (self->run_pane) == ONYX_RUN_COLOR_NONE)
+    {
+      onyx_canvas_set_node_tints (self->canvas, NULL, 0);
+      onyx_window_compare_update_tints (self);
+      return;
+    }
+  view = onyx_window_get_graph (self);
+  n = layout->nodes->len;
+  box_of = onyx_layout_boxes_of_nodes (layout, self->engine);
+  level = g_new (double, n);
+  nonfinite = g_new0 (gboolean, n);
+  rated = g_new0 (gboolean, n);
+  /* A box showing several nodes (a closed group) takes the highest of them. */
+  for (size_t i = 0; i < view->n_node; i++)
+    {
+      g_autofree const char **outputs = g_new0 (const char *, view->node[i]->n_output + 1);
+      double node_level;
+      gboolean node_nonfinite;
+      int b = box_of[i];
+
+      for (size_t k = 0; k < view->node[i]->n_output; k++)
+        outputs[k] = view->node[i]->output[k];
+      if (b < 0 || !onyx_run_pane_rate_node (self->run_pane, outputs, &node_level, &node_nonfinite))
+        continue;
+      level[b] = rated[b] ? MAX (level[b], node_level) : node_level;
+      nonfinite[b] |= node_nonfinite;
+      rated[b] = TRUE;
+    }
+  tints = g_new0 (GdkRGBA, n);
+  for (guint b = 0; b < n; b++)
+    if (nonfinite[b])
+      onyx_run_pane_nonfinite_color (&tints[b]);
+    else if (rated[b])
+      onyx_run_pane_scale_color (level[b], &tints[b]);
+  onyx_canvas_set_node_tints (self->canvas, tints, n);
+}
+
+/* The selected node's outputs (or the selected tensor) in the pane. */
+void
+onyx_window_run_selection_changed (OnyxWindow *self)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+
+  if (self->run == NULL)
+    return;
+  if (self->selection == ONYX_SELECTION_NODE && self->selected_node != NULL)
+    for (size_t k = 0; k < self->selected_node->n_output; k++)
+      if (self->selected_node->output[k][0] != '\0')
+        g_ptr_array_add (names, self->selected_node->output[k]);
+  if (self->selection == ONYX_SELECTION_TENSOR && self->selected_tensor != NULL)
+    g_ptr_array_add (names, self->selected_tensor);
+  g_ptr_array_add (names, NULL);
+  onyx_run_pane_show_tensors (self->run_pane, (const char *const *) names->pdata);
+}
+
+/* ---- Running ---- */
+
+static void
+run_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  RunJob *job = data;
+  OnyxRunOptions options = { .all = TRUE, .compare_model = job->compare_model, .reference = job->reference,
+                             .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL };
+  GError *error = NULL;
+
+  if (job->repro_node >= 0)
+    {
+      g_autofree char *npz = NULL;
+      if (onyx_run_save_repro (job->snapshot, job->repro_node, job->inputs, job->repro_path, &npz, &error))
+        g_task_return_pointer (task, g_steal_pointer (&npz), g_free);
+      else
+        g_task_return_error (task, error);
+      return;
+    }
+  {
+    OnyxRunResult *result = onyx_run_model (job->snapshot, job->inputs, &options, &error);
+    if (result != NULL)
+      g_task_return_pointer (task, result, (GDestroyNotify) onyx_run_result_free);
+    else
+      g_task_return_error (task, error);
+  }
+}
+
+static gboolean
+finished_run (OnyxWindow *self, GAsyncResult *result)
+{
+  /* Dropped when the window reset the run meanwhile (another model, closed pane). */
+  if (self->run == NULL || self->run->cancellable != g_task_get_cancellable (G_TASK (result)))
+    return FALSE;
+  g_clear_object (&self->run->cancellable);
+  onyx_window_update_state (self);
+  return TRUE;
+}
+
+static void
+run_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (OnyxWindow) self = data;
+  g_autoptr (GError) error = NULL;
+  OnyxRunResult *run_result = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (!finished_run (self, result))
+    {
+      g_clear_pointer (&run_result, onyx_run_result_free);
+      return;
+    }
+  if (run_result == NULL)
+    {
+      onyx_run_pane_set_error (self->run_pane, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                                                 ? _("The run was cancelled.") : error->message);
+      onyx_canvas_set_node_tints (self->canvas, NULL, 0);
+      return;
+    }
+  onyx_run_pane_set_result (self->run_pane, run_result, self->run->compared_with, ONYX_RUN_DEFAULT_ATOL);
+  onyx_window_run_selection_changed (self);
+  /* Go to First Divergence and Save Repro depend on the result. */
+  onyx_window_update_state (self);
+}
+
+/* A copy of the model as it is now, safe to read from another thread. */
+static OnyxModel *
+snapshot_of (OnyxWindow *self)
+{
+  OnyxModel *model = onyx_document_get_model (self->document);
+  Onnx__ModelProto *proto = onyx_model_get_proto (model);
+
+  return onyx_model_new_derived (model, (Onnx__ModelProto *) onyx_model_copy_sharing (model, &proto->base));
+}
+
+static void
+start_task (OnyxWindow *self, RunJob *job, GAsyncReadyCallback done)
+{
+  OnyxWindowRun *run = state (self);
+  g_autoptr (GTask) task = NULL;
+
+  run->cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, run->cancellable, done, g_object_ref (self));
+  g_task_set_task_data (task, job, (GDestroyNotify) run_job_free);
+  g_task_run_in_thread (task, run_thread);
+  onyx_window_update_state (self);
+}
+
+static void
+start_run (OnyxWindow *self)
+{
+  OnyxWindowRun *run = state (self);
+  OnyxRunInputs how = { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *inputs_text = NULL;
+  RunJob *job;
+
+  const char *unavailable;
+
+  g_return_if_fail (self->document != NULL && run->cancellable == NULL);
+  gtk_revealer_set_reveal_child (self->run_revealer, TRUE);
+  if (!onyx_run_available (&unavailable))
+    {
+      g_autofree char *message = g_strdup_printf (_("Onyx cannot run models: %s."), unavailable);
+      onyx_run_pane_set_running (self->run_pane, "");
+      onyx_run_pane_set_error (self->run_pane, message);
+      onyx_window_update_state (self);
+      return;
+    }
+  g_clear_object (&run->last_snapshot);
+  g_clear_pointer (&run->last_inputs, g_ptr_array_unref);
+  run->last_snapshot = snapshot_of (self);
+  inputs_text = run->given_name != NULL ? g_strdup_printf (_("Inputs from %s"), run->given_name)
+                                        : g_strdup (_("Random inputs in [0, 1), seed 0; symbolic dims 1"));
+  run->last_inputs = onyx_run_prepare_inputs (run->last_snapshot, run->given, &how, &error);
+  if (run->last_inputs == NULL)
+    {
+      onyx_run_pane_set_running (self->run_pane, inputs_text);
+      onyx_run_pane_set_error (self->run_pane, error->message);
+      return;
+    }
+  onyx_run_pane_set_running (self->run_pane, inputs_text);
+  job = g_new0 (RunJob, 1);
+  job->snapshot = g_object_ref (run->last_snapshot);
+  job->inputs = g_ptr_array_ref (run->last_inputs);
+  job->compare_model = run->compare_model != NULL ? g_object_ref (run->compare_model) : NULL;
+  job->reference = run->reference != NULL ? g_ptr_array_ref (run->reference) : NULL;
+  job->repro_node = -1;
+  start_task (self, job, run_done);
+}
+
+gboolean
+onyx_window_run_with_inputs (OnyxWindow *self, GFile *file, GError **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  GPtrArray *given;
+
+  g_return_val_if_fail (self->document != NULL, FALSE);
+  if (path == NULL || (given = onyx_npz_read (path, error)) == NULL)
+    {
+      if (path == NULL)
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      return FALSE;
+    }
+  onyx_run_keep_graph_inputs (onyx_document_get_model (self->document), given);
+  g_clear_pointer (&state (self)->given, g_ptr_array_unref);
+  g_free (self->run->given_name);
+  self->run->given = given;
+  self->run->given_name = g_file_get_basename (file);
+  if (!onyx_window_run_is_running (self))
+    start_run (self);
+  return TRUE;
+}
+
+gboolean
+onyx_window_run_compare_with (OnyxWindow *self, GFile *file, GError **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  OnyxModel *model;
+  GPtrArray *reference;
+  OnyxWindowRun *run;
+
+  g_return_val_if_fail (self->document != NULL, FALSE);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      return FALSE;
+    }
+  if (!onyx_run_open_comparison (path, &model, &reference, error))
+    return FALSE;
+  run = state (self);
+  clear_comparison (run);
+  run->compare_model = model;
+  run->reference = reference;
+  run->compared_with = g_file_get_basename (file);
+  if (!onyx_window_run_is_running (self))
+    start_run (self);
+  return TRUE;
+}
+
+/* ---- Going to the divergence, and its repro ---- */
+
+/* The node of the main graph that makes `tensor`, or -1. */
+static int
+producer_of (const Onnx__GraphProto *graph, const char *tensor)
+{
+  for (size_t i = 0; i < graph->n_node; i++)
+    for (size_t k = 0; k < graph->node[i]->n_output; k++)
+      if (g_strcmp0 (graph->node[i]->output[k], tensor) == 0)
+        return (int) i;
+  return -1;
+}
+
+static const char *
+divergent_tensor (OnyxWindow *self)
+{
+  const OnyxRunResult *result = self->run != NULL ? onyx_run_pane_get_result (self->run_pane) : NULL;
+  return result != NULL && result->first_divergence_delta != NULL ? result->first_divergence_delta->name : NULL;
+}
+
+gboolean
+onyx_window_run_go_to_first_divergence (OnyxWindow *self)
+{
+  const char *tensor = divergent_tensor (self);
+  Onnx__GraphProto *main_graph;
+  int node;
+
+  if (tensor == NULL || self->document == NULL)
+    return FALSE;
+  main_graph = onyx_document_get_proto (self->document)->graph;
+  if ((node = producer_of (main_graph, tensor)) < 0)
+    {
+      onyx_window_toast (self, _("The node that diverged is no longer in the model"), FALSE);
+      return FALSE;
+    }
+  onyx_window_select_node (self, main_graph->node[node]);
+  onyx_canvas_center_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
+  return TRUE;
+}
+
+static void
+repro_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (OnyxWindow) self = data;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *npz = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autofree char *base = NULL, *message = NULL;
+
+  if (!finished_run (self, result))
+    return;
+  if (npz == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        onyx_window_show_error (self, _("Could Not Save the Repro"), error->message);
+      return;
+    }
+  base = g_path_get_basename (npz);
+  message = g_strdup_printf (_("Saved the node with its inputs (%s)"), base);
+  onyx_window_toast (self, message, FALSE);
+}
+
+gboolean
+onyx_window_run_save_repro (OnyxWindow *self, GFile *file)
+{
+  OnyxWindowRun *run = self->run;
+  const char *tensor = divergent_tensor (self);
+  RunJob *job;
+  int node;
+
+  if (tensor == NULL || run->last_snapshot == NULL || run->cancellable != NULL ||
+      (node = producer_of (onyx_model_get_proto (run->last_snapshot)->graph, tensor)) < 0)
+    return FALSE;
+  job = g_new0 (RunJob, 1);
+  job->snapshot = g_object_ref (run->last_snapshot);
+  job->inputs = g_ptr_array_ref (run->last_inputs);
+  job->repro_node = node;
+  job->repro_path = g_file_get_path (file);
+  start_task (self, job, repro_done);
+  return TRUE;
+}
+
+/* ---- Actions ---- */
+
+typedef enum {
+  CHOOSE_MODELS = 1 << 0,
+  CHOOSE_ARRAYS = 1 << 1,
+} ChooseKinds;
+
+static void
+add_filters (GtkFileChooser *chooser, ChooseKinds kinds)
+{
+  g_autoptr (GtkFileFilter) arrays = gtk_file_filter_new ();
+
+  if (kinds == (CHOOSE_MODELS | CHOOSE_ARRAYS))
+    {
+      g_autoptr (GtkFileFilter) both = gtk_file_filter_new ();
+      gtk_file_filter_set_name (both, _("ONNX Models and NumPy Arrays"));
+      gtk_file_filter_add_suffix (both, "onnx");
+      gtk_file_filter_add_suffix (both, "npz");
+      gtk_file_chooser_add_filter (chooser, both);
+    }
+  if (kinds & CHOOSE_MODELS)
+    onyx_window_add_onnx_filter (chooser);
+  if (kinds & CHOOSE_ARRAYS)
+    {
+      gtk_file_filter_set_name (arrays, _("NumPy Arrays (.npz)"));
+      gtk_file_filter_add_suffix (arrays, "npz");
+      gtk_file_chooser_add_filter (chooser, arrays);
+    }
+}
+
+typedef gboolean (*FileFunc) (OnyxWindow *self, GFile *file, GError **error);
+
+static void
+chooser_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
+{
+  FileFunc func = g_object_get_data (G_OBJECT (chooser), "onyx-func");
+
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr (GError) error = NULL;
+
+      if (!func (self, file, &error))
+        onyx_window_show_error (self, _("Could Not Open the File"), error->message);
+    }
+  g_object_unref (chooser);
+}
+
+static gboolean
+save_repro_file (OnyxWindow *self, GFile *file, GError **error)
+{
+  if (onyx_window_run_save_repro (self, file))
+    return TRUE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("There is no divergent node to save."));
+  return FALSE;
+}
+
+/* A file chooser beside the open model that hands the file to `func`. */
+static void
+choose_file (OnyxWindow *self, const char *title, const char *accept, ChooseKinds kinds, FileFunc func)
+{
+  gboolean save = func == save_repro_file;
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
+                                    save ? GTK_FILE_CHOOSER_ACTION_SAVE : GTK_FILE_CHOOSER_ACTION_OPEN,
+                                    accept, _("_Cancel"));
+
+  add_filters (GTK_FILE_CHOOSER (chooser), kinds);
+  if (save)
+    gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "repro.onnx");
+  if (self->file != NULL)
+    {
+      g_autoptr (GFile) folder = g_file_get_parent (self->file);
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+    }
+  g_object_set_data (G_OBJECT (chooser), "onyx-func", func);
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+run_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  start_run (ONYX_WINDOW (widget));
+}
+
+static void
+run_with_inputs_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  choose_file (ONYX_WINDOW (widget), _("Run With Inputs"), _("_Run"), CHOOSE_ARRAYS, onyx_window_run_with_inputs);
+}
+
+static void
+run_compare_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  /* A reference .npz of a PyTorch run is as likely as another model. */
+  choose_file (ONYX_WINDOW (widget), _("Compare Run With Model or Reference Arrays"), _("C_ompare"),
+               CHOOSE_MODELS | CHOOSE_ARRAYS, onyx_window_run_compare_with);
+}
+
+static void
+run_cancel_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+
+  if (onyx_window_run_is_running (self))
+    {
+      g_cancellable_cancel (self->run->cancellable);
+      onyx_onnx_cancel (ONYX_ONNX_JOB_RUN);
+    }
+}
+
+static void
+run_first_divergence_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_window_run_go_to_first_divergence (ONYX_WINDOW (widget));
+}
+
+static void
+run_repro_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  choose_file (ONYX_WINDOW (widget), _("Save Repro of the Divergent Node"), _("_Save"), CHOOSE_MODELS,
+               save_repro_file);
+}
+
+static void
+run_close_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_window_run_reset (ONYX_WINDOW (widget));
+  onyx_window_update_state (ONYX_WINDOW (widget));
+}
+
+void
+onyx_window_run_update_state (OnyxWindow *self, gboolean doc)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean available = onyx_run_available (NULL);
+  gboolean idle = doc && available && !onyx_window_run_is_running (self);
+  gboolean diverged = idle && divergent_tensor (self) != NULL;
+
+  /* Without ONNX Runtime, Run says why in the pane; the rest is hidden. */
+  gtk_widget_action_set_enabled (widget, "win.run", doc && !onyx_window_run_is_running (self));
+  gtk_widget_action_set_enabled (widget, "win.run-with-inputs", idle);
+  gtk_widget_action_set_enabled (widget, "win.run-compare", idle);
+  gtk_widget_action_set_enabled (widget, "win.run-cancel", onyx_window_run_is_running (self));
+  gtk_widget_action_set_enabled (widget, "win.run-first-divergence", diverged);
+  gtk_widget_action_set_enabled (widget, "win.run-repro", diverged);
+  gtk_widget_action_set_enabled (widget, "win.run-close", self->run != NULL);
+}
+
+void
+onyx_window_class_init_run (GtkWidgetClass *widget_class)
+{
+  g_type_ensure (ONYX_TYPE_RUN_PANE);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, run_revealer);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, run_pane);
+  gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
+  gtk_widget_class_install_action (widget_class, "win.run-with-inputs", NULL, run_with_inputs_action);
+  gtk_widget_class_install_action (widget_class, "win.run-compare", NULL, run_compare_action);
+  gtk_widget_class_install_action (widget_class, "win.run-cancel", NULL, run_cancel_action);
+  gtk_widget_class_install_action (widget_class, "win.run-first-divergence", NULL, run_first_divergence_action);
+  gtk_widget_class_install_action (widget_class, "win.run-repro", NULL, run_repro_action);
+  gtk_widget_class_install_action (widget_class, "win.run-close", NULL, run_close_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.run", NULL);
+}
+
+void
+onyx_window_init_run (OnyxWindow *self)
+{
+  g_signal_connect_swapped (self->run_pane, "notify::color-by", G_CALLBACK (onyx_window_run_update_tints), self);
+}
