@@ -120,12 +120,8 @@ class Run(unittest.TestCase):
         self.assertIsNone(report["compare"]["first_divergence"])
 
     def test_first_divergence_is_the_node_whose_weight_changed(self):
-        edited = onnx.load(self.model)
-        w2 = edited.graph.initializer[1]
-        self.assertEqual(w2.name, "W2")
-        w2.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(w2) * 1.5, "W2"))
-        path = os.path.join(self.tmp, "edited.onnx")
-        onnx.save(edited, path)
+        self.assertEqual(onnx.load(self.model).graph.initializer[1].name, "W2")
+        path = self.edited_w2()
         report = self.run_json(self.model, "--inputs", self.inputs, "--compare", path, expect=1)
         first = report["compare"]["first_divergence"]
         self.assertEqual(first["node"], "mm2")
@@ -162,6 +158,49 @@ class Run(unittest.TestCase):
         # Another model's arrays cannot be compared: the shapes say so.
         report = self.run_json(data("model.onnx"), "--inputs", data("model_foo.npz"), "--compare", path, expect=1)
         self.assertIn("shape [2×64×31×31] against [2×16×63×63]", report["compare"]["tensors"][0]["mismatch"])
+
+    def edited_w2(self):
+        edited = onnx.load(self.model)
+        w2 = edited.graph.initializer[1]
+        w2.CopyFrom(numpy_helper.from_array(numpy_helper.to_array(w2) * 1.5, "W2"))
+        path = os.path.join(self.tmp, "edited.onnx")
+        onnx.save(edited, path)
+        return path
+
+    def test_until_runs_the_part_a_node_needs(self):
+        report = self.run_json(self.model, "--inputs", self.inputs, "--all", "--until", "mm2")
+        self.assertEqual([t["name"] for t in report["tensors"]], ["h", "r", "z"])
+        out = os.path.join(self.tmp, "z.npz")
+        run = cli("run", self.model, "--inputs", self.inputs, "--until", "mm2", "--save", out)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        model = onnx.load(self.model)
+        w1, w2 = (numpy_helper.to_array(t) for t in model.graph.initializer)
+        np.testing.assert_allclose(np.load(out)["z"], np.maximum(self.x @ w1, 0) @ w2, rtol=1e-5)
+        run = cli("run", self.model, "--inputs", self.inputs, "--until", "nope")
+        self.assertNotEqual(run.returncode, 0)
+        self.assertIn("chain.onnx has no node named 'nope'", run.stderr)
+
+    def test_repro_is_the_divergent_node_with_what_it_was_fed(self):
+        edited = self.edited_w2()
+        repro = os.path.join(self.tmp, "repro.onnx")
+        report = self.run_json(self.model, "--inputs", self.inputs, "--compare", edited, "--repro", repro, expect=1)
+        self.assertEqual(report["compare"]["repro"], {"model": repro, "inputs": os.path.join(self.tmp, "repro.npz")})
+        cut = onnx.load(repro)
+        self.assertEqual([n.name for n in cut.graph.node], ["mm2"])
+        self.assertEqual([i.name for i in cut.graph.input], ["r"])
+        fed = np.load(os.path.join(self.tmp, "repro.npz"))
+        model = onnx.load(self.model)
+        w1, w2 = (numpy_helper.to_array(t) for t in model.graph.initializer)
+        np.testing.assert_allclose(fed["r"], np.maximum(self.x @ w1, 0), rtol=1e-6)
+        # One command repeats it: the node alone gives what it gave in the model.
+        out = os.path.join(self.tmp, "z.npz")
+        run = cli("run", repro, "--inputs", os.path.join(self.tmp, "repro.npz"), "--save", out)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        np.testing.assert_allclose(np.load(out)["z"], fed["r"] @ w2, rtol=1e-5)
+        # Without a comparison there is nothing to reproduce.
+        run = cli("run", self.model, "--inputs", self.inputs, "--repro", repro)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("--repro needs --compare", run.stderr)
 
     def test_a_model_onnxruntime_cannot_run_is_one_error_naming_the_node(self):
         run = cli("run", data("model_foo.onnx"), "--random", "1")

@@ -22,6 +22,8 @@ typedef struct {
   char *save;
   char *compare;
   double atol, rtol;
+  char *until;
+  char *repro;
   gboolean as_json;
 } Options;
 
@@ -136,7 +138,7 @@ node_name (OnyxModel *model, int index)
 }
 
 static void
-print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options)
+print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz)
 {
   guint n_exceeding = 0;
 
@@ -170,6 +172,11 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
             result->first_divergence_delta->max_abs, result->first_divergence_delta->max_rel);
   else if (n_exceeding == 0)
     printf ("no divergence\n");
+  if (repro_npz != NULL)
+    printf ("repro: %s, its inputs in %s (onyx-cli run %s --inputs %s)\n", options->repro, repro_npz,
+            options->repro, repro_npz);
+  else if (options->repro != NULL)
+    printf ("no repro written: no single node diverged first\n");
 }
 
 static void
@@ -210,7 +217,7 @@ json_delta (OnyxJson *json, const OnyxRunDelta *delta)
 }
 
 static void
-print_json (OnyxModel *model, const OnyxRunResult *result, const Options *options)
+print_json (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz)
 {
   OnyxJson *json = onyx_json_new ();
 
@@ -249,21 +256,50 @@ print_json (OnyxModel *model, const OnyxRunResult *result, const Options *option
         }
       else
         onyx_json_null (json);
+      onyx_json_key (json, "repro");
+      if (repro_npz != NULL)
+        {
+          onyx_json_begin_object (json);
+          onyx_json_member_string (json, "model", options->repro);
+          onyx_json_member_string (json, "inputs", repro_npz);
+          onyx_json_end_object (json);
+        }
+      else
+        onyx_json_null (json);
       onyx_json_end_object (json);
     }
   onyx_json_end_object (json);
   onyx_cli_print_json (json);
 }
 
-/* The graph outputs' names: what --save keeps without --all. */
+/* What --save keeps without --all: the graph's outputs, or those of the --until node. */
 static GStrv
-output_names (OnyxModel *model)
+output_names (OnyxModel *model, const char *until)
 {
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
-  GStrv names = g_new0 (char *, graph->n_output + 1);
-  for (size_t i = 0; i < graph->n_output; i++)
-    names[i] = g_strdup (graph->output[i]->name != NULL ? graph->output[i]->name : "");
-  return names;
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+
+  for (size_t i = 0; until == NULL && i < graph->n_output; i++)
+    g_strv_builder_add (names, graph->output[i]->name != NULL ? graph->output[i]->name : "");
+  for (size_t i = 0; until != NULL && i < graph->n_node; i++)
+    if (g_strcmp0 (graph->node[i]->name, until) == 0)
+      for (size_t k = 0; k < graph->node[i]->n_output; k++)
+        g_strv_builder_add (names, graph->node[i]->output[k]);
+  return g_strv_builder_end (names);
+}
+
+/* --repro: the first divergent node cut out, with what it was fed beside it. */
+static int
+save_repro (OnyxModel *model, const OnyxRunResult *result, GPtrArray *inputs, const Options *options,
+            char **npz_path)
+{
+  GError *error = NULL;
+
+  if (result->first_divergence < 0)
+    return ONYX_EXIT_OK;
+  if (!onyx_run_save_repro (model, result->first_divergence, inputs, options->repro, npz_path, &error))
+    return onyx_cli_report_error (error);
+  return ONYX_EXIT_OK;
 }
 
 static gboolean
@@ -287,6 +323,7 @@ run_with (OnyxModel *model, Options *options)
   g_autoptr (OnyxModel) other = NULL;
   g_autoptr (OnyxRunResult) result = NULL;
   g_auto (GStrv) keep = NULL;
+  g_autofree char *repro_npz = NULL;
   GError *error = NULL;
   int exit_code = ONYX_EXIT_OK;
 
@@ -303,7 +340,12 @@ run_with (OnyxModel *model, Options *options)
       exit_code = onyx_cli_report_error (error);
       goto out;
     }
-  keep = options->save == NULL ? NULL : output_names (model);
+  if (options->repro != NULL && options->compare == NULL)
+    {
+      exit_code = onyx_cli_usage_error ("run", "--repro needs --compare: it saves the first divergent node");
+      goto out;
+    }
+  keep = options->save == NULL ? NULL : output_names (model, options->until);
   run.all = options->all || options->compare != NULL;
   run.keep = (const char *const *) keep;
   run.keep_all = options->save != NULL && options->all;
@@ -311,6 +353,7 @@ run_with (OnyxModel *model, Options *options)
   run.reference = reference;
   run.atol = options->atol;
   run.rtol = options->rtol;
+  run.until_node = options->until;
   result = onyx_run_model (model, inputs, &run, &error);
   if (result == NULL)
     {
@@ -324,10 +367,12 @@ run_with (OnyxModel *model, Options *options)
       exit_code = onyx_cli_report_error (error);
       goto out;
     }
+  if (options->repro != NULL && (exit_code = save_repro (model, result, inputs, options, &repro_npz)) != ONYX_EXIT_OK)
+    goto out;
   if (options->as_json)
-    print_json (model, result, options);
+    print_json (model, result, options, repro_npz);
   else
-    print_text (model, result, options);
+    print_text (model, result, options, repro_npz);
   if (diverged (result))
     exit_code = ONYX_EXIT_PROBLEMS;
 out:
@@ -361,6 +406,10 @@ onyx_cli_run (int argc, char **argv)
       "B.onnx|REF.npz" },
     { "atol", 0, 0, G_OPTION_ARG_DOUBLE, &options.atol, "Absolute tolerance (default 1e-5)", "X" },
     { "rtol", 0, 0, G_OPTION_ARG_DOUBLE, &options.rtol, "Relative tolerance (default 1e-5)", "Y" },
+    { "until", 0, 0, G_OPTION_ARG_STRING, &options.until,
+      "Run only the part of the model that NODE's outputs need", "NODE" },
+    { "repro", 0, 0, G_OPTION_ARG_FILENAME, &options.repro,
+      "With --compare: save the first divergent node as a model, its inputs beside it (OUT.npz)", "OUT.onnx" },
     { NULL },
   };
   g_autoptr (OnyxModel) model = NULL;
@@ -387,5 +436,7 @@ onyx_cli_run (int argc, char **argv)
   g_strfreev (options.dims);
   g_free (options.save);
   g_free (options.compare);
+  g_free (options.until);
+  g_free (options.repro);
   return exit_code;
 }
