@@ -167,6 +167,22 @@ class Run(unittest.TestCase):
         onnx.save(edited, path)
         return path
 
+    def test_a_renamed_export_is_matched_through_the_diff(self):
+        # Every node and tensor renamed, as two exports of one network name them apart.
+        renamed = onnx.load(self.edited_w2())
+        names = {"h": "t0", "r": "t1", "z": "t2"}
+        for node in renamed.graph.node:
+            node.name = "n_" + node.name
+            node.input[:] = [names.get(i, i) for i in node.input]
+            node.output[:] = [names.get(o, o) for o in node.output]
+        path = os.path.join(self.tmp, "renamed.onnx")
+        onnx.save(renamed, path)
+        report = self.run_json(self.model, "--inputs", self.inputs, "--compare", path, expect=1)
+        pairs = {t["tensor"]: t["other"] for t in report["compare"]["tensors"]}
+        self.assertEqual(pairs, {"h": "t0", "r": "t1", "z": "t2", "y": "y"})
+        first = report["compare"]["first_divergence"]
+        self.assertEqual((first["node"], first["tensor"], first["other"]), ("mm2", "z", "t2"))
+
     def test_until_runs_the_part_a_node_needs(self):
         report = self.run_json(self.model, "--inputs", self.inputs, "--all", "--until", "mm2")
         self.assertEqual([t["name"] for t in report["tensors"]], ["h", "r", "z"])

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "onyx-diff.h"
 #include "onyx-error.h"
 #include "onyx-extract.h"
 #include "onyx-onnx.h"
@@ -335,17 +336,37 @@ capturing_model (OnyxModel *model, gboolean all, GError **error)
   return capturing != NULL ? onyx_model_serialize (capturing) : NULL;
 }
 
-/* Tensors of A matched with B's (or the reference's) of the same name. */
+static void
+add_pair (GPtrArray *pairs, GHashTable *paired, const char *name, const char *other)
+{
+  if (name == NULL || name[0] == '\0' || other == NULL || other[0] == '\0' || !g_hash_table_add (paired, (gpointer) name))
+    return;
+  g_ptr_array_add (pairs, g_strdup (name));
+  g_ptr_array_add (pairs, g_strdup (other));
+}
+
+/* Tensors of A matched with their counterparts: with another model, the outputs of
+ * the nodes the diff matches (by name, then by structure: a renamed export still
+ * pairs), slot by slot; then, as with reference arrays, tensors of the same name. */
 static GPtrArray *
-pairs_by_name (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
+pairs_of (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
 {
   GPtrArray *pairs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) other_names = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) paired = g_hash_table_new (g_str_hash, g_str_equal);
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
 
   if (other != NULL)
     {
       const Onnx__GraphProto *other_graph = onyx_model_get_proto (other)->graph;
+      g_autoptr (OnyxDiff) diff = onyx_diff_models (onyx_model_get_proto (model), onyx_model_get_proto (other));
+
+      for (size_t i = 0; i < graph->n_node && i < diff->n_nodes_a; i++)
+        {
+          int j = diff->node_a_to_b[i];
+          for (size_t k = 0; j >= 0 && k < graph->node[i]->n_output && k < other_graph->node[j]->n_output; k++)
+            add_pair (pairs, paired, graph->node[i]->output[k], other_graph->node[j]->output[k]);
+        }
       for (size_t i = 0; i < other_graph->n_node; i++)
         for (size_t k = 0; k < other_graph->node[i]->n_output; k++)
           g_hash_table_add (other_names, other_graph->node[i]->output[k]);
@@ -354,14 +375,8 @@ pairs_by_name (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
     g_hash_table_add (other_names, ((OnyxArray *) reference->pdata[i])->name);
   for (size_t i = 0; i < graph->n_node; i++)
     for (size_t k = 0; k < graph->node[i]->n_output; k++)
-      {
-        const char *name = graph->node[i]->output[k];
-        if (name != NULL && name[0] != '\0' && g_hash_table_contains (other_names, name))
-          {
-            g_ptr_array_add (pairs, g_strdup (name));
-            g_ptr_array_add (pairs, g_strdup (name));
-          }
-      }
+      if (g_hash_table_contains (other_names, graph->node[i]->output[k]))
+        add_pair (pairs, paired, graph->node[i]->output[k], graph->node[i]->output[k]);
   return pairs;
 }
 
@@ -502,7 +517,7 @@ onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *optio
     request.other_base_dir = g_strdup (onyx_model_get_base_dir (options->compare_model));
   request.inputs = g_ptr_array_ref (inputs);
   request.reference = options->reference != NULL ? g_ptr_array_ref (options->reference) : NULL;
-  request.pairs = pairs_by_name (model, options->compare_model, options->reference);
+  request.pairs = pairs_of (model, options->compare_model, options->reference);
   request.keep = g_strdupv ((char **) options->keep);
   request.keep_all = options->keep_all;
   request.atol = options->atol;
