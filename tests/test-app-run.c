@@ -162,6 +162,14 @@ test_first_divergence (void)
   g_assert_nonnull (strstr (text, "min 0   max "));
   look (window, "app-run-statistics.png");
 
+  /* Up to the selected Relu: its part of the model only. */
+  run_action (window, "win.run-until");
+  g_assert_cmpuint (onyx_run_pane_get_result (window->run_pane)->stats->len, ==, 2);
+  g_assert_nonnull (onyx_run_pane_lookup_stats (window->run_pane, "/model/model.2/Relu_output_0"));
+  g_assert_null (onyx_run_pane_lookup_stats (window->run_pane, "output"));
+  run_action (window, "win.run");
+  g_assert_cmpuint (onyx_run_pane_get_result (window->run_pane)->stats->len, ==, 4);
+
   g_assert_true (onyx_window_run_compare_with (window, against, &error));
   g_assert_no_error (error);
   wait_for_run (window);

@@ -27,6 +27,7 @@ typedef struct {
   GPtrArray *inputs;
   OnyxModel *compare_model;
   GPtrArray *reference;
+  char *until_node;           /* run only what this node needs, or NULL */
   int repro_node;             /* >= 0: save a repro of this node to repro_path */
   char *repro_path;
 } RunJob;
@@ -38,6 +39,7 @@ run_job_free (RunJob *job)
   g_clear_pointer (&job->inputs, g_ptr_array_unref);
   g_clear_object (&job->compare_model);
   g_clear_pointer (&job->reference, g_ptr_array_unref);
+  g_free (job->until_node);
   g_free (job->repro_path);
   g_free (job);
 }
@@ -165,7 +167,8 @@ run_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellab
 {
   RunJob *job = data;
   OnyxRunOptions options = { .all = TRUE, .compare_model = job->compare_model, .reference = job->reference,
-                             .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL };
+                             .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
+                             .until_node = job->until_node };
   GError *error = NULL;
 
   if (job->repro_node >= 0)
@@ -245,8 +248,10 @@ start_task (OnyxWindow *self, RunJob *job, GAsyncReadyCallback done)
   onyx_window_update_state (self);
 }
 
+/* `until_node`: run only the part of the model that this node of the main graph
+ * needs (NULL: all of it). */
 static void
-start_run (OnyxWindow *self)
+start_run (OnyxWindow *self, const char *until_node)
 {
   OnyxWindowRun *run = state (self);
   OnyxRunInputs how = { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
@@ -271,6 +276,13 @@ start_run (OnyxWindow *self)
   run->last_snapshot = snapshot_of (self);
   inputs_text = run->given_name != NULL ? g_strdup_printf (_("Inputs from %s"), run->given_name)
                                         : g_strdup (_("Random inputs in [0, 1), seed 0; symbolic dims 1"));
+  if (until_node != NULL)
+    {
+      g_autofree char *part = g_strdup_printf (_("Up to node %s"), until_node);
+      g_autofree char *both = g_strdup_printf ("%s\n%s", inputs_text, part);
+      g_free (inputs_text);
+      inputs_text = g_steal_pointer (&both);
+    }
   run->last_inputs = onyx_run_prepare_inputs (run->last_snapshot, run->given, &how, &error);
   if (run->last_inputs == NULL)
     {
@@ -284,6 +296,7 @@ start_run (OnyxWindow *self)
   job->inputs = g_ptr_array_ref (run->last_inputs);
   job->compare_model = run->compare_model != NULL ? g_object_ref (run->compare_model) : NULL;
   job->reference = run->reference != NULL ? g_ptr_array_ref (run->reference) : NULL;
+  job->until_node = g_strdup (until_node);
   job->repro_node = -1;
   start_task (self, job, run_done);
 }
@@ -307,7 +320,7 @@ onyx_window_run_with_inputs (OnyxWindow *self, GFile *file, GError **error)
   self->run->given = given;
   self->run->given_name = g_file_get_basename (file);
   if (!onyx_window_run_is_running (self))
-    start_run (self);
+    start_run (self, NULL);
   return TRUE;
 }
 
@@ -333,7 +346,7 @@ onyx_window_run_compare_with (OnyxWindow *self, GFile *file, GError **error)
   run->reference = reference;
   run->compared_with = g_file_get_basename (file);
   if (!onyx_window_run_is_running (self))
-    start_run (self);
+    start_run (self, NULL);
   return TRUE;
 }
 
@@ -501,7 +514,29 @@ choose_file (OnyxWindow *self, const char *title, const char *accept, ChooseKind
 static void
 run_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  start_run (ONYX_WINDOW (widget));
+  start_run (ONYX_WINDOW (widget), NULL);
+}
+
+/* The selected node of the main graph, when it has a name to run up to. */
+static const char *
+selected_main_node (OnyxWindow *self)
+{
+  Onnx__NodeProto *node = self->selection == ONYX_SELECTION_NODE ? self->selected_node : NULL;
+
+  if (node == NULL || self->document == NULL || node->name == NULL || node->name[0] == '\0' ||
+      onyx_document_graph_of_node (self->document, node) != onyx_document_get_proto (self->document)->graph)
+    return NULL;
+  return node->name;
+}
+
+static void
+run_until_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  const char *node = selected_main_node (self);
+
+  if (node != NULL)
+    start_run (self, node);
 }
 
 static void
@@ -561,6 +596,7 @@ onyx_window_run_update_state (OnyxWindow *self, gboolean doc)
   /* Without ONNX Runtime, Run says why in the pane; the rest is hidden. */
   gtk_widget_action_set_enabled (widget, "win.run", doc && !onyx_window_run_is_running (self));
   gtk_widget_action_set_enabled (widget, "win.run-with-inputs", idle);
+  gtk_widget_action_set_enabled (widget, "win.run-until", idle && selected_main_node (self) != NULL);
   gtk_widget_action_set_enabled (widget, "win.run-compare", idle);
   gtk_widget_action_set_enabled (widget, "win.run-cancel", onyx_window_run_is_running (self));
   gtk_widget_action_set_enabled (widget, "win.run-first-divergence", diverged);
@@ -576,6 +612,7 @@ onyx_window_class_init_run (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, run_pane);
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "win.run-with-inputs", NULL, run_with_inputs_action);
+  gtk_widget_class_install_action (widget_class, "win.run-until", NULL, run_until_action);
   gtk_widget_class_install_action (widget_class, "win.run-compare", NULL, run_compare_action);
   gtk_widget_class_install_action (widget_class, "win.run-cancel", NULL, run_cancel_action);
   gtk_widget_class_install_action (widget_class, "win.run-first-divergence", NULL, run_first_divergence_action);
