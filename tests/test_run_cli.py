@@ -227,6 +227,32 @@ class Run(unittest.TestCase):
         foo = [n for n in onnx.load(data("model_foo.onnx")).graph.node if n.op_type == "FooOp"][0]
         self.assertIn(f"node '{foo.name}' ({foo.domain}::FooOp)", lines[0])
 
+    def test_a_failure_on_the_inputs_names_the_node_in_one_line(self):
+        # Slice's steps come from an input: zeros are no step.
+        graph = helper.make_graph(
+            [helper.make_node("Slice", ["x", "starts", "ends", "axes", "steps"], ["y"], name="cut"),
+             helper.make_node("Mod", ["a", "b"], ["c"], name="remainder")],
+            "inputs", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [4]),
+                       helper.make_tensor_value_info("a", onnx.TensorProto.INT32, [2]),
+                       helper.make_tensor_value_info("b", onnx.TensorProto.INT32, [2])] +
+            [helper.make_tensor_value_info(n, onnx.TensorProto.INT64, [1]) for n in ("starts", "ends", "axes", "steps")],
+            [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None),
+             helper.make_tensor_value_info("c", onnx.TensorProto.INT32, [2])])
+        path = os.path.join(self.tmp, "inputs.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
+        run = cli("run", path, "--fill", "zeros", "--until", "cut")
+        self.assertEqual(run.returncode, 1)
+        lines = run.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, run.stderr)
+        self.assertIn("ONNX Runtime failed at node 'cut' (Slice) on these inputs: ", lines[0])
+        # An integer division by zero ends the runtime's process: said as such, and the
+        # next run works.
+        run = cli("run", path, "--fill", "zeros", "--until", "remainder")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("integer division by zero", run.stderr)
+        self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
+        self.run_json(path, "--fill", "ones", "--until", "remainder")
+
     def test_inputs_that_do_not_fit_say_which_and_why(self):
         run = cli("run", self.model)
         self.assertEqual(run.returncode, 3, run.stderr)

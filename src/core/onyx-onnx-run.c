@@ -217,10 +217,12 @@ onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
   return 0;
 }
 
-static void
+/* Ends the helper's socket and reaps it: the signal that ended it (a crash), or 0. */
+static int
 stop_worker (Worker *worker)
 {
   GSubprocess *process;
+  int signal_number = 0;
 
   if (worker->fd >= 0)
     close (worker->fd);
@@ -229,9 +231,10 @@ stop_worker (Worker *worker)
   process = g_steal_pointer (&worker->process);
   g_mutex_unlock (&cancel_lock);
   /* It ends on the closed socket (or has crashed, or was cancelled): reap it. */
-  if (process != NULL)
-    g_subprocess_wait (process, NULL, NULL);
+  if (process != NULL && g_subprocess_wait (process, NULL, NULL) && g_subprocess_get_if_signaled (process))
+    signal_number = g_subprocess_get_term_sig (process);
   g_clear_object (&process);
+  return signal_number;
 }
 
 /* The helper next to this program: the build folder's when this program runs from
@@ -407,6 +410,7 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
   gboolean sent = job_sent (job);
   gboolean ok = sent && receive_part (worker->fd, &result) && receive_part (worker->fd, &message);
   gboolean cancelled;
+  int signal_number;
 
   *text = NULL;
   g_mutex_lock (&cancel_lock);
@@ -415,13 +419,20 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
   if (!ok || cancelled)
     {
       g_clear_pointer (&result, g_bytes_unref);
-      stop_worker (worker);
+      signal_number = stop_worker (worker);
       set_busy (worker, FALSE);
       g_mutex_unlock (&worker->lock);
       if (job->error != NULL)
         g_propagate_error (error, job->error);
       else if (cancelled)
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled while %s",
+                     onyx_onnx_job_describe (job->kind));
+      else if (signal_number == SIGFPE)
+        /* Integer division by zero, in a runtime's kernel: the data's doing more
+         * often than a bug. */
+        g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
+                     "Onyx's helper crashed on an arithmetic fault (SIGFPE) while %s: most often an "
+                     "integer division by zero (Div, Mod) on the inputs given; try other inputs",
                      onyx_onnx_job_describe (job->kind));
       else
         g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,

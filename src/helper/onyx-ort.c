@@ -54,7 +54,9 @@ prepare (char **text)
                                base->GetVersionString ());
       return FALSE;
     }
-  return (*text = failure (ort->CreateEnv (ORT_LOGGING_LEVEL_ERROR, "onyx", &env))) == NULL;
+  /* Its failures come back as statuses, said once by Onyx: its own log would repeat
+   * them on stderr. */
+  return (*text = failure (ort->CreateEnv (ORT_LOGGING_LEVEL_FATAL, "onyx", &env))) == NULL;
 }
 
 typedef struct {
