@@ -58,6 +58,9 @@ void onyx_document_set_value_type   (OnyxDocument *self, Onnx__ValueInfoProto *i
 void onyx_document_set_node_order   (OnyxDocument *self, Onnx__GraphProto *graph,
                                      Onnx__NodeProto **order);
 
+/* A command is being recorded (between begin and commit or abort). */
+gboolean onyx_document_is_recording (OnyxDocument *self);
+
 /* Records how to redo the current edit from the saved file (onyx_replay_apply's
  * entries: a step name and its arguments, NULL-terminated). */
 void onyx_document_note_replay      (OnyxDocument *self, const char *step, ...) G_GNUC_NULL_TERMINATED;

@@ -757,76 +757,10 @@ onyx_document_mark_saved (OnyxDocument *self)
   g_signal_emit (self, signals[SIGNAL_CHANGED], 0, NULL);
 }
 
-/* value_info of tensors that no node produces or reads any more is left out of the
- * saved file (temporarily swapped out of the graph while it is written). */
-static GPtrArray *
-live_value_info (OnyxDocument *self)
-{
-  Onnx__GraphProto *graph = onyx_graph_index_get_graph (self->index);
-  GPtrArray *kept = g_ptr_array_new ();
-
-  for (size_t i = 0; i < graph->n_value_info; i++)
-    {
-      const char *name = graph->value_info[i]->name;
-      if (onyx_graph_index_lookup (self->index, name) != NULL ||
-          onyx_graph_index_defines (self->index, name) ||
-          onyx_graph_index_graph_output (self->index, name) != NULL)
-        g_ptr_array_add (kept, graph->value_info[i]);
-    }
-  return kept;
-}
-
-typedef struct {
-  Onnx__GraphProto *graph;
-  Onnx__ValueInfoProto **saved_items;
-  size_t saved_count;
-  GPtrArray *kept;
-} ValueInfoSwap;
-
-static void
-swap_in_live_value_info (OnyxDocument *self, ValueInfoSwap *swap)
-{
-  swap->graph = onyx_graph_index_get_graph (self->index);
-  swap->kept = live_value_info (self);
-  swap->saved_items = swap->graph->value_info;
-  swap->saved_count = swap->graph->n_value_info;
-  swap->graph->value_info = (Onnx__ValueInfoProto **) swap->kept->pdata;
-  swap->graph->n_value_info = swap->kept->len;
-}
-
-static void
-swap_back_value_info (ValueInfoSwap *swap)
-{
-  swap->graph->value_info = swap->saved_items;
-  swap->graph->n_value_info = swap->saved_count;
-  g_ptr_array_unref (swap->kept);
-}
-
 gboolean
-onyx_document_save (OnyxDocument *self, const char *path, GError **error)
+onyx_document_is_recording (OnyxDocument *self)
 {
-  ValueInfoSwap swap;
-  gboolean ok;
-
-  g_return_val_if_fail (ONYX_IS_DOCUMENT (self) && self->recording == NULL, FALSE);
-  swap_in_live_value_info (self, &swap);
-  ok = onyx_model_save (self->model, path, error);
-  swap_back_value_info (&swap);
-  if (ok)
-    onyx_document_mark_saved (self);
-  return ok;
-}
-
-GBytes *
-onyx_document_serialize (OnyxDocument *self)
-{
-  ValueInfoSwap swap;
-  GBytes *bytes;
-
-  swap_in_live_value_info (self, &swap);
-  bytes = onyx_model_serialize (self->model);
-  swap_back_value_info (&swap);
-  return bytes;
+  return self->recording != NULL;
 }
 
 /* ---- object ---- */
