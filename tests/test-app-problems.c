@@ -201,12 +201,78 @@ write_dangling_copy (void)
   return path;
 }
 
+/* model.onnx with its nodes in reverse order: valid but for the order. */
+static char *
+write_unsorted_copy (void)
+{
+  g_autofree char *source = test_data_path ("model.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (source, &error);
+  g_autoptr (OnyxDocument) doc = NULL;
+  g_autofree Onnx__NodeProto **reversed = NULL;
+  Onnx__GraphProto *graph;
+  char *dir = g_dir_make_tmp ("onyx-problems-XXXXXX", &error);
+  char *path;
+
+  g_assert_no_error (error);
+  doc = onyx_document_new (model);
+  graph = onyx_document_get_proto (doc)->graph;
+  reversed = g_new (Onnx__NodeProto *, graph->n_node);
+  for (size_t i = 0; i < graph->n_node; i++)
+    reversed[i] = graph->node[graph->n_node - 1 - i];
+  onyx_document_begin_command (doc, "reverse");
+  onyx_document_set_node_order (doc, graph, reversed);
+  onyx_document_commit_command (doc);
+  path = g_build_filename (dir, "unsorted.onnx", NULL);
+  g_assert_true (onyx_document_save (doc, path, &error));
+  g_assert_no_error (error);
+  g_free (dir);
+  return path;
+}
+
 static void
 remove_copy (const char *path)
 {
   g_autofree char *dir = g_path_get_dirname (path);
   g_assert_cmpint (g_remove (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
+/* Saving a model with errors says what to do: Sort Nodes for the order, Save Anyway
+ * for the rest; Cancel writes nothing; after Sort Nodes it saves at once. */
+static void
+test_save_says_what_to_do (void)
+{
+  g_autofree char *path = write_unsorted_copy ();
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  OnyxWindow *window = open_model_window (path);
+  AdwMessageDialog *dialog;
+  GStatBuf before, after;
+
+  g_assert_cmpint (g_stat (path, &before), ==, 0);
+  g_assert_false (onyx_window_save_file (window, file));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "The Model Has Problems");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "Sort Nodes in the main menu puts the nodes in order."));
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "Save Anyway writes the model with its errors"));
+  g_assert_true (adw_message_dialog_has_response (dialog, "save"));
+  g_object_ref (dialog);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  adw_message_dialog_response (dialog, "cancel");
+  g_object_unref (dialog);
+  g_assert_cmpint (g_stat (path, &after), ==, 0);
+  g_assert_cmpint (after.st_mtime, ==, before.st_mtime);
+  g_assert_cmpint (after.st_ino, ==, before.st_ino);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toposort", NULL));
+  wait_for_layout (window);
+  g_assert_true (onyx_window_save_file (window, file));
+  g_assert_null (find_toplevel (ADW_TYPE_MESSAGE_DIALOG));
+  g_assert_cmpint (g_stat (path, &after), ==, 0);
+  g_assert_cmpint (after.st_ino, !=, before.st_ino);  /* written anew, and renamed over */
+  close_window (window);
+  remove_copy (path);
 }
 
 /* The error of the broken node, and the node. */
@@ -398,6 +464,7 @@ main (int argc, char **argv)
   adw_init ();
   g_test_add_func ("/app-problems/foo", test_problems_foo);
   g_test_add_func ("/app-problems/dangling", test_problems_dangling);
+  g_test_add_func ("/app-problems/save-says-what-to-do", test_save_says_what_to_do);
   g_test_add_func ("/app-problems/collapsed-group", test_problems_collapsed_group);
   g_test_add_func ("/app-problems/schema", test_properties_schema);
   g_test_add_func ("/app-problems/folded-constant", test_problem_on_folded_constant);

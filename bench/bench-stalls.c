@@ -1,0 +1,205 @@
+/* bench-stalls.c: how long the app's main loop stops answering, phase by phase, in
+ * the real window (run by hand under Xvfb):
+ *
+ *   xvfb-run -a -s '-screen 0 1280x800x24' _build/bench/bench-stalls MODEL.onnx [PHASE...]
+ *
+ * Phases: open (to the first laid-out frame), 20 edits (Bypass of single-input
+ * nodes, as the walkthrough does), undo all, redo all, save (to a copy in a
+ * temporary folder), Compare With the file itself, and Run when this build has
+ * ONNX Runtime. Each action is started from the main loop, as a click would be, and
+ * the phase lasts until the window is idle again (layout done, nothing running).
+ * A high-priority timeout ticking every millisecond records the longest gap between
+ * its ticks: the longest the window could not have drawn a frame or taken a click.
+ * The goal (issue 26) is no stall over 33 ms. PHASEs name the phases to run after
+ * open (edits, undo, redo, save, compare, run); all by default. */
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "bench-util.h"
+#include "onyx-memory.h"
+#include "onyx-run.h"
+#include "onyx-shapes.h"
+#include "onyx-window-private.h"
+
+typedef struct {
+  gint64 last;
+  gint64 longest;
+} Watchdog;
+
+static gboolean
+watchdog_tick (gpointer data)
+{
+  Watchdog *watchdog = data;
+  gint64 now = g_get_monotonic_time ();
+
+  watchdog->longest = MAX (watchdog->longest, now - watchdog->last);
+  watchdog->last = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+window_busy (OnyxWindow *window)
+{
+  return onyx_window_is_laying_out (window) || onyx_window_run_is_running (window);
+}
+
+typedef void (*Action) (OnyxWindow *window, gpointer data);
+
+typedef struct {
+  OnyxWindow *window;
+  Action action;
+  gpointer data;
+  gboolean done;
+} Pending;
+
+static gboolean
+start_action (gpointer data)
+{
+  Pending *pending = data;
+
+  pending->action (pending->window, pending->data);
+  pending->done = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs `action` from the main loop `times` times, each after the window is idle
+ * again; prints the longest stall and the phase's wall time. */
+static void
+phase (OnyxWindow *window, Watchdog *watchdog, const char *name, Action action, gpointer data, int times)
+{
+  double start = bench_now ();
+
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  watchdog->last = g_get_monotonic_time ();
+  watchdog->longest = 0;
+  for (int i = 0; i < times; i++)
+    {
+      Pending pending = { window, action, data, FALSE };
+      g_idle_add (start_action, &pending);
+      while (!pending.done || window_busy (window))
+        g_main_context_iteration (NULL, TRUE);
+    }
+  /* What the last action left queued (redraws, rows) belongs to it. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  printf ("%-12s longest stall %7.1f ms   phase %8.1f ms%s\n", name, watchdog->longest / 1000.0,
+          (bench_now () - start) * 1000, watchdog->longest > 33000 ? "   (over 33 ms)" : "");
+}
+
+static gboolean
+wanted (int argc, char **argv, const char *phase)
+{
+  if (argc <= 2)
+    return TRUE;
+  for (int i = 2; i < argc; i++)
+    if (g_str_equal (argv[i], phase))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+open_action (OnyxWindow *window, gpointer data)
+{
+  onyx_window_open_file (window, data);
+}
+
+/* The next single-input, single-output node of the main graph (Relu, Dropout…). */
+static Onnx__NodeProto *
+next_bypassable (OnyxWindow *window)
+{
+  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+
+  for (size_t i = 0; i < graph->n_node; i++)
+    if (graph->node[i]->n_input == 1 && graph->node[i]->n_output == 1)
+      return graph->node[i];
+  return NULL;
+}
+
+static void
+edit_action (OnyxWindow *window, gpointer data)
+{
+  Onnx__NodeProto *node = next_bypassable (window);
+
+  if (node == NULL)
+    return;
+  onyx_window_select_node (window, node);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL);
+}
+
+static void
+named_action (OnyxWindow *window, gpointer data)
+{
+  gtk_widget_activate_action (GTK_WIDGET (window), data, NULL);
+}
+
+static void
+save_action (OnyxWindow *window, gpointer data)
+{
+  onyx_window_save_file (window, data);
+}
+
+static void
+compare_action (OnyxWindow *window, gpointer data)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!onyx_window_compare_with (window, data, &error))
+    fprintf (stderr, "compare: %s\n", error->message);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *folder = NULL, *copy_path = NULL;
+  g_autoptr (GFile) file = NULL, copy = NULL;
+  Watchdog watchdog = { 0 };
+  OnyxWindow *window;
+  int edits = 20;
+
+  if (argc < 2)
+    {
+      fprintf (stderr, "usage: xvfb-run -a bench-stalls MODEL.onnx\n");
+      return 2;
+    }
+  /* Xvfb has no GPU: GL through llvmpipe makes every frame a stall of its own that
+   * the app does not have on a real display; cairo draws what Onyx draws. */
+  g_setenv ("GSK_RENDERER", "cairo", FALSE);
+  gtk_init ();
+  adw_init ();
+  onyx_memory_keep_freed ();
+  folder = g_dir_make_tmp ("onyx-stalls-XXXXXX", NULL);
+  copy_path = g_build_filename (folder, "saved.onnx", NULL);
+  file = g_file_new_for_commandline_arg (argv[1]);
+  copy = g_file_new_for_path (copy_path);
+  g_timeout_add_full (G_PRIORITY_HIGH, 1, watchdog_tick, &watchdog, NULL);
+
+  window = onyx_window_new (NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
+    g_main_context_iteration (NULL, TRUE);
+  /* The helper starts idle after start-up, as in the app. */
+  onyx_shapes_warm_up ();
+
+  printf ("%s\n", argv[1]);
+  phase (window, &watchdog, "open", open_action, file, 1);
+  if (window->document == NULL)
+    return 1;
+  if (wanted (argc, argv, "edits"))
+    phase (window, &watchdog, "20 edits", edit_action, NULL, edits);
+  if (wanted (argc, argv, "undo"))
+    phase (window, &watchdog, "undo all", named_action, "win.undo", edits);
+  if (wanted (argc, argv, "redo"))
+    phase (window, &watchdog, "redo all", named_action, "win.redo", edits);
+  if (wanted (argc, argv, "save"))
+    phase (window, &watchdog, "save", save_action, copy, 1);
+  if (wanted (argc, argv, "compare"))
+    phase (window, &watchdog, "compare", compare_action, file, 1);
+  if (wanted (argc, argv, "run") && onyx_run_available (NULL))
+    phase (window, &watchdog, "run", named_action, "win.run", 1);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_unlink (copy_path);
+  g_rmdir (folder);
+  return 0;
+}
