@@ -40,7 +40,8 @@ watchdog_tick (gpointer data)
 static gboolean
 window_busy (OnyxWindow *window)
 {
-  return onyx_window_is_laying_out (window) || onyx_window_run_is_running (window);
+  return onyx_window_is_opening (window) || onyx_window_is_laying_out (window) ||
+         onyx_window_run_is_running (window);
 }
 
 typedef void (*Action) (OnyxWindow *window, gpointer data);

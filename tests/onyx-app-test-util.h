@@ -55,6 +55,14 @@ wait_until_shown (OnyxWindow *window)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Until the file being opened (in a thread) is shown, or its error. */
+static inline void
+wait_for_open (OnyxWindow *window)
+{
+  while (onyx_window_is_opening (window))
+    g_main_context_iteration (NULL, TRUE);
+}
+
 static inline void
 wait_for_layout (OnyxWindow *window)
 {
@@ -75,6 +83,7 @@ open_model_window (const char *path)
   gtk_window_present (GTK_WINDOW (window));
   wait_until_shown (window);
   onyx_window_open_file (window, file);
+  wait_for_open (window);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
   wait_for_layout (window);
   return window;

@@ -115,6 +115,8 @@ test_window_german (void)
 
   /* A model and a selected node: strings of the C code. */
   onyx_window_open_file (window, file);
+  while (onyx_window_is_opening (window))
+    g_main_context_iteration (NULL, TRUE);
   g_assert_true (onyx_window_has_model (window));
   graph = onyx_document_get_proto (window->document)->graph;
   onyx_window_select_node (window, graph->node[0]);

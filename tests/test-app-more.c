@@ -72,6 +72,7 @@ open_window (const char *model)
   g_autoptr (GFile) file = g_file_new_for_path (path);
 
   onyx_window_open_file (window, file);
+  wait_for_open (window);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
   wait_for_layout (window);
   return window;
@@ -136,11 +137,14 @@ drop_files (OnyxWindow *window, const char *first, ...)
   return accepted;
 }
 
+/* Once the file it opens, if any, is loaded. */
 static gboolean
 shows_file (OnyxWindow *window, const char *name)
 {
-  g_autofree char *base = window->file ? g_file_get_basename (window->file) : NULL;
+  g_autofree char *base = NULL;
 
+  wait_for_open (window);
+  base = window->file ? g_file_get_basename (window->file) : NULL;
   return window->document != NULL && g_strcmp0 (base, name) == 0;
 }
 

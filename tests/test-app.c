@@ -29,6 +29,7 @@ test_open_bypass_undo_save (void)
   gtk_window_present (GTK_WINDOW (window));
   wait_until_shown (window);
   onyx_window_open_file (window, file);
+  wait_for_open (window);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
   wait_for_layout (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window->canvas), "test-app-loaded.png"), >, 2000);
@@ -105,6 +106,7 @@ test_broken_file (void)
   gtk_window_present (GTK_WINDOW (window));
   wait_until_shown (window);
   onyx_window_open_file (window, file);
+  wait_for_open (window);
   g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "error");
   shown = adw_status_page_get_description (window->error_page);
   escaped = g_markup_escape_text (error->message, -1);
@@ -213,6 +215,7 @@ test_first_view (void)
   /* Laid out before the canvas has a size: the first view waits for one. */
   window = onyx_window_new (NULL);
   onyx_window_open_file (window, big_file);
+  wait_for_open (window);
   onyx_window_layout_wait (window);
   g_assert_nonnull (onyx_canvas_get_layout (window->canvas));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->canvas)), ==, 0);
@@ -319,6 +322,7 @@ test_crash_restore (void)
   gtk_window_present (GTK_WINDOW (window));
   wait_until_shown (window);
   onyx_window_open_file (window, file);
+  wait_for_open (window);
   dialog = find_message_dialog ();
   g_assert_nonnull (dialog);
   adw_message_dialog_response (dialog, "restore");

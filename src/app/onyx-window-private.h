@@ -68,6 +68,7 @@ struct _OnyxWindow {
   guint find_position;
   gboolean close_confirmed;
   GFile *pending_open;            /* opened once unsaved changes are dealt with */
+  GCancellable *open_cancellable; /* a file being opened in a thread */
 
   /* onyx-window-recent.c */
   GtkWidget *recent_group;        /* the empty page's "Recent Models" */
@@ -192,8 +193,9 @@ gboolean onyx_window_run_save_repro (OnyxWindow *self, GFile *file);
 void     onyx_window_class_init_problems (GtkWidgetClass *widget_class);
 void     onyx_window_init_problems  (OnyxWindow *self);
 void     onyx_window_problems_dispose (OnyxWindow *self);
-/* Right after the document is made (before other "changed" handlers), and when it goes. */
-void     onyx_window_problems_attach (OnyxWindow *self);
+/* Right after the document is made (before other "changed" handlers), with its
+ * findings when they were worked out already (taken; NULL: now), and when it goes. */
+void     onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics);
 void     onyx_window_problems_detach (OnyxWindow *self);
 /* After a new layout: the dots follow it (closed groups show their nodes'). */
 void     onyx_window_problems_update_badges (OnyxWindow *self);

@@ -50,10 +50,10 @@ document_changed_cb (OnyxWindow *self, const OnyxChange *change)
 }
 
 void
-onyx_window_problems_attach (OnyxWindow *self)
+onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics)
 {
   g_return_if_fail (self->document != NULL && self->diagnostics == NULL);
-  self->diagnostics = onyx_diagnostics_new (self->document);
+  self->diagnostics = diagnostics != NULL ? diagnostics : onyx_diagnostics_new (self->document);
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
   onyx_properties_set_diagnostics (self->properties, self->diagnostics);
   refresh (self);

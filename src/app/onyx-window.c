@@ -15,7 +15,7 @@ G_DEFINE_FINAL_TYPE (OnyxWindow, onyx_window, ADW_TYPE_APPLICATION_WINDOW)
 gboolean
 onyx_window_has_model (OnyxWindow *self)
 {
-  return self->document != NULL;
+  return self->document != NULL || self->open_cancellable != NULL;
 }
 
 void
@@ -450,11 +450,93 @@ close_document (OnyxWindow *self)
   g_ptr_array_set_size (self->collapsed, 0);
 }
 
+/* What a thread makes of a file: the document with its first shapes, its findings
+ * and the layout engine, all before the window sees them (load, inference and
+ * diagnostics take a few hundred ms on a 13k-node model). */
+typedef struct {
+  char *path;
+  OnyxDocument *document;
+  OnyxDiagnostics *diagnostics;
+  OnyxLayoutEngine *engine;
+} Opening;
+
+static void
+opening_free (Opening *opening)
+{
+  g_free (opening->path);
+  g_clear_pointer (&opening->diagnostics, onyx_diagnostics_free);
+  g_clear_object (&opening->document);
+  g_clear_pointer (&opening->engine, onyx_layout_engine_free);
+  g_free (opening);
+}
+
+static void
+open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Opening *opening = data;
+  GError *error = NULL;
+
+  /* The first view labels edges with shapes: they are inferred while it loads. */
+  opening->document = onyx_document_open_with_shapes (opening->path, &error);
+  if (opening->document == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  opening->diagnostics = onyx_diagnostics_new (opening->document);
+  opening->engine = onyx_layout_engine_new (onyx_document_get_proto (opening->document)->graph);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+show_open_error (OnyxWindow *self, const char *message)
+{
+  /* The description is markup; file names may hold "<" or "&". */
+  g_autofree char *markup = g_markup_escape_text (message, -1);
+
+  adw_status_page_set_description (self->error_page, markup);
+  gtk_stack_set_visible_child_name (self->stack, "error");
+  g_clear_object (&self->file);
+  update_title (self);
+  gtk_window_set_title (GTK_WINDOW (self), _("Could Not Open the Model"));
+  onyx_window_update_state (self);
+}
+
+static void
+open_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (OnyxWindow) self = data;
+  g_autoptr (GError) error = NULL;
+  Opening *opening = g_task_get_task_data (G_TASK (result));
+
+  /* Another file was opened meanwhile, or the window closed. */
+  if (g_task_get_cancellable (G_TASK (result)) != self->open_cancellable)
+    return;
+  g_clear_object (&self->open_cancellable);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      show_open_error (self, error->message);
+      return;
+    }
+  self->document = g_steal_pointer (&opening->document);
+  self->engine = g_steal_pointer (&opening->engine);
+  /* First: the properties panel, refreshed by the next handler, shows the findings. */
+  onyx_window_problems_attach (self, g_steal_pointer (&opening->diagnostics));
+  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
+  onyx_window_recent_add (self, self->file);
+  gtk_stack_set_visible_child_name (self->stack, "model");
+  onyx_window_select_model (self);
+  onyx_window_relayout (self, FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
+  onyx_window_journal_offer_restore (self);
+}
+
 void
 onyx_window_open_file (OnyxWindow *self, GFile *file)
 {
-  g_autoptr (GError) error = NULL;
   g_autofree char *path = g_file_get_path (file);
+  g_autoptr (GTask) task = NULL;
+  Opening *opening;
 
   g_return_if_fail (ONYX_IS_WINDOW (self));
   close_document (self);
@@ -463,34 +545,29 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
   onyx_window_graphs_reset (self);
   g_clear_object (&self->document);
   g_set_object (&self->file, file);
-
+  if (self->open_cancellable != NULL)
+    g_cancellable_cancel (self->open_cancellable);
+  g_clear_object (&self->open_cancellable);
   if (path == NULL)
-    g_set_error (&error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
-  else
-    /* The first view labels edges with shapes: they are inferred while it loads. */
-    self->document = onyx_document_open_with_shapes (path, &error);
-  if (self->document == NULL)
     {
-      /* The description is markup; file names may hold "<" or "&". */
-      g_autofree char *markup = g_markup_escape_text (error->message, -1);
-      adw_status_page_set_description (self->error_page, markup);
-      gtk_stack_set_visible_child_name (self->stack, "error");
-      g_clear_object (&self->file);
-      update_title (self);
-      gtk_window_set_title (GTK_WINDOW (self), _("Could Not Open the Model"));
-      onyx_window_update_state (self);
+      show_open_error (self, _("Only local files can be opened"));
       return;
     }
-  /* First: the properties panel, refreshed by the next handler, shows the findings. */
-  onyx_window_problems_attach (self);
-  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
-  self->engine = onyx_layout_engine_new (onyx_document_get_proto (self->document)->graph);
-  onyx_window_recent_add (self, file);
-  gtk_stack_set_visible_child_name (self->stack, "model");
-  onyx_window_select_model (self);
-  onyx_window_relayout (self, FALSE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
-  onyx_window_journal_offer_restore (self);
+  opening = g_new0 (Opening, 1);
+  opening->path = g_steal_pointer (&path);
+  self->open_cancellable = g_cancellable_new ();
+  update_title (self);
+  gtk_stack_set_visible_child_name (self->stack, "opening");
+  task = g_task_new (NULL, self->open_cancellable, open_done, g_object_ref (self));
+  g_task_set_task_data (task, opening, (GDestroyNotify) opening_free);
+  g_task_run_in_thread (task, open_thread);
+  onyx_window_update_state (self);
+}
+
+gboolean
+onyx_window_is_opening (OnyxWindow *self)
+{
+  return self->open_cancellable != NULL;
 }
 
 /* ---- Saving ---- */
@@ -655,6 +732,10 @@ onyx_window_dispose (GObject *object)
 {
   OnyxWindow *self = ONYX_WINDOW (object);
 
+  /* A file being opened is dropped when its thread is done. */
+  if (self->open_cancellable != NULL)
+    g_cancellable_cancel (self->open_cancellable);
+  g_clear_object (&self->open_cancellable);
   if (self->layout_cancellable != NULL)
     {
       close_document (self);

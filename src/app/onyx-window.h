@@ -9,9 +9,11 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (OnyxWindow, onyx_window, ONYX, WINDOW, AdwApplicationWindow)
 
 OnyxWindow *onyx_window_new       (GtkApplication *application);
-/* Loads the model (or shows why it cannot) and starts laying it out. */
+/* Loads the model in a thread (the window shows that it is opening), then shows it
+ * and starts laying it out, or shows why it cannot. */
 void        onyx_window_open_file (OnyxWindow *self,
                                    GFile      *file);
+gboolean    onyx_window_is_opening (OnyxWindow *self);
 /* Whether a model is shown (an empty or error window can be reused). */
 gboolean    onyx_window_has_model (OnyxWindow *self);
 
