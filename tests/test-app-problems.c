@@ -175,59 +175,54 @@ test_problems_foo (void)
   close_window (window);
 }
 
-/* model.onnx with the third node (a Conv) reading a tensor nobody makes. */
+typedef void (*BreakFunc) (OnyxDocument *doc, Onnx__GraphProto *graph);
+
+/* model.onnx changed by `breaks` as one command, saved as `name` in a folder of its
+ * own. */
 static char *
-write_dangling_copy (void)
+write_broken_copy (const char *name, BreakFunc breaks)
 {
   g_autofree char *source = test_data_path ("model.onnx");
   g_autoptr (GError) error = NULL;
   g_autoptr (OnyxModel) model = onyx_model_new_from_file (source, &error);
   g_autoptr (OnyxDocument) doc = NULL;
-  char *dir = g_dir_make_tmp ("onyx-problems-XXXXXX", &error);
+  g_autofree char *dir = g_dir_make_tmp ("onyx-problems-XXXXXX", &error);
   char *path;
-  Onnx__NodeProto *node;
 
   g_assert_no_error (error);
   doc = onyx_document_new (model);
-  node = onyx_document_get_proto (doc)->graph->node[2];
-  g_assert_cmpstr (node->op_type, ==, "Conv");
   onyx_document_begin_command (doc, "break");
-  onyx_document_set_node_input (doc, node, 0, "no_such_tensor");
+  breaks (doc, onyx_document_get_proto (doc)->graph);
   onyx_document_commit_command (doc);
-  path = g_build_filename (dir, "dangling.onnx", NULL);
+  path = g_build_filename (dir, name, NULL);
   g_assert_true (onyx_document_save (doc, path, &error));
   g_assert_no_error (error);
-  g_free (dir);
   return path;
 }
 
-/* model.onnx with its nodes in reverse order: valid but for the order. */
-static char *
-write_unsorted_copy (void)
+/* The third node (a Conv) reads a tensor nobody makes. */
+static void
+dangle_input (OnyxDocument *doc, Onnx__GraphProto *graph)
 {
-  g_autofree char *source = test_data_path ("model.onnx");
-  g_autoptr (GError) error = NULL;
-  g_autoptr (OnyxModel) model = onyx_model_new_from_file (source, &error);
-  g_autoptr (OnyxDocument) doc = NULL;
-  g_autofree Onnx__NodeProto **reversed = NULL;
-  Onnx__GraphProto *graph;
-  char *dir = g_dir_make_tmp ("onyx-problems-XXXXXX", &error);
-  char *path;
+  g_assert_cmpstr (graph->node[2]->op_type, ==, "Conv");
+  onyx_document_set_node_input (doc, graph->node[2], 0, "no_such_tensor");
+}
 
-  g_assert_no_error (error);
-  doc = onyx_document_new (model);
-  graph = onyx_document_get_proto (doc)->graph;
-  reversed = g_new (Onnx__NodeProto *, graph->n_node);
+static char *
+write_dangling_copy (void)
+{
+  return write_broken_copy ("dangling.onnx", dangle_input);
+}
+
+/* The nodes in reverse order: valid but for the order. */
+static void
+reverse_nodes (OnyxDocument *doc, Onnx__GraphProto *graph)
+{
+  g_autofree Onnx__NodeProto **reversed = g_new (Onnx__NodeProto *, graph->n_node);
+
   for (size_t i = 0; i < graph->n_node; i++)
     reversed[i] = graph->node[graph->n_node - 1 - i];
-  onyx_document_begin_command (doc, "reverse");
   onyx_document_set_node_order (doc, graph, reversed);
-  onyx_document_commit_command (doc);
-  path = g_build_filename (dir, "unsorted.onnx", NULL);
-  g_assert_true (onyx_document_save (doc, path, &error));
-  g_assert_no_error (error);
-  g_free (dir);
-  return path;
 }
 
 static void
@@ -243,7 +238,7 @@ remove_copy (const char *path)
 static void
 test_save_says_what_to_do (void)
 {
-  g_autofree char *path = write_unsorted_copy ();
+  g_autofree char *path = write_broken_copy ("unsorted.onnx", reverse_nodes);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   OnyxWindow *window = open_model_window (path);
   AdwMessageDialog *dialog;

@@ -8,6 +8,7 @@
 #include <zip.h>
 
 #include "onyx-array.h"
+#include "onyx-test-util.h"
 
 #define PYTHON "/usr/bin/python3"
 
@@ -184,19 +185,6 @@ make_dir (void)
 
   g_assert_no_error (error);
   return dir;
-}
-
-static guint
-count_files (const char *path)
-{
-  GDir *dir = g_dir_open (path, 0, NULL);
-  guint n = 0;
-
-  g_assert_nonnull (dir);
-  while (g_dir_read_name (dir) != NULL)
-    n++;
-  g_dir_close (dir);
-  return n;
 }
 
 static guint16
@@ -872,7 +860,7 @@ test_npz_write_fails (void)
 
   g_assert_true (g_file_get_contents (path, &after, &after_len, NULL));
   g_assert_cmpmem (before, before_len, after, after_len);
-  g_assert_cmpuint (count_files (dir), ==, 1);
+  g_assert_cmpuint (test_count_dir_entries (dir), ==, 1);
   remove_tree (dir);
 }
 

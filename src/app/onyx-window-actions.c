@@ -60,6 +60,43 @@ onyx_window_add_onnx_filter (GtkFileChooser *chooser)
 }
 
 static void
+file_chooser_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
+{
+  OnyxWindowFileFunc func = g_object_get_data (G_OBJECT (chooser), "onyx-func");
+  const char *heading = g_object_get_data (G_OBJECT (chooser), "onyx-error-heading");
+
+  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autoptr (GError) error = NULL;
+
+      if (!func (self, file, &error))
+        onyx_window_show_error (self, heading, error->message);
+    }
+  g_object_unref (chooser);
+}
+
+GtkFileChooserNative *
+onyx_window_file_chooser_new (OnyxWindow *self, const char *title, const char *accept, GtkFileChooserAction action,
+                              OnyxWindowFileFunc func, const char *error_heading)
+{
+  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self), action, accept,
+                                                               _("_Cancel"));
+
+  /* Most often a file next to the open model. */
+  if (self->file != NULL)
+    {
+      g_autoptr (GFile) folder = g_file_get_parent (self->file);
+      if (folder != NULL)
+        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
+    }
+  g_object_set_data (G_OBJECT (chooser), "onyx-func", func);
+  g_object_set_data_full (G_OBJECT (chooser), "onyx-error-heading", g_strdup (error_heading), g_free);
+  g_signal_connect (chooser, "response", G_CALLBACK (file_chooser_response_cb), self);
+  return chooser;
+}
+
+static void
 show_open_chooser (OnyxWindow *self)
 {
   GtkFileChooserNative *chooser = gtk_file_chooser_native_new (_("Open Model"), GTK_WINDOW (self),

@@ -194,35 +194,14 @@ entry_activated_cb (OnyxWindow *self, guint index)
 }
 
 static void
-compare_chooser_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
-{
-  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autoptr (GError) error = NULL;
-
-      if (!onyx_window_compare_with (self, file, &error))
-        onyx_window_show_error (self, _("Could Not Open the Model"), error->message);
-    }
-  g_object_unref (chooser);
-}
-
-static void
 compare_with_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
-  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (_("Compare With Model"), GTK_WINDOW (self),
-                                    GTK_FILE_CHOOSER_ACTION_OPEN, _("C_ompare"), _("_Cancel"));
+  GtkFileChooserNative *chooser = onyx_window_file_chooser_new (self, _("Compare With Model"), _("C_ompare"),
+                                    GTK_FILE_CHOOSER_ACTION_OPEN, onyx_window_compare_with,
+                                    _("Could Not Open the Model"));
 
   onyx_window_add_onnx_filter (GTK_FILE_CHOOSER (chooser));
-  /* Most often the other export next to this one. */
-  if (self->file != NULL)
-    {
-      g_autoptr (GFile) folder = g_file_get_parent (self->file);
-      if (folder != NULL)
-        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
-    }
-  g_signal_connect (chooser, "response", G_CALLBACK (compare_chooser_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 

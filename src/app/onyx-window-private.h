@@ -130,6 +130,13 @@ void     onyx_window_class_init_actions (GtkWidgetClass *widget_class);
 void     onyx_window_edit_done      (OnyxWindow *self, gboolean ok, GError *error);
 /* "ONNX Models" and "All Files" filters for a file chooser. */
 void     onyx_window_add_onnx_filter (GtkFileChooser *chooser);
+/* A file chooser starting beside the open model that hands the chosen file to
+ * `func`, and shows `error_heading` with the error when that fails; the caller adds
+ * filters and shows it. */
+typedef gboolean (*OnyxWindowFileFunc) (OnyxWindow *self, GFile *file, GError **error);
+GtkFileChooserNative *onyx_window_file_chooser_new (OnyxWindow *self, const char *title, const char *accept,
+                                                    GtkFileChooserAction action, OnyxWindowFileFunc func,
+                                                    const char *error_heading);
 
 /* onyx-window-dnd.c */
 void     onyx_window_init_dnd       (OnyxWindow *self);

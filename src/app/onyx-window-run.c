@@ -461,24 +461,6 @@ add_filters (GtkFileChooser *chooser, ChooseKinds kinds)
     }
 }
 
-typedef gboolean (*FileFunc) (OnyxWindow *self, GFile *file, GError **error);
-
-static void
-chooser_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
-{
-  FileFunc func = g_object_get_data (G_OBJECT (chooser), "onyx-func");
-
-  if (response == GTK_RESPONSE_ACCEPT && self->document != NULL)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autoptr (GError) error = NULL;
-
-      if (!func (self, file, &error))
-        onyx_window_show_error (self, _("Could Not Open the File"), error->message);
-    }
-  g_object_unref (chooser);
-}
-
 static gboolean
 save_repro_file (OnyxWindow *self, GFile *file, GError **error)
 {
@@ -488,26 +470,17 @@ save_repro_file (OnyxWindow *self, GFile *file, GError **error)
   return FALSE;
 }
 
-/* A file chooser beside the open model that hands the file to `func`. */
 static void
-choose_file (OnyxWindow *self, const char *title, const char *accept, ChooseKinds kinds, FileFunc func)
+choose_file (OnyxWindow *self, const char *title, const char *accept, ChooseKinds kinds, OnyxWindowFileFunc func)
 {
   gboolean save = func == save_repro_file;
-  GtkFileChooserNative *chooser = gtk_file_chooser_native_new (title, GTK_WINDOW (self),
-                                    save ? GTK_FILE_CHOOSER_ACTION_SAVE : GTK_FILE_CHOOSER_ACTION_OPEN,
-                                    accept, _("_Cancel"));
+  GtkFileChooserNative *chooser = onyx_window_file_chooser_new (self, title, accept,
+                                    save ? GTK_FILE_CHOOSER_ACTION_SAVE : GTK_FILE_CHOOSER_ACTION_OPEN, func,
+                                    save ? _("Could Not Save the Repro") : _("Could Not Open the File"));
 
   add_filters (GTK_FILE_CHOOSER (chooser), kinds);
   if (save)
     gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "repro.onnx");
-  if (self->file != NULL)
-    {
-      g_autoptr (GFile) folder = g_file_get_parent (self->file);
-      if (folder != NULL)
-        gtk_file_chooser_set_current_folder (GTK_FILE_CHOOSER (chooser), folder, NULL);
-    }
-  g_object_set_data (G_OBJECT (chooser), "onyx-func", func);
-  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
