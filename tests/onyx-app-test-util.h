@@ -63,6 +63,14 @@ wait_for_open (OnyxWindow *window)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Until the file being written (in a thread) is written. */
+static inline void
+wait_for_save (OnyxWindow *window)
+{
+  while (window->document != NULL && onyx_document_is_frozen (window->document))
+    g_main_context_iteration (NULL, TRUE);
+}
+
 static inline void
 wait_for_layout (OnyxWindow *window)
 {

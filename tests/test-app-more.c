@@ -240,6 +240,52 @@ test_close_unsaved (void)
   g_assert_null (window);
 }
 
+/* Closing over unsaved changes, Save: the file is written (in a thread, the window
+ * refusing edits meanwhile), then the window closes. On a copy of the model. */
+static void
+test_close_save (void)
+{
+  g_autofree char *source = test_data_path ("model_foo.onnx");
+  g_autofree char *dir = g_dir_make_tmp ("onyx-close-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "model_foo.onnx", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (OnyxModel) saved = NULL;
+  gsize len;
+  OnyxWindow *window = new_window ();
+  AdwMessageDialog *dialog;
+
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
+  onyx_window_open_file (window, file);
+  wait_for_open (window);
+  wait_for_layout (window);
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &window);
+  bypass_foo (window);
+  wait_for_layout (window);
+
+  gtk_window_close (GTK_WINDOW (window));
+  dialog = find_message_dialog ();
+  g_assert_nonnull (dialog);
+  respond (dialog, "save");
+  /* Being written, in a thread: Undo is off (an undo of a frozen document would be a
+   * critical, fatal here) until it is written. */
+  g_assert_nonnull (window);
+  g_assert_true (onyx_document_is_frozen (window->document));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  g_assert_true (onyx_document_is_modified (window->document));
+  for (int i = 0; i < 100000 && window != NULL; i++)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_null (window);
+  saved = onyx_model_new_from_file (path, NULL);
+  g_assert_nonnull (saved);
+  for (size_t i = 0; i < onyx_model_get_proto (saved)->graph->n_node; i++)
+    g_assert_cmpstr (onyx_model_get_proto (saved)->graph->node[i]->op_type, !=, "FooOp");
+  g_clear_object (&saved);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static GtkWidget *
 find_descendant (GtkWidget *widget, GType type)
 {
@@ -421,6 +467,7 @@ test_recent (void)
 
     window = open_window ("model_foo.onnx");
     g_assert_true (onyx_window_save_file (window, saved_file));
+    wait_for_save (window);
     gtk_window_destroy (GTK_WINDOW (window));
     g_strfreev (stored);
     stored = g_settings_get_strv (settings, "recent-models");
@@ -879,6 +926,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-more/drop-open", test_drop_open);
   g_test_add_func ("/app-more/open-over-unsaved", test_open_over_unsaved);
   g_test_add_func ("/app-more/close-unsaved", test_close_unsaved);
+  g_test_add_func ("/app-more/close-save", test_close_save);
   g_test_add_func ("/app-more/dark-style", test_dark_style);
   g_test_add_func ("/app-more/pinch-zoom", test_pinch_zoom);
   g_test_add_func ("/app-more/recent", test_recent);

@@ -263,6 +263,7 @@ test_save_says_what_to_do (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toposort", NULL));
   wait_for_layout (window);
   g_assert_true (onyx_window_save_file (window, file));
+  wait_for_save (window);
   g_assert_null (find_toplevel (ADW_TYPE_MESSAGE_DIALOG));
   g_assert_cmpint (g_stat (path, &after), ==, 0);
   g_assert_cmpint (after.st_ino, !=, before.st_ino);  /* written anew, and renamed over */
@@ -351,6 +352,7 @@ test_problems_dangling (void)
     g_autoptr (GFile) file = g_file_new_for_path (path);
     guint n = problems (window)->len;
     g_assert_true (onyx_window_save_file (window, file));
+    wait_for_save (window);
     g_assert_cmpuint (problems (window)->len, ==, n);
     g_assert_true (last.seen && last.saved);
   }

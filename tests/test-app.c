@@ -66,6 +66,7 @@ test_open_bypass_undo_save (void)
   wait_for_layout (window);
 
   g_assert_true (onyx_window_save_file (window, saved_file));
+  wait_for_save (window);
   g_assert_false (onyx_document_is_modified (window->document));
   script = g_strdup_printf ("import onnx, sys\n"
                             "m = onnx.load(sys.argv[1])\n"

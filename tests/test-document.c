@@ -288,6 +288,62 @@ test_save_refusal_group (void)
   g_rmdir (dir);
 }
 
+/* *error: the save's error, or G_IO_ERROR_EXISTS standing for "saved". */
+static void
+saved_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GError **error = data;
+
+  if (onyx_document_save_finish (ONYX_DOCUMENT (source), result, error))
+    *error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_EXISTS, "saved");
+  else
+    g_assert_nonnull (*error);
+}
+
+/* A save in a thread writes what the plain save writes (dead value_info left out),
+ * keeps the document frozen meanwhile, and marks it saved when finished. */
+static void
+test_save_async (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
+  g_autoptr (GError) error = NULL, done = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("onyx-test-document-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "async.onnx", NULL);
+  g_autofree char *written = NULL;
+  g_autoptr (GBytes) expected = NULL;
+  gsize len;
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  guint n_value_info = graph->n_value_info;
+
+  g_assert_true (onyx_edit_set_node_name (doc, graph->node[0], "renamed", &error));
+  g_assert_true (onyx_document_is_modified (doc));
+  expected = onyx_document_serialize (doc);
+  onyx_document_save_async (doc, path, saved_cb, &done);
+  g_assert_true (onyx_document_is_frozen (doc));
+  while (done == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_error (done, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_assert_false (onyx_document_is_frozen (doc));
+  g_assert_false (onyx_document_is_modified (doc));
+  g_assert_cmpuint (graph->n_value_info, ==, n_value_info);
+  g_assert_true (g_file_get_contents (path, &written, &len, NULL));
+  g_assert_cmpmem (written, len, g_bytes_get_data (expected, NULL), g_bytes_get_size (expected));
+  /* Editable again. */
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_true (onyx_document_is_modified (doc));
+
+  /* A file that cannot be written: the error, nothing marked, editable. */
+  g_clear_error (&done);
+  onyx_document_save_async (doc, "/nonexistent-folder/x.onnx", saved_cb, &done);
+  while (done == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (g_error_matches (done, G_IO_ERROR, G_IO_ERROR_EXISTS));
+  g_assert_true (onyx_document_is_modified (doc));
+  g_assert_false (onyx_document_is_frozen (doc));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -297,5 +353,6 @@ main (int argc, char **argv)
   g_test_add_func ("/document/change/rename-inner-tensor", test_rename_inner_tensor);
   g_test_add_func ("/document/change/subgraph-reads", test_subgraph_reads);
   g_test_add_func ("/document/change/save-refusal-group", test_save_refusal_group);
+  g_test_add_func ("/document/save-async", test_save_async);
   return g_test_run ();
 }

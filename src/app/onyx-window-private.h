@@ -111,8 +111,9 @@ void     onyx_window_show_error     (OnyxWindow *self, const char *heading, cons
  * (unless cancelled). */
 typedef void (*OnyxWindowThen) (OnyxWindow *self);
 void     onyx_window_confirm_discard (OnyxWindow *self, OnyxWindowThen then);
-/* Validates and saves; problems are listed in a dialog first. TRUE when the file
- * was written now (FALSE when it failed or a dialog is asking). */
+/* Validates and saves in a thread; problems are listed in a dialog first. TRUE when
+ * the file is being written (FALSE when it failed at once or a dialog is asking);
+ * the document stays frozen until it is written, then a toast says so. */
 gboolean onyx_window_save_file      (OnyxWindow *self, GFile *file);
 
 /* onyx-window-layout.c: one layout at a time on a worker thread */

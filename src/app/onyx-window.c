@@ -278,7 +278,8 @@ onyx_window_update_state (OnyxWindow *self)
   GtkWidget *widget = GTK_WIDGET (self);
   gboolean doc = self->document != NULL;
   /* The layout worker reads the graph: no edits until it is done. */
-  gboolean editable = doc && !onyx_window_is_laying_out (self);
+  /* A save in progress reads the document: no edits until it is written. */
+  gboolean editable = doc && !onyx_window_is_laying_out (self) && !onyx_document_is_frozen (self->document);
   /* Functions are shown, not edited; graph inputs and outputs are the main graph's. */
   gboolean node = editable && self->selection == ONYX_SELECTION_NODE &&
                   !onyx_window_shows_function (self);
@@ -288,8 +289,8 @@ onyx_window_update_state (OnyxWindow *self)
   g_autofree char *undo_tip = undo ? g_strdup_printf (_("Undo “%s”"), undo) : g_strdup (_("Undo"));
   g_autofree char *redo_tip = redo ? g_strdup_printf (_("Redo “%s”"), redo) : g_strdup (_("Redo"));
 
-  gtk_widget_action_set_enabled (widget, "win.save", doc);
-  gtk_widget_action_set_enabled (widget, "win.save-as", doc);
+  gtk_widget_action_set_enabled (widget, "win.save", doc && !onyx_document_is_frozen (self->document));
+  gtk_widget_action_set_enabled (widget, "win.save-as", doc && !onyx_document_is_frozen (self->document));
   gtk_widget_action_set_enabled (widget, "win.export-view", onyx_canvas_get_layout (self->canvas) != NULL);
   gtk_widget_action_set_enabled (widget, "win.export-graph", onyx_canvas_get_layout (self->canvas) != NULL);
   gtk_widget_action_set_enabled (widget, "win.find", doc);
@@ -572,27 +573,48 @@ onyx_window_is_opening (OnyxWindow *self)
 
 /* ---- Saving ---- */
 
-static gboolean
-write_file (OnyxWindow *self, GFile *file)
+static void
+written_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
+  g_autoptr (OnyxWindow) self = data;
+  g_autoptr (GFile) file = g_object_steal_data (G_OBJECT (source), "onyx-saving-to");
   g_autoptr (GError) error = NULL;
-  g_autofree char *path = g_file_get_path (file);
+  OnyxWindowThen then = self->after_save;
 
-  if (path == NULL || !onyx_document_save (self->document, path, &error))
+  self->after_save = NULL;
+  if (!onyx_document_save_finish (ONYX_DOCUMENT (source), result, &error))
     {
-      onyx_window_show_error (self, _("Could Not Save the Model"), error ? error->message : path);
-      return FALSE;
+      onyx_window_update_state (self);
+      onyx_window_show_error (self, _("Could Not Save the Model"), error->message);
+      return;
     }
+  /* Another model may be shown by now (the document was kept for the save). */
+  if (ONYX_DOCUMENT (source) != self->document)
+    return;
   g_set_object (&self->file, file);
   onyx_window_recent_add (self, file);
   onyx_window_update_state (self);
   onyx_window_toast (self, _("Saved"), FALSE);
-  if (self->after_save != NULL)
+  if (then != NULL)
+    then (self);
+}
+
+/* Writes in a thread (the document is frozen meanwhile); a toast says when it is
+ * done, and after_save, if set, follows. */
+static gboolean
+write_file (OnyxWindow *self, GFile *file)
+{
+  g_autofree char *path = g_file_get_path (file);
+
+  if (path == NULL)
     {
-      OnyxWindowThen then = self->after_save;
       self->after_save = NULL;
-      then (self);
+      onyx_window_show_error (self, _("Could Not Save the Model"), _("Only local files can be saved"));
+      return FALSE;
     }
+  g_object_set_data_full (G_OBJECT (self->document), "onyx-saving-to", g_object_ref (file), g_object_unref);
+  onyx_document_save_async (self->document, path, written_cb, g_object_ref (self));
+  onyx_window_update_state (self);
   return TRUE;
 }
 

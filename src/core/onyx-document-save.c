@@ -1,6 +1,8 @@
 /* onyx-document-save.c: writing an OnyxDocument out, to a file or to memory. */
 #include "onyx-document-private.h"
 
+#include <gio/gio.h>
+
 /* value_info of tensors that no node produces or reads any more is left out of the
  * saved file (temporarily swapped out of the graph while it is written). */
 static GPtrArray *
@@ -72,4 +74,74 @@ onyx_document_serialize (OnyxDocument *self)
   bytes = onyx_model_serialize (onyx_document_get_model (self));
   swap_back_value_info (&swap);
   return bytes;
+}
+
+/* A save in a thread: the live value_info is swapped in on the caller's thread and
+ * stays so, the document frozen, until it is finished. */
+typedef struct {
+  OnyxDocument *document;
+  char *path;
+  ValueInfoSwap swap;
+  gboolean released;
+} SaveJob;
+
+/* On the caller's thread, once the writing is over. */
+static void
+release (SaveJob *job)
+{
+  if (job->released)
+    return;
+  job->released = TRUE;
+  swap_back_value_info (&job->swap);
+  onyx_document_thaw (job->document);
+}
+
+static void
+save_job_free (SaveJob *job)
+{
+  release (job);
+  g_object_unref (job->document);
+  g_free (job->path);
+  g_free (job);
+}
+
+static void
+save_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  SaveJob *job = data;
+  GError *error = NULL;
+
+  if (onyx_model_save (onyx_document_get_model (job->document), job->path, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+onyx_document_save_async (OnyxDocument *self, const char *path, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = NULL;
+  SaveJob *job;
+
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && !onyx_document_is_recording (self));
+  task = g_task_new (self, NULL, callback, user_data);
+  job = g_new0 (SaveJob, 1);
+  job->document = g_object_ref (self);
+  job->path = g_strdup (path);
+  swap_in_live_value_info (self, &job->swap);
+  onyx_document_freeze (self);
+  g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
+  g_task_run_in_thread (task, save_thread);
+}
+
+gboolean
+onyx_document_save_finish (OnyxDocument *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  /* Editable again before "changed" is emitted for the saved mark. */
+  release (g_task_get_task_data (G_TASK (result)));
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  onyx_document_mark_saved (self);
+  return TRUE;
 }

@@ -58,6 +58,7 @@ struct _OnyxDocument {
   guint group_depth;
   char *group_label;
   guint64 revision;      /* counts primitive changes, undone ones too */
+  guint frozen;          /* readers in other threads (a save): no change until thawed */
 };
 
 G_DEFINE_FINAL_TYPE (OnyxDocument, onyx_document, G_TYPE_OBJECT)
@@ -428,6 +429,8 @@ void
 onyx_document_begin_command (OnyxDocument *self, const char *label)
 {
   g_return_if_fail (ONYX_IS_DOCUMENT (self));
+  /* A thread reads the model: the caller's guard (a greyed-out button) failed. */
+  g_return_if_fail (self->frozen == 0);
   if (self->recording != NULL)
     {
       /* Inside a group: keep adding to the group's command. */
@@ -719,7 +722,7 @@ onyx_document_undo (OnyxDocument *self)
 {
   Command *command;
 
-  g_return_val_if_fail (self->recording == NULL, FALSE);
+  g_return_val_if_fail (self->recording == NULL && self->frozen == 0, FALSE);
   if (!onyx_document_can_undo (self))
     return FALSE;
   command = self->commands->pdata[--self->n_applied];
@@ -734,7 +737,7 @@ onyx_document_redo (OnyxDocument *self)
 {
   Command *command;
 
-  g_return_val_if_fail (self->recording == NULL, FALSE);
+  g_return_val_if_fail (self->recording == NULL && self->frozen == 0, FALSE);
   if (!onyx_document_can_redo (self))
     return FALSE;
   command = self->commands->pdata[self->n_applied++];
@@ -761,6 +764,26 @@ gboolean
 onyx_document_is_recording (OnyxDocument *self)
 {
   return self->recording != NULL;
+}
+
+void
+onyx_document_freeze (OnyxDocument *self)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && self->recording == NULL);
+  self->frozen++;
+}
+
+void
+onyx_document_thaw (OnyxDocument *self)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && self->frozen > 0);
+  self->frozen--;
+}
+
+gboolean
+onyx_document_is_frozen (OnyxDocument *self)
+{
+  return self->frozen > 0;
 }
 
 /* ---- object ---- */

@@ -6,6 +6,7 @@
  * functions of onyx-edits.h, which record commands here. */
 #pragma once
 
+#include <gio/gio.h>
 #include <glib-object.h>
 
 #include "onyx-graph-index.h"
@@ -104,6 +105,17 @@ void              onyx_document_mark_saved     (OnyxDocument *self);
 gboolean          onyx_document_save           (OnyxDocument *self,
                                                 const char   *path,
                                                 GError      **error);
+/* The same in a thread: the document is frozen (no edit, undo or redo) until the
+ * callback, which runs on the caller's main context; `_finish` marks it saved. */
+void              onyx_document_save_async     (OnyxDocument        *self,
+                                                const char          *path,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
+gboolean          onyx_document_save_finish    (OnyxDocument  *self,
+                                                GAsyncResult  *result,
+                                                GError       **error);
+/* Threads read the model (onyx_document_freeze): edits must wait. */
+gboolean          onyx_document_is_frozen      (OnyxDocument *self);
 /* The bytes onyx_document_save would write. */
 GBytes           *onyx_document_serialize      (OnyxDocument *self);
 
