@@ -8,8 +8,11 @@
 #include <glib/gi18n.h>
 
 static void
-compare_changed_cb (OnyxWindow *self)
+compare_changed_cb (OnyxWindow *self, const OnyxChange *change)
 {
+  /* Only saved: B is what it was. */
+  if (change == NULL && self->diff != NULL)
+    return;
   g_clear_pointer (&self->diff, onyx_diff_free);
   self->diff = onyx_diff_model_files (self->compare_model, onyx_document_get_model (self->document),
                                       onyx_document_get_proto (self->document));
@@ -39,7 +42,7 @@ onyx_window_compare_with (OnyxWindow *self, GFile *file, GError **error)
   self->compare_model = model;
   self->compare_name = g_file_get_basename (file);
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (compare_changed_cb), self);
-  compare_changed_cb (self);
+  compare_changed_cb (self, NULL);
   gtk_revealer_set_reveal_child (self->compare_revealer, TRUE);
   onyx_window_update_state (self);
   return TRUE;

@@ -332,9 +332,15 @@ onyx_window_update_state (OnyxWindow *self)
 }
 
 static void
-document_changed_cb (OnyxWindow *self)
+document_changed_cb (OnyxWindow *self, const OnyxChange *change)
 {
   onyx_window_journal_update (self);
+  /* Saved (or back to the saved state by undo): the model is the same. */
+  if (change == NULL)
+    {
+      onyx_window_update_state (self);
+      return;
+    }
   onyx_window_graphs_document_changed (self);
   check_selection (self);
   refresh_properties (self);
