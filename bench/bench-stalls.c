@@ -41,7 +41,8 @@ static gboolean
 window_busy (OnyxWindow *window)
 {
   return onyx_window_is_opening (window) || onyx_window_is_laying_out (window) ||
-         onyx_window_run_is_running (window);
+         onyx_window_is_comparing (window) || onyx_window_run_is_running (window) ||
+         (window->document != NULL && onyx_document_is_frozen (window->document));
 }
 
 typedef void (*Action) (OnyxWindow *window, gpointer data);

@@ -71,10 +71,12 @@ wait_for_save (OnyxWindow *window)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Until the layout is done, and the comparison (both in threads). */
 static inline void
 wait_for_layout (OnyxWindow *window)
 {
-  while (onyx_window_is_laying_out (window) || onyx_canvas_get_layout (window->canvas) == NULL ||
+  while (onyx_window_is_laying_out (window) || onyx_window_is_comparing (window) ||
+         onyx_canvas_get_layout (window->canvas) == NULL ||
          gtk_widget_get_width (GTK_WIDGET (window->canvas)) <= 0)
     g_main_context_iteration (NULL, TRUE);
   while (g_main_context_iteration (NULL, FALSE))

@@ -1,26 +1,89 @@
 /* onyx-window-compare.c: "Compare With…". The open model is B, the newer one, and
  * the chosen file is A: the graph on screen is B's, so what B added, changed or
  * renamed is framed in colour on it, and what only A has (removed) is listed. Edits
- * of B recompute the diff (cheap next to the layout an edit starts anyway), so the
- * list always says how B now differs from A. */
+ * of B recompute the diff, in a thread, so the list always says how B now differs
+ * from A. */
 #include "onyx-window-private.h"
 
 #include <glib/gi18n.h>
 
+#include "onyx-document-private.h"
+
+/* A diff in a thread (a 13k-node model takes a few hundred ms): B is frozen until it
+ * is done, so that it stays what the diff reads. */
+typedef struct {
+  OnyxModel *a;
+  OnyxDocument *b;
+  gboolean thawed;
+} DiffJob;
+
 static void
-compare_changed_cb (OnyxWindow *self, const OnyxChange *change)
+diff_job_free (DiffJob *job)
 {
-  /* Only saved: B is what it was. */
-  if (change == NULL && self->diff != NULL)
-    return;
+  g_object_unref (job->a);
+  g_object_unref (job->b);
+  g_free (job);
+}
+
+static void
+diff_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  DiffJob *job = data;
+
+  g_task_return_pointer (task, onyx_diff_model_files (job->a, onyx_document_get_model (job->b),
+                                                      onyx_document_get_proto (job->b)),
+                         (GDestroyNotify) onyx_diff_free);
+}
+
+static void
+diff_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (OnyxWindow) self = data;
+  DiffJob *job = g_task_get_task_data (G_TASK (result));
+  OnyxDiff *diff = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  onyx_document_thaw (job->b);
+  /* Stopped meanwhile, or another model opened. */
+  if (g_task_get_cancellable (G_TASK (result)) != self->compare_cancellable)
+    {
+      g_clear_pointer (&diff, onyx_diff_free);
+      return;
+    }
+  g_clear_object (&self->compare_cancellable);
   g_clear_pointer (&self->diff, onyx_diff_free);
-  self->diff = onyx_diff_model_files (self->compare_model, onyx_document_get_model (self->document),
-                                      onyx_document_get_proto (self->document));
+  self->diff = diff;
   onyx_compare_pane_set_diff (self->compare_pane, self->diff, self->compare_name);
   /* An edit starts a layout; the frames follow when it is done (layout indices of
    * the old layout would point at other nodes now). */
   if (!onyx_window_is_laying_out (self))
     onyx_window_compare_update_tints (self);
+  onyx_window_update_state (self);
+}
+
+static void
+compare_changed_cb (OnyxWindow *self, const OnyxChange *change)
+{
+  g_autoptr (GTask) task = NULL;
+  DiffJob *job;
+
+  /* Only saved: B is what it was. */
+  if (change == NULL && self->diff != NULL)
+    return;
+  job = g_new0 (DiffJob, 1);
+  job->a = g_object_ref (self->compare_model);
+  job->b = g_object_ref (self->document);
+  onyx_document_freeze (self->document);
+  self->compare_cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->compare_cancellable, diff_done, g_object_ref (self));
+  g_task_set_task_data (task, job, (GDestroyNotify) diff_job_free);
+  g_task_run_in_thread (task, diff_thread);
+  onyx_window_update_state (self);
+}
+
+gboolean
+onyx_window_is_comparing (OnyxWindow *self)
+{
+  return self->compare_cancellable != NULL;
 }
 
 gboolean
@@ -58,6 +121,8 @@ onyx_window_compare_stop (OnyxWindow *self)
   g_clear_object (&self->compare_model);
   g_clear_pointer (&self->compare_name, g_free);
   g_clear_pointer (&self->diff, onyx_diff_free);
+  /* A diff under way is dropped when its thread is done. */
+  g_clear_object (&self->compare_cancellable);
   onyx_compare_pane_set_diff (self->compare_pane, NULL, NULL);
   gtk_revealer_set_reveal_child (self->compare_revealer, FALSE);
   onyx_canvas_set_node_tints (self->canvas, NULL, 0);
