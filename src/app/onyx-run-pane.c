@@ -500,6 +500,8 @@ onyx_run_pane_describe (OnyxRunPane *self)
   GString *text = g_string_new (NULL);
 
   g_string_append_printf (text, "%s\n", gtk_stack_get_visible_child_name (self->status));
+  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->status), "error") == 0)
+    g_string_append_printf (text, "%s\n", gtk_label_get_text (self->error_label));
   if (self->result == NULL)
     return g_string_free (text, FALSE);
   g_string_append_printf (text, "%s\n", gtk_label_get_text (self->summary_label));
