@@ -203,6 +203,80 @@ test_hits_across_engines (void)
   remove_dir (dir);
 }
 
+/* Cold, then warm from the disk: the same layout, no dot run the second time. */
+static void
+assert_round_trip (const Onnx__GraphProto *graph)
+{
+  g_autofree char *dir = make_cache_dir ();
+  g_autoptr (OnyxLayoutDiskCache) first_cache = onyx_layout_disk_cache_new (dir, ONYX_LAYOUT_DISK_CACHE_MAX_BYTES);
+  g_autoptr (OnyxLayoutDiskCache) second_cache = onyx_layout_disk_cache_new (dir, ONYX_LAYOUT_DISK_CACHE_MAX_BYTES);
+  g_autoptr (OnyxLayout) cold = lay_out_with (graph, first_cache, ONYX_EXPAND_ALL);
+  g_autoptr (OnyxLayout) warm = lay_out_with (graph, second_cache, ONYX_EXPAND_ALL);
+
+  g_assert_cmpuint (warm->n_dot_runs, ==, 0);
+  g_assert_cmpuint (warm->n_disk_hits, ==, cold->n_dot_runs + cold->n_disk_hits);
+  assert_same_layout (cold, warm);
+  remove_dir (dir);
+}
+
+/* Every graph of the suite's models, subgraphs of the main graph's nodes too: groups
+ * with no edge inside (a branch of one node) are stored and read back like the
+ * others (an empty list is no array). */
+static void
+test_every_test_model (void)
+{
+  g_autoptr (GDir) data = g_dir_open (g_getenv ("ONYX_TEST_DATA"), 0, NULL);
+  const char *name;
+  guint graphs = 0;
+
+  g_assert_nonnull (data);
+  while ((name = g_dir_read_name (data)) != NULL)
+    {
+      g_autoptr (OnyxModel) model = NULL;
+      const Onnx__GraphProto *graph;
+
+      if (!g_str_has_suffix (name, ".onnx"))
+        continue;
+      model = test_load_data (name);
+      graph = onyx_model_get_proto (model)->graph;
+      assert_round_trip (graph);
+      graphs++;
+      for (size_t i = 0; i < graph->n_node; i++)
+        for (size_t a = 0; a < graph->node[i]->n_attribute; a++)
+          if (graph->node[i]->attribute[a]->g != NULL)
+            {
+              assert_round_trip (graph->node[i]->attribute[a]->g);
+              graphs++;
+            }
+    }
+  /* The models and the bodies of control_if and control_loop. */
+  g_assert_cmpuint (graphs, >=, 12);
+}
+
+/* A group with one box and no edge inside or across (a dead node in a scope of its
+ * own), and one with nothing in it at all (an empty graph). */
+static void
+test_groups_without_edges (void)
+{
+  Onnx__ModelProto *proto = test_model_new ();
+  Onnx__GraphProto *empty = g_new0 (Onnx__GraphProto, 1);
+  const int64_t dims[] = { 4 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = NULL;
+
+  TEST_APPEND (proto->graph->input, proto->graph->n_input, test_value_info ("x", 1, dims));
+  TEST_APPEND (proto->graph->output, proto->graph->n_output, test_value_info ("y", 1, dims));
+  TEST_APPEND (proto->graph->node, proto->graph->n_node, test_node ("Relu", "/used/Relu", "x", NULL, "y", NULL));
+  TEST_APPEND (proto->graph->node, proto->graph->n_node,
+               test_node ("RandomNormal", "/dead/RandomNormal", NULL, "unused", NULL));
+  model = test_model_load (proto, &error);
+  g_assert_no_error (error);
+  assert_round_trip (onyx_model_get_proto (model)->graph);
+  onnx__graph_proto__init (empty);
+  assert_round_trip (empty);
+  g_free (empty);
+}
+
 /* The same across processes: a child process fills the folder named by
  * ONYX_LAYOUT_CACHE_DIR (the default cache), this one only reads it. */
 static void
@@ -440,6 +514,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/layout-cache/hits-across-engines", test_hits_across_engines);
   g_test_add_func ("/layout-cache/hits-across-processes", test_hits_across_processes);
+  g_test_add_func ("/layout-cache/every-test-model", test_every_test_model);
+  g_test_add_func ("/layout-cache/groups-without-edges", test_groups_without_edges);
   g_test_add_func ("/layout-cache/edited-group-misses", test_edited_group_misses);
   g_test_add_func ("/layout-cache/options-change-key", test_options_change_key);
   g_test_add_func ("/layout-cache/corrupt-files-ignored", test_corrupt_files_ignored);

@@ -319,6 +319,9 @@ file_of_key (OnyxLayoutDiskCache *cache, const char *key)
 static gboolean
 read_doubles (const char **at, guint64 count, double *out)
 {
+  /* An empty list may come with no array at all: memcpy takes no NULL. */
+  if (count == 0)
+    return TRUE;
   memcpy (out, *at, count * sizeof (double));
   *at += count * sizeof (double);
   for (guint64 i = 0; i < count; i++)
