@@ -30,6 +30,26 @@ test_remove_tree (const char *path)
   g_rmdir (path);
 }
 
+/* A copy of a model of tests/data in a new folder of `dir_template`'s
+ * (g_dir_make_tmp), for tests that save over the file they opened. Returns its path;
+ * *dir is the folder. */
+static inline char *
+test_copy_data (const char *name, const char *dir_template, char **dir)
+{
+  g_autofree char *source = test_data_path (name);
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  *dir = g_dir_make_tmp (dir_template, NULL);
+  g_assert_nonnull (*dir);
+  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
+  {
+    char *path = g_build_filename (*dir, name, NULL);
+    g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
+    return path;
+  }
+}
+
 /* Journals of unsaved edits and GtkRecentManager's list go to folders of this test
  * run (inherited by the processes it spawns): the window tests run side by side and
  * open the same models, and must not be offered each other's journals. Returns the

@@ -245,18 +245,13 @@ test_close_unsaved (void)
 static void
 test_close_save (void)
 {
-  g_autofree char *source = test_data_path ("model_foo.onnx");
-  g_autofree char *dir = g_dir_make_tmp ("onyx-close-save-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "model_foo.onnx", NULL);
-  g_autofree char *contents = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *path = test_copy_data ("model_foo.onnx", "onyx-close-save-XXXXXX", &dir);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (OnyxModel) saved = NULL;
-  gsize len;
   OnyxWindow *window = new_window ();
   AdwMessageDialog *dialog;
 
-  g_assert_true (g_file_get_contents (source, &contents, &len, NULL));
-  g_assert_true (g_file_set_contents (path, contents, (gssize) len, NULL));
   onyx_window_open_file (window, file);
   wait_for_open (window);
   wait_for_layout (window);
