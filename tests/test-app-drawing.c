@@ -29,7 +29,7 @@ test_paddle_style (void)
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       if (node->kind == ONYX_LAYOUT_OP && node->lines->len > 0 && g_strcmp0 (node->lines->pdata[0], "group = 16") == 0)
         {
-          g_autofree char *tip = onyx_canvas_tooltip_text (layout, index, node->box.x + 4, node->box.y + 4, 1);
+          g_autofree char *tip = onyx_canvas_tooltip_text (layout, index, node->box.x + 4, node->box.y + 4, 1, NULL, NULL);
           depthwise = (int) i;
           /* Group first (it is what makes the Conv depthwise), then strides and pads. */
           g_assert_cmpuint (node->lines->len, ==, 7);
@@ -58,7 +58,8 @@ test_paddle_style (void)
         {
           /* The whole shape in the tooltip of the edge, under its label's left end. */
           g_autofree char *tip = onyx_canvas_tooltip_text (layout, index, g_array_index (edge->points, double, 0),
-                                                           g_array_index (edge->points, double, 1) + 2, 3);
+                                                           g_array_index (edge->points, double, 1) + 2, 3,
+                                                           NULL, NULL);
           g_assert_cmpstr (tip, ==, "image\np2o.DynamicDimension.0×3×p2o.DynamicDimension.1×p2o.DynamicDimension.1");
           n_tips++;
         }

@@ -6,6 +6,7 @@
  * Conv, which Go to First Divergence selects and Save Repro cuts out with its
  * inputs. Snapshots of the window are saved for people to look at. */
 #include "onyx-app-test-util.h"
+#include "onyx-canvas-private.h"
 
 #include <glib/gstdio.h>
 
@@ -36,6 +37,31 @@ look (OnyxWindow *window, const char *name)
 {
   wait_for_frames (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), name), >, 2000);
+}
+
+static char *
+run_note (const char *tensor, gpointer data)
+{
+  return onyx_run_pane_describe_tensor (data, tensor);
+}
+
+/* The tooltip of the edge carrying `tensor`, as the canvas composes it with the
+ * run's note. */
+static char *
+edge_tooltip (OnyxWindow *window, const char *tensor)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  g_autoptr (OnyxRenderIndex) index = onyx_render_index_new (layout);
+
+  for (guint e = 0; e < layout->edges->len; e++)
+    {
+      const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
+      if (g_strcmp0 (edge->tensor, tensor) == 0 && edge->points->len >= 2)
+        return onyx_canvas_tooltip_text (layout, index, g_array_index (edge->points, double, 0),
+                                         g_array_index (edge->points, double, 1) + 2, 3, run_note,
+                                         window->run_pane);
+    }
+  return NULL;
 }
 
 static Onnx__NodeProto *
@@ -198,6 +224,14 @@ test_first_divergence (void)
   g_assert_nonnull (strstr (text, "First divergence: /model/model.3/Conv_output_0"));
   g_assert_nonnull (strstr (text, "values exceed: max |Δ|"));
   look (window, "app-run-divergence.png");
+  /* On the graph too: the edge's tooltip says what the run made of its tensor. */
+  {
+    g_autofree char *tip = edge_tooltip (window, "/model/model.3/Conv_output_0");
+    g_assert_nonnull (tip);
+    g_test_message ("tooltip: %s", tip);
+    g_assert_nonnull (strstr (tip, "\nRan: float32[1×64×31×31]\nmin "));
+    g_assert_nonnull (strstr (tip, "values exceed"));
+  }
 
   /* Repro: the Conv alone, fed what it was fed. */
   g_assert_true (onyx_window_run_save_repro (window, repro_file));

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 
+#include "onyx-canvas.h"
 #include "onyx-render.h"
 
 G_BEGIN_DECLS
@@ -17,11 +18,13 @@ GskRenderNode *onyx_canvas_render_cache (const OnyxLayout       *layout,
                                          int                      scale_factor);
 
 /* The tooltip of what lies at x, y (layout coordinates; edges within `tolerance`),
- * or NULL for nothing. */
+ * or NULL for nothing; an edge's ends with `note`'s words on its tensor, if any. */
 char          *onyx_canvas_tooltip_text (const OnyxLayout       *layout,
                                          const OnyxRenderIndex  *index,
                                          double                  x,
                                          double                  y,
-                                         double                  tolerance);
+                                         double                  tolerance,
+                                         OnyxCanvasTensorNote    note,
+                                         gpointer                note_data);
 
 G_END_DECLS

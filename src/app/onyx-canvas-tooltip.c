@@ -1,18 +1,22 @@
 /* onyx-canvas-tooltip.c: what the canvas's tooltip says of the box or edge under the
  * pointer: all that a box lists and may cut (every attribute and weight, whole; a
- * value's whole name and type), an edge's tensor and its whole shape. */
+ * value's whole name and type), an edge's tensor and its whole shape, and what the
+ * window adds of the tensor (a run's statistics). */
 #include "onyx-canvas-private.h"
 
 #include "onyx-types.h"
 
 char *
 onyx_canvas_tooltip_text (const OnyxLayout *layout, const OnyxRenderIndex *index, double x, double y,
-                          double tolerance)
+                          double tolerance, OnyxCanvasTensorNote note, gpointer note_data)
 {
   int node = onyx_layout_hit_test (layout, x, y);
-  int edge_at;
+  int edge_at = onyx_render_edge_hit_test (layout, index, x, y, tolerance);
   const OnyxLayoutEdge *edge;
 
+  /* Inside an open group an edge says more than the group around it. */
+  if (node >= 0 && edge_at >= 0 && g_array_index (layout->nodes, OnyxLayoutNode, node).kind == ONYX_LAYOUT_GROUP)
+    node = -1;
   if (node >= 0)
     {
       const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, node);
@@ -27,7 +31,6 @@ onyx_canvas_tooltip_text (const OnyxLayout *layout, const OnyxRenderIndex *index
         g_string_append_printf (text, "\n%s", n->details);
       return g_string_free (text, FALSE);
     }
-  edge_at = onyx_render_edge_hit_test (layout, index, x, y, tolerance);
   if (edge_at < 0)
     return NULL;
   edge = &g_array_index (layout->edges, OnyxLayoutEdge, edge_at);
@@ -35,6 +38,13 @@ onyx_canvas_tooltip_text (const OnyxLayout *layout, const OnyxRenderIndex *index
     return NULL;
   {
     g_autofree char *name = onyx_display_escape (edge->tensor);
-    return edge->shape != NULL ? g_strdup_printf ("%s\n%s", name, edge->shape) : g_steal_pointer (&name);
+    g_autofree char *more = note != NULL ? note (edge->tensor, note_data) : NULL;
+    GString *text = g_string_new (name);
+
+    if (edge->shape != NULL)
+      g_string_append_printf (text, "\n%s", edge->shape);
+    if (more != NULL)
+      g_string_append_printf (text, "\n%s", more);
+    return g_string_free (text, FALSE);
   }
 }

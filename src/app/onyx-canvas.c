@@ -42,6 +42,8 @@ struct _OnyxCanvas {
   int selected, selected_edge, hovered;
   GHashTable *highlighted;    /* neighbours of the hovered node */
   GdkRGBA *tints;             /* per layout node (alpha 0: none), or NULL */
+  OnyxCanvasTensorNote tensor_note;
+  gpointer tensor_note_data;
   guint8 *badges;             /* OnyxCanvasBadge per layout node, or NULL */
 
   /* The cached graph layer, in layout coordinates × cache_scale. */
@@ -502,10 +504,18 @@ onyx_canvas_query_tooltip (GtkWidget *widget, int x, int y, gboolean keyboard, G
 
   to_layout (self, x, y, &lx, &ly);
   if (self->layout != NULL && !keyboard)
-    text = onyx_canvas_tooltip_text (self->layout, self->index, lx, ly, 5 / self->scale);
+    text = onyx_canvas_tooltip_text (self->layout, self->index, lx, ly, 5 / self->scale, self->tensor_note,
+                                     self->tensor_note_data);
   if (text != NULL)
     gtk_tooltip_set_text (tooltip, text);
   return text != NULL;
+}
+
+void
+onyx_canvas_set_tensor_note (OnyxCanvas *self, OnyxCanvasTensorNote note, gpointer user_data)
+{
+  self->tensor_note = note;
+  self->tensor_note_data = user_data;
 }
 
 static void

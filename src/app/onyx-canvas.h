@@ -53,6 +53,12 @@ void              onyx_canvas_set_node_badges (OnyxCanvas   *self,
                                                guint         n_badges);
 OnyxCanvasBadge   onyx_canvas_get_node_badge  (OnyxCanvas   *self,
                                                int           node);
+/* More to say of a tensor in an edge's tooltip (a run's statistics): a new string,
+ * or NULL for nothing. NULL: no note. */
+typedef char *(*OnyxCanvasTensorNote) (const char *tensor, gpointer user_data);
+void              onyx_canvas_set_tensor_note (OnyxCanvas           *self,
+                                               OnyxCanvasTensorNote  note,
+                                               gpointer              user_data);
 /* Scrolls so that the layout node is in view (centred when it was not), keeping
  * the zoom. */
 void              onyx_canvas_reveal_node    (OnyxCanvas *self,

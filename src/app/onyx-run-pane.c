@@ -495,6 +495,22 @@ onyx_run_pane_set_color_by (OnyxRunPane *self, OnyxRunColor color_by)
 }
 
 char *
+onyx_run_pane_describe_tensor (OnyxRunPane *self, const char *tensor)
+{
+  const OnyxRunStats *stats = onyx_run_pane_lookup_stats (self, tensor);
+  g_autoptr (GPtrArray) lines = NULL;
+
+  if (stats == NULL)
+    return NULL;
+  lines = tensor_lines (self, stats, onyx_run_pane_lookup_delta (self, tensor));
+  g_ptr_array_add (lines, NULL);
+  {
+    g_autofree char *joined = g_strjoinv ("\n", (char **) lines->pdata);
+    return g_strdup_printf (_("Ran: %s"), joined);
+  }
+}
+
+char *
 onyx_run_pane_describe (OnyxRunPane *self)
 {
   GString *text = g_string_new (NULL);

@@ -62,6 +62,11 @@ gboolean             onyx_run_pane_rate_node     (OnyxRunPane       *self,
 void                 onyx_run_pane_scale_color   (double         level,
                                                   GdkRGBA       *color);
 void                 onyx_run_pane_nonfinite_color (GdkRGBA     *color);
+/* What the run made of one tensor, a line each ("Ran: float32[1×16×63×63]", min and
+ * max, mean and std, NaN/Inf, the error when compared), or NULL when it was not
+ * captured. */
+char                *onyx_run_pane_describe_tensor (OnyxRunPane *self,
+                                                    const char  *tensor);
 /* The statistics shown, one line each, for tests and accessibility. */
 char                *onyx_run_pane_describe      (OnyxRunPane   *self);
 

@@ -594,8 +594,18 @@ onyx_window_class_init_run (GtkWidgetClass *widget_class)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F5, 0, "win.run", NULL);
 }
 
+/* An edge's tooltip says what the last run made of its tensor. */
+static char *
+tensor_note (const char *tensor, gpointer data)
+{
+  OnyxWindow *self = data;
+
+  return self->run != NULL ? onyx_run_pane_describe_tensor (self->run_pane, tensor) : NULL;
+}
+
 void
 onyx_window_init_run (OnyxWindow *self)
 {
+  onyx_canvas_set_tensor_note (self->canvas, tensor_note, self);
   g_signal_connect_swapped (self->run_pane, "notify::color-by", G_CALLBACK (onyx_window_run_update_tints), self);
 }
