@@ -12,6 +12,7 @@
 
 #include "onyx-array.h"
 #include "onyx-run-pane.h"
+#include "onyx-run-settings.h"
 #include "onyx-run.h"
 
 static void
@@ -255,6 +256,57 @@ test_first_divergence (void)
   g_rmdir (dir);
 }
 
+static GtkWidget *
+find_widget (GtkWidget *widget, GType type, const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
+      (label == NULL || (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0) ||
+       (ADW_IS_PREFERENCES_ROW (widget) &&
+        g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), label) == 0)))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Run Settings: zeros as inputs, the symbolic batch dim N at 2; the run follows. */
+static void
+test_settings (void)
+{
+  g_autofree char *model = test_data_path ("model.onnx");
+  OnyxWindow *window = open_model_window (model);
+  OnyxRunSettings *dialog = onyx_window_run_show_settings (window);
+  GtkWidget *n_row = find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "N");
+  GtkWidget *values = find_widget (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, NULL);
+  GtkWidget *run = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Run");
+  const OnyxRunStats *stats;
+  g_autofree char *text = NULL;
+
+  g_assert_nonnull (n_row);
+  g_assert_nonnull (values);
+  g_assert_nonnull (run);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find_widget (n_row, GTK_TYPE_SPIN_BUTTON, NULL)), 2);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (values), 1);  /* Zeros */
+  wait_for_frames (window);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "app-run-settings.png"), >, 2000);
+  g_signal_emit_by_name (run, "clicked");
+  wait_for_run (window);
+  stats = onyx_run_pane_lookup_stats (window->run_pane, "output");
+  g_assert_nonnull (stats);
+  g_assert_cmpuint (stats->n_dims, ==, 4);
+  g_assert_cmpint (stats->dims[0], ==, 2);
+  text = pane_text (window);
+  g_assert_nonnull (strstr (text, "inputs: Zeros as inputs; N = 2\n"));
+  /* Kept for the next run. */
+  run_action (window, "win.run");
+  g_assert_cmpint (onyx_run_pane_lookup_stats (window->run_pane, "output")->dims[0], ==, 2);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Built without ONNX Runtime, Run says why in the pane instead of running. */
 static void
 test_unavailable (void)
@@ -291,6 +343,7 @@ main (int argc, char **argv)
     {
       g_test_add_func ("/app-run/walkthrough", test_walkthrough);
       g_test_add_func ("/app-run/first-divergence", test_first_divergence);
+      g_test_add_func ("/app-run/settings", test_settings);
     }
   else
     g_test_add_func ("/app-run/unavailable", test_unavailable);

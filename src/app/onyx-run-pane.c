@@ -535,6 +535,7 @@ onyx_run_pane_describe (OnyxRunPane *self)
       for (guint i = 0; i < lines->len; i++)
         g_string_append_printf (text, "  %s\n", (char *) lines->pdata[i]);
     }
+  g_string_append_printf (text, "inputs: %s\n", gtk_label_get_text (self->subtitle));
   return g_string_free (text, FALSE);
 }
 
@@ -568,6 +569,15 @@ build_header (OnyxRunPane *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->subtitle), "dim-label");
   gtk_box_append (GTK_BOX (titles), GTK_WIDGET (self->subtitle));
   gtk_box_append (GTK_BOX (header), titles);
+  {
+    GtkWidget *settings = gtk_button_new_from_icon_name ("emblem-system-symbolic");
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (settings), "win.run-settings");
+    gtk_widget_set_tooltip_text (settings, _("Run Settings"));
+    gtk_widget_set_valign (settings, GTK_ALIGN_CENTER);
+    gtk_widget_add_css_class (settings, "flat");
+    gtk_widget_add_css_class (settings, "circular");
+    gtk_box_append (GTK_BOX (header), settings);
+  }
   gtk_actionable_set_action_name (GTK_ACTIONABLE (close), "win.run-close");
   gtk_widget_set_tooltip_text (close, _("Close the Run Results"));
   gtk_widget_set_valign (close, GTK_ALIGN_CENTER);

@@ -193,6 +193,8 @@ void     onyx_window_run_selection_changed (OnyxWindow *self);
 gboolean onyx_window_run_with_inputs (OnyxWindow *self, GFile *file, GError **error);
 /* Compares the next runs with a model (.onnx) or reference arrays (.npz) and runs. */
 gboolean onyx_window_run_compare_with (OnyxWindow *self, GFile *file, GError **error);
+/* The Run Settings dialog (inputs made, symbolic dims); its Run runs with them. */
+struct _OnyxRunSettings *onyx_window_run_show_settings (OnyxWindow *self);
 /* Selects the node of the first divergence: FALSE when there is none. */
 gboolean onyx_window_run_go_to_first_divergence (OnyxWindow *self);
 /* Saves the divergent node cut out as `file` with its inputs beside it (.npz), in

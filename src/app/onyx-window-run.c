@@ -9,9 +9,11 @@
 
 #include "onyx-onnx.h"
 #include "onyx-run-pane.h"
+#include "onyx-run-settings.h"
 
 struct _OnyxWindowRun {
   GCancellable *cancellable;  /* of the run or repro under way */
+  OnyxRunInputs how;          /* the inputs not given (Run Settings) */
   GPtrArray *given;           /* OnyxArray from "Run With Inputs…", or NULL: random */
   char *given_name;
   OnyxModel *compare_model;   /* what runs are compared with, or neither */
@@ -48,7 +50,10 @@ static OnyxWindowRun *
 state (OnyxWindow *self)
 {
   if (self->run == NULL)
-    self->run = g_new0 (OnyxWindowRun, 1);
+    {
+      self->run = g_new0 (OnyxWindowRun, 1);
+      self->run->how = (OnyxRunInputs) { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
+    }
   return self->run;
 }
 
@@ -78,6 +83,7 @@ onyx_window_run_reset (OnyxWindow *self)
   clear_comparison (run);
   g_clear_pointer (&run->last_inputs, g_ptr_array_unref);
   g_clear_object (&run->last_snapshot);
+  g_clear_pointer (&run->how.dims, g_hash_table_unref);
   g_clear_pointer (&self->run, g_free);
   gtk_revealer_set_reveal_child (self->run_revealer, FALSE);
   onyx_canvas_set_node_tints (self->canvas, NULL, 0);
@@ -250,11 +256,38 @@ start_task (OnyxWindow *self, RunJob *job, GAsyncReadyCallback done)
 
 /* `until_node`: run only the part of the model that this node of the main graph
  * needs (NULL: all of it). */
+/* "Random inputs in [0, 1), seed 0; N = 1", "Inputs from model_foo.npz". */
+static char *
+describe_inputs (OnyxWindowRun *run, OnyxModel *model)
+{
+  g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (onyx_model_get_proto (model)->graph);
+  GString *text = g_string_new (NULL);
+
+  if (run->given_name != NULL)
+    g_string_append_printf (text, _("Inputs from %s"), run->given_name);
+  else if (run->how.fill == ONYX_RUN_FILL_ZEROS)
+    g_string_append (text, _("Zeros as inputs"));
+  else if (run->how.fill == ONYX_RUN_FILL_ONES)
+    g_string_append (text, _("Ones as inputs"));
+  else
+    {
+      g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, run->how.seed);
+      g_string_append_printf (text, _("Random inputs in [%g, %g), seed %s"), run->how.low, run->how.high, seed);
+    }
+  for (guint i = 0; i < dims->len; i++)
+    {
+      gpointer chosen;
+      int size = run->how.dims != NULL && g_hash_table_lookup_extended (run->how.dims, dims->pdata[i], NULL, &chosen)
+                   ? GPOINTER_TO_INT (chosen) : 1;
+      g_string_append_printf (text, "%s%s = %d", i == 0 ? "; " : ", ", (char *) dims->pdata[i], size);
+    }
+  return g_string_free (text, FALSE);
+}
+
 static void
 start_run (OnyxWindow *self, const char *until_node)
 {
   OnyxWindowRun *run = state (self);
-  OnyxRunInputs how = { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
   g_autoptr (GError) error = NULL;
   g_autofree char *inputs_text = NULL;
   RunJob *job;
@@ -274,8 +307,7 @@ start_run (OnyxWindow *self, const char *until_node)
   g_clear_object (&run->last_snapshot);
   g_clear_pointer (&run->last_inputs, g_ptr_array_unref);
   run->last_snapshot = snapshot_of (self);
-  inputs_text = run->given_name != NULL ? g_strdup_printf (_("Inputs from %s"), run->given_name)
-                                        : g_strdup (_("Random inputs in [0, 1), seed 0; symbolic dims 1"));
+  inputs_text = describe_inputs (run, run->last_snapshot);
   if (until_node != NULL)
     {
       g_autofree char *part = g_strdup_printf (_("Up to node %s"), until_node);
@@ -283,7 +315,7 @@ start_run (OnyxWindow *self, const char *until_node)
       g_free (inputs_text);
       inputs_text = g_steal_pointer (&both);
     }
-  run->last_inputs = onyx_run_prepare_inputs (run->last_snapshot, run->given, &how, &error);
+  run->last_inputs = onyx_run_prepare_inputs (run->last_snapshot, run->given, &run->how, &error);
   if (run->last_inputs == NULL)
     {
       onyx_run_pane_set_running (self->run_pane, inputs_text);
@@ -513,6 +545,36 @@ run_until_action (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 static void
+settings_run_cb (OnyxRunSettings *dialog, OnyxWindow *self)
+{
+  OnyxWindowRun *run = state (self);
+
+  g_clear_pointer (&run->how.dims, g_hash_table_unref);
+  onyx_run_settings_get_inputs (dialog, &run->how);
+  if (!onyx_window_run_is_running (self) && self->document != NULL)
+    start_run (self, NULL);
+}
+
+OnyxRunSettings *
+onyx_window_run_show_settings (OnyxWindow *self)
+{
+  OnyxRunSettings *dialog;
+
+  g_return_val_if_fail (self->document != NULL, NULL);
+  dialog = onyx_run_settings_new (GTK_WINDOW (self), onyx_document_get_proto (self->document)->graph,
+                                  &state (self)->how);
+  g_signal_connect_object (dialog, "run", G_CALLBACK (settings_run_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return dialog;
+}
+
+static void
+run_settings_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_window_run_show_settings (ONYX_WINDOW (widget));
+}
+
+static void
 run_with_inputs_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   choose_file (ONYX_WINDOW (widget), _("Run With Inputs"), _("_Run"), CHOOSE_ARRAYS, onyx_window_run_with_inputs);
@@ -569,6 +631,7 @@ onyx_window_run_update_state (OnyxWindow *self, gboolean doc)
   /* Without ONNX Runtime, Run says why in the pane; the rest is hidden. */
   gtk_widget_action_set_enabled (widget, "win.run", doc && !onyx_window_run_is_running (self));
   gtk_widget_action_set_enabled (widget, "win.run-with-inputs", idle);
+  gtk_widget_action_set_enabled (widget, "win.run-settings", idle);
   gtk_widget_action_set_enabled (widget, "win.run-until", idle && selected_main_node (self) != NULL);
   gtk_widget_action_set_enabled (widget, "win.run-compare", idle);
   gtk_widget_action_set_enabled (widget, "win.run-cancel", onyx_window_run_is_running (self));
@@ -585,6 +648,7 @@ onyx_window_class_init_run (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, run_pane);
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "win.run-with-inputs", NULL, run_with_inputs_action);
+  gtk_widget_class_install_action (widget_class, "win.run-settings", NULL, run_settings_action);
   gtk_widget_class_install_action (widget_class, "win.run-until", NULL, run_until_action);
   gtk_widget_class_install_action (widget_class, "win.run-compare", NULL, run_compare_action);
   gtk_widget_class_install_action (widget_class, "win.run-cancel", NULL, run_cancel_action);

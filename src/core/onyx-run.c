@@ -56,6 +56,27 @@ tensor_type (const Onnx__ValueInfoProto *info)
            ? info->type->tensor_type : NULL;
 }
 
+GPtrArray *
+onyx_run_input_dim_params (const Onnx__GraphProto *graph)
+{
+  g_autoptr (GPtrArray) inputs = runtime_inputs (graph);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      const Onnx__TypeProto__Tensor *type = tensor_type (inputs->pdata[i]);
+      for (size_t d = 0; type != NULL && type->shape != NULL && d < type->shape->n_dim; d++)
+        {
+          const Onnx__TensorShapeProto__Dimension *dim = type->shape->dim[d];
+          if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+              dim->dim_param[0] != '\0' && g_hash_table_add (seen, dim->dim_param))
+            g_ptr_array_add (names, dim->dim_param);
+        }
+    }
+  return names;
+}
+
 static guint16
 double_to_half (double value)
 {

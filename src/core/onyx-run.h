@@ -109,6 +109,10 @@ typedef struct {
   GHashTable *dims;
 } OnyxRunInputs;
 
+/* The names of the symbolic dims of the inputs a run must be given (graph inputs
+ * no initializer backs), each once, in order; borrowed from `graph`. */
+GPtrArray *onyx_run_input_dim_params (const Onnx__GraphProto *graph);
+
 /* The arrays the model's graph inputs take: `given` (OnyxArray by name, may be NULL)
  * checked against the inputs' element types and ranks, the rest made as `how` says.
  * Names in `given` that are no input of the model are an error. */

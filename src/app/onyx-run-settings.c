@@ -1,0 +1,172 @@
+/* onyx-run-settings.c: the Run Settings dialog (onyx-run-settings.h). */
+#include "onyx-run-settings.h"
+
+#include <glib/gi18n.h>
+
+struct _OnyxRunSettings {
+  AdwWindow parent_instance;
+
+  AdwComboRow *fill_row;
+  GtkSpinButton *seed, *low, *high;
+  GtkWidget *range_rows[3];       /* seed, low, high: for random values only */
+  GPtrArray *dim_names;           /* char*, owned */
+  GPtrArray *dim_spins;           /* GtkSpinButton*, one per name */
+};
+
+G_DEFINE_FINAL_TYPE (OnyxRunSettings, onyx_run_settings, ADW_TYPE_WINDOW)
+
+enum { SIGNAL_RUN, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* The combo's order. */
+static const OnyxRunFill fills[] = { ONYX_RUN_FILL_RANDOM, ONYX_RUN_FILL_ZEROS, ONYX_RUN_FILL_ONES };
+
+static GtkSpinButton *
+spin_row (AdwPreferencesGroup *group, const char *title, const char *subtitle, double low, double high,
+          double step, guint digits, double value, GtkWidget **row_out)
+{
+  GtkWidget *row = adw_action_row_new ();
+  GtkWidget *spin = gtk_spin_button_new_with_range (low, high, step);
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  /* Dimension names are the model's: no markup in them. */
+  adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_preferences_group_add (group, row);
+  if (row_out != NULL)
+    *row_out = row;
+  return GTK_SPIN_BUTTON (spin);
+}
+
+static void
+fill_changed_cb (OnyxRunSettings *self)
+{
+  gboolean random = fills[MIN (adw_combo_row_get_selected (self->fill_row), G_N_ELEMENTS (fills) - 1)] ==
+                    ONYX_RUN_FILL_RANDOM;
+
+  for (guint i = 0; i < G_N_ELEMENTS (self->range_rows); i++)
+    gtk_widget_set_sensitive (self->range_rows[i], random);
+}
+
+static void
+run_clicked_cb (OnyxRunSettings *self)
+{
+  g_signal_emit (self, signals[SIGNAL_RUN], 0);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+void
+onyx_run_settings_get_inputs (OnyxRunSettings *self, OnyxRunInputs *inputs)
+{
+  guint selected = adw_combo_row_get_selected (self->fill_row);
+
+  inputs->fill = fills[MIN (selected, G_N_ELEMENTS (fills) - 1)];
+  inputs->seed = (guint64) gtk_spin_button_get_value_as_int (self->seed);
+  inputs->low = gtk_spin_button_get_value (self->low);
+  inputs->high = MAX (gtk_spin_button_get_value (self->high), inputs->low + 1e-6);
+  inputs->dims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < self->dim_names->len; i++)
+    g_hash_table_insert (inputs->dims, g_strdup (self->dim_names->pdata[i]),
+                         GINT_TO_POINTER (gtk_spin_button_get_value_as_int (self->dim_spins->pdata[i])));
+}
+
+static GtkWidget *
+build_header (OnyxRunSettings *self)
+{
+  GtkWidget *header = adw_header_bar_new ();
+  GtkWidget *run = gtk_button_new_with_mnemonic (_("_Run"));
+
+  GtkWidget *cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+
+  /* A dialog's header: Cancel and the action, no window buttons. */
+  adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
+  adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "window.close");
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header), cancel);
+  gtk_widget_add_css_class (run, "suggested-action");
+  g_signal_connect_swapped (run, "clicked", G_CALLBACK (run_clicked_cb), self);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), run);
+  gtk_window_set_default_widget (GTK_WINDOW (self), run);
+  return header;
+}
+
+OnyxRunSettings *
+onyx_run_settings_new (GtkWindow *parent, const Onnx__GraphProto *graph, const OnyxRunInputs *current)
+{
+  OnyxRunSettings *self = g_object_new (ONYX_TYPE_RUN_SETTINGS, "transient-for", parent, "modal", TRUE,
+                                        "title", _("Run Settings"), "default-width", 420, NULL);
+  g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (graph);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *page = adw_preferences_page_new ();
+  AdwPreferencesGroup *values = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  AdwPreferencesGroup *sizes = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  const char *const choices[] = { _("Random"), _("Zeros"), _("Ones"), NULL };
+
+  adw_preferences_group_set_title (values, _("Inputs Not Given"));
+  adw_preferences_group_set_description (values, _("Run With Inputs… takes arrays from an .npz instead."));
+  self->fill_row = ADW_COMBO_ROW (adw_combo_row_new ());
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->fill_row), _("Values"));
+  adw_combo_row_set_model (self->fill_row, G_LIST_MODEL (gtk_string_list_new (choices)));
+  for (guint i = 0; i < G_N_ELEMENTS (fills); i++)
+    if (fills[i] == current->fill)
+      adw_combo_row_set_selected (self->fill_row, i);
+  adw_preferences_group_add (values, GTK_WIDGET (self->fill_row));
+  self->seed = spin_row (values, _("Seed"), NULL, 0, G_MAXINT, 1, 0, (double) current->seed, &self->range_rows[0]);
+  self->low = spin_row (values, _("From"), NULL, -1e9, 1e9, 0.1, 3, current->low, &self->range_rows[1]);
+  self->high = spin_row (values, _("To"), _("Uniform in [from, to); whole numbers for integer inputs"),
+                         -1e9, 1e9, 0.1, 3, current->high, &self->range_rows[2]);
+  g_signal_connect_swapped (self->fill_row, "notify::selected", G_CALLBACK (fill_changed_cb), self);
+  fill_changed_cb (self);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), values);
+
+  adw_preferences_group_set_title (sizes, _("Symbolic Dimensions"));
+  adw_preferences_group_set_description (sizes, dims->len > 0 ? _("The size each takes in this run.")
+                                                              : _("The inputs have none."));
+  for (guint i = 0; i < dims->len; i++)
+    {
+      gpointer chosen;
+      int value = current->dims != NULL && g_hash_table_lookup_extended (current->dims, dims->pdata[i], NULL, &chosen)
+                    ? GPOINTER_TO_INT (chosen) : 1;
+      g_ptr_array_add (self->dim_names, g_strdup (dims->pdata[i]));
+      g_ptr_array_add (self->dim_spins, spin_row (sizes, dims->pdata[i], NULL, 0, G_MAXINT, 1, 0, value, NULL));
+    }
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), sizes);
+
+  gtk_box_append (GTK_BOX (box), build_header (self));
+  gtk_widget_set_vexpand (page, TRUE);
+  gtk_box_append (GTK_BOX (box), page);
+  adw_window_set_content (ADW_WINDOW (self), box);
+  return self;
+}
+
+static void
+onyx_run_settings_finalize (GObject *object)
+{
+  OnyxRunSettings *self = ONYX_RUN_SETTINGS (object);
+
+  g_ptr_array_unref (self->dim_names);
+  g_ptr_array_unref (self->dim_spins);
+  G_OBJECT_CLASS (onyx_run_settings_parent_class)->finalize (object);
+}
+
+static void
+onyx_run_settings_class_init (OnyxRunSettingsClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = onyx_run_settings_finalize;
+  signals[SIGNAL_RUN] = g_signal_new ("run", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                      G_TYPE_NONE, 0);
+  gtk_widget_class_add_binding_action (GTK_WIDGET_CLASS (klass), GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+onyx_run_settings_init (OnyxRunSettings *self)
+{
+  self->dim_names = g_ptr_array_new_with_free_func (g_free);
+  self->dim_spins = g_ptr_array_new ();
+}
