@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <zip.h>
 
+#include "onyx-file.h"
 #include "onyx-types.h"
 
 enum {
@@ -86,6 +87,15 @@ onyx_array_element_size (int elem_type)
 {
   const NpyType *type = npy_type_for_elem (elem_type);
   return type != NULL ? type->size : 0;
+}
+
+OnyxArray *
+onyx_array_find (GPtrArray *arrays, const char *name)
+{
+  for (guint i = 0; arrays != NULL && i < arrays->len; i++)
+    if (arrays->pdata[i] != NULL && g_strcmp0 (((OnyxArray *) arrays->pdata[i])->name, name) == 0)
+      return arrays->pdata[i];
+  return NULL;
 }
 
 /* The product of dims, G_MAXUINT64 on a negative dim or overflow. A zero dim makes
@@ -787,18 +797,6 @@ npz_build (const char *tmp_path, GPtrArray *arrays, GPtrArray *preambles, const 
   return TRUE;
 }
 
-static void
-fsync_folder (const char *dir)
-{
-  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-  if (fd >= 0)
-    {
-      fsync (fd); /* best effort: the rename already happened */
-      close (fd);
-    }
-}
-
 gboolean
 onyx_npz_write (const char *path, GPtrArray *arrays, GError **error)
 {
@@ -811,7 +809,6 @@ onyx_npz_write (const char *path, GPtrArray *arrays, GError **error)
   g_autoptr (GHashTable) names = NULL;
   const char *step = NULL;
   int saved_errno = 0;
-  GStatBuf st;
   mode_t mode;
   int fd;
 
@@ -843,18 +840,11 @@ onyx_npz_write (const char *path, GPtrArray *arrays, GError **error)
       g_ptr_array_add (preambles, preamble);
     }
 
-  if (g_stat (path, &st) != 0)
-    {
-      mode_t mask = umask (0);
-      umask (mask);
-      st.st_mode = 0666 & ~mask;
-    }
-  else if (S_ISDIR (st.st_mode))
+  if (!onyx_file_replacing_mode (path, &mode))
     {
       array_fail (error, base, "is a folder, not a file");
       return FALSE;
     }
-  mode = st.st_mode & 07777;
 
   /* Beside the target, so that the rename is atomic. */
   tmp_path = g_strdup_printf ("%s.XXXXXX", path);
@@ -894,6 +884,6 @@ onyx_npz_write (const char *path, GPtrArray *arrays, GError **error)
       g_unlink (tmp_path);
       return write_fail (error, base, step, saved_errno);
     }
-  fsync_folder (dir);
+  onyx_file_sync_folder (dir);
   return TRUE;
 }

@@ -31,6 +31,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxArray, onyx_array_free)
 /* Bytes of one element of an ONNX element type numpy has (0: none, e.g. bfloat16,
  * strings). */
 gsize      onyx_array_element_size   (int            elem_type);
+/* The array of that name in a list of arrays (NULL entries allowed), or NULL. */
+OnyxArray *onyx_array_find           (GPtrArray     *arrays,
+                                      const char    *name);
 /* The product of the dims (1 for a scalar); G_MAXUINT64 on overflow or a negative dim. */
 guint64    onyx_array_count          (const OnyxArray *array);
 

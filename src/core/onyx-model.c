@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "onyx-external.h"
+#include "onyx-file.h"
 
 /* raw_data payloads at least this large stay in the mapped file. */
 #define SPAN_THRESHOLD 1024
@@ -743,17 +744,6 @@ save_fail (GError **error, const char *path, const char *what, int error_number)
   return FALSE;
 }
 
-static void
-fsync_folder (const char *dir)
-{
-  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd >= 0)
-    {
-      fsync (fd); /* best effort: the rename itself already happened */
-      close (fd);
-    }
-}
-
 gboolean
 onyx_model_save (OnyxModel *self, const char *path, GError **error)
 {
@@ -762,7 +752,6 @@ onyx_model_save (OnyxModel *self, const char *path, GError **error)
   g_autofree char *base = NULL;
   g_autofree char *tmp_path = NULL;
   FdBuffer *buffer;
-  GStatBuf st;
   mode_t mode;
   int saved_errno = 0;
   const char *step = NULL;
@@ -777,21 +766,10 @@ onyx_model_save (OnyxModel *self, const char *path, GError **error)
   if (!onyx_external_check_save_dir (self->proto, self->display_name, self->base_dir, dir, error))
     return FALSE;
 
-  if (g_stat (abs_path, &st) == 0)
+  if (!onyx_file_replacing_mode (abs_path, &mode))
     {
-      if (S_ISDIR (st.st_mode))
-        {
-          g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO,
-                       "%s: is a folder, not a model file", base);
-          return FALSE;
-        }
-      mode = st.st_mode & 07777;
-    }
-  else
-    {
-      mode_t mask = umask (0);
-      umask (mask);
-      mode = 0666 & ~mask;
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: is a folder, not a model file", base);
+      return FALSE;
     }
 
   tmp_path = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
@@ -824,6 +802,6 @@ onyx_model_save (OnyxModel *self, const char *path, GError **error)
       g_unlink (tmp_path);
       return save_fail (error, abs_path, step, saved_errno);
     }
-  fsync_folder (dir);
+  onyx_file_sync_folder (dir);
   return TRUE;
 }

@@ -6,25 +6,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "onyx-tensor-values.h"
+#include "onyx-types.h"
+
 /* TensorProto.DataType numbers of onnx.proto. */
 enum {
   T_FLOAT = 1, T_UINT8 = 2, T_INT8 = 3, T_UINT16 = 4, T_INT16 = 5, T_INT32 = 6, T_INT64 = 7,
   T_BOOL = 9, T_FLOAT16 = 10, T_DOUBLE = 11, T_UINT32 = 12, T_UINT64 = 13, T_BFLOAT16 = 16,
 };
-
-static double
-half_to_double (guint16 h)
-{
-  int exponent = (h >> 10) & 0x1f;
-  int mantissa = h & 0x3ff;
-  double sign = (h & 0x8000) ? -1.0 : 1.0;
-
-  if (exponent == 0)
-    return sign * ldexp (mantissa, -24);
-  if (exponent == 31)
-    return mantissa != 0 ? NAN : sign * INFINITY;
-  return sign * ldexp (mantissa + 1024, exponent - 25);
-}
 
 /* Element i of data as a double; FALSE for element types without numbers. */
 static gboolean
@@ -46,21 +35,11 @@ element_as_double (int elem_type, const guint8 *data, guint64 i, double *value)
     case T_BOOL: *value = data[i] != 0; return TRUE;
 #undef READ
     case T_FLOAT16:
-      {
-        guint16 h;
-        memcpy (&h, data + i * 2, 2);
-        *value = half_to_double (h);
-        return TRUE;
-      }
     case T_BFLOAT16:
       {
-        guint16 h;
-        guint32 bits;
-        float f;
-        memcpy (&h, data + i * 2, 2);
-        bits = (guint32) h << 16;
-        memcpy (&f, &bits, 4);
-        *value = f;
+        guint16 bits;
+        memcpy (&bits, data + i * 2, 2);
+        *value = elem_type == T_FLOAT16 ? onyx_half_to_double (bits) : onyx_bfloat16_to_double (bits);
         return TRUE;
       }
     default:
@@ -138,14 +117,12 @@ onyx_run_stats_clear (OnyxRunStats *stats)
   g_clear_pointer (&stats->dims, g_free);
 }
 
+/* "[2×16×63×63]" */
 static char *
 describe_shape (const OnyxArray *array)
 {
-  GString *text = g_string_new ("[");
-  for (gsize i = 0; i < array->n_dims; i++)
-    g_string_append_printf (text, "%s%" G_GINT64_FORMAT, i > 0 ? "×" : "", array->dims[i]);
-  g_string_append_c (text, ']');
-  return g_string_free (text, FALSE);
+  g_autofree char *dims = onyx_dims_to_string (array->dims, array->n_dims);
+  return g_strdup_printf ("[%s]", dims);
 }
 
 void

@@ -190,13 +190,7 @@ make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GRand *r
         }
       store_element (data + i * size, type->elem_type, value);
     }
-  if (count * size > 0)
-    bytes = g_bytes_new_take (data, count * size);
-  else
-    {
-      g_free (data);
-      bytes = g_bytes_new (NULL, 0);
-    }
+  bytes = g_bytes_new_take (data, count * size);
   return onyx_array_new (info->name, type->elem_type, dims, n_dims, bytes);
 }
 
@@ -237,15 +231,6 @@ check_given (const Onnx__ValueInfoProto *info, const OnyxArray *array, GError **
 }
 
 static OnyxArray *
-find_array (GPtrArray *arrays, const char *name)
-{
-  for (guint i = 0; arrays != NULL && i < arrays->len; i++)
-    if (g_strcmp0 (((OnyxArray *) arrays->pdata[i])->name, name) == 0)
-      return arrays->pdata[i];
-  return NULL;
-}
-
-static OnyxArray *
 copy_array (const OnyxArray *array)
 {
   return onyx_array_new (array->name, array->elem_type, array->dims, array->n_dims, array->data);
@@ -280,7 +265,7 @@ onyx_run_prepare_inputs (OnyxModel *model, GPtrArray *given, const OnyxRunInputs
   for (guint i = 0; i < inputs->len; i++)
     {
       const Onnx__ValueInfoProto *info = inputs->pdata[i];
-      OnyxArray *array = find_array (given, info->name);
+      OnyxArray *array = onyx_array_find (given, info->name);
 
       if (array != NULL && !check_given (info, array, error))
         return NULL;

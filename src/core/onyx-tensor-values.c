@@ -42,8 +42,8 @@ values_fail (GError **error, const Onnx__TensorProto *tensor, const char *format
   return FALSE;
 }
 
-static double
-half_to_double (guint16 bits)
+double
+onyx_half_to_double (guint16 bits)
 {
   int sign = bits >> 15, exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
   double value;
@@ -57,8 +57,8 @@ half_to_double (guint16 bits)
   return sign ? -value : value;
 }
 
-static double
-bfloat16_to_double (guint16 bits)
+double
+onyx_bfloat16_to_double (guint16 bits)
 {
   guint32 wide = (guint32) bits << 16;
   float value;
@@ -91,9 +91,9 @@ raw_element (const guint8 *raw, int32_t type, guint64 i)
       memcpy (&u16, raw + 2 * i, 2);
       u16 = GUINT16_FROM_LE (u16);
       if (type == T_FLOAT16)
-        return half_to_double (u16);
+        return onyx_half_to_double (u16);
       if (type == T_BFLOAT16)
-        return bfloat16_to_double (u16);
+        return onyx_bfloat16_to_double (u16);
       return type == T_INT16 ? (double) (gint16) u16 : (double) u16;
     case T_INT32: case T_UINT32: case T_FLOAT: case T_COMPLEX64:
       memcpy (&u32, raw + 4 * i, 4);
@@ -135,8 +135,8 @@ typed_element (const Onnx__TensorProto *tensor, guint64 i)
     case T_DOUBLE: case T_COMPLEX128: return tensor->double_data[i];
     case T_INT64: return (double) tensor->int64_data[i];
     case T_UINT32: case T_UINT64: return (double) tensor->uint64_data[i];
-    case T_FLOAT16: return half_to_double ((guint16) tensor->int32_data[i]);
-    case T_BFLOAT16: return bfloat16_to_double ((guint16) tensor->int32_data[i]);
+    case T_FLOAT16: return onyx_half_to_double ((guint16) tensor->int32_data[i]);
+    case T_BFLOAT16: return onyx_bfloat16_to_double ((guint16) tensor->int32_data[i]);
     default: return tensor->int32_data[i];
     }
 }

@@ -32,6 +32,10 @@ void              onyx_tensor_values_free   (OnyxTensorValues        *values);
 char             *onyx_tensor_values_format (const OnyxTensorValues *values,
                                              guint                   max_shown);
 
+/* The 16-bit floating-point types' bits as doubles. */
+double            onyx_half_to_double       (guint16                  bits);
+double            onyx_bfloat16_to_double   (guint16                  bits);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxTensorValues, onyx_tensor_values_free)
 
 G_END_DECLS

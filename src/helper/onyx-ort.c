@@ -135,15 +135,6 @@ open_session (Run *run, GBytes *model, const char *base_dir, char **text)
   return *text == NULL;
 }
 
-static OnyxArray *
-find_array (GPtrArray *arrays, const char *name)
-{
-  for (guint i = 0; arrays != NULL && i < arrays->len; i++)
-    if (arrays->pdata[i] != NULL && g_strcmp0 (((OnyxArray *) arrays->pdata[i])->name, name) == 0)
-      return arrays->pdata[i];
-  return NULL;
-}
-
 /* Runs the session on `inputs`, by name, or by position for a second model whose
  * inputs are named otherwise. */
 static gboolean
@@ -158,7 +149,7 @@ run_session (Run *run, GPtrArray *inputs, char **text)
   for (guint i = 0; *text == NULL && i < run->input_names->len; i++)
     {
       const char *name = run->input_names->pdata[i];
-      OnyxArray *array = find_array (inputs, name);
+      OnyxArray *array = onyx_array_find (inputs, name);
       OrtValue *value = NULL;
       gsize size = 0;
       void *data;
@@ -273,8 +264,8 @@ deltas_of (const OnyxRunRequest *request, GPtrArray *views, GPtrArray *others)
   GPtrArray *deltas = onyx_run_delta_list_new ();
   for (guint i = 0; i + 1 < request->pairs->len; i += 2)
     {
-      const OnyxArray *a = find_array (views, request->pairs->pdata[i]);
-      const OnyxArray *b = find_array (others, request->pairs->pdata[i + 1]);
+      const OnyxArray *a = onyx_array_find (views, request->pairs->pdata[i]);
+      const OnyxArray *b = onyx_array_find (others, request->pairs->pdata[i + 1]);
       if (a != NULL && b != NULL)
         {
           OnyxRunDelta *delta = g_new0 (OnyxRunDelta, 1);
