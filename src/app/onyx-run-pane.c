@@ -352,27 +352,30 @@ clear_result (OnyxRunPane *self)
   g_clear_pointer (&self->compared_with, g_free);
 }
 
+/* No result: the status page says why (running, error). */
+static void
+show_without_result (OnyxRunPane *self, const char *page)
+{
+  clear_result (self);
+  gtk_stack_set_visible_child_name (self->status, page);
+  update_legend (self);
+  rebuild_tensors (self);
+}
+
 void
 onyx_run_pane_set_running (OnyxRunPane *self, const char *inputs)
 {
   g_return_if_fail (ONYX_IS_RUN_PANE (self));
-  clear_result (self);
   gtk_label_set_text (self->subtitle, inputs);
-  gtk_stack_set_visible_child_name (self->status, "running");
-  gtk_widget_set_visible (self->compare_box, FALSE);
-  update_legend (self);
-  rebuild_tensors (self);
+  show_without_result (self, "running");
 }
 
 void
 onyx_run_pane_set_error (OnyxRunPane *self, const char *message)
 {
   g_return_if_fail (ONYX_IS_RUN_PANE (self));
-  clear_result (self);
   gtk_label_set_text (self->error_label, message);
-  gtk_stack_set_visible_child_name (self->status, "error");
-  update_legend (self);
-  rebuild_tensors (self);
+  show_without_result (self, "error");
 }
 
 static void

@@ -254,8 +254,6 @@ start_task (OnyxWindow *self, RunJob *job, GAsyncReadyCallback done)
   onyx_window_update_state (self);
 }
 
-/* `until_node`: run only the part of the model that this node of the main graph
- * needs (NULL: all of it). */
 /* "Random inputs in [0, 1), seed 0; N = 1", "Inputs from model_foo.npz". */
 static char *
 describe_inputs (OnyxWindowRun *run, OnyxModel *model)
@@ -284,15 +282,16 @@ describe_inputs (OnyxWindowRun *run, OnyxModel *model)
   return g_string_free (text, FALSE);
 }
 
+/* `until_node`: run only the part of the model that this node of the main graph
+ * needs (NULL: all of it). */
 static void
 start_run (OnyxWindow *self, const char *until_node)
 {
   OnyxWindowRun *run = state (self);
   g_autoptr (GError) error = NULL;
   g_autofree char *inputs_text = NULL;
-  RunJob *job;
-
   const char *unavailable;
+  RunJob *job;
 
   g_return_if_fail (self->document != NULL && run->cancellable == NULL);
   gtk_revealer_set_reveal_child (self->run_revealer, TRUE);
@@ -338,19 +337,22 @@ onyx_window_run_with_inputs (OnyxWindow *self, GFile *file, GError **error)
 {
   g_autofree char *path = g_file_get_path (file);
   GPtrArray *given;
+  OnyxWindowRun *run;
 
   g_return_val_if_fail (self->document != NULL, FALSE);
-  if (path == NULL || (given = onyx_npz_read (path, error)) == NULL)
+  if (path == NULL)
     {
-      if (path == NULL)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
       return FALSE;
     }
+  if ((given = onyx_npz_read (path, error)) == NULL)
+    return FALSE;
   onyx_run_keep_graph_inputs (onyx_document_get_model (self->document), given);
-  g_clear_pointer (&state (self)->given, g_ptr_array_unref);
-  g_free (self->run->given_name);
-  self->run->given = given;
-  self->run->given_name = g_file_get_basename (file);
+  run = state (self);
+  g_clear_pointer (&run->given, g_ptr_array_unref);
+  g_free (run->given_name);
+  run->given = given;
+  run->given_name = g_file_get_basename (file);
   if (!onyx_window_run_is_running (self))
     start_run (self, NULL);
   return TRUE;
@@ -384,17 +386,6 @@ onyx_window_run_compare_with (OnyxWindow *self, GFile *file, GError **error)
 
 /* ---- Going to the divergence, and its repro ---- */
 
-/* The node of the main graph that makes `tensor`, or -1. */
-static int
-producer_of (const Onnx__GraphProto *graph, const char *tensor)
-{
-  for (size_t i = 0; i < graph->n_node; i++)
-    for (size_t k = 0; k < graph->node[i]->n_output; k++)
-      if (g_strcmp0 (graph->node[i]->output[k], tensor) == 0)
-        return (int) i;
-  return -1;
-}
-
 static const char *
 divergent_tensor (OnyxWindow *self)
 {
@@ -406,18 +397,18 @@ gboolean
 onyx_window_run_go_to_first_divergence (OnyxWindow *self)
 {
   const char *tensor = divergent_tensor (self);
-  Onnx__GraphProto *main_graph;
-  int node;
+  OnyxValue *value;
 
   if (tensor == NULL || self->document == NULL)
     return FALSE;
-  main_graph = onyx_document_get_proto (self->document)->graph;
-  if ((node = producer_of (main_graph, tensor)) < 0)
+  /* By its output's name: the model may have been edited since the run. */
+  value = onyx_graph_index_lookup (onyx_document_get_index (self->document), tensor);
+  if (value == NULL || value->producer == NULL)
     {
       onyx_window_toast (self, _("The node that diverged is no longer in the model"), FALSE);
       return FALSE;
     }
-  onyx_window_select_node (self, main_graph->node[node]);
+  onyx_window_select_node (self, value->producer);
   onyx_canvas_center_node (self->canvas, onyx_canvas_get_selected_node (self->canvas));
   return TRUE;
 }
@@ -447,17 +438,16 @@ gboolean
 onyx_window_run_save_repro (OnyxWindow *self, GFile *file)
 {
   OnyxWindowRun *run = self->run;
-  const char *tensor = divergent_tensor (self);
+  /* The result is of last_snapshot: its node index is that model's. */
+  const OnyxRunResult *result = run != NULL ? onyx_run_pane_get_result (self->run_pane) : NULL;
   RunJob *job;
-  int node;
 
-  if (tensor == NULL || run->last_snapshot == NULL || run->cancellable != NULL ||
-      (node = producer_of (onyx_model_get_proto (run->last_snapshot)->graph, tensor)) < 0)
+  if (result == NULL || result->first_divergence < 0 || run->last_snapshot == NULL || run->cancellable != NULL)
     return FALSE;
   job = g_new0 (RunJob, 1);
   job->snapshot = g_object_ref (run->last_snapshot);
   job->inputs = g_ptr_array_ref (run->last_inputs);
-  job->repro_node = node;
+  job->repro_node = result->first_divergence;
   job->repro_path = g_file_get_path (file);
   start_task (self, job, repro_done);
   return TRUE;
