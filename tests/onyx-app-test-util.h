@@ -50,6 +50,25 @@ test_copy_data (const char *name, const char *dir_template, char **dir)
   }
 }
 
+/* The first widget under `widget` (itself included) of `type` and, when `label` is
+ * not NULL, with that button label or preferences row title; NULL when none is. */
+static inline GtkWidget *
+test_find_widget (GtkWidget *widget, GType type, const char *label)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
+      (label == NULL || (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0) ||
+       (ADW_IS_PREFERENCES_ROW (widget) &&
+        g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), label) == 0)))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = test_find_widget (child, type, label);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* Journals of unsaved edits and GtkRecentManager's list go to folders of this test
  * run (inherited by the processes it spawns): the window tests run side by side and
  * open the same models, and must not be offered each other's journals. Returns the

@@ -281,21 +281,6 @@ test_close_save (void)
   g_rmdir (dir);
 }
 
-static GtkWidget *
-find_descendant (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_descendant (child, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* The switch animates to its new state, then GSettings tells the application. */
 static void
 wait_for_dark (GtkWidget *dark_switch, gboolean dark)
@@ -319,7 +304,7 @@ test_dark_style (void)
   GtkWidget *dark_switch;
 
   gtk_window_present (GTK_WINDOW (prefs));
-  dark_switch = find_descendant (prefs, GTK_TYPE_SWITCH);
+  dark_switch = test_find_widget (prefs, GTK_TYPE_SWITCH, NULL);
   g_assert_nonnull (dark_switch);
   wait_for_dark (dark_switch, FALSE);
 
@@ -432,7 +417,7 @@ test_recent (void)
   screenshot ("recent.png");
   {
     /* The header bar's main menu (Open Recent, Export View…, Export Graph…). */
-    GtkWidget *menu_button = find_descendant (GTK_WIDGET (empty), GTK_TYPE_MENU_BUTTON);
+    GtkWidget *menu_button = test_find_widget (GTK_WIDGET (empty), GTK_TYPE_MENU_BUTTON, NULL);
     gtk_menu_button_popup (GTK_MENU_BUTTON (menu_button));
     screenshot ("main-menu.png");
     gtk_menu_button_popdown (GTK_MENU_BUTTON (menu_button));
@@ -707,7 +692,7 @@ test_reconnect_picker (void)
     g_autoptr (GListModel) controllers =
       gtk_widget_observe_controllers (GTK_WIDGET (onyx_tensor_picker_get_search (picker)));
     gboolean handled = FALSE;
-    GtkWidget *list = find_descendant (GTK_WIDGET (picker), GTK_TYPE_LIST_VIEW);
+    GtkWidget *list = test_find_widget (GTK_WIDGET (picker), GTK_TYPE_LIST_VIEW, NULL);
 
     for (guint i = 0; !handled && i < g_list_model_get_n_items (controllers); i++)
       {
@@ -794,7 +779,7 @@ static GtkWidget *
 preferences_switch (GtkWidget *widget, const char *title)
 {
   if (ADW_IS_ACTION_ROW (widget) && g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return find_descendant (widget, GTK_TYPE_SWITCH);
+    return test_find_widget (widget, GTK_TYPE_SWITCH, NULL);
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {

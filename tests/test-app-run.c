@@ -256,23 +256,6 @@ test_first_divergence (void)
   g_rmdir (dir);
 }
 
-static GtkWidget *
-find_widget (GtkWidget *widget, GType type, const char *label)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) &&
-      (label == NULL || (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0) ||
-       (ADW_IS_PREFERENCES_ROW (widget) &&
-        g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), label) == 0)))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_widget (child, type, label);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 /* Run Settings: zeros as inputs, the symbolic batch dim N at 2; the run follows. */
 static void
 test_settings (void)
@@ -280,16 +263,16 @@ test_settings (void)
   g_autofree char *model = test_data_path ("model.onnx");
   OnyxWindow *window = open_model_window (model);
   OnyxRunSettings *dialog = onyx_window_run_show_settings (window);
-  GtkWidget *n_row = find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "N");
-  GtkWidget *values = find_widget (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, NULL);
-  GtkWidget *run = find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Run");
+  GtkWidget *n_row = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "N");
+  GtkWidget *values = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, NULL);
+  GtkWidget *run = test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Run");
   const OnyxRunStats *stats;
   g_autofree char *text = NULL;
 
   g_assert_nonnull (n_row);
   g_assert_nonnull (values);
   g_assert_nonnull (run);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find_widget (n_row, GTK_TYPE_SPIN_BUTTON, NULL)), 2);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (test_find_widget (n_row, GTK_TYPE_SPIN_BUTTON, NULL)), 2);
   adw_combo_row_set_selected (ADW_COMBO_ROW (values), 1);  /* Zeros */
   wait_for_frames (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "app-run-settings.png"), >, 2000);
