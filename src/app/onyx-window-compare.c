@@ -14,7 +14,6 @@
 typedef struct {
   OnyxModel *a;
   OnyxDocument *b;
-  gboolean thawed;
 } DiffJob;
 
 static void

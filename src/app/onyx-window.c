@@ -277,9 +277,10 @@ onyx_window_update_state (OnyxWindow *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   gboolean doc = self->document != NULL;
+  /* A thread reads the document (a save, a diff): no edits, no other save. */
+  gboolean frozen = doc && onyx_document_is_frozen (self->document);
   /* The layout worker reads the graph: no edits until it is done. */
-  /* A save in progress reads the document: no edits until it is written. */
-  gboolean editable = doc && !onyx_window_is_laying_out (self) && !onyx_document_is_frozen (self->document);
+  gboolean editable = doc && !onyx_window_is_laying_out (self) && !frozen;
   /* Functions are shown, not edited; graph inputs and outputs are the main graph's. */
   gboolean node = editable && self->selection == ONYX_SELECTION_NODE &&
                   !onyx_window_shows_function (self);
@@ -289,8 +290,8 @@ onyx_window_update_state (OnyxWindow *self)
   g_autofree char *undo_tip = undo ? g_strdup_printf (_("Undo “%s”"), undo) : g_strdup (_("Undo"));
   g_autofree char *redo_tip = redo ? g_strdup_printf (_("Redo “%s”"), redo) : g_strdup (_("Redo"));
 
-  gtk_widget_action_set_enabled (widget, "win.save", doc && !onyx_document_is_frozen (self->document));
-  gtk_widget_action_set_enabled (widget, "win.save-as", doc && !onyx_document_is_frozen (self->document));
+  gtk_widget_action_set_enabled (widget, "win.save", doc && !frozen);
+  gtk_widget_action_set_enabled (widget, "win.save-as", doc && !frozen);
   gtk_widget_action_set_enabled (widget, "win.export-view", onyx_canvas_get_layout (self->canvas) != NULL);
   gtk_widget_action_set_enabled (widget, "win.export-graph", onyx_canvas_get_layout (self->canvas) != NULL);
   gtk_widget_action_set_enabled (widget, "win.find", doc);
@@ -579,14 +580,22 @@ onyx_window_is_opening (OnyxWindow *self)
 
 /* ---- Saving ---- */
 
+/* A save under way: the window and the file it writes. */
+typedef struct {
+  OnyxWindow *window;
+  GFile *file;
+} Saving;
+
 static void
 written_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
-  g_autoptr (OnyxWindow) self = data;
-  g_autoptr (GFile) file = g_object_steal_data (G_OBJECT (source), "onyx-saving-to");
+  Saving *saving = data;
+  g_autoptr (OnyxWindow) self = saving->window;
+  g_autoptr (GFile) file = saving->file;
   g_autoptr (GError) error = NULL;
   OnyxWindowThen then = self->after_save;
 
+  g_free (saving);
   self->after_save = NULL;
   if (!onyx_document_save_finish (ONYX_DOCUMENT (source), result, &error))
     {
@@ -611,6 +620,7 @@ static gboolean
 write_file (OnyxWindow *self, GFile *file)
 {
   g_autofree char *path = g_file_get_path (file);
+  Saving *saving;
 
   if (path == NULL)
     {
@@ -618,8 +628,10 @@ write_file (OnyxWindow *self, GFile *file)
       onyx_window_show_error (self, _("Could Not Save the Model"), _("Only local files can be saved"));
       return FALSE;
     }
-  g_object_set_data_full (G_OBJECT (self->document), "onyx-saving-to", g_object_ref (file), g_object_unref);
-  onyx_document_save_async (self->document, path, written_cb, g_object_ref (self));
+  saving = g_new (Saving, 1);
+  saving->window = g_object_ref (self);
+  saving->file = g_object_ref (file);
+  onyx_document_save_async (self->document, path, written_cb, saving);
   onyx_window_update_state (self);
   return TRUE;
 }
