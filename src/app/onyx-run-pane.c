@@ -286,7 +286,7 @@ tensor_card (OnyxRunPane *self, const char *name)
   for (guint i = 0; i < lines->len; i++)
     {
       gboolean alarm = (stats->n_nan + stats->n_inf > 0 && i == 3) ||
-                       (delta != NULL && i == lines->len - 1 && (delta->mismatch || delta->n_exceeding));
+                       (i == lines->len - 1 && onyx_run_delta_exceeds (delta));
       GtkWidget *line = caption (lines->pdata[i], alarm ? "error" : "caption");
       if (i > 0)
         gtk_widget_add_css_class (line, "numeric");
@@ -407,11 +407,7 @@ summarize (OnyxRunPane *self)
   gtk_widget_set_visible (self->compare_box, self->compared_with != NULL);
   if (self->compared_with == NULL)
     return;
-  for (guint i = 0; i < result->deltas->len; i++)
-    {
-      const OnyxRunDelta *delta = result->deltas->pdata[i];
-      exceeding += delta->mismatch != NULL || delta->n_exceeding > 0;
-    }
+  exceeding = onyx_run_result_n_exceeding (result);
   {
     g_autofree char *head = g_strdup_printf (_("Compared with %s: %u of %u tensors exceed the tolerance"),
                                              self->compared_with, exceeding, result->deltas->len);

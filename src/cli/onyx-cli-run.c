@@ -140,7 +140,7 @@ node_name (OnyxModel *model, int index)
 static void
 print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz)
 {
-  guint n_exceeding = 0;
+  guint n_exceeding = onyx_run_result_n_exceeding (result);
 
   printf ("%s: ran in %.3f s, %u tensors\n", onyx_model_get_display_name (model), result->seconds,
           result->stats->len);
@@ -148,12 +148,6 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
     print_stats_text (result->stats->pdata[i]);
   if (options->compare == NULL)
     return;
-  for (guint i = 0; i < result->deltas->len; i++)
-    {
-      const OnyxRunDelta *delta = result->deltas->pdata[i];
-      if (delta->mismatch != NULL || delta->n_exceeding > 0)
-        n_exceeding++;
-    }
   printf ("against %s (atol %g, rtol %g): %u tensors compared, %u beyond the tolerance\n", options->compare,
           options->atol, options->rtol, result->deltas->len, n_exceeding);
   for (guint i = 0; i < result->deltas->len; i++)
@@ -302,18 +296,6 @@ save_repro (OnyxModel *model, const OnyxRunResult *result, GPtrArray *inputs, co
   return ONYX_EXIT_OK;
 }
 
-static gboolean
-diverged (const OnyxRunResult *result)
-{
-  for (guint i = 0; result->deltas != NULL && i < result->deltas->len; i++)
-    {
-      const OnyxRunDelta *delta = result->deltas->pdata[i];
-      if (delta->mismatch != NULL || delta->n_exceeding > 0)
-        return TRUE;
-    }
-  return FALSE;
-}
-
 static int
 run_with (OnyxModel *model, Options *options)
 {
@@ -373,7 +355,7 @@ run_with (OnyxModel *model, Options *options)
     print_json (model, result, options, repro_npz);
   else
     print_text (model, result, options, repro_npz);
-  if (diverged (result))
+  if (onyx_run_result_n_exceeding (result) > 0)
     exit_code = ONYX_EXIT_PROBLEMS;
 out:
   g_clear_pointer (&how.dims, g_hash_table_unref);

@@ -453,10 +453,20 @@ find_delta (GHashTable *deltas, const char *name)
   return name != NULL ? g_hash_table_lookup (deltas, name) : NULL;
 }
 
-static gboolean
-diverges (const OnyxRunDelta *delta)
+gboolean
+onyx_run_delta_exceeds (const OnyxRunDelta *delta)
 {
   return delta != NULL && (delta->mismatch != NULL || delta->n_exceeding > 0);
+}
+
+guint
+onyx_run_result_n_exceeding (const OnyxRunResult *result)
+{
+  guint n = 0;
+
+  for (guint i = 0; result->deltas != NULL && i < result->deltas->len; i++)
+    n += onyx_run_delta_exceeds (result->deltas->pdata[i]);
+  return n;
 }
 
 /* The first node, in the graph's order (which ONNX asks to be topological), whose
@@ -477,10 +487,10 @@ find_first_divergence (OnyxModel *model, OnyxRunResult *result)
       gboolean inputs_agree = TRUE;
 
       for (size_t k = 0; k < node->n_output && exceeding == NULL; k++)
-        if (diverges (find_delta (deltas, node->output[k])))
+        if (onyx_run_delta_exceeds (find_delta (deltas, node->output[k])))
           exceeding = find_delta (deltas, node->output[k]);
       for (size_t k = 0; k < node->n_input && inputs_agree; k++)
-        inputs_agree = !diverges (find_delta (deltas, node->input[k]));
+        inputs_agree = !onyx_run_delta_exceeds (find_delta (deltas, node->input[k]));
       if (exceeding != NULL && inputs_agree)
         {
           result->first_divergence = (int) i;

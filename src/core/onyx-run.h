@@ -52,6 +52,10 @@ typedef struct {
   guint64 n_exceeding;
 } OnyxRunDelta;
 
+/* Whether the tensor is beyond the tolerance (or could not be compared); FALSE for
+ * NULL. */
+gboolean onyx_run_delta_exceeds (const OnyxRunDelta *delta);
+
 void onyx_run_delta_compute (const OnyxArray *a,
                              const OnyxArray *b,
                              double           atol,
@@ -91,6 +95,8 @@ typedef struct {
 } OnyxRunResult;
 
 void onyx_run_result_free (OnyxRunResult *result);
+/* How many of the compared tensors exceed (onyx_run_delta_exceeds); 0 uncompared. */
+guint onyx_run_result_n_exceeding (const OnyxRunResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxRunResult, onyx_run_result_free)
 
 /* How inputs nobody gave are made. */
