@@ -555,12 +555,25 @@ action_button (const char *label, const char *action)
   return button;
 }
 
+/* A flat round button of the header. */
+static GtkWidget *
+icon_button (const char *icon, const char *action, const char *tooltip)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "circular");
+  return button;
+}
+
 static GtkWidget *
 build_header (OnyxRunPane *self)
 {
   GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
 
   gtk_widget_set_hexpand (titles, TRUE);
   gtk_box_append (GTK_BOX (titles), caption (_("ONNX Runtime"), "heading"));
@@ -568,21 +581,8 @@ build_header (OnyxRunPane *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->subtitle), "dim-label");
   gtk_box_append (GTK_BOX (titles), GTK_WIDGET (self->subtitle));
   gtk_box_append (GTK_BOX (header), titles);
-  {
-    GtkWidget *settings = gtk_button_new_from_icon_name ("emblem-system-symbolic");
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (settings), "win.run-settings");
-    gtk_widget_set_tooltip_text (settings, _("Run Settings"));
-    gtk_widget_set_valign (settings, GTK_ALIGN_CENTER);
-    gtk_widget_add_css_class (settings, "flat");
-    gtk_widget_add_css_class (settings, "circular");
-    gtk_box_append (GTK_BOX (header), settings);
-  }
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (close), "win.run-close");
-  gtk_widget_set_tooltip_text (close, _("Close the Run Results"));
-  gtk_widget_set_valign (close, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (close, "flat");
-  gtk_widget_add_css_class (close, "circular");
-  gtk_box_append (GTK_BOX (header), close);
+  gtk_box_append (GTK_BOX (header), icon_button ("emblem-system-symbolic", "win.run-settings", _("Run Settings")));
+  gtk_box_append (GTK_BOX (header), icon_button ("window-close-symbolic", "win.run-close", _("Close the Run Results")));
   return header;
 }
 
