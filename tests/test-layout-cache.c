@@ -253,6 +253,44 @@ test_every_test_model (void)
   g_assert_cmpuint (graphs, >=, 12);
 }
 
+/* Removing a node of block.0 renumbers the items of the blocks after it: their
+ * layouts still come from the memory cache (same contents), and must name the items
+ * as they are numbered now, as a new engine lays the graph out. */
+static void
+test_renumbered_items (void)
+{
+  g_autoptr (Blocks) blocks = blocks_new ();
+  g_autoptr (OnyxLayoutEngine) engine = onyx_layout_engine_new (&blocks->graph);
+  g_autoptr (GHashTable) expanded = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
+  g_autoptr (OnyxLayout) first = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
+  g_autoptr (OnyxLayout) edited = NULL, fresh = NULL;
+
+  g_assert_nonnull (first);
+  /* Drop block.0's Relu (its reader now reads a tensor nobody makes). */
+  memmove (&blocks->node_list[2], &blocks->node_list[3], (N_BLOCKS * 4 - 3) * sizeof (Onnx__NodeProto *));
+  blocks->graph.n_node--;
+  onyx_layout_engine_graph_changed (engine);
+  g_hash_table_unref (expanded);
+  expanded = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
+  edited = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
+  fresh = lay_out_with (&blocks->graph, NULL, ONYX_EXPAND_ALL);
+  g_assert_nonnull (edited);
+  /* block.1 and block.2 were not laid out again. */
+  g_assert_cmpuint (edited->n_dot_runs, <, fresh->n_dot_runs);
+  g_assert_cmpuint (edited->nodes->len, ==, fresh->nodes->len);
+  for (guint i = 0; i < fresh->nodes->len; i++)
+    {
+      const OnyxLayoutNode *a = &g_array_index (edited->nodes, OnyxLayoutNode, i);
+      const OnyxLayoutNode *b = &g_array_index (fresh->nodes, OnyxLayoutNode, i);
+      g_assert_cmpint (a->kind, ==, b->kind);
+      g_assert_cmpint (a->index, ==, b->index);
+      g_assert_cmpstr (a->title, ==, b->title);
+      g_assert_cmpfloat (a->box.x, ==, b->box.x);
+      g_assert_cmpfloat (a->box.y, ==, b->box.y);
+    }
+  g_assert_cmpuint (edited->edges->len, ==, fresh->edges->len);
+}
+
 /* A group with one box and no edge inside or across (a dead node in a scope of its
  * own), and one with nothing in it at all (an empty graph). */
 static void
@@ -517,6 +555,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout-cache/every-test-model", test_every_test_model);
   g_test_add_func ("/layout-cache/groups-without-edges", test_groups_without_edges);
   g_test_add_func ("/layout-cache/edited-group-misses", test_edited_group_misses);
+  g_test_add_func ("/layout-cache/renumbered-items", test_renumbered_items);
   g_test_add_func ("/layout-cache/options-change-key", test_options_change_key);
   g_test_add_func ("/layout-cache/corrupt-files-ignored", test_corrupt_files_ignored);
   g_test_add_func ("/layout-cache/disk-eviction-by-size", test_disk_eviction_by_size);

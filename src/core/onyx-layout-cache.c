@@ -88,6 +88,56 @@ onyx_layout_group_layout_unref (GroupLayout *layout)
   g_atomic_rc_box_release_full (layout, (GDestroyNotify) clear_group_layout);
 }
 
+static int
+compare_item_keys (gconstpointer a, gconstpointer b)
+{
+  int x = atoi (*(const char *const *) a + 2), y = atoi (*(const char *const *) b + 2);
+  return (x > y) - (x < y);
+}
+
+static char *
+renamed (GHashTable *names, const char *key)
+{
+  const char *name = g_hash_table_lookup (names, key);
+  return g_strdup (name != NULL ? name : key);
+}
+
+GroupLayout *
+onyx_layout_group_layout_renumbered (const GroupLayout *cached, GPtrArray *item_keys)
+{
+  g_autoptr (GPtrArray) old_keys = g_ptr_array_new ();
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  GroupLayout *layout;
+  GHashTableIter iter;
+  gpointer key, box;
+
+  g_hash_table_iter_init (&iter, cached->child_boxes);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (g_str_has_prefix (key, "i:"))
+      g_ptr_array_add (old_keys, key);
+  if (old_keys->len != item_keys->len)
+    return NULL;
+  /* Items are numbered in graph order: the k-th lowest then is the k-th now. */
+  g_ptr_array_sort (old_keys, compare_item_keys);
+  for (guint i = 0; i < old_keys->len; i++)
+    g_hash_table_insert (names, old_keys->pdata[i], item_keys->pdata[i]);
+  layout = onyx_layout_group_layout_new ();
+  layout->width = cached->width;
+  layout->height = cached->height;
+  layout->bytes = cached->bytes;
+  g_hash_table_iter_init (&iter, cached->child_boxes);
+  while (g_hash_table_iter_next (&iter, &key, &box))
+    g_hash_table_insert (layout->child_boxes, renamed (names, key), g_memdup2 (box, sizeof (OnyxRect)));
+  for (guint i = 0; i < cached->edges->len; i++)
+    {
+      const LevelEdge *edge = &g_array_index (cached->edges, LevelEdge, i);
+      LevelEdge copy = { renamed (names, edge->from_key), renamed (names, edge->to_key), g_strdup (edge->tensor),
+                         g_array_copy (edge->points), edge->implicit, edge->label };
+      g_array_append_val (layout->edges, copy);
+    }
+  return layout;
+}
+
 /* The memory cache */
 
 static void

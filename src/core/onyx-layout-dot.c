@@ -358,15 +358,30 @@ onyx_layout_group (Run *run, Group *group)
    * cached layouts of a group apart even if their hashes met. */
   g_string_append_printf (key, "%s|%08x|%c|", group->path, group->hash, run->engine->fold_constants ? 'f' : 'u');
   onyx_layout_expansion_signature (run, group, key);
-  layout = onyx_layout_memory_cache_lookup (run->engine, key->str);
-  if (layout != NULL)
-    return hold (run, layout);
-  if (g_cancellable_is_cancelled (run->cancellable))
-    return NULL;
-
   /* Children: the group's own items, then its subgroups. */
   for (guint i = 0; i < group->items->len; i++)
     g_ptr_array_add (keys, g_strdup_printf ("i:%d", g_array_index (group->items, int, i)));
+  layout = onyx_layout_memory_cache_lookup (run->engine, key->str);
+  if (layout != NULL)
+    {
+      GroupLayout *renumbered;
+      guint found = 0;
+      while (found < keys->len && g_hash_table_contains (layout->child_boxes, keys->pdata[found]))
+        found++;
+      if (found == keys->len)
+        return hold (run, layout);
+      /* The same contents, renumbered by an edit before them. */
+      renumbered = onyx_layout_group_layout_renumbered (layout, keys);
+      onyx_layout_group_layout_unref (layout);
+      if (renumbered != NULL)
+        {
+          onyx_layout_memory_cache_insert (run->engine, key->str, renumbered);
+          return hold (run, renumbered);
+        }
+    }
+  if (g_cancellable_is_cancelled (run->cancellable))
+    return NULL;
+
   for (guint i = 0; i < group->groups->len; i++)
     g_ptr_array_add (keys, onyx_layout_subgroup_key (group->groups->pdata[i]));
   for (guint i = 0; i < keys->len; i++)

@@ -152,6 +152,11 @@ GroupLayout *onyx_layout_group                (Run         *run,
 GroupLayout *onyx_layout_group_layout_new     (void);
 GroupLayout *onyx_layout_group_layout_ref     (GroupLayout *layout);
 void         onyx_layout_group_layout_unref   (GroupLayout *layout);
+/* A cached layout of a group's contents, whose items an edit before them renumbered:
+ * the same boxes and lines under the items' keys now (`item_keys`, "i:12", in item
+ * order). NULL when the counts do not match. */
+GroupLayout *onyx_layout_group_layout_renumbered (const GroupLayout *cached,
+                                                  GPtrArray         *item_keys);
 
 void         onyx_layout_memory_cache_init    (OnyxLayoutEngine *engine);
 void         onyx_layout_memory_cache_clear   (OnyxLayoutEngine *engine);
