@@ -118,6 +118,8 @@ next_bypassable (OnyxWindow *window)
   return NULL;
 }
 
+/* A click selecting the node, then (the next time) Bypass: two events, as a person
+ * makes them. */
 static void
 edit_action (OnyxWindow *window, gpointer data)
 {
@@ -125,8 +127,10 @@ edit_action (OnyxWindow *window, gpointer data)
 
   if (node == NULL)
     return;
-  onyx_window_select_node (window, node);
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL);
+  if (window->selected_node != node)
+    onyx_window_select_node (window, node);
+  else
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL);
 }
 
 static void
@@ -189,7 +193,7 @@ main (int argc, char **argv)
   if (window->document == NULL)
     return 1;
   if (wanted (argc, argv, "edits"))
-    phase (window, &watchdog, "20 edits", edit_action, NULL, edits);
+    phase (window, &watchdog, "20 edits", edit_action, NULL, 2 * edits);
   if (wanted (argc, argv, "undo"))
     phase (window, &watchdog, "undo all", named_action, "win.undo", edits);
   if (wanted (argc, argv, "redo"))

@@ -122,6 +122,16 @@ wait_for_layout (OnyxWindow *window)
     ;
 }
 
+/* Undo as a person does (Ctrl+Z, once the last step's layout let the model go),
+ * and until its own layout is done. */
+static inline void
+test_undo (OnyxWindow *window)
+{
+  wait_for_layout (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  wait_for_layout (window);
+}
+
 /* A new window showing the model at `path`, laid out. */
 static inline OnyxWindow *
 open_model_window (const char *path)

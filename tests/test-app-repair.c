@@ -159,8 +159,8 @@ test_replace_operator (void)
   g_assert_cmpstr (relu->op_type, ==, "Relu");
   g_assert_cmpuint (relu->n_attribute, ==, 0);
 
-  g_assert_true (onyx_document_undo (window->document));
-  g_assert_true (onyx_document_undo (window->document));
+  test_undo (window);
+  test_undo (window);
   g_assert_cmpstr (relu->op_type, ==, "Relu");
   g_assert_cmpuint (relu->n_attribute, ==, 0);
   g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo);
@@ -215,7 +215,7 @@ test_insert_node_after (void)
   g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
   g_assert_cmpstr (window->selected_node->op_type, ==, "Identity");
   g_assert_cmpstr (window->selected_node->input[0], ==, tensor);
-  g_assert_true (onyx_document_undo (window->document));
+  test_undo (window);
   undone = op_types (window);
   g_assert_cmpstr (undone, ==, before);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -257,7 +257,7 @@ test_convert_opset (void)
 
   g_assert_cmpint (default_opset (window), ==, 14);
   g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo + 1);
-  g_assert_true (onyx_document_undo (window->document));
+  test_undo (window);
   g_assert_cmpint (default_opset (window), ==, 13);
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -217,7 +217,8 @@ test_first_view (void)
   window = onyx_window_new (NULL);
   onyx_window_open_file (window, big_file);
   wait_for_open (window);
-  onyx_window_layout_wait (window);
+  while (onyx_window_is_laying_out (window))
+    g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (onyx_canvas_get_layout (window->canvas));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->canvas)), ==, 0);
   gtk_window_present (GTK_WINDOW (window));
@@ -322,6 +323,9 @@ test_crash_restore (void)
   dialog = find_message_dialog ();
   g_assert_nonnull (dialog);
   adw_message_dialog_response (dialog, "restore");
+  /* The edits are replayed once the first layout no longer reads the model. */
+  while (!onyx_document_is_modified (window->document))
+    g_main_context_iteration (NULL, TRUE);
   types = op_types (window);
   g_assert_cmpstr (types, ==, "Conv,Relu");
   g_assert_true (onyx_document_is_modified (window->document));
@@ -378,7 +382,19 @@ test_inferred_types_in_panel (void)
   snapshot_to_png (GTK_WIDGET (window), "test-app-inferred-types.png");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.set-input-dim", "(ss)", "input\n0", "2"));
+  /* The step shows at once; its shapes are made with its layout, in a thread the
+   * document is frozen for, and the panel follows them without being asked. */
+  g_assert_true (onyx_window_is_laying_out (window));
+  g_assert_true (onyx_document_is_frozen (window->document));
+  g_string_truncate (rows, 0);
+  collect_subtitles (GTK_WIDGET (window->properties), rows);
+  g_assert_nonnull (strstr (rows->str, "float32[2×3×128×128]\n"));
+  g_assert_nonnull (strstr (rows->str, "…\n"));
   wait_for_layout (window);
+  g_assert_false (onyx_document_is_frozen (window->document));
+  g_string_truncate (rows, 0);
+  collect_subtitles (GTK_WIDGET (window->properties), rows);
+  g_assert_nonnull (strstr (rows->str, "float32[2×16×63×63] (inferred)\n"));
   panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
   g_assert_nonnull (strstr (rows->str, "float32[2×16×63×63] (inferred)\n"));
 

@@ -325,14 +325,34 @@ insert_after_button (const char *tensor)
   return button;
 }
 
+/* The type `graph` itself gives `name` (input, output, value_info), or NULL. */
+static const Onnx__TypeProto *
+recorded_type (const Onnx__GraphProto *graph, const char *name)
+{
+  Onnx__ValueInfoProto **const lists[] = { graph->input, graph->output, graph->value_info };
+  const size_t lengths[] = { graph->n_input, graph->n_output, graph->n_value_info };
+
+  for (gsize l = 0; l < G_N_ELEMENTS (lists); l++)
+    for (size_t i = 0; i < lengths[l]; i++)
+      if (g_strcmp0 (lists[l][i]->name, name) == 0 && lists[l][i]->type != NULL)
+        return lists[l][i]->type;
+  return NULL;
+}
+
 /* "float32[N×16×63×63]" as ONNX's shape inference knows it, marked when the file
- * does not record it; NULL when nothing is known. */
+ * does not record it; NULL when nothing is known. Right after an edit the shapes
+ * are still being made (with the layout): the recorded type meanwhile, else "…". */
 static char *
 tensor_type_text (OnyxDocument *doc, Onnx__GraphProto *graph, const char *name)
 {
-  gboolean recorded;
-  const Onnx__TypeProto *type = onyx_shapes_lookup (onyx_document_get_shapes (doc), graph, name, &recorded);
+  OnyxShapes *shapes = onyx_document_peek_shapes (doc);
+  gboolean recorded = TRUE;
+  const Onnx__TypeProto *type = shapes != NULL ? onyx_shapes_lookup (shapes, graph, name, &recorded)
+                                               : recorded_type (graph, name);
   g_autofree char *text = type != NULL ? onyx_type_to_string (type) : NULL;
+
+  if (shapes == NULL && text == NULL)
+    return g_strdup ("…");
 
   if (text == NULL)
     return NULL;

@@ -174,9 +174,7 @@ cancel_layout_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
 
-  self->layout_pending = FALSE;
-  if (self->layout_cancellable != NULL)
-    g_cancellable_cancel (self->layout_cancellable);
+  onyx_layout_session_cancel (self->layout);
 }
 
 static void

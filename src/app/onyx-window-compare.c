@@ -171,6 +171,7 @@ void
 onyx_window_compare_update_tints (OnyxWindow *self)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  OnyxLayoutEngine *engine = onyx_layout_session_get_engine (self->layout);
   g_autofree int *change = NULL;              /* per layout node, -1 for none */
   g_autofree int *by_node = NULL;             /* per node of the graph shown */
   g_autofree int *box_of = NULL;
@@ -178,8 +179,8 @@ onyx_window_compare_update_tints (OnyxWindow *self)
   Onnx__GraphProto *view;
   guint n;
 
-  /* Functions are not compared. */
-  if (self->diff == NULL || layout == NULL || onyx_window_shows_function (self))
+  /* Functions are not compared; a layout on its way brings its own frames. */
+  if (self->diff == NULL || layout == NULL || onyx_window_shows_function (self) || engine == NULL)
     return;
   view = onyx_window_get_graph (self);
   by_node = node_changes (self, view);
@@ -189,7 +190,7 @@ onyx_window_compare_update_tints (OnyxWindow *self)
     change[i] = -1;
   /* On the box showing each node: its own, its reader's when folded, or the closed
    * group it is in, which shows several changes as one. */
-  box_of = onyx_layout_boxes_of_nodes (layout, self->engine);
+  box_of = onyx_layout_boxes_of_nodes (layout, engine);
   for (guint b = 0; b < view->n_node; b++)
     if (by_node[b] >= 0 && box_of[b] >= 0)
       merge_change (&change[box_of[b]], by_node[b]);

@@ -151,29 +151,24 @@ update_path (OnyxWindow *self)
     }
 }
 
+/* A running layout of the old engine is cancelled quietly (another graph is shown). */
 static void
 rebuild_engine (OnyxWindow *self)
 {
   g_autoptr (OnyxGraphList) graphs = NULL;
   const OnyxGraphEntry *entry;
+  OnyxLayoutEngine *engine;
 
-  /* The worker reads the engine: let it finish first, without a "cancelled" toast. */
-  if (self->layout_cancellable != NULL)
-    g_cancellable_cancel (self->layout_cancellable);
-  self->layout_pending = FALSE;
-  self->layout_quiet = TRUE;
-  onyx_window_layout_wait (self);
-  self->layout_quiet = FALSE;
-  g_clear_pointer (&self->engine, onyx_layout_engine_free);
   if (self->graph == NULL || onyx_window_shows_function (self))
+    engine = onyx_layout_engine_new (onyx_window_get_graph (self));
+  else
     {
-      self->engine = onyx_layout_engine_new (onyx_window_get_graph (self));
-      return;
+      graphs = onyx_graph_list_new (onyx_document_get_proto (self->document));
+      entry = onyx_graph_list_lookup (graphs, self->graph);
+      engine = entry != NULL ? onyx_layout_engine_new_for_entry (graphs, entry)
+                             : onyx_layout_engine_new (self->graph);
     }
-  graphs = onyx_graph_list_new (onyx_document_get_proto (self->document));
-  entry = onyx_graph_list_lookup (graphs, self->graph);
-  self->engine = entry != NULL ? onyx_layout_engine_new_for_entry (graphs, entry)
-                               : onyx_layout_engine_new (self->graph);
+  onyx_layout_session_set_graph (self->layout, self->document, engine);
 }
 
 /* `functions` (taken, may be NULL): the list holding a function's view. */
@@ -184,14 +179,12 @@ show_graph_from (OnyxWindow *self, Onnx__GraphProto *graph, OnyxGraphList *funct
 
   if (graph == main_graph)
     graph = NULL;
-  if (graph == self->graph && self->engine != NULL)
+  if (graph == self->graph)
     {
       g_clear_pointer (&functions, onyx_graph_list_free);
       return;
     }
   self->graph = graph;
-  g_ptr_array_set_size (self->expanded, 0);
-  g_ptr_array_set_size (self->collapsed, 0);
   g_clear_pointer (&self->function_index, onyx_graph_index_free);
   rebuild_engine (self);
   /* The old engine, which may have shown the old list's view, is gone now. */
@@ -199,7 +192,7 @@ show_graph_from (OnyxWindow *self, Onnx__GraphProto *graph, OnyxGraphList *funct
   self->function_graphs = functions;
   update_path (self);
   onyx_window_select_model (self);
-  onyx_window_relayout (self, FALSE);
+  onyx_layout_session_relayout (self->layout, FALSE);
 }
 
 void

@@ -40,11 +40,40 @@ onyx_window_journal_discard (OnyxWindow *self)
     g_unlink (path);
 }
 
+/* Edits to replay, kept until no thread reads the document (a layout may run). */
+typedef struct {
+  OnyxWindow *window;
+  OnyxDocument *document;
+  OnyxJournal *journal;
+} Restoring;
+
+static gboolean
+replay_when_free (gpointer data)
+{
+  Restoring *restoring = data;
+  g_autoptr (GError) error = NULL;
+
+  if (onyx_document_is_frozen (restoring->document))
+    return G_SOURCE_CONTINUE;
+  /* Another model was opened meanwhile: its journal is its own. */
+  if (restoring->window->document == restoring->document)
+    {
+      if (!onyx_journal_replay (restoring->journal, restoring->document, &error))
+        onyx_window_toast (restoring->window, error->message, FALSE);
+      else
+        onyx_window_toast (restoring->window, _("Unsaved edits restored"), FALSE);
+    }
+  g_object_unref (restoring->window);
+  g_object_unref (restoring->document);
+  onyx_journal_free (restoring->journal);
+  g_free (restoring);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 restore_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow *self)
 {
-  OnyxJournal *journal = g_object_get_data (G_OBJECT (dialog), "journal");
-  g_autoptr (GError) error = NULL;
+  Restoring *restoring;
 
   if (self->document == NULL)
     return;
@@ -53,10 +82,12 @@ restore_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow 
       onyx_window_journal_discard (self);
       return;
     }
-  if (!onyx_journal_replay (journal, self->document, &error))
-    onyx_window_toast (self, error->message, FALSE);
-  else
-    onyx_window_toast (self, _("Unsaved edits restored"), FALSE);
+  restoring = g_new0 (Restoring, 1);
+  restoring->window = g_object_ref (self);
+  restoring->document = g_object_ref (self->document);
+  restoring->journal = g_object_steal_data (G_OBJECT (dialog), "journal");
+  if (replay_when_free (restoring) == G_SOURCE_CONTINUE)
+    g_timeout_add (50, replay_when_free, restoring);
 }
 
 void

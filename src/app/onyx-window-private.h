@@ -8,6 +8,7 @@
 #include "onyx-document.h"
 #include "onyx-graph-path.h"
 #include "onyx-layout.h"
+#include "onyx-layout-session.h"
 #include "onyx-problems-pane.h"
 #include "onyx-properties.h"
 
@@ -44,22 +45,12 @@ struct _OnyxWindow {
   GSettings *settings;
   GFile *file;
   OnyxDocument *document;
-  OnyxLayoutEngine *engine;       /* of the graph shown */
+  OnyxLayoutSession *layout;      /* of the graph shown */
 
   /* onyx-window-graphs.c */
   Onnx__GraphProto *graph;        /* the graph shown; NULL for the main graph */
   OnyxGraphList *function_graphs; /* holds the view of the function shown, or NULL */
   OnyxGraphIndex *function_index; /* of the function shown, or NULL */
-
-  /* layout in progress */
-  GCancellable *layout_cancellable;
-  gboolean layout_pending;        /* another layout was asked for meanwhile */
-  gboolean layout_keep_view;
-  gboolean layout_quiet;          /* cancelled on purpose (another graph shown): no toast */
-  int progress_permille;          /* written by the worker, read by a UI timeout */
-  guint progress_source;
-  GPtrArray *expanded;            /* char* scopes opened by the user */
-  GPtrArray *collapsed;           /* char* scopes closed by the user */
 
   OnyxSelectionKind selection;
   Onnx__NodeProto *selected_node;
@@ -117,11 +108,8 @@ void     onyx_window_confirm_discard (OnyxWindow *self, OnyxWindowThen then);
  * the document stays frozen until it is written, then a toast says so. */
 gboolean onyx_window_save_file      (OnyxWindow *self, GFile *file);
 
-/* onyx-window-layout.c: one layout at a time on a worker thread */
-void     onyx_window_relayout       (OnyxWindow *self, gboolean keep_view);
+/* A layout is being made (onyx-layout-session.h). */
 gboolean onyx_window_is_laying_out  (OnyxWindow *self);
-/* Returns once the running layout, if any, is over (cancel it first to be quick). */
-void     onyx_window_layout_wait    (OnyxWindow *self);
 
 /* onyx-window-find.c */
 void     onyx_window_init_find      (OnyxWindow *self);
@@ -210,6 +198,8 @@ void     onyx_window_problems_dispose (OnyxWindow *self);
  * findings when they were worked out already (taken; NULL: now), and when it goes. */
 void     onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics);
 void     onyx_window_problems_detach (OnyxWindow *self);
+/* The document's shapes were made after a step: inference's findings follow. */
+void     onyx_window_problems_shapes_ready (OnyxWindow *self);
 /* After a new layout: the dots follow it (closed groups show their nodes'). */
 void     onyx_window_problems_update_badges (OnyxWindow *self);
 

@@ -54,9 +54,21 @@ onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics)
 {
   g_return_if_fail (self->document != NULL && self->diagnostics == NULL);
   self->diagnostics = diagnostics != NULL ? diagnostics : onyx_diagnostics_new (self->document);
+  /* After an edit, shapes are made in the layout's thread (onyx-layout-session.h). */
+  onyx_diagnostics_set_shapes_later (self->diagnostics, TRUE);
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
   onyx_properties_set_diagnostics (self->properties, self->diagnostics);
   refresh (self);
+}
+
+void
+onyx_window_problems_shapes_ready (OnyxWindow *self)
+{
+  if (self->diagnostics == NULL)
+    return;
+  onyx_diagnostics_update_shapes (self->diagnostics);
+  refresh (self);
+  onyx_window_problems_update_badges (self);
 }
 
 void
@@ -84,18 +96,19 @@ void
 onyx_window_problems_update_badges (OnyxWindow *self)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  OnyxLayoutEngine *engine = onyx_layout_session_get_engine (self->layout);
   g_autofree int *box_of = NULL;         /* per node of the graph shown */
   g_autofree guint8 *badges = NULL;
   Onnx__GraphProto *graph;
   OnyxGraphIndex *index;
   GPtrArray *problems;
 
-  if (self->diagnostics == NULL || layout == NULL || self->engine == NULL)
+  if (self->diagnostics == NULL || layout == NULL || engine == NULL)
     return;
   graph = onyx_window_get_graph (self);
   index = onyx_window_get_graph_index (self);
   problems = onyx_diagnostics_get_problems (self->diagnostics);
-  box_of = onyx_layout_boxes_of_nodes (layout, self->engine);
+  box_of = onyx_layout_boxes_of_nodes (layout, engine);
   badges = g_new0 (guint8, MAX (layout->nodes->len, 1));
 
   for (guint p = 0; p < problems->len; p++)

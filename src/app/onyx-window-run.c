@@ -102,6 +102,7 @@ void
 onyx_window_run_update_tints (OnyxWindow *self)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  OnyxLayoutEngine *engine = onyx_layout_session_get_engine (self->layout);
   Onnx__GraphProto *view;
   g_autofree int *box_of = NULL;
   g_autofree double *level = NULL;
@@ -109,7 +110,9 @@ onyx_window_run_update_tints (OnyxWindow *self)
   g_autofree GdkRGBA *tints = NULL;
   guint n;
 
-  if (self->run == NULL || layout == NULL || onyx_run_pane_get_result (self->run_pane) == NULL)
+  /* A layout on its way brings its own colours. */
+  if (self->run == NULL || layout == NULL || onyx_run_pane_get_result (self->run_pane) == NULL ||
+      engine == NULL)
     return;
   if (onyx_run_pane_get_color_by (self->run_pane) == ONYX_RUN_COLOR_NONE)
     {
@@ -119,7 +122,7 @@ onyx_window_run_update_tints (OnyxWindow *self)
     }
   view = onyx_window_get_graph (self);
   n = layout->nodes->len;
-  box_of = onyx_layout_boxes_of_nodes (layout, self->engine);
+  box_of = onyx_layout_boxes_of_nodes (layout, engine);
   level = g_new (double, n);
   nonfinite = g_new0 (gboolean, n);
   rated = g_new0 (gboolean, n);

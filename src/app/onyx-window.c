@@ -115,33 +115,6 @@ value_info_position (Onnx__ValueInfoProto **list, size_t n, const char *name)
   return -1;
 }
 
-/* Opens the groups around a node: its name's scopes ("/a/b/Conv" lives in "a" and
- * "a/b"), or the block a flat graph filed it in — as the layout engine says. */
-static gboolean
-expand_scopes_of (OnyxWindow *self, Onnx__NodeProto *node)
-{
-  gssize position = onyx_graph_index_node_position (onyx_window_get_graph_index (self), node);
-  g_autofree char *path = NULL;
-  gboolean added = FALSE;
-
-  if (self->engine == NULL || position < 0)
-    return FALSE;
-  path = g_strdup (onyx_layout_engine_node_scope (self->engine, (guint) position));
-  while (path[0] != '\0')
-    {
-      char *slash = strrchr (path, '/');
-      if (!g_ptr_array_find_with_equal_func (self->expanded, path, g_str_equal, NULL))
-        {
-          g_ptr_array_add (self->expanded, g_strdup (path));
-          added = TRUE;
-        }
-      if (slash == NULL)
-        break;
-      *slash = '\0';
-    }
-  return added;
-}
-
 void
 onyx_window_sync_canvas_selection (OnyxWindow *self)
 {
@@ -165,9 +138,9 @@ onyx_window_sync_canvas_selection (OnyxWindow *self)
         node = layout_node_for (self, ONYX_LAYOUT_INPUT, in);
       if (node < 0 && out >= 0)
         node = layout_node_for (self, ONYX_LAYOUT_OUTPUT, out);
-      for (int i = 0; node < 0 && self->engine != NULL &&
-                      onyx_layout_engine_outer_name (self->engine, i) != NULL; i++)
-        if (g_strcmp0 (onyx_layout_engine_outer_name (self->engine, i), self->selected_tensor) == 0)
+      OnyxLayoutEngine *engine = onyx_layout_session_get_engine (self->layout);
+      for (int i = 0; node < 0 && engine != NULL && onyx_layout_engine_outer_name (engine, i) != NULL; i++)
+        if (g_strcmp0 (onyx_layout_engine_outer_name (engine, i), self->selected_tensor) == 0)
           node = layout_node_for (self, ONYX_LAYOUT_OUTER, i);
       if (node < 0)
         edge = layout_edge_for (self, self->selected_tensor);
@@ -234,8 +207,10 @@ onyx_window_select_node (OnyxWindow *self, Onnx__NodeProto *node)
   refresh_properties (self);
   onyx_window_sync_canvas_selection (self);
   /* A node hidden in a collapsed group: open the group, selection follows the layout. */
-  if (onyx_canvas_get_selected_node (self->canvas) < 0 && expand_scopes_of (self, node))
-    onyx_window_relayout (self, TRUE);
+  if (onyx_canvas_get_selected_node (self->canvas) < 0 &&
+      onyx_layout_session_open_scopes_of (self->layout, onyx_graph_index_node_position (
+                                            onyx_window_get_graph_index (self), node)))
+    onyx_layout_session_relayout (self->layout, TRUE);
   onyx_window_update_state (self);
 }
 
@@ -345,31 +320,7 @@ document_changed_cb (OnyxWindow *self, const OnyxChange *change)
   onyx_window_graphs_document_changed (self);
   check_selection (self);
   refresh_properties (self);
-  if (self->engine != NULL)
-    onyx_layout_engine_graph_changed (self->engine);
-  onyx_window_relayout (self, TRUE);
   onyx_window_update_state (self);
-}
-
-/* A click on a collapsed group opens it; on an open group's frame closes it. */
-static void
-toggle_group (OnyxWindow *self, const OnyxLayoutNode *group)
-{
-  guint pos;
-
-  if (group->expanded)
-    {
-      if (g_ptr_array_find_with_equal_func (self->expanded, group->scope, g_str_equal, &pos))
-        g_ptr_array_remove_index (self->expanded, pos);
-      g_ptr_array_add (self->collapsed, g_strdup (group->scope));
-    }
-  else
-    {
-      if (g_ptr_array_find_with_equal_func (self->collapsed, group->scope, g_str_equal, &pos))
-        g_ptr_array_remove_index (self->collapsed, pos);
-      g_ptr_array_add (self->expanded, g_strdup (group->scope));
-    }
-  onyx_window_relayout (self, TRUE);
 }
 
 static void
@@ -396,11 +347,13 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
           onyx_window_select_tensor (self, graph->output[n->index]->name);
           break;
         case ONYX_LAYOUT_OUTER:
-          onyx_window_select_tensor (self, onyx_layout_engine_outer_name (self->engine, n->index));
+          if (onyx_layout_session_get_engine (self->layout) != NULL)
+            onyx_window_select_tensor (self, onyx_layout_engine_outer_name (
+                                               onyx_layout_session_get_engine (self->layout), n->index));
           break;
         case ONYX_LAYOUT_GROUP:
           if (!onyx_window_is_laying_out (self))
-            toggle_group (self, n);
+            onyx_layout_session_toggle_group (self->layout, n);
           break;
         }
     }
@@ -428,11 +381,41 @@ line_activated_cb (OnyxWindow *self, int node, int line)
     item_activated_cb (self, node, -1);
 }
 
+static void
+laid_out_cb (OnyxWindow *self)
+{
+  onyx_window_sync_canvas_selection (self);
+  onyx_window_compare_update_tints (self);
+  onyx_window_run_update_tints (self);
+  onyx_window_problems_update_badges (self);
+}
+
+/* Shapes come after an edit, made with its layout: inference's findings and the
+ * types shown follow. */
+static void
+shapes_ready_cb (OnyxWindow *self)
+{
+  onyx_window_problems_shapes_ready (self);
+  refresh_properties (self);
+}
+
+static void
+layout_cancelled_cb (OnyxWindow *self)
+{
+  onyx_window_toast (self, _("Layout cancelled"), FALSE);
+}
+
+gboolean
+onyx_window_is_laying_out (OnyxWindow *self)
+{
+  return onyx_layout_session_is_busy (self->layout);
+}
+
 /* The layout reads the setting on each run. */
 static void
 fold_constants_changed_cb (OnyxWindow *self)
 {
-  onyx_window_relayout (self, TRUE);
+  onyx_layout_session_relayout (self->layout, TRUE);
 }
 
 /* ---- Opening ---- */
@@ -443,19 +426,14 @@ close_document (OnyxWindow *self)
   onyx_window_run_reset (self);
   onyx_window_compare_stop (self);
   onyx_window_problems_detach (self);
-  if (self->layout_cancellable != NULL)
-    g_cancellable_cancel (self->layout_cancellable);
-  self->layout_pending = FALSE;
+  onyx_layout_session_set_graph (self->layout, NULL, NULL);
   onyx_canvas_set_layout (self->canvas, NULL, FALSE);
   onyx_properties_clear (self->properties);
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
-  /* A running worker still uses the engine: it is freed when the window goes. */
   self->selection = ONYX_SELECTION_MODEL;
   self->selected_node = NULL;
   g_clear_pointer (&self->selected_tensor, g_free);
-  g_ptr_array_set_size (self->expanded, 0);
-  g_ptr_array_set_size (self->collapsed, 0);
 }
 
 /* What a thread makes of a file: the document with its first shapes, its findings
@@ -527,14 +505,14 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   self->document = g_steal_pointer (&opening->document);
-  self->engine = g_steal_pointer (&opening->engine);
+  onyx_layout_session_set_graph (self->layout, self->document, g_steal_pointer (&opening->engine));
   /* First: the properties panel, refreshed by the next handler, shows the findings. */
   onyx_window_problems_attach (self, g_steal_pointer (&opening->diagnostics));
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
   onyx_window_recent_add (self, self->file);
   gtk_stack_set_visible_child_name (self->stack, "model");
   onyx_window_select_model (self);
-  onyx_window_relayout (self, FALSE);
+  onyx_layout_session_relayout (self->layout, FALSE);
   gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
   onyx_window_journal_offer_restore (self);
 }
@@ -548,8 +526,6 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
 
   g_return_if_fail (ONYX_IS_WINDOW (self));
   close_document (self);
-  onyx_window_layout_wait (self);
-  g_clear_pointer (&self->engine, onyx_layout_engine_free);
   onyx_window_graphs_reset (self);
   g_clear_object (&self->document);
   g_set_object (&self->file, file);
@@ -761,7 +737,6 @@ onyx_window_close_request (GtkWindow *window)
   g_settings_set_int (self->settings, "window-height", height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
   close_document (self);
-  onyx_window_layout_wait (self);
   return GTK_WINDOW_CLASS (onyx_window_parent_class)->close_request (window);
 }
 
@@ -776,28 +751,28 @@ onyx_window_dispose (GObject *object)
   if (self->open_cancellable != NULL)
     g_cancellable_cancel (self->open_cancellable);
   g_clear_object (&self->open_cancellable);
-  if (self->layout_cancellable != NULL)
+  /* A layout running ends unseen: its task keeps what it reads. */
+  if (self->layout != NULL)
     {
-      close_document (self);
-      onyx_window_layout_wait (self);
+      g_signal_handlers_disconnect_by_data (self->layout, self);
+      onyx_layout_session_detach (self->layout);
     }
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_data (self->document, self);
   onyx_window_problems_dispose (self);
   onyx_window_run_reset (self);
-  g_clear_pointer (&self->engine, onyx_layout_engine_free);
   onyx_window_graphs_reset (self);
   g_clear_object (&self->document);
   g_clear_object (&self->file);
   g_clear_object (&self->pending_open);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->selected_tensor, g_free);
-  g_clear_pointer (&self->expanded, g_ptr_array_unref);
-  g_clear_pointer (&self->collapsed, g_ptr_array_unref);
   g_clear_object (&self->compare_model);
   g_clear_pointer (&self->compare_name, g_free);
   g_clear_pointer (&self->diff, onyx_diff_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), ONYX_TYPE_WINDOW);
+  /* Last: the panes' teardown above still asks it for the engine. */
+  g_clear_object (&self->layout);
   G_OBJECT_CLASS (onyx_window_parent_class)->dispose (object);
 }
 
@@ -843,9 +818,13 @@ onyx_window_init (OnyxWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->expanded = g_ptr_array_new_with_free_func (g_free);
-  self->collapsed = g_ptr_array_new_with_free_func (g_free);
   self->settings = onyx_application_new_settings ();
+  self->layout = onyx_layout_session_new (self->canvas, self->progress_revealer, self->progress_bar,
+                                          self->settings);
+  g_signal_connect_swapped (self->layout, "laid-out", G_CALLBACK (laid_out_cb), self);
+  g_signal_connect_swapped (self->layout, "shapes-ready", G_CALLBACK (shapes_ready_cb), self);
+  g_signal_connect_swapped (self->layout, "cancelled", G_CALLBACK (layout_cancelled_cb), self);
+  g_signal_connect_swapped (self->layout, "notify::busy", G_CALLBACK (onyx_window_update_state), self);
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));

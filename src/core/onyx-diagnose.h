@@ -57,6 +57,14 @@ void             onyx_diagnostics_free         (OnyxDiagnostics *self);
 /* The current findings, ordered as onyx_diagnose_model() orders them; node_index
  * fields are current. Borrowed: valid until the document changes next. */
 GPtrArray       *onyx_diagnostics_get_problems (OnyxDiagnostics *self);
+/* Shape inference's findings wait for the document's shapes to be made elsewhere
+ * (the app does it in a thread): after each step they are left out until
+ * onyx_diagnostics_update_shapes is called with the shapes ready. By default a step
+ * infers them at once. */
+void             onyx_diagnostics_set_shapes_later (OnyxDiagnostics *self,
+                                                    gboolean         later);
+/* Shape inference's findings from the document's shapes, when they are made. */
+void             onyx_diagnostics_update_shapes (OnyxDiagnostics *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxDiagnostics, onyx_diagnostics_free)
 

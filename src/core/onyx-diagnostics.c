@@ -22,6 +22,8 @@ struct _OnyxDiagnostics {
   GHashTable *states;    /* Onnx__NodeProto* → NodeState* */
   GPtrArray *validation; /* onyx_validate_model()'s problems */
   GPtrArray *lists;      /* initializers, graph inputs/outputs, dims */
+  GPtrArray *shape_errors;        /* of the document's current shapes */
+  gboolean shapes_later;          /* see onyx_diagnostics_set_shapes_later */
   GPtrArray *in_functions;
   GPtrArray *result;     /* borrowed pointers, assembled by get_problems */
 };
@@ -170,8 +172,26 @@ refresh_graph_wide (OnyxDiagnostics *self)
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_library_limits (proto, self->lists);
+  onyx_diagnostics_update_shapes (self);
+}
+
+void
+onyx_diagnostics_update_shapes (OnyxDiagnostics *self)
+{
+  Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
   /* Shapes flow through the whole graph: ONNX's inference runs once per step. */
-  onyx_diagnose_shape_errors (proto, onyx_document_get_shapes (self->document), &self->namer, self->lists);
+  OnyxShapes *shapes = self->shapes_later ? onyx_document_peek_shapes (self->document)
+                                          : onyx_document_get_shapes (self->document);
+
+  g_ptr_array_set_size (self->shape_errors, 0);
+  if (shapes != NULL)
+    onyx_diagnose_shape_errors (proto, shapes, &self->namer, self->shape_errors);
+}
+
+void
+onyx_diagnostics_set_shapes_later (OnyxDiagnostics *self, gboolean later)
+{
+  self->shapes_later = later;
 }
 
 static void
@@ -366,6 +386,7 @@ onyx_diagnostics_new (OnyxDocument *document)
   self->functions = g_hash_table_new (g_str_hash, g_str_equal);
   self->states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) node_state_free);
   self->lists = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
+  self->shape_errors = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
   self->in_functions = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
   self->result = g_ptr_array_new ();
   recheck_all (self);
@@ -384,6 +405,7 @@ onyx_diagnostics_free (OnyxDiagnostics *self)
   g_hash_table_unref (self->functions);
   g_clear_pointer (&self->validation, g_ptr_array_unref);
   g_ptr_array_unref (self->lists);
+  g_ptr_array_unref (self->shape_errors);
   g_ptr_array_unref (self->in_functions);
   g_ptr_array_unref (self->result);
   onyx_graph_namer_clear (&self->namer);
@@ -424,6 +446,7 @@ onyx_diagnostics_get_problems (OnyxDiagnostics *self)
         }
     }
   append_all (self->result, self->lists);
+  append_all (self->result, self->shape_errors);
   append_all (self->result, self->in_functions);
   onyx_diagnose_drop_repeated_inference (self->result);
   /* Subgraphs are named by their holder's name or position, which later edits of

@@ -541,13 +541,33 @@ cache_shapes (OnyxDocument *document, OnyxShapes *shapes)
 }
 
 OnyxShapes *
-onyx_document_get_shapes (OnyxDocument *document)
+onyx_document_peek_shapes (OnyxDocument *document)
 {
   DocumentShapes *cached = g_object_get_qdata (G_OBJECT (document), document_shapes_quark ());
 
   if (cached != NULL && cached->revision == onyx_document_get_revision (document))
     return cached->shapes;
+  return NULL;
+}
+
+OnyxShapes *
+onyx_document_get_shapes (OnyxDocument *document)
+{
+  OnyxShapes *shapes = onyx_document_peek_shapes (document);
+
+  if (shapes != NULL)
+    return shapes;
   return cache_shapes (document, onyx_shapes_infer (onyx_document_get_proto (document), FALSE));
+}
+
+gboolean
+onyx_document_offer_shapes (OnyxDocument *document, OnyxShapes *shapes, guint64 revision)
+{
+  if (revision != onyx_document_get_revision (document))
+    return FALSE;
+  if (onyx_document_peek_shapes (document) != shapes)
+    cache_shapes (document, onyx_shapes_ref (shapes));
+  return TRUE;
 }
 
 /* The loader's bytes leave out raw_data payloads but not the other payload fields

@@ -50,6 +50,14 @@ GPtrArray  *onyx_shapes_new_value_infos (OnyxShapes             *shapes,
 /* The snapshot of the document's current model, inferred at the first call after
  * each change. Borrowed: valid until the document changes. */
 OnyxShapes *onyx_document_get_shapes (OnyxDocument *document);
+/* The same when it is made already, NULL otherwise: never waits for libonnx. */
+OnyxShapes *onyx_document_peek_shapes (OnyxDocument *document);
+/* Keeps `shapes`, made by onyx_shapes_infer of the document's model at `revision`
+ * (in a thread, the document frozen meanwhile), as the document's snapshot: FALSE,
+ * and nothing kept, when the document has changed since. */
+gboolean    onyx_document_offer_shapes (OnyxDocument *document,
+                                        OnyxShapes   *shapes,
+                                        guint64       revision);
 
 /* Opens the model at `path` as a document whose first snapshot is made while it
  * loads: libonnx starts on the loader's bytes (onyx_model_new_from_file_scanned) and
