@@ -68,22 +68,40 @@ cli_diff_messages (const char *name_a, const char *name_b)
 static guint
 n_rows (OnyxWindow *window)
 {
-  return list_box_n_rows (onyx_compare_pane_get_list (window->compare_pane));
+  return g_list_model_get_n_items (onyx_compare_pane_get_rows (window->compare_pane));
+}
+
+/* The pane's row `i` (a new reference). */
+static OnyxCompareRow *
+row_at (OnyxWindow *window, guint i)
+{
+  OnyxCompareRow *row = g_list_model_get_item (onyx_compare_pane_get_rows (window->compare_pane), i);
+
+  g_assert_nonnull (row);
+  return row;
+}
+
+/* Activates row `i` as a click on it does (the list view's own action). */
+static void
+activate_row (OnyxWindow *window, guint i)
+{
+  GtkWidget *list = test_find_widget (GTK_WIDGET (window->compare_pane), GTK_TYPE_LIST_VIEW, NULL);
+
+  g_assert_nonnull (list);
+  g_assert_true (gtk_widget_activate_action (list, "list.activate-item", "u", i));
 }
 
 /* The pane lists `diff`'s entries in order, each row's tooltip its full message. */
 static void
 assert_pane_lists (OnyxWindow *window, const OnyxDiff *diff)
 {
-  GtkListBox *list = onyx_compare_pane_get_list (window->compare_pane);
-
   g_assert_cmpuint (n_rows (window), ==, diff->entries->len);
   for (guint i = 0; i < diff->entries->len; i++)
     {
       const OnyxDiffEntry *entry = g_ptr_array_index (diff->entries, i);
-      GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, i);
-      g_assert_cmpuint (onyx_compare_pane_row_entry (window->compare_pane, row), ==, i);
-      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (row)), ==, entry->message);
+      g_autoptr (OnyxCompareRow) row = row_at (window, i);
+      g_assert_cmpuint (onyx_compare_row_get_entry (row), ==, i);
+      g_assert_cmpstr (onyx_compare_row_get_message (row), ==, entry->message);
     }
 }
 
@@ -132,10 +150,12 @@ test_compare_scripted (void)
   assert_pane_lists (window, diff);
   {
     g_auto (GStrv) cli = cli_diff_messages ("model_scripted.onnx", "model.onnx");
-    GtkListBox *list = onyx_compare_pane_get_list (window->compare_pane);
     g_assert_cmpuint (g_strv_length (cli), ==, n_rows (window));
     for (guint i = 0; cli[i] != NULL; i++)
-      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (gtk_list_box_get_row_at_index (list, i))), ==, cli[i]);
+      {
+        g_autoptr (OnyxCompareRow) row = row_at (window, i);
+        g_assert_cmpstr (onyx_compare_row_get_message (row), ==, cli[i]);
+      }
   }
 
   /* Every op box of model.onnx is framed as renamed; inputs and outputs are not. */
@@ -154,7 +174,7 @@ test_compare_scripted (void)
   first = g_ptr_array_index (diff->entries, 0);
   g_assert_cmpint (first->subject, ==, ONYX_DIFF_NODE);
   graph = onyx_document_get_proto (window->document)->graph;
-  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_compare_pane_get_list (window->compare_pane), 0)));
+  activate_row (window, 0);
   g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
   g_assert_true (window->selected_node == graph->node[first->index_b]);
   g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), >=, 0);
@@ -270,8 +290,10 @@ test_compare_after_edit (void)
   /* The removed node is only listed: its row selects nothing. */
   for (guint i = 0; i < diff->entries->len; i++)
     if (g_ptr_array_index (diff->entries, i) == removed)
-      g_assert_false (gtk_list_box_row_get_activatable (
-        gtk_list_box_get_row_at_index (onyx_compare_pane_get_list (window->compare_pane), i)));
+      {
+        g_autoptr (OnyxCompareRow) row = row_at (window, i);
+        g_assert_false (onyx_compare_row_get_activatable (row));
+      }
 
   /* Undo: the same as the file again. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
@@ -300,7 +322,6 @@ test_compare_model_entries (void)
   OnyxWindow *window = open_window ("model_foo.onnx");
   g_autoptr (OnyxDiff) diff = core_diff ("model.onnx", "model_foo.onnx");
   const OnyxLayout *layout;
-  GtkListBox *list;
   int output_row = -1;
 
   compare_with (window, "model.onnx");
@@ -317,19 +338,18 @@ test_compare_model_entries (void)
         g_assert_false (onyx_canvas_get_node_tint (window->canvas, i, NULL));
     }
 
-  list = onyx_compare_pane_get_list (window->compare_pane);
   for (guint i = 0; i < diff->entries->len; i++)
     {
       const OnyxDiffEntry *entry = g_ptr_array_index (diff->entries, i);
-      GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, i);
+      g_autoptr (OnyxCompareRow) row = row_at (window, i);
       /* Opsets and what only model.onnx has are listed, not selectable. */
-      g_assert_cmpint (gtk_list_box_row_get_activatable (row), ==,
+      g_assert_cmpint (onyx_compare_row_get_activatable (row), ==,
                        entry->subject != ONYX_DIFF_OPSET && entry->change != ONYX_DIFF_REMOVED);
       if (entry->subject == ONYX_DIFF_GRAPH_OUTPUT)
         output_row = i;
     }
   g_assert_cmpint (output_row, >=, 0);
-  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (list, output_row)));
+  activate_row (window, output_row);
   g_assert_cmpint (window->selection, ==, ONYX_SELECTION_TENSOR);
   g_assert_cmpstr (window->selected_tensor, ==, "output");
   gtk_window_destroy (GTK_WINDOW (window));

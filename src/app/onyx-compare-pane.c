@@ -1,13 +1,13 @@
 /* onyx-compare-pane.c: the differences of a comparison as a list, grouped by what
- * they concern (model, inputs, outputs, nodes, initializers). Rows keep only their
- * entry's index: the window looks the entry up in its current diff. */
+ * they concern (model, inputs, outputs, nodes, initializers). A GtkListView over a
+ * GListModel of OnyxCompareRow: only the rows on screen are widgets, so thousands of
+ * differences cost no more than a screenful. Rows keep their entry's index: the
+ * window looks the entry up in its current diff. */
 #include "onyx-compare-pane.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-/* A GtkListBox row per difference gets slow in the thousands; the CLI lists all. */
-#define MAX_ROWS 500
 #define MAX_DETAILS 6
 #define PANE_WIDTH 320
 
@@ -18,9 +18,64 @@ struct _OnyxComparePane {
   GtkLabel *subtitle_label;
   GtkLabel *legend_label;
   GtkStack *stack;
-  GtkListBox *list;
+  GtkListView *list;
+  GListStore *rows;             /* OnyxCompareRow */
   AdwStatusPage *empty_page;
 };
+
+/* One difference as the list shows it, made when the diff is set. */
+struct _OnyxCompareRow {
+  GObject parent_instance;
+  guint entry;
+  int section;
+  OnyxDiffChange change;
+  gboolean activatable;
+  char *message;                /* the whole message: the row's tooltip */
+  char *text;                   /* the head line */
+  char *details;                /* lines under it, or NULL */
+};
+
+G_DEFINE_FINAL_TYPE (OnyxCompareRow, onyx_compare_row, G_TYPE_OBJECT)
+
+static void
+onyx_compare_row_finalize (GObject *object)
+{
+  OnyxCompareRow *self = ONYX_COMPARE_ROW (object);
+
+  g_free (self->message);
+  g_free (self->text);
+  g_free (self->details);
+  G_OBJECT_CLASS (onyx_compare_row_parent_class)->finalize (object);
+}
+
+static void
+onyx_compare_row_class_init (OnyxCompareRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = onyx_compare_row_finalize;
+}
+
+static void
+onyx_compare_row_init (OnyxCompareRow *self)
+{
+}
+
+guint
+onyx_compare_row_get_entry (OnyxCompareRow *self)
+{
+  return self->entry;
+}
+
+const char *
+onyx_compare_row_get_message (OnyxCompareRow *self)
+{
+  return self->message;
+}
+
+gboolean
+onyx_compare_row_get_activatable (OnyxCompareRow *self)
+{
+  return self->activatable;
+}
 
 G_DEFINE_FINAL_TYPE (OnyxComparePane, onyx_compare_pane, GTK_TYPE_BOX)
 
@@ -71,31 +126,10 @@ section_title (int section)
     }
 }
 
-static void
-header_func (GtkListBoxRow *row, GtkListBoxRow *before, gpointer data)
-{
-  int section = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "onyx-section"));
-  GtkWidget *label;
-
-  if (section < 0 ||
-      (before != NULL && GPOINTER_TO_INT (g_object_get_data (G_OBJECT (before), "onyx-section")) == section))
-    {
-      gtk_list_box_row_set_header (row, NULL);
-      return;
-    }
-  label = gtk_label_new (section_title (section));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_widget_set_margin_start (label, 12);
-  gtk_widget_set_margin_top (label, before != NULL ? 12 : 6);
-  gtk_widget_set_margin_bottom (label, 3);
-  gtk_list_box_row_set_header (row, label);
-}
-
 static GtkWidget *
-wrapped_label (const char *text, gboolean detail)
+wrapped_label (const char *css_class)
 {
-  GtkWidget *label = gtk_label_new (text);
+  GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
@@ -103,9 +137,9 @@ wrapped_label (const char *text, gboolean detail)
   gtk_label_set_max_width_chars (GTK_LABEL (label), 1);
   /* Tensor and node names are long words without spaces. */
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  if (detail)
+  if (css_class != NULL)
     {
-      gtk_widget_add_css_class (label, "caption");
+      gtk_widget_add_css_class (label, css_class);
       gtk_widget_add_css_class (label, "dim-label");
     }
   return label;
@@ -128,46 +162,88 @@ message_head (const OnyxDiffEntry *entry)
   return g_strndup (entry->message, strlen (entry->message) - strlen (suffix));
 }
 
-static GtkWidget *
-entry_row (const OnyxDiffEntry *entry, guint index)
+static OnyxCompareRow *
+compare_row_new (const OnyxDiffEntry *entry, guint index)
 {
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *dot = gtk_label_new (NULL);
-  g_autofree char *markup = dot_markup (entry->change);
-  g_autofree char *head = message_head (entry);
+  OnyxCompareRow *row = g_object_new (ONYX_TYPE_COMPARE_ROW, NULL);
+  g_autoptr (GString) details = g_string_new (NULL);
 
-  gtk_label_set_markup (GTK_LABEL (dot), markup);
-  gtk_widget_set_valign (dot, GTK_ALIGN_START);
-  gtk_box_append (GTK_BOX (box), dot);
-  gtk_box_append (GTK_BOX (text), wrapped_label (head, FALSE));
+  row->entry = index;
+  row->section = section_of (entry->subject);
+  row->change = entry->change;
+  /* What is only in the other model, and model-wide entries, have nothing to show here. */
+  row->activatable = entry->index_b >= 0 && entry->subject != ONYX_DIFF_METADATA &&
+                     entry->subject != ONYX_DIFF_OPSET;
+  row->message = g_strdup (entry->message);
+  row->text = message_head (entry);
   for (guint d = 0; d < entry->details->len && d < MAX_DETAILS; d++)
-    gtk_box_append (GTK_BOX (text), wrapped_label (entry->details->pdata[d], TRUE));
+    g_string_append_printf (details, "%s%s", d > 0 ? "\n" : "", (const char *) entry->details->pdata[d]);
   if (entry->details->len > MAX_DETAILS)
     {
-      g_autofree char *more = g_strdup_printf (_("…and %u more"), entry->details->len - MAX_DETAILS);
-      gtk_box_append (GTK_BOX (text), wrapped_label (more, TRUE));
+      g_string_append_c (details, '\n');
+      g_string_append_printf (details, _("…and %u more"), entry->details->len - MAX_DETAILS);
     }
   if (entry->graph != NULL && strcmp (entry->graph, "main") != 0)
     {
       /* Translators: where a difference is, "in /If:then_branch". */
       g_autofree char *where = g_strdup_printf (_("in %s"), entry->graph);
-      gtk_box_append (GTK_BOX (text), wrapped_label (where, TRUE));
+      g_string_append_printf (details, "%s%s", details->len > 0 ? "\n" : "", where);
     }
+  row->details = details->len > 0 ? g_strdup (details->str) : NULL;
+  return row;
+}
+
+/* A row: the section's title when it starts one, the coloured dot, the head line
+ * and the details. */
+static void
+setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
+{
+  GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *heading = gtk_label_new (NULL);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *dot = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (heading), 0);
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_widget_set_margin_bottom (heading, 6);
+  gtk_box_append (GTK_BOX (outer), heading);
+  gtk_widget_set_valign (dot, GTK_ALIGN_START);
+  gtk_box_append (GTK_BOX (box), dot);
+  gtk_box_append (GTK_BOX (text), wrapped_label (NULL));
+  gtk_box_append (GTK_BOX (text), wrapped_label ("caption"));
   gtk_widget_set_hexpand (text, TRUE);
   gtk_box_append (GTK_BOX (box), text);
   gtk_widget_set_margin_top (box, 4);
   gtk_widget_set_margin_bottom (box, 4);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  gtk_widget_set_tooltip_text (row, entry->message);
-  /* What is only in the other model, and model-wide entries, have nothing to show here. */
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row),
-                                    entry->index_b >= 0 && entry->subject != ONYX_DIFF_METADATA &&
-                                    entry->subject != ONYX_DIFF_OPSET);
-  g_object_set_data (G_OBJECT (row), "onyx-entry", GUINT_TO_POINTER (index + 1));
-  g_object_set_data (G_OBJECT (row), "onyx-section", GINT_TO_POINTER (section_of (entry->subject)));
-  return row;
+  gtk_box_append (GTK_BOX (outer), box);
+  gtk_list_item_set_child (item, outer);
+}
+
+static void
+bind_row (GtkSignalListItemFactory *factory, GtkListItem *item, OnyxComparePane *self)
+{
+  OnyxCompareRow *row = gtk_list_item_get_item (item);
+  guint position = gtk_list_item_get_position (item);
+  g_autoptr (OnyxCompareRow) before = position > 0 ? g_list_model_get_item (G_LIST_MODEL (self->rows), position - 1)
+                                                   : NULL;
+  GtkWidget *outer = gtk_list_item_get_child (item);
+  GtkWidget *heading = gtk_widget_get_first_child (outer);
+  GtkWidget *box = gtk_widget_get_next_sibling (heading);
+  GtkWidget *dot = gtk_widget_get_first_child (box);
+  GtkWidget *head = gtk_widget_get_first_child (gtk_widget_get_next_sibling (dot));
+  GtkWidget *details = gtk_widget_get_next_sibling (head);
+  g_autofree char *markup = dot_markup (row->change);
+
+  gtk_label_set_text (GTK_LABEL (heading), section_title (row->section));
+  gtk_widget_set_visible (heading, before == NULL || before->section != row->section);
+  gtk_widget_set_margin_top (heading, before != NULL ? 12 : 6);
+  gtk_label_set_markup (GTK_LABEL (dot), markup);
+  gtk_label_set_text (GTK_LABEL (head), row->text);
+  gtk_label_set_text (GTK_LABEL (details), row->details != NULL ? row->details : "");
+  gtk_widget_set_visible (details, row->details != NULL);
+  gtk_widget_set_tooltip_text (box, row->message);
+  gtk_list_item_set_activatable (item, row->activatable);
 }
 
 /* The colours on the graph; removed nodes are only in the list. */
@@ -200,7 +276,7 @@ onyx_compare_pane_set_diff (OnyxComparePane *self, const OnyxDiff *diff, const c
   g_autofree char *legend_tip = g_strdup_printf (_("Added: only in this model. Removed: only in %s, "
                                                    "listed but not drawn."), other_name ? other_name : "");
   g_autofree char *same = g_strdup_printf (_("This model and %s are the same."), other_name ? other_name : "");
-  GtkWidget *child;
+  g_autoptr (GPtrArray) rows = NULL;
 
   g_return_if_fail (ONYX_IS_COMPARE_PANE (self));
   gtk_label_set_text (self->title_label, title);
@@ -208,19 +284,10 @@ onyx_compare_pane_set_diff (OnyxComparePane *self, const OnyxDiff *diff, const c
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->subtitle_label), subtitle);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->legend_label), legend_tip);
   adw_status_page_set_description (self->empty_page, same);
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
-    gtk_list_box_remove (self->list, child);
-  for (guint i = 0; i < n && i < MAX_ROWS; i++)
-    gtk_list_box_append (self->list, entry_row (g_ptr_array_index (diff->entries, i), i));
-  if (n > MAX_ROWS)
-    {
-      g_autofree char *more = g_strdup_printf (_("…and %u more (onyx-cli diff lists all)"), n - MAX_ROWS);
-      GtkWidget *row = gtk_list_box_row_new ();
-      gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), wrapped_label (more, TRUE));
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-      g_object_set_data (G_OBJECT (row), "onyx-section", GINT_TO_POINTER (-1));
-      gtk_list_box_append (self->list, row);
-    }
+  rows = g_ptr_array_new_full (n, g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (rows, compare_row_new (g_ptr_array_index (diff->entries, i), i));
+  g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)), rows->pdata, rows->len);
   gtk_stack_set_visible_child_name (self->stack, n == 0 ? "empty" : "list");
 }
 
@@ -231,27 +298,20 @@ onyx_compare_pane_get_title (OnyxComparePane *self)
   return gtk_label_get_text (self->title_label);
 }
 
-GtkListBox *
-onyx_compare_pane_get_list (OnyxComparePane *self)
+GListModel *
+onyx_compare_pane_get_rows (OnyxComparePane *self)
 {
   g_return_val_if_fail (ONYX_IS_COMPARE_PANE (self), NULL);
-  return self->list;
-}
-
-guint
-onyx_compare_pane_row_entry (OnyxComparePane *self, GtkListBoxRow *row)
-{
-  /* Stored off by one: no data (NULL) is the "more" row. */
-  return GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "onyx-entry")) - 1;
+  return G_LIST_MODEL (self->rows);
 }
 
 static void
-row_activated_cb (OnyxComparePane *self, GtkListBoxRow *row)
+activate_cb (OnyxComparePane *self, guint position)
 {
-  guint entry = onyx_compare_pane_row_entry (self, row);
+  g_autoptr (OnyxCompareRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), position);
 
-  if (entry != G_MAXUINT)
-    g_signal_emit (self, signals[ENTRY_ACTIVATED], 0, entry);
+  if (row != NULL && row->activatable)
+    g_signal_emit (self, signals[ENTRY_ACTIVATED], 0, row->entry);
 }
 
 /* A sidebar of a fixed width: long names wrap instead of widening it. */
@@ -268,6 +328,7 @@ onyx_compare_pane_measure (GtkWidget *widget, GtkOrientation orientation, int fo
 static void
 onyx_compare_pane_dispose (GObject *object)
 {
+  g_clear_object (&ONYX_COMPARE_PANE (object)->rows);
   gtk_widget_dispose_template (GTK_WIDGET (object), ONYX_TYPE_COMPARE_PANE);
   G_OBJECT_CLASS (onyx_compare_pane_parent_class)->dispose (object);
 }
@@ -296,9 +357,19 @@ static void
 onyx_compare_pane_init (OnyxComparePane *self)
 {
   g_autofree char *legend = legend_markup ();
+  g_autoptr (GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
+  g_autoptr (GtkSingleSelection) selection = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   gtk_label_set_markup (self->legend_label, legend);
-  gtk_list_box_set_header_func (self->list, header_func, NULL, NULL);
-  g_signal_connect_swapped (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
+  self->rows = g_list_store_new (ONYX_TYPE_COMPARE_ROW);
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
+  /* Nothing is selected until a row is clicked. */
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), self);
+  gtk_list_view_set_factory (self->list, factory);
+  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (selection));
+  g_signal_connect_swapped (self->list, "activate", G_CALLBACK (activate_cb), self);
 }
