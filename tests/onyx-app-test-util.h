@@ -69,6 +69,41 @@ test_find_widget (GtkWidget *widget, GType type, const char *label)
   return NULL;
 }
 
+/* The window's panes, found as a person finds them: by what they are. */
+#define test_compare_pane(window) \
+  ONYX_COMPARE_PANE (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_COMPARE_PANE, NULL))
+#define test_problems_pane(window) \
+  ONYX_PROBLEMS_PANE (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_PROBLEMS_PANE, NULL))
+
+/* The first widget under `widget` of `type` whose tooltip starts with `tip`. */
+static inline GtkWidget *
+test_find_by_tooltip (GtkWidget *widget, GType type, const char *tip)
+{
+  const char *text = gtk_widget_get_tooltip_text (widget);
+
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type) && text != NULL && g_str_has_prefix (text, tip))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = test_find_by_tooltip (child, type, tip);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The count on the header bar's Problems button ("Problems: 1 error, 0 warnings"). */
+#define test_problems_count(window) \
+  GTK_LABEL (test_find_widget (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_TOGGLE_BUTTON, "Problems"), \
+                               GTK_TYPE_LABEL, NULL))
+
+/* The revealer sliding `pane` in and out. */
+static inline GtkRevealer *
+test_revealer_of (gpointer pane)
+{
+  return GTK_REVEALER (gtk_widget_get_ancestor (GTK_WIDGET (pane), GTK_TYPE_REVEALER));
+}
+
 /* Journals of unsaved edits and GtkRecentManager's list go to folders of this test
  * run (inherited by the processes it spawns): the window tests run side by side and
  * open the same models, and must not be offered each other's journals. Returns the

@@ -27,8 +27,8 @@ compare_with (OnyxWindow *window, const char *name)
   g_assert_true (onyx_window_compare_with (window, file, &error));
   g_assert_no_error (error);
   wait_for_layout (window);
-  g_assert_true (gtk_revealer_get_reveal_child (window->compare_revealer));
-  wait_for_revealer (window, window->compare_revealer);
+  g_assert_true (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
+  wait_for_revealer (window, test_revealer_of (test_compare_pane (window)));
 }
 
 /* The core's own diff of the two files, as `onyx-cli diff A B` reports it. */
@@ -68,14 +68,14 @@ cli_diff_messages (const char *name_a, const char *name_b)
 static guint
 n_rows (OnyxWindow *window)
 {
-  return g_list_model_get_n_items (onyx_compare_pane_get_rows (window->compare_pane));
+  return g_list_model_get_n_items (onyx_compare_pane_get_rows (test_compare_pane (window)));
 }
 
 /* The pane's row `i` (a new reference). */
 static OnyxCompareRow *
 row_at (OnyxWindow *window, guint i)
 {
-  OnyxCompareRow *row = g_list_model_get_item (onyx_compare_pane_get_rows (window->compare_pane), i);
+  OnyxCompareRow *row = g_list_model_get_item (onyx_compare_pane_get_rows (test_compare_pane (window)), i);
 
   g_assert_nonnull (row);
   return row;
@@ -85,7 +85,7 @@ row_at (OnyxWindow *window, guint i)
 static void
 activate_row (OnyxWindow *window, guint i)
 {
-  GtkWidget *list = test_find_widget (GTK_WIDGET (window->compare_pane), GTK_TYPE_LIST_VIEW, NULL);
+  GtkWidget *list = test_find_widget (GTK_WIDGET (test_compare_pane (window)), GTK_TYPE_LIST_VIEW, NULL);
 
   g_assert_nonnull (list);
   g_assert_true (gtk_widget_activate_action (list, "list.activate-item", "u", i));
@@ -135,7 +135,7 @@ test_compare_scripted (void)
   const OnyxDiffEntry *first;
   guint renamed_nodes = 0;
 
-  g_assert_false (gtk_revealer_get_reveal_child (window->compare_revealer));
+  g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
   compare_with (window, "model_scripted.onnx");
 
   /* What `onyx-cli diff` says of this pair: 4 renamed nodes, 4 renamed initializers. */
@@ -146,7 +146,7 @@ test_compare_scripted (void)
       renamed_nodes += entry->subject == ONYX_DIFF_NODE && entry->change == ONYX_DIFF_RENAMED;
     }
   g_assert_cmpuint (renamed_nodes, ==, 4);
-  g_assert_cmpstr (onyx_compare_pane_get_title (window->compare_pane), ==, "8 Differences");
+  g_assert_cmpstr (onyx_compare_pane_get_title (test_compare_pane (window)), ==, "8 Differences");
   assert_pane_lists (window, diff);
   {
     g_auto (GStrv) cli = cli_diff_messages ("model_scripted.onnx", "model.onnx");
@@ -178,14 +178,14 @@ test_compare_scripted (void)
   g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
   g_assert_true (window->selected_node == graph->node[first->index_b]);
   g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), >=, 0);
-  wait_for_revealer (window, window->compare_revealer);
+  wait_for_revealer (window, test_revealer_of (test_compare_pane (window)));
   snapshot_to_png (GTK_WIDGET (window), "test-app-compare-selected.png");
 
   /* Closing the sidebar leaves compare mode: no frames. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-close", NULL));
-  g_assert_false (gtk_revealer_get_reveal_child (window->compare_revealer));
+  g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
   g_assert_cmpuint (n_tinted (window), ==, 0);
-  g_assert_null (window->diff);
+  g_assert_null (onyx_window_compare_get_diff (window));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -225,9 +225,9 @@ test_compare_same (void)
   OnyxWindow *window = open_window ("model.onnx");
 
   compare_with (window, "model.onnx");
-  g_assert_nonnull (window->diff);
-  g_assert_cmpuint (window->diff->entries->len, ==, 0);
-  g_assert_cmpstr (onyx_compare_pane_get_title (window->compare_pane), ==, "No Differences");
+  g_assert_nonnull (onyx_window_compare_get_diff (window));
+  g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 0);
+  g_assert_cmpstr (onyx_compare_pane_get_title (test_compare_pane (window)), ==, "No Differences");
   g_assert_cmpuint (n_rows (window), ==, 0);
   g_assert_cmpuint (n_tinted (window), ==, 0);
   snapshot_to_png (GTK_WIDGET (window), "test-app-compare-same.png");
@@ -249,7 +249,7 @@ test_compare_after_edit (void)
   int foo, relu, conv;
 
   compare_with (window, "model_foo.onnx");
-  g_assert_cmpuint (window->diff->entries->len, ==, 0);
+  g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 0);
 
   foo = layout_node_of_op (window, "FooOp");
   g_signal_emit_by_name (window->canvas, "item-activated", foo, -1);
@@ -275,8 +275,8 @@ test_compare_after_edit (void)
   g_assert_cmpstr (graph->node[changed->index_b]->op_type, ==, "Relu");
   g_assert_cmpuint (changed->details->len, ==, 1);
   g_assert_true (g_str_has_suffix (changed->details->pdata[0], "→ output"));
-  g_assert_cmpuint (window->diff->entries->len, ==, 2);
-  g_assert_cmpstr (onyx_compare_pane_get_title (window->compare_pane), ==, "2 Differences");
+  g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 2);
+  g_assert_cmpstr (onyx_compare_pane_get_title (test_compare_pane (window)), ==, "2 Differences");
 
   /* Relu is framed (its output was renamed); Conv is as it was. */
   relu = layout_node_of_op (window, "Relu");
@@ -284,7 +284,7 @@ test_compare_after_edit (void)
   g_assert_true (has_tint (window, relu, ONYX_DIFF_RENAMED));
   g_assert_false (onyx_canvas_get_node_tint (window->canvas, conv, NULL));
   g_assert_cmpuint (n_tinted (window), ==, 1);
-  wait_for_revealer (window, window->compare_revealer);
+  wait_for_revealer (window, test_revealer_of (test_compare_pane (window)));
   snapshot_to_png (GTK_WIDGET (window), "test-app-compare-edit.png");
 
   /* The removed node is only listed: its row selects nothing. */
@@ -298,7 +298,7 @@ test_compare_after_edit (void)
   /* Undo: the same as the file again. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
   wait_for_layout (window);
-  g_assert_cmpuint (window->diff->entries->len, ==, 0);
+  g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 0);
   g_assert_cmpuint (n_tinted (window), ==, 0);
 
   /* Opening another model leaves compare mode. */
@@ -307,8 +307,8 @@ test_compare_after_edit (void)
     g_autoptr (GFile) file = g_file_new_for_path (other);
     onyx_window_open_file (window, file);
     wait_for_layout (window);
-    g_assert_false (gtk_revealer_get_reveal_child (window->compare_revealer));
-    g_assert_null (window->diff);
+    g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
+    g_assert_null (onyx_window_compare_get_diff (window));
   }
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -364,7 +364,7 @@ test_compare_bad_file (void)
 
   g_assert_false (onyx_window_compare_with (window, file, &error));
   g_assert_nonnull (error);
-  g_assert_false (gtk_revealer_get_reveal_child (window->compare_revealer));
+  g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -71,13 +71,13 @@ close_window (OnyxWindow *window)
 static guint
 n_rows (OnyxWindow *window)
 {
-  return list_box_n_rows (onyx_problems_pane_get_list (window->problems_pane));
+  return list_box_n_rows (onyx_problems_pane_get_list (test_problems_pane (window)));
 }
 
 static GPtrArray *
 problems (OnyxWindow *window)
 {
-  return onyx_diagnostics_get_problems (window->diagnostics);
+  return onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window));
 }
 
 static guint
@@ -109,8 +109,8 @@ test_problems_foo (void)
   g_assert_cmpint (problem->kind, ==, ONYX_PROBLEM_CUSTOM_OP);
   g_assert_cmpint (problem->severity, ==, ONYX_PROBLEM_WARNING);
   g_assert_cmpuint (n_rows (window), ==, 1);
-  g_assert_cmpstr (gtk_label_get_text (window->problems_count), ==, "1");
-  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (window->problems_count)), "warning"));
+  g_assert_cmpstr (gtk_label_get_text (test_problems_count (window)), ==, "1");
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (test_problems_count (window))), "warning"));
 
   /* The dot is on FooOp only. */
   foo = layout_node_of_op (window, "FooOp");
@@ -119,11 +119,11 @@ test_problems_foo (void)
   g_assert_cmpuint (n_badges (window), ==, 1);
 
   /* The header button reveals the list; a row selects its node. */
-  g_assert_false (gtk_revealer_get_reveal_child (window->problems_revealer));
+  g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_problems_pane (window))));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
-  g_assert_true (gtk_revealer_get_reveal_child (window->problems_revealer));
-  wait_for_revealer (window, window->problems_revealer);
-  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (window->problems_pane), 0)));
+  g_assert_true (gtk_revealer_get_reveal_child (test_revealer_of (test_problems_pane (window))));
+  wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (test_problems_pane (window)), 0)));
   g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
   g_assert_cmpstr (window->selected_node->op_type, ==, "FooOp");
   g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, foo);
@@ -139,7 +139,7 @@ test_problems_foo (void)
   text = properties_text (window);
   g_assert_nonnull (strstr (text, "Custom operator"));
   g_assert_nonnull (strstr (text, problem->message));
-  wait_for_revealer (window, window->problems_revealer);
+  wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-problems-foo.png"), >, 2000);
 
   /* Bypassing FooOp leaves no warning, checked around FooOp only; what is left is
@@ -149,7 +149,7 @@ test_problems_foo (void)
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpint (((OnyxProblem *) problems (window)->pdata[0])->kind, ==, ONYX_PROBLEM_UNUSED_OPSET);
   g_assert_cmpuint (n_rows (window), ==, 1);
-  g_assert_cmpstr (gtk_label_get_text (window->problems_count), ==, "0");
+  g_assert_cmpstr (gtk_label_get_text (test_problems_count (window)), ==, "0");
   assert_node_change (&last, foo_node);
   wait_for_layout (window);
   g_assert_cmpuint (n_badges (window), ==, 0);
@@ -157,7 +157,7 @@ test_problems_foo (void)
   /* Undo brings it back, redo clears it again. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
   g_assert_cmpuint (problems (window)->len, ==, 1);
-  g_assert_cmpstr (gtk_label_get_text (window->problems_count), ==, "1");
+  g_assert_cmpstr (gtk_label_get_text (test_problems_count (window)), ==, "1");
   g_assert_cmpuint (n_rows (window), ==, 1);
   assert_node_change (&last, foo_node);
   wait_for_layout (window);
@@ -165,12 +165,12 @@ test_problems_foo (void)
                    ==, ONYX_CANVAS_BADGE_WARNING);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
   g_assert_cmpuint (problems (window)->len, ==, 1);
-  g_assert_cmpstr (gtk_label_get_text (window->problems_count), ==, "0");
+  g_assert_cmpstr (gtk_label_get_text (test_problems_count (window)), ==, "0");
   wait_for_layout (window);
 
   /* The close button of the pane hides it. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
-  g_assert_false (gtk_revealer_get_reveal_child (window->problems_revealer));
+  g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_problems_pane (window))));
   unwatch_changes (window, &last);
   close_window (window);
 }
@@ -322,20 +322,20 @@ test_problems_dangling (void)
   }
   g_assert_cmpint (box, >=, 0);
   g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, box), ==, ONYX_CANVAS_BADGE_ERROR);
-  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (window->problems_count)), "error"));
+  g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (test_problems_count (window))), "error"));
 
   /* Errors are listed first: the first row is this one. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
-  wait_for_revealer (window, window->problems_revealer);
-  first = gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (window->problems_pane), 0);
+  wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
+  first = gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (test_problems_pane (window)), 0);
   g_assert_true (g_ptr_array_index (problems (window),
-                                    onyx_problems_pane_row_problem (window->problems_pane, first)) == problem);
+                                    onyx_problems_pane_row_problem (test_problems_pane (window), first)) == problem);
   gtk_widget_activate (GTK_WIDGET (first));
   g_assert_true (window->selected_node == broken);
   text = properties_text (window);
   g_assert_nonnull (strstr (text, "Problems"));
   g_assert_nonnull (strstr (text, problem->message));
-  wait_for_revealer (window, window->problems_revealer);
+  wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-problems-dangling.png"), >, 2000);
 
   /* Reconnecting the input to the tensor it read before fixes it, node by node. */
@@ -388,7 +388,7 @@ test_problems_collapsed_group (void)
   g_assert_cmpuint (groups, ==, 1);
   snapshot_to_png (GTK_WIDGET (window), "test-app-problems-group.png");
 
-  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (window->problems_pane), 0)));
+  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (test_problems_pane (window)), 0)));
   wait_for_layout (window);
   g_assert_true (window->selected_node == dangling_problem (window)->node_proto);
   g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), >=, 0);
@@ -426,7 +426,7 @@ test_properties_schema (void)
   g_assert_nonnull (strstr (text, "Since opset 11"));
   g_assert_nonnull (strstr (text, "link https://onnx.ai/onnx/operators/onnx__Conv.html\n"));
   g_assert_null (strstr (text, "Custom operator"));
-  wait_for_revealer (window, window->problems_revealer);
+  wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   snapshot_to_png (GTK_WIDGET (window), "test-app-problems-schema.png");
   /* The whole panel, scrolled-out rows too. */
   snapshot_to_png (GTK_WIDGET (window->properties), "test-app-problems-schema-panel.png");

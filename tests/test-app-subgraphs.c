@@ -144,7 +144,7 @@ test_edit_in_branch (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
   wait_for_layout (window);
   g_assert_cmpint (layout_node_of_op (window, "Tanh"), ==, -1);
-  g_assert_cmpuint (onyx_diagnostics_get_problems (window->diagnostics)->len, ==, 0);
+  g_assert_cmpuint (onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window))->len, ==, 0);
   close_window (window);
 }
 
@@ -164,8 +164,8 @@ test_problem_in_branch (void)
   onyx_document_commit_command (window->document);
   wait_for_layout (window);
   /* The dangling input, and the Constant nobody reads now. */
-  g_assert_cmpuint (onyx_diagnostics_get_problems (window->diagnostics)->len, ==, 2);
-  problem = g_ptr_array_index (onyx_diagnostics_get_problems (window->diagnostics), 0);
+  g_assert_cmpuint (onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window))->len, ==, 2);
+  problem = g_ptr_array_index (onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window)), 0);
   g_assert_cmpint (problem->kind, ==, ONYX_PROBLEM_DANGLING_INPUT);
   g_assert_cmpstr (problem->graph, ==, "/If:else_branch");
   g_assert_true (problem->node_proto == add);
@@ -173,12 +173,12 @@ test_problem_in_branch (void)
                    ==, ONYX_CANVAS_BADGE_ERROR);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
-  wait_for_revealer (window, window->problems_revealer);
+  wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   {
-    GtkListBox *list = onyx_problems_pane_get_list (window->problems_pane);
+    GtkListBox *list = onyx_problems_pane_get_list (test_problems_pane (window));
     GtkListBoxRow *row = NULL;
     for (guint i = 0; (row = gtk_list_box_get_row_at_index (list, i)) != NULL; i++)
-      if (onyx_problems_pane_row_problem (window->problems_pane, row) == 0)
+      if (onyx_problems_pane_row_problem (test_problems_pane (window), row) == 0)
         break;
     g_assert_nonnull (row);
     gtk_widget_activate (GTK_WIDGET (row));
@@ -265,9 +265,9 @@ test_compare_in_branch (void)
   g_assert_true (onyx_window_compare_with (window, file, &error));
   g_assert_no_error (error);
   wait_for_layout (window);
-  for (guint i = 0; i < window->diff->entries->len; i++)
+  for (guint i = 0; i < onyx_window_compare_get_diff (window)->entries->len; i++)
     {
-      const OnyxDiffEntry *entry = g_ptr_array_index (window->diff->entries, i);
+      const OnyxDiffEntry *entry = g_ptr_array_index (onyx_window_compare_get_diff (window)->entries, i);
       if (entry->subject == ONYX_DIFF_NODE)
         {
           g_assert_cmpuint (row, ==, G_MAXUINT);  /* the only node entry */
@@ -277,7 +277,7 @@ test_compare_in_branch (void)
     }
   g_assert_cmpuint (row, !=, G_MAXUINT);
   g_assert_true (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Loop"), NULL));
-  g_signal_emit_by_name (window->compare_pane, "entry-activated", row);
+  g_signal_emit_by_name (test_compare_pane (window), "entry-activated", row);
   wait_for_layout (window);
   g_assert_true (onyx_window_get_graph (window) == onyx_document_graph_of_node (window->document, gemm));
   g_assert_true (window->selected_node == gemm);

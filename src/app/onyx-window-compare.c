@@ -9,6 +9,16 @@
 
 #include "onyx-document-private.h"
 
+/* The comparison: what only this file touches. */
+struct _OnyxWindowCompare {
+  GtkRevealer *revealer;
+  OnyxComparePane *pane;
+  OnyxModel *model;               /* A, the model compared with; the document is B */
+  char *name;                     /* A's file name, as shown */
+  OnyxDiff *diff;                 /* of A and B as they are now, or NULL */
+  GCancellable *cancellable;      /* a diff being worked out */
+};
+
 /* A diff in a thread (a 13k-node model takes a few hundred ms): B is frozen until it
  * is done, so that it stays what the diff reads. */
 typedef struct {
@@ -43,15 +53,15 @@ diff_done (GObject *source, GAsyncResult *result, gpointer data)
 
   onyx_document_thaw (job->b);
   /* Stopped meanwhile, or another model opened. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->compare_cancellable)
+  if (g_task_get_cancellable (G_TASK (result)) != self->compare->cancellable)
     {
       g_clear_pointer (&diff, onyx_diff_free);
       return;
     }
-  g_clear_object (&self->compare_cancellable);
-  g_clear_pointer (&self->diff, onyx_diff_free);
-  self->diff = diff;
-  onyx_compare_pane_set_diff (self->compare_pane, self->diff, self->compare_name);
+  g_clear_object (&self->compare->cancellable);
+  g_clear_pointer (&self->compare->diff, onyx_diff_free);
+  self->compare->diff = diff;
+  onyx_compare_pane_set_diff (self->compare->pane, self->compare->diff, self->compare->name);
   /* An edit starts a layout; the frames follow when it is done (layout indices of
    * the old layout would point at other nodes now). */
   if (!onyx_window_is_laying_out (self))
@@ -66,14 +76,14 @@ compare_changed_cb (OnyxWindow *self, const OnyxChange *change)
   DiffJob *job;
 
   /* Only saved: B is what it was. */
-  if (change == NULL && self->diff != NULL)
+  if (change == NULL && self->compare->diff != NULL)
     return;
   job = g_new0 (DiffJob, 1);
-  job->a = g_object_ref (self->compare_model);
+  job->a = g_object_ref (self->compare->model);
   job->b = g_object_ref (self->document);
   onyx_document_freeze (self->document);
-  self->compare_cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->compare_cancellable, diff_done, g_object_ref (self));
+  self->compare->cancellable = g_cancellable_new ();
+  task = g_task_new (NULL, self->compare->cancellable, diff_done, g_object_ref (self));
   g_task_set_task_data (task, job, (GDestroyNotify) diff_job_free);
   g_task_run_in_thread (task, diff_thread);
   onyx_window_update_state (self);
@@ -82,7 +92,7 @@ compare_changed_cb (OnyxWindow *self, const OnyxChange *change)
 gboolean
 onyx_window_is_comparing (OnyxWindow *self)
 {
-  return self->compare_cancellable != NULL;
+  return self->compare->cancellable != NULL;
 }
 
 gboolean
@@ -101,11 +111,11 @@ onyx_window_compare_with (OnyxWindow *self, GFile *file, GError **error)
   if (model == NULL)
     return FALSE;
   onyx_window_compare_stop (self);
-  self->compare_model = model;
-  self->compare_name = g_file_get_basename (file);
+  self->compare->model = model;
+  self->compare->name = g_file_get_basename (file);
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (compare_changed_cb), self);
   compare_changed_cb (self, NULL);
-  gtk_revealer_set_reveal_child (self->compare_revealer, TRUE);
+  gtk_revealer_set_reveal_child (self->compare->revealer, TRUE);
   onyx_window_update_state (self);
   return TRUE;
 }
@@ -113,17 +123,17 @@ onyx_window_compare_with (OnyxWindow *self, GFile *file, GError **error)
 void
 onyx_window_compare_stop (OnyxWindow *self)
 {
-  if (self->compare_model == NULL)
+  if (self->compare->model == NULL)
     return;
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_func (self->document, compare_changed_cb, self);
-  g_clear_object (&self->compare_model);
-  g_clear_pointer (&self->compare_name, g_free);
-  g_clear_pointer (&self->diff, onyx_diff_free);
+  g_clear_object (&self->compare->model);
+  g_clear_pointer (&self->compare->name, g_free);
+  g_clear_pointer (&self->compare->diff, onyx_diff_free);
   /* A diff under way is dropped when its thread is done. */
-  g_clear_object (&self->compare_cancellable);
-  onyx_compare_pane_set_diff (self->compare_pane, NULL, NULL);
-  gtk_revealer_set_reveal_child (self->compare_revealer, FALSE);
+  g_clear_object (&self->compare->cancellable);
+  onyx_compare_pane_set_diff (self->compare->pane, NULL, NULL);
+  gtk_revealer_set_reveal_child (self->compare->revealer, FALSE);
   onyx_canvas_set_node_tints (self->canvas, NULL, 0);
   onyx_window_update_state (self);
 }
@@ -149,9 +159,9 @@ node_changes (OnyxWindow *self, Onnx__GraphProto *view)
 
   for (size_t i = 0; i < view->n_node; i++)
     change[i] = -1;
-  for (guint e = 0; e < self->diff->entries->len; e++)
+  for (guint e = 0; e < self->compare->diff->entries->len; e++)
     {
-      const OnyxDiffEntry *entry = g_ptr_array_index (self->diff->entries, e);
+      const OnyxDiffEntry *entry = g_ptr_array_index (self->compare->diff->entries, e);
       Onnx__NodeProto *node, *shown;
       gssize pos;
 
@@ -180,7 +190,7 @@ onyx_window_compare_update_tints (OnyxWindow *self)
   guint n;
 
   /* Functions are not compared; a layout on its way brings its own frames. */
-  if (self->diff == NULL || layout == NULL || onyx_window_shows_function (self) || engine == NULL)
+  if (self->compare->diff == NULL || layout == NULL || onyx_window_shows_function (self) || engine == NULL)
     return;
   view = onyx_window_get_graph (self);
   by_node = node_changes (self, view);
@@ -196,9 +206,9 @@ onyx_window_compare_update_tints (OnyxWindow *self)
       merge_change (&change[box_of[b]], by_node[b]);
 
   /* Graph inputs and outputs that changed are boxes of their own. */
-  for (guint e = 0; e < self->diff->entries->len; e++)
+  for (guint e = 0; e < self->compare->diff->entries->len; e++)
     {
-      const OnyxDiffEntry *entry = g_ptr_array_index (self->diff->entries, e);
+      const OnyxDiffEntry *entry = g_ptr_array_index (self->compare->diff->entries, e);
       OnyxLayoutKind kind = entry->subject == ONYX_DIFF_GRAPH_INPUT ? ONYX_LAYOUT_INPUT : ONYX_LAYOUT_OUTPUT;
 
       if ((entry->subject != ONYX_DIFF_GRAPH_INPUT && entry->subject != ONYX_DIFF_GRAPH_OUTPUT) ||
@@ -226,9 +236,9 @@ entry_activated_cb (OnyxWindow *self, guint index)
   const OnyxDiffEntry *entry;
   size_t b;
 
-  if (self->diff == NULL || self->document == NULL || index >= self->diff->entries->len)
+  if (self->compare->diff == NULL || self->document == NULL || index >= self->compare->diff->entries->len)
     return;
-  entry = g_ptr_array_index (self->diff->entries, index);
+  entry = g_ptr_array_index (self->compare->diff->entries, index);
   /* In the graph B's entry is in: a row of a branch opens the branch. */
   if (entry->index_b < 0 || (graph = (Onnx__GraphProto *) entry->graph_b) == NULL)
     return;
@@ -283,8 +293,8 @@ void
 onyx_window_class_init_compare (GtkWidgetClass *widget_class)
 {
   g_type_ensure (ONYX_TYPE_COMPARE_PANE);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, compare_revealer);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, compare_pane);
+  gtk_widget_class_bind_template_child_full (widget_class, "compare_revealer", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "compare_pane", FALSE, 0);
   gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, compare_with_action);
   gtk_widget_class_install_action (widget_class, "win.compare-close", NULL, compare_close_action);
 }
@@ -292,5 +302,31 @@ onyx_window_class_init_compare (GtkWidgetClass *widget_class)
 void
 onyx_window_init_compare (OnyxWindow *self)
 {
-  g_signal_connect_swapped (self->compare_pane, "entry-activated", G_CALLBACK (entry_activated_cb), self);
+  self->compare = g_new0 (OnyxWindowCompare, 1);
+  self->compare->revealer = GTK_REVEALER (onyx_window_template_child (self, "compare_revealer"));
+  self->compare->pane = ONYX_COMPARE_PANE (onyx_window_template_child (self, "compare_pane"));
+  g_signal_connect_swapped (self->compare->pane, "entry-activated", G_CALLBACK (entry_activated_cb), self);
+}
+
+/* Leaves the part's struct, freed with the window: what dispose runs later may ask. */
+void
+onyx_window_compare_dispose (OnyxWindow *self)
+{
+  /* A diff under way is dropped when its thread is done. */
+  g_clear_object (&self->compare->cancellable);
+  g_clear_object (&self->compare->model);
+  g_clear_pointer (&self->compare->name, g_free);
+  g_clear_pointer (&self->compare->diff, onyx_diff_free);
+}
+
+gboolean
+onyx_window_compare_is_open (OnyxWindow *self)
+{
+  return self->compare->model != NULL;
+}
+
+const OnyxDiff *
+onyx_window_compare_get_diff (OnyxWindow *self)
+{
+  return self->compare->diff;
 }

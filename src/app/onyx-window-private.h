@@ -67,30 +67,20 @@ struct _OnyxWindow {
   GMenu *recent_menu;             /* the main menu's "Open Recent" */
   void (*after_save) (OnyxWindow *self); /* closing or opening over unsaved changes */
 
-  /* onyx-window-compare.c */
-  GtkRevealer *compare_revealer;
-  OnyxComparePane *compare_pane;
-  OnyxModel *compare_model;       /* A, the model compared with; the document is B */
-  char *compare_name;             /* A's file name, as shown */
-  OnyxDiff *diff;                 /* of A and B as they are now, or NULL */
-  GCancellable *compare_cancellable; /* a diff being worked out */
-
+  struct _OnyxWindowCompare *compare;  /* onyx-window-compare.c */
   /* onyx-window-run.c */
   GtkRevealer *run_revealer;
   struct _OnyxRunPane *run_pane;
   struct _OnyxWindowRun *run;     /* NULL until the first run */
 
-  /* onyx-window-problems.c */
-  GtkRevealer *problems_revealer;
-  OnyxProblemsPane *problems_pane;
-  GtkToggleButton *problems_button;
-  GtkImage *problems_icon;
-  GtkLabel *problems_count;
-  OnyxDiagnostics *diagnostics;   /* of the document, or NULL */
+  struct _OnyxWindowProblems *problems;  /* onyx-window-problems.c */
 };
 
 /* onyx-window.c */
 void     onyx_window_update_state   (OnyxWindow *self);
+/* An object of the window's template that a part (onyx-window-*.c) keeps for itself;
+ * its class_init declares the id with gtk_widget_class_bind_template_child_full. */
+GObject *onyx_window_template_child (OnyxWindow *self, const char *id);
 void     onyx_window_select_model   (OnyxWindow *self);
 void     onyx_window_select_node    (OnyxWindow *self, Onnx__NodeProto *node);
 void     onyx_window_select_tensor  (OnyxWindow *self, const char *name);
@@ -156,6 +146,13 @@ void     onyx_window_update_repair_state (OnyxWindow *self, gboolean editable, g
  * computed again after each edit, in a thread. */
 void     onyx_window_class_init_compare (GtkWidgetClass *widget_class);
 void     onyx_window_init_compare   (OnyxWindow *self);
+void     onyx_window_compare_dispose (OnyxWindow *self);
+typedef struct _OnyxWindowCompare OnyxWindowCompare;
+/* A model is being compared with (the pane is shown). */
+gboolean onyx_window_compare_is_open (OnyxWindow *self);
+/* How the document differs from the model compared with, as last worked out; NULL
+ * when nothing is compared. */
+const OnyxDiff *onyx_window_compare_get_diff (OnyxWindow *self);
 gboolean onyx_window_compare_with   (OnyxWindow *self, GFile *file, GError **error);
 /* The diff is being worked out (in a thread, the document frozen). */
 gboolean onyx_window_is_comparing   (OnyxWindow *self);
@@ -193,6 +190,11 @@ gboolean onyx_window_run_save_repro (OnyxWindow *self, GFile *file);
  * edit. */
 void     onyx_window_class_init_problems (GtkWidgetClass *widget_class);
 void     onyx_window_init_problems  (OnyxWindow *self);
+typedef struct _OnyxWindowProblems OnyxWindowProblems;
+/* The header bar's button works with a document only. */
+void     onyx_window_problems_update_state (OnyxWindow *self, gboolean doc);
+/* The document's findings, kept up to date, or NULL without a document. */
+OnyxDiagnostics *onyx_window_problems_get_diagnostics (OnyxWindow *self);
 void     onyx_window_problems_dispose (OnyxWindow *self);
 /* Right after the document is made (before other "changed" handlers), with its
  * findings when they were worked out already (taken; NULL: now), and when it goes. */

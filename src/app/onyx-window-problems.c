@@ -7,22 +7,32 @@
 
 #include <glib/gi18n.h>
 
+/* The findings: what only this file touches. */
+struct _OnyxWindowProblems {
+  GtkRevealer *revealer;
+  OnyxProblemsPane *pane;
+  GtkToggleButton *button;        /* in the header bar, with the icon and count */
+  GtkImage *icon;
+  GtkLabel *count;
+  OnyxDiagnostics *diagnostics;   /* of the document, or NULL */
+};
+
 static void
 update_count (OnyxWindow *self)
 {
-  GPtrArray *problems = self->diagnostics ? onyx_diagnostics_get_problems (self->diagnostics) : NULL;
+  GPtrArray *problems = self->problems->diagnostics ? onyx_diagnostics_get_problems (self->problems->diagnostics) : NULL;
   guint errors = problems ? onyx_problems_count (problems, ONYX_PROBLEM_ERROR) : 0;
   guint warnings = problems ? onyx_problems_count (problems, ONYX_PROBLEM_WARNING) : 0;
   g_autofree char *count = g_strdup_printf ("%u", errors + warnings);
   g_autofree char *tip = NULL;
-  GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->problems_count));
+  GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->problems->count));
 
-  gtk_label_set_text (self->problems_count, count);
+  gtk_label_set_text (self->problems->count, count);
   gtk_widget_remove_css_class (box, "error");
   gtk_widget_remove_css_class (box, "warning");
   if (errors + warnings > 0)
     gtk_widget_add_css_class (box, errors > 0 ? "error" : "warning");
-  gtk_image_set_from_icon_name (self->problems_icon, errors > 0 ? "dialog-error-symbolic"
+  gtk_image_set_from_icon_name (self->problems->icon, errors > 0 ? "dialog-error-symbolic"
                                 : warnings > 0 ? "dialog-warning-symbolic" : "emblem-ok-symbolic");
   {
     g_autofree char *e = g_strdup_printf (ngettext ("%u error", "%u errors", errors), errors);
@@ -30,14 +40,14 @@ update_count (OnyxWindow *self)
     /* Translators: the header bar's problems button: "Problems: 1 error, 2 warnings". */
     tip = g_strdup_printf (_("Problems: %s, %s"), e, w);
   }
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->problems_button), tip);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->problems->button), tip);
 }
 
 static void
 refresh (OnyxWindow *self)
 {
-  onyx_problems_pane_set_problems (self->problems_pane, self->diagnostics
-                                   ? onyx_diagnostics_get_problems (self->diagnostics) : NULL);
+  onyx_problems_pane_set_problems (self->problems->pane, self->problems->diagnostics
+                                   ? onyx_diagnostics_get_problems (self->problems->diagnostics) : NULL);
   update_count (self);
 }
 
@@ -52,21 +62,21 @@ document_changed_cb (OnyxWindow *self, const OnyxChange *change)
 void
 onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics)
 {
-  g_return_if_fail (self->document != NULL && self->diagnostics == NULL);
-  self->diagnostics = diagnostics != NULL ? diagnostics : onyx_diagnostics_new (self->document);
+  g_return_if_fail (self->document != NULL && self->problems->diagnostics == NULL);
+  self->problems->diagnostics = diagnostics != NULL ? diagnostics : onyx_diagnostics_new (self->document);
   /* After an edit, shapes are made in the layout's thread (onyx-layout-session.h). */
-  onyx_diagnostics_set_shapes_later (self->diagnostics, TRUE);
+  onyx_diagnostics_set_shapes_later (self->problems->diagnostics, TRUE);
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
-  onyx_properties_set_diagnostics (self->properties, self->diagnostics);
+  onyx_properties_set_diagnostics (self->properties, self->problems->diagnostics);
   refresh (self);
 }
 
 void
 onyx_window_problems_shapes_ready (OnyxWindow *self)
 {
-  if (self->diagnostics == NULL)
+  if (self->problems->diagnostics == NULL)
     return;
-  onyx_diagnostics_update_shapes (self->diagnostics);
+  onyx_diagnostics_update_shapes (self->problems->diagnostics);
   refresh (self);
   onyx_window_problems_update_badges (self);
 }
@@ -74,11 +84,11 @@ onyx_window_problems_shapes_ready (OnyxWindow *self)
 void
 onyx_window_problems_detach (OnyxWindow *self)
 {
-  if (self->diagnostics == NULL)
+  if (self->problems->diagnostics == NULL)
     return;
   onyx_properties_set_diagnostics (self->properties, NULL);
   g_signal_handlers_disconnect_by_func (self->document, document_changed_cb, self);
-  g_clear_pointer (&self->diagnostics, onyx_diagnostics_free);
+  g_clear_pointer (&self->problems->diagnostics, onyx_diagnostics_free);
   refresh (self);
 }
 
@@ -103,11 +113,11 @@ onyx_window_problems_update_badges (OnyxWindow *self)
   OnyxGraphIndex *index;
   GPtrArray *problems;
 
-  if (self->diagnostics == NULL || layout == NULL || engine == NULL)
+  if (self->problems->diagnostics == NULL || layout == NULL || engine == NULL)
     return;
   graph = onyx_window_get_graph (self);
   index = onyx_window_get_graph_index (self);
-  problems = onyx_diagnostics_get_problems (self->diagnostics);
+  problems = onyx_diagnostics_get_problems (self->problems->diagnostics);
   box_of = onyx_layout_boxes_of_nodes (layout, engine);
   badges = g_new0 (guint8, MAX (layout->nodes->len, 1));
 
@@ -144,9 +154,9 @@ problem_activated_cb (OnyxWindow *self, guint i)
   const OnyxProblem *problem;
   OnyxGraphIndex *index;
 
-  if (self->diagnostics == NULL)
+  if (self->problems->diagnostics == NULL)
     return;
-  problems = onyx_diagnostics_get_problems (self->diagnostics);
+  problems = onyx_diagnostics_get_problems (self->problems->diagnostics);
   if (i >= problems->len)
     return;
   problem = g_ptr_array_index (problems, i);
@@ -176,30 +186,36 @@ show_problems_action (GtkWidget *widget, const char *name, GVariant *param)
   OnyxWindow *self = ONYX_WINDOW (widget);
 
   /* Without a model there is nothing to list. */
-  if (!gtk_widget_get_sensitive (GTK_WIDGET (self->problems_button)))
+  if (!gtk_widget_get_sensitive (GTK_WIDGET (self->problems->button)))
     return;
-  gtk_toggle_button_set_active (self->problems_button,
-                                !gtk_toggle_button_get_active (self->problems_button));
+  gtk_toggle_button_set_active (self->problems->button,
+                                !gtk_toggle_button_get_active (self->problems->button));
 }
 
 void
 onyx_window_class_init_problems (GtkWidgetClass *widget_class)
 {
   g_type_ensure (ONYX_TYPE_PROBLEMS_PANE);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_revealer);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_pane);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_button);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_icon);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_count);
+  gtk_widget_class_bind_template_child_full (widget_class, "problems_revealer", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "problems_pane", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "problems_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "problems_icon", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "problems_count", FALSE, 0);
   gtk_widget_class_install_action (widget_class, "win.show-problems", NULL, show_problems_action);
 }
 
 void
 onyx_window_init_problems (OnyxWindow *self)
 {
-  g_object_bind_property (self->problems_button, "active", self->problems_revealer, "reveal-child",
+  self->problems = g_new0 (OnyxWindowProblems, 1);
+  self->problems->revealer = GTK_REVEALER (onyx_window_template_child (self, "problems_revealer"));
+  self->problems->pane = ONYX_PROBLEMS_PANE (onyx_window_template_child (self, "problems_pane"));
+  self->problems->button = GTK_TOGGLE_BUTTON (onyx_window_template_child (self, "problems_button"));
+  self->problems->icon = GTK_IMAGE (onyx_window_template_child (self, "problems_icon"));
+  self->problems->count = GTK_LABEL (onyx_window_template_child (self, "problems_count"));
+  g_object_bind_property (self->problems->button, "active", self->problems->revealer, "reveal-child",
                           G_BINDING_SYNC_CREATE);
-  g_signal_connect_swapped (self->problems_pane, "problem-activated",
+  g_signal_connect_swapped (self->problems->pane, "problem-activated",
                             G_CALLBACK (problem_activated_cb), self);
   refresh (self);
 }
@@ -209,4 +225,16 @@ onyx_window_problems_dispose (OnyxWindow *self)
 {
   if (self->document != NULL)
     onyx_window_problems_detach (self);
+}
+
+void
+onyx_window_problems_update_state (OnyxWindow *self, gboolean doc)
+{
+  gtk_widget_set_sensitive (GTK_WIDGET (self->problems->button), doc);
+}
+
+OnyxDiagnostics *
+onyx_window_problems_get_diagnostics (OnyxWindow *self)
+{
+  return self->problems->diagnostics;
 }

@@ -271,9 +271,9 @@ onyx_window_update_state (OnyxWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export-graph", onyx_canvas_get_layout (self->canvas) != NULL);
   gtk_widget_action_set_enabled (widget, "win.find", doc);
   gtk_widget_action_set_enabled (widget, "win.compare-with", doc);
-  gtk_widget_action_set_enabled (widget, "win.compare-close", self->compare_model != NULL);
+  gtk_widget_action_set_enabled (widget, "win.compare-close", onyx_window_compare_is_open (self));
   gtk_widget_set_sensitive (GTK_WIDGET (self->find_button), doc);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->problems_button), doc);
+  onyx_window_problems_update_state (self, doc);
   gtk_widget_action_set_enabled (widget, "win.undo", editable && onyx_document_can_undo (self->document));
   gtk_widget_action_set_enabled (widget, "win.redo", editable && onyx_document_can_redo (self->document));
   gtk_widget_action_set_enabled (widget, "win.cleanup", editable);
@@ -767,13 +767,31 @@ onyx_window_dispose (GObject *object)
   g_clear_object (&self->pending_open);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->selected_tensor, g_free);
-  g_clear_object (&self->compare_model);
-  g_clear_pointer (&self->compare_name, g_free);
-  g_clear_pointer (&self->diff, onyx_diff_free);
+  onyx_window_compare_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), ONYX_TYPE_WINDOW);
   /* Last: the panes' teardown above still asks it for the engine. */
   g_clear_object (&self->layout);
   G_OBJECT_CLASS (onyx_window_parent_class)->dispose (object);
+}
+
+GObject *
+onyx_window_template_child (OnyxWindow *self, const char *id)
+{
+  GObject *child = gtk_widget_get_template_child (GTK_WIDGET (self), ONYX_TYPE_WINDOW, id);
+
+  g_assert (child != NULL);
+  return child;
+}
+
+/* The parts' structs (onyx-window-*.c) outlive dispose: handlers it runs may ask them. */
+static void
+onyx_window_finalize (GObject *object)
+{
+  OnyxWindow *self = ONYX_WINDOW (object);
+
+  g_free (self->compare);
+  g_free (self->problems);
+  G_OBJECT_CLASS (onyx_window_parent_class)->finalize (object);
 }
 
 static void
@@ -784,6 +802,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
 
   object_class->dispose = onyx_window_dispose;
+  object_class->finalize = onyx_window_finalize;
   window_class->close_request = onyx_window_close_request;
 
   g_type_ensure (ONYX_TYPE_CANVAS);
