@@ -72,6 +72,9 @@ test_find_widget (GtkWidget *widget, GType type, const char *label)
 /* The window's panes, found as a person finds them: by what they are. */
 #define test_compare_pane(window) \
   ONYX_COMPARE_PANE (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_COMPARE_PANE, NULL))
+/* (onyx-run-pane.h for this one) */
+#define test_run_pane(window) \
+  ONYX_RUN_PANE (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_RUN_PANE, NULL))
 #define test_problems_pane(window) \
   ONYX_PROBLEMS_PANE (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_PROBLEMS_PANE, NULL))
 

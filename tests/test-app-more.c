@@ -359,10 +359,27 @@ recent_row_titles (OnyxWindow *window)
 {
   GPtrArray *titles = g_ptr_array_new ();
 
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (window->recent_list)); row != NULL;
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (onyx_window_recent_get_list (window))); row != NULL;
        row = gtk_widget_get_next_sibling (row))
     g_ptr_array_add (titles, (gpointer) adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
   return titles;
+}
+
+/* The main menu's Open Recent submenu, as the header bar's menu button has it: the
+ * second section's submenu, whose one section lists the models. */
+static GMenuModel *
+open_recent_menu (OnyxWindow *window)
+{
+  GtkWidget *button = test_find_widget (GTK_WIDGET (window), GTK_TYPE_MENU_BUTTON, NULL);
+  GMenuModel *main_menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+  g_autoptr (GMenuModel) section = g_menu_model_get_item_link (main_menu, 1, G_MENU_LINK_SECTION);
+  g_autoptr (GMenuModel) submenu = g_menu_model_get_item_link (section, 1, G_MENU_LINK_SUBMENU);
+  GMenuModel *recent = g_menu_model_get_item_link (submenu, 0, G_MENU_LINK_SECTION);
+
+  g_assert_nonnull (recent);
+  /* The window holds it: the caller need not. */
+  g_object_unref (recent);
+  return recent;
 }
 
 static char *
@@ -404,12 +421,13 @@ test_recent (void)
   g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), foo_uri));
   empty = new_window ();
   g_assert_cmpstr (gtk_stack_get_visible_child_name (empty->stack), ==, "empty");
-  g_assert_true (gtk_widget_get_visible (empty->recent_group));
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (GTK_WIDGET (onyx_window_recent_get_list (empty)),
+                                                                  ADW_TYPE_CLAMP)));
   titles = recent_row_titles (empty);
   g_assert_cmpuint (titles->len, ==, 2);
   g_assert_cmpstr (titles->pdata[0], ==, "model.onnx");
   g_assert_cmpstr (titles->pdata[1], ==, "model_foo.onnx");
-  menu = G_MENU_MODEL (empty->recent_menu);
+  menu = open_recent_menu (empty);
   g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 2);
   first = menu_target (menu, 0);
   g_assert_cmpstr (first, ==, model_uri);
@@ -461,7 +479,7 @@ test_recent (void)
 
   /* A file that is gone: greyed out on the page, left out of the menu. */
   g_settings_set_strv (settings, "recent-models", with_missing);
-  row = gtk_widget_get_first_child (GTK_WIDGET (empty->recent_list));
+  row = gtk_widget_get_first_child (GTK_WIDGET (onyx_window_recent_get_list (empty)));
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "no-such-model.onnx");
   g_assert_false (gtk_widget_get_sensitive (row));
   g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);

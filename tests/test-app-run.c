@@ -21,13 +21,13 @@ wait_for_run (OnyxWindow *window)
   while (onyx_window_run_is_running (window))
     g_main_context_iteration (NULL, TRUE);
   wait_for_layout (window);
-  wait_for_revealer (window, window->run_revealer);
+  wait_for_revealer (window, test_revealer_of (test_run_pane (window)));
 }
 
 static char *
 pane_text (OnyxWindow *window)
 {
-  char *text = onyx_run_pane_describe (window->run_pane);
+  char *text = onyx_run_pane_describe (test_run_pane (window));
   g_test_message ("run pane:\n%s", text);
   return text;
 }
@@ -60,7 +60,7 @@ edge_tooltip (OnyxWindow *window, const char *tensor)
       if (g_strcmp0 (edge->tensor, tensor) == 0 && edge->points->len >= 2)
         return onyx_canvas_tooltip_text (layout, index, g_array_index (edge->points, double, 0),
                                          g_array_index (edge->points, double, 1) + 2, 3, run_note,
-                                         window->run_pane);
+                                         test_run_pane (window));
     }
   return NULL;
 }
@@ -99,7 +99,7 @@ test_walkthrough (void)
   refused = pane_text (window);
   /* The one error the CLI gives too, naming the node. */
   g_assert_true (g_str_has_prefix (refused, "error\nONNX Runtime cannot run node '/FooOp' (devtech::FooOp): "));
-  g_assert_null (onyx_run_pane_get_result (window->run_pane));
+  g_assert_null (onyx_run_pane_get_result (test_run_pane (window)));
 
   onyx_window_select_node (window, node_of_op (window, "FooOp", 0));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
@@ -109,13 +109,13 @@ test_walkthrough (void)
   g_assert_true (onyx_window_run_compare_with (window, npz, &error));
   g_assert_no_error (error);
   wait_for_run (window);
-  g_assert_nonnull (onyx_run_pane_get_result (window->run_pane));
-  output = onyx_run_pane_lookup_delta (window->run_pane, "output");
+  g_assert_nonnull (onyx_run_pane_get_result (test_run_pane (window)));
+  output = onyx_run_pane_lookup_delta (test_run_pane (window), "output");
   g_assert_nonnull (output);
   g_assert_null (output->mismatch);
   g_assert_cmpuint (output->n_exceeding, ==, 0);
   g_assert_cmpfloat (output->max_abs, <=, 1e-5);
-  g_assert_null (onyx_run_pane_get_result (window->run_pane)->first_divergence_delta);
+  g_assert_null (onyx_run_pane_get_result (test_run_pane (window))->first_divergence_delta);
   onyx_window_select_tensor (window, "output");
   matched = pane_text (window);
   g_assert_nonnull (strstr (matched, "Compared with model_foo.npz: 0 of 1 tensors exceed the tolerance"));
@@ -123,7 +123,7 @@ test_walkthrough (void)
   g_assert_false (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-first-divergence", NULL) &&
                   onyx_window_run_go_to_first_divergence (window));
   look (window, "app-run-walkthrough.png");
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->run_pane)), <=, 320);
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (test_run_pane (window))), <=, 320);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -180,8 +180,8 @@ test_first_divergence (void)
 
   /* A plain run first: statistics, coloured by magnitude. */
   run_action (window, "win.run");
-  g_assert_nonnull (onyx_run_pane_get_result (window->run_pane));
-  g_assert_cmpint (onyx_run_pane_get_color_by (window->run_pane), ==, ONYX_RUN_COLOR_MAX_ABS);
+  g_assert_nonnull (onyx_run_pane_get_result (test_run_pane (window)));
+  g_assert_cmpint (onyx_run_pane_get_color_by (test_run_pane (window)), ==, ONYX_RUN_COLOR_MAX_ABS);
   onyx_window_select_node (window, node_of_op (window, "Relu", 0));
   text = pane_text (window);
   g_assert_nonnull (strstr (text, "/model/model.2/Relu_output_0\n  float32[1×16×"));
@@ -190,17 +190,17 @@ test_first_divergence (void)
 
   /* Up to the selected Relu: its part of the model only. */
   run_action (window, "win.run-until");
-  g_assert_cmpuint (onyx_run_pane_get_result (window->run_pane)->stats->len, ==, 2);
-  g_assert_nonnull (onyx_run_pane_lookup_stats (window->run_pane, "/model/model.2/Relu_output_0"));
-  g_assert_null (onyx_run_pane_lookup_stats (window->run_pane, "output"));
+  g_assert_cmpuint (onyx_run_pane_get_result (test_run_pane (window))->stats->len, ==, 2);
+  g_assert_nonnull (onyx_run_pane_lookup_stats (test_run_pane (window), "/model/model.2/Relu_output_0"));
+  g_assert_null (onyx_run_pane_lookup_stats (test_run_pane (window), "output"));
   run_action (window, "win.run");
-  g_assert_cmpuint (onyx_run_pane_get_result (window->run_pane)->stats->len, ==, 4);
+  g_assert_cmpuint (onyx_run_pane_get_result (test_run_pane (window))->stats->len, ==, 4);
 
   g_assert_true (onyx_window_run_compare_with (window, against, &error));
   g_assert_no_error (error);
   wait_for_run (window);
-  g_assert_cmpint (onyx_run_pane_get_color_by (window->run_pane), ==, ONYX_RUN_COLOR_ERROR);
-  g_assert_cmpstr (onyx_run_pane_get_result (window->run_pane)->first_divergence_delta->name, ==,
+  g_assert_cmpint (onyx_run_pane_get_color_by (test_run_pane (window)), ==, ONYX_RUN_COLOR_ERROR);
+  g_assert_cmpstr (onyx_run_pane_get_result (test_run_pane (window))->first_divergence_delta->name, ==,
                    "/model/model.3/Conv_output_0");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-first-divergence", NULL));
   g_assert_true (window->selected_node == second_conv);
@@ -247,7 +247,7 @@ test_first_divergence (void)
   g_assert_cmpstr (((OnyxArray *) cut_inputs->pdata[0])->name, ==, "/model/model.2/Relu_output_0");
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-close", NULL));
-  wait_for_revealer (window, window->run_revealer);
+  wait_for_revealer (window, test_revealer_of (test_run_pane (window)));
   g_assert_false (onyx_canvas_get_node_tint (window->canvas, onyx_canvas_get_selected_node (window->canvas), NULL));
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (repro);
@@ -278,7 +278,7 @@ test_settings (void)
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "app-run-settings.png"), >, 2000);
   g_signal_emit_by_name (run, "clicked");
   wait_for_run (window);
-  stats = onyx_run_pane_lookup_stats (window->run_pane, "output");
+  stats = onyx_run_pane_lookup_stats (test_run_pane (window), "output");
   g_assert_nonnull (stats);
   g_assert_cmpuint (stats->n_dims, ==, 4);
   g_assert_cmpint (stats->dims[0], ==, 2);
@@ -286,7 +286,7 @@ test_settings (void)
   g_assert_nonnull (strstr (text, "inputs: Zeros as inputs; N = 2\n"));
   /* Kept for the next run. */
   run_action (window, "win.run");
-  g_assert_cmpint (onyx_run_pane_lookup_stats (window->run_pane, "output")->dims[0], ==, 2);
+  g_assert_cmpint (onyx_run_pane_lookup_stats (test_run_pane (window), "output")->dims[0], ==, 2);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

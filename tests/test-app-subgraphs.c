@@ -32,7 +32,7 @@ path_text (OnyxWindow *window)
 {
   GString *text = g_string_new (NULL);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window->graph_path));
+  for (GtkWidget *child = gtk_widget_get_first_child (onyx_window_graphs_get_path_bar (window));
        child != NULL; child = gtk_widget_get_next_sibling (child))
     g_string_append (text, GTK_IS_BUTTON (child) ? gtk_button_get_label (GTK_BUTTON (child))
                                                  : gtk_label_get_text (GTK_LABEL (child)));
@@ -42,7 +42,7 @@ path_text (OnyxWindow *window)
 static GtkWidget *
 path_button (OnyxWindow *window, const char *label)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (window->graph_path));
+  for (GtkWidget *child = gtk_widget_get_first_child (onyx_window_graphs_get_path_bar (window));
        child != NULL; child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_BUTTON (child) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (child)), label) == 0)
       return child;
@@ -68,8 +68,8 @@ test_navigate (void)
   int box;
 
   g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->graph_path)));
-  g_assert_false (gtk_widget_get_visible (window->graph_back_button));
+  g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
+  g_assert_false (gtk_widget_get_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
 
   /* A double click on the Loop opens its body. */
   box = layout_node_of_op (window, "Loop");
@@ -79,7 +79,7 @@ test_navigate (void)
   g_assert_true (onyx_window_get_graph (window) == body);
   path = path_text (window);
   g_assert_cmpstr (path, ==, "main›/Loop›body");
-  g_assert_true (gtk_widget_get_visible (window->graph_back_button));
+  g_assert_true (gtk_widget_get_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
   /* Its nodes are drawn, and what it reads from the main graph has a box. */
   g_assert_cmpint (layout_node_of_op (window, "Mod"), >=, 0);
   g_assert_cmpint (layout_node_of_op (window, "Loop"), ==, -1);
@@ -114,7 +114,7 @@ test_navigate (void)
   g_signal_emit_by_name (path_button (window, "main"), "clicked");
   wait_for_layout (window);
   g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->graph_path)));
+  g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
   close_window (window);
 }
 
@@ -131,7 +131,7 @@ test_edit_in_branch (void)
   wait_for_layout (window);
   g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "Tanh"), -1);
   g_assert_true (window->selected_node == tanh);
-  g_assert_true (gtk_widget_get_sensitive (window->graph_back_button));
+  g_assert_true (gtk_widget_get_sensitive (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
   g_assert_cmpstr (onyx_document_get_undo_label (window->document), ==, "Bypass node /Tanh");
   g_assert_cmpuint (branch->n_node, ==, 1);
@@ -210,7 +210,7 @@ test_holder_deleted (void)
   g_assert_true (onyx_edit_delete_node (window->document, loop, NULL));
   wait_for_layout (window);
   g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->graph_path)));
+  g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
   close_window (window);
 }
 

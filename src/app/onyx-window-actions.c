@@ -161,15 +161,6 @@ undo_action (GtkWidget *widget, const char *name, GVariant *param)
 }
 
 static void
-find_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  OnyxWindow *self = ONYX_WINDOW (widget);
-
-  gtk_search_bar_set_search_mode (self->search_bar, TRUE);
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
-static void
 cancel_layout_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
@@ -305,7 +296,6 @@ onyx_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
   gtk_widget_class_install_action (widget_class, "win.redo", NULL, undo_action);
-  gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-layout", NULL, cancel_layout_action);
   gtk_widget_class_install_action (widget_class, "win.select-node", "i", select_node_action);
   gtk_widget_class_install_action (widget_class, "win.select-tensor", "s", select_tensor_action);

@@ -5,6 +5,15 @@
  * Escape) go up. Edits work in the graph shown; functions are read only. */
 #include "onyx-window-private.h"
 
+/* The graph shown: what only this file touches. */
+struct _OnyxWindowGraphs {
+  Onnx__GraphProto *shown;        /* NULL for the main graph */
+  OnyxGraphList *function_graphs; /* holds the view of the function shown, or NULL */
+  OnyxGraphIndex *function_index; /* of the function shown, or NULL */
+  GtkWidget *back_button;
+  GtkBox *path;                   /* "main › /If › then_branch" */
+};
+
 #include <glib/gi18n.h>
 
 #include "onyx-edits.h"
@@ -15,15 +24,15 @@ onyx_window_get_graph (OnyxWindow *self)
 {
   if (self->document == NULL)
     return NULL;
-  return self->graph != NULL ? self->graph : onyx_document_get_proto (self->document)->graph;
+  return self->graphs->shown != NULL ? self->graphs->shown : onyx_document_get_proto (self->document)->graph;
 }
 
 gboolean
 onyx_window_shows_function (OnyxWindow *self)
 {
-  return self->document != NULL && self->graph != NULL &&
-         onyx_document_graph_owner (self->document, self->graph) == NULL &&
-         self->graph != onyx_document_get_proto (self->document)->graph;
+  return self->document != NULL && self->graphs->shown != NULL &&
+         onyx_document_graph_owner (self->document, self->graphs->shown) == NULL &&
+         self->graphs->shown != onyx_document_get_proto (self->document)->graph;
 }
 
 OnyxGraphIndex *
@@ -32,9 +41,9 @@ onyx_window_get_graph_index (OnyxWindow *self)
   /* A function's view is not a graph of the document, and is never edited. */
   if (onyx_window_shows_function (self))
     {
-      if (self->function_index == NULL)
-        self->function_index = onyx_graph_index_new (self->graph);
-      return self->function_index;
+      if (self->graphs->function_index == NULL)
+        self->graphs->function_index = onyx_graph_index_new (self->graphs->shown);
+      return self->graphs->function_index;
     }
   return onyx_document_get_graph_index (self->document, onyx_window_get_graph (self));
 }
@@ -83,8 +92,8 @@ add_path_part (OnyxWindow *self, const char *label, Onnx__GraphProto *graph,
   PathPart *part = g_new0 (PathPart, 1);
   gboolean ellipsize = TRUE;
 
-  if (gtk_widget_get_first_child (GTK_WIDGET (self->graph_path)) != NULL)
-    gtk_box_append (self->graph_path, gtk_label_new ("›"));
+  if (gtk_widget_get_first_child (GTK_WIDGET (self->graphs->path)) != NULL)
+    gtk_box_append (self->graphs->path, gtk_label_new ("›"));
   if (g_utf8_strlen (label, -1) <= 16)
     ellipsize = FALSE;
   part->window = self;
@@ -104,7 +113,7 @@ add_path_part (OnyxWindow *self, const char *label, Onnx__GraphProto *graph,
     }
   g_signal_connect_data (button, "clicked", G_CALLBACK (path_part_clicked_cb), part,
                          (GClosureNotify) (void (*) (void)) g_free, 0);
-  gtk_box_append (self->graph_path, button);
+  gtk_box_append (self->graphs->path, button);
 }
 
 static void
@@ -114,21 +123,21 @@ update_path (OnyxWindow *self)
   g_autoptr (GPtrArray) lineage = g_ptr_array_new ();
   GtkWidget *child;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->graph_path))) != NULL)
-    gtk_box_remove (self->graph_path, child);
-  gtk_widget_set_visible (GTK_WIDGET (self->graph_path), self->graph != NULL);
-  gtk_widget_set_visible (self->graph_back_button, self->graph != NULL);
-  if (self->document == NULL || self->graph == NULL)
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->graphs->path))) != NULL)
+    gtk_box_remove (self->graphs->path, child);
+  gtk_widget_set_visible (GTK_WIDGET (self->graphs->path), self->graphs->shown != NULL);
+  gtk_widget_set_visible (self->graphs->back_button, self->graphs->shown != NULL);
+  if (self->document == NULL || self->graphs->shown == NULL)
     return;
   main_graph = onyx_document_get_proto (self->document)->graph;
   add_path_part (self, _("main"), main_graph, NULL, FALSE);
   if (onyx_window_shows_function (self))
     {
-      g_autofree char *name = onyx_display_escape (self->graph->name);
-      add_path_part (self, name, self->graph, NULL, TRUE);
+      g_autofree char *name = onyx_display_escape (self->graphs->shown->name);
+      add_path_part (self, name, self->graphs->shown, NULL, TRUE);
       return;
     }
-  onyx_document_graph_lineage (self->document, self->graph, lineage);
+  onyx_document_graph_lineage (self->document, self->graphs->shown, lineage);
   /* Outermost first; the main graph is already there. */
   for (guint i = lineage->len - 1; i-- > 0;)
     {
@@ -159,14 +168,14 @@ rebuild_engine (OnyxWindow *self)
   const OnyxGraphEntry *entry;
   OnyxLayoutEngine *engine;
 
-  if (self->graph == NULL || onyx_window_shows_function (self))
+  if (self->graphs->shown == NULL || onyx_window_shows_function (self))
     engine = onyx_layout_engine_new (onyx_window_get_graph (self));
   else
     {
       graphs = onyx_graph_list_new (onyx_document_get_proto (self->document));
-      entry = onyx_graph_list_lookup (graphs, self->graph);
+      entry = onyx_graph_list_lookup (graphs, self->graphs->shown);
       engine = entry != NULL ? onyx_layout_engine_new_for_entry (graphs, entry)
-                             : onyx_layout_engine_new (self->graph);
+                             : onyx_layout_engine_new (self->graphs->shown);
     }
   onyx_layout_session_set_graph (self->layout, self->document, engine);
 }
@@ -179,17 +188,17 @@ show_graph_from (OnyxWindow *self, Onnx__GraphProto *graph, OnyxGraphList *funct
 
   if (graph == main_graph)
     graph = NULL;
-  if (graph == self->graph)
+  if (graph == self->graphs->shown)
     {
       g_clear_pointer (&functions, onyx_graph_list_free);
       return;
     }
-  self->graph = graph;
-  g_clear_pointer (&self->function_index, onyx_graph_index_free);
+  self->graphs->shown = graph;
+  g_clear_pointer (&self->graphs->function_index, onyx_graph_index_free);
   rebuild_engine (self);
   /* The old engine, which may have shown the old list's view, is gone now. */
-  g_clear_pointer (&self->function_graphs, onyx_graph_list_free);
-  self->function_graphs = functions;
+  g_clear_pointer (&self->graphs->function_graphs, onyx_graph_list_free);
+  self->graphs->function_graphs = functions;
   update_path (self);
   onyx_window_select_model (self);
   onyx_layout_session_relayout (self->layout, FALSE);
@@ -258,10 +267,10 @@ graph_up_action (GtkWidget *widget, const char *name, GVariant *param)
   OnyxWindow *self = ONYX_WINDOW (widget);
   Onnx__NodeProto *holder;
 
-  if (self->document == NULL || self->graph == NULL)
+  if (self->document == NULL || self->graphs->shown == NULL)
     return;
   /* Up to the graph around, with the node holding this one selected. */
-  holder = onyx_document_graph_owner (self->document, self->graph);
+  holder = onyx_document_graph_owner (self->document, self->graphs->shown);
   onyx_window_show_graph (self, holder != NULL ? onyx_document_graph_of_node (self->document, holder)
                                                : onyx_document_get_proto (self->document)->graph);
   if (holder != NULL)
@@ -272,8 +281,8 @@ static gboolean
 function_in_model (OnyxWindow *self)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (self->document);
-  const OnyxGraphEntry *entry = self->function_graphs != NULL
-    ? onyx_graph_list_lookup (self->function_graphs, self->graph) : NULL;
+  const OnyxGraphEntry *entry = self->graphs->function_graphs != NULL
+    ? onyx_graph_list_lookup (self->graphs->function_graphs, self->graphs->shown) : NULL;
 
   for (size_t f = 0; entry != NULL && f < model->n_functions; f++)
     if (model->functions[f] == entry->function)
@@ -286,7 +295,7 @@ onyx_window_graphs_document_changed (OnyxWindow *self)
 {
   Onnx__NodeProto *holder;
 
-  if (self->graph == NULL)
+  if (self->graphs->shown == NULL)
     return;
   if (onyx_window_shows_function (self))
     {
@@ -299,7 +308,7 @@ onyx_window_graphs_document_changed (OnyxWindow *self)
       return;
     }
   /* The node holding the graph shown was deleted: back to the main graph. */
-  holder = onyx_document_graph_owner (self->document, self->graph);
+  holder = onyx_document_graph_owner (self->document, self->graphs->shown);
   if (holder == NULL || !onyx_document_contains_node (self->document, holder))
     {
       onyx_window_show_graph (self, onyx_document_get_proto (self->document)->graph);
@@ -313,17 +322,17 @@ onyx_window_graphs_document_changed (OnyxWindow *self)
 void
 onyx_window_graphs_reset (OnyxWindow *self)
 {
-  self->graph = NULL;
-  g_clear_pointer (&self->function_index, onyx_graph_index_free);
-  g_clear_pointer (&self->function_graphs, onyx_graph_list_free);
+  self->graphs->shown = NULL;
+  g_clear_pointer (&self->graphs->function_index, onyx_graph_index_free);
+  g_clear_pointer (&self->graphs->function_graphs, onyx_graph_list_free);
   update_path (self);
 }
 
 void
 onyx_window_class_init_graphs (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, graph_path);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, graph_back_button);
+  gtk_widget_class_bind_template_child_full (widget_class, "graph_path", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "graph_back_button", FALSE, 0);
   gtk_widget_class_install_action (widget_class, "win.open-graph", "s", open_graph_action);
   gtk_widget_class_install_action (widget_class, "win.graph-up", NULL, graph_up_action);
   /* In the bubble phase: the search entry and dialogs take Escape first. */
@@ -333,6 +342,21 @@ onyx_window_class_init_graphs (GtkWidgetClass *widget_class)
 void
 onyx_window_init_graphs (OnyxWindow *self)
 {
+  self->graphs = g_new0 (OnyxWindowGraphs, 1);
+  self->graphs->path = GTK_BOX (onyx_window_template_child (self, "graph_path"));
+  self->graphs->back_button = GTK_WIDGET (onyx_window_template_child (self, "graph_back_button"));
   g_signal_connect_swapped (self->canvas, "item-opened", G_CALLBACK (item_opened_cb), self);
   update_path (self);
+}
+
+gboolean
+onyx_window_shows_main_graph (OnyxWindow *self)
+{
+  return self->graphs->shown == NULL;
+}
+
+GtkWidget *
+onyx_window_graphs_get_path_bar (OnyxWindow *self)
+{
+  return GTK_WIDGET (self->graphs->path);
 }

@@ -30,16 +30,8 @@ struct _OnyxWindow {
   AdwStatusPage *error_page;
   OnyxCanvas *canvas;
   OnyxProperties *properties;
-  GtkRevealer *progress_revealer;
-  GtkProgressBar *progress_bar;
-  GtkSearchBar *search_bar;
-  GtkSearchEntry *search_entry;
-  GtkLabel *search_status;
-  GtkToggleButton *find_button;
   GtkWidget *undo_button;
   GtkWidget *redo_button;
-  GtkWidget *graph_back_button;
-  GtkBox *graph_path;             /* "main › /If › then_branch" */
   GMenu *edit_section;            /* Undo/Redo items naming the step */
 
   GSettings *settings;
@@ -47,33 +39,23 @@ struct _OnyxWindow {
   OnyxDocument *document;
   OnyxLayoutSession *layout;      /* of the graph shown */
 
-  /* onyx-window-graphs.c */
-  Onnx__GraphProto *graph;        /* the graph shown; NULL for the main graph */
-  OnyxGraphList *function_graphs; /* holds the view of the function shown, or NULL */
-  OnyxGraphIndex *function_index; /* of the function shown, or NULL */
-
   OnyxSelectionKind selection;
   Onnx__NodeProto *selected_node;
   char *selected_tensor;
 
-  guint find_position;
   gboolean close_confirmed;
   GFile *pending_open;            /* opened once unsaved changes are dealt with */
   GCancellable *open_cancellable; /* a file being opened in a thread */
-
-  /* onyx-window-recent.c */
-  GtkWidget *recent_group;        /* the empty page's "Recent Models" */
-  GtkListBox *recent_list;
-  GMenu *recent_menu;             /* the main menu's "Open Recent" */
   void (*after_save) (OnyxWindow *self); /* closing or opening over unsaved changes */
 
-  struct _OnyxWindowCompare *compare;  /* onyx-window-compare.c */
-  /* onyx-window-run.c */
-  GtkRevealer *run_revealer;
-  struct _OnyxRunPane *run_pane;
-  struct _OnyxWindowRun *run;     /* NULL until the first run */
-
-  struct _OnyxWindowProblems *problems;  /* onyx-window-problems.c */
+  /* The parts: each struct is defined, and only touched, in its own file (freed with
+   * the window, after dispose). */
+  struct _OnyxWindowGraphs *graphs;       /* onyx-window-graphs.c */
+  struct _OnyxWindowFind *find;           /* onyx-window-find.c */
+  struct _OnyxWindowRecent *recent;       /* onyx-window-recent.c */
+  struct _OnyxWindowCompare *compare;     /* onyx-window-compare.c */
+  struct _OnyxWindowRun *run;             /* onyx-window-run.c */
+  struct _OnyxWindowProblems *problems;   /* onyx-window-problems.c */
 };
 
 /* onyx-window.c */
@@ -101,8 +83,11 @@ gboolean onyx_window_save_file      (OnyxWindow *self, GFile *file);
 /* A layout is being made (onyx-layout-session.h). */
 gboolean onyx_window_is_laying_out  (OnyxWindow *self);
 
-/* onyx-window-find.c */
+/* onyx-window-find.c: the search bar (Ctrl+F) */
+typedef struct _OnyxWindowFind OnyxWindowFind;
+void     onyx_window_class_init_find (GtkWidgetClass *widget_class);
 void     onyx_window_init_find      (OnyxWindow *self);
+void     onyx_window_find_update_state (OnyxWindow *self, gboolean doc);
 
 /* onyx-window-actions.c */
 void     onyx_window_class_init_actions (GtkWidgetClass *widget_class);
@@ -126,6 +111,9 @@ void     onyx_window_open_confirmed (OnyxWindow *self, GFile *file);
 /* onyx-window-recent.c */
 void     onyx_window_class_init_recent (GtkWidgetClass *widget_class);
 void     onyx_window_init_recent    (OnyxWindow *self);
+typedef struct _OnyxWindowRecent OnyxWindowRecent;
+/* The empty page's list of recent models, a row each. */
+GtkListBox *onyx_window_recent_get_list (OnyxWindow *self);
 /* Records a model that was opened or saved (GSettings recent-models, GtkRecentManager). */
 void     onyx_window_recent_add     (OnyxWindow *self, GFile *file);
 
@@ -210,6 +198,10 @@ void     onyx_window_problems_update_badges (OnyxWindow *self);
 void              onyx_window_class_init_graphs (GtkWidgetClass *widget_class);
 void              onyx_window_init_graphs   (OnyxWindow *self);
 Onnx__GraphProto *onyx_window_get_graph     (OnyxWindow *self);
+typedef struct _OnyxWindowGraphs OnyxWindowGraphs;
+gboolean          onyx_window_shows_main_graph (OnyxWindow *self);
+/* The header's "main › /If › then_branch" bar, hidden on the main graph. */
+GtkWidget        *onyx_window_graphs_get_path_bar (OnyxWindow *self);
 OnyxGraphIndex   *onyx_window_get_graph_index (OnyxWindow *self);
 /* A model-local function is shown (read only). */
 gboolean          onyx_window_shows_function (OnyxWindow *self);

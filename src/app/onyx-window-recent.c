@@ -6,6 +6,12 @@
 
 #include <glib/gi18n.h>
 
+struct _OnyxWindowRecent {
+  GtkWidget *group;               /* the empty page's "Recent Models" */
+  GtkListBox *list;
+  GMenu *menu;                    /* the main menu's "Open Recent" */
+};
+
 /* The stored list cut to the limit (which may have been lowered since), with `uri`
  * first when it is not NULL. */
 static GPtrArray *
@@ -73,9 +79,9 @@ recent_changed_cb (OnyxWindow *self)
   GtkWidget *child;
   guint in_menu = 0;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
-    gtk_list_box_remove (self->recent_list, child);
-  g_menu_remove_all (self->recent_menu);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent->list))) != NULL)
+    gtk_list_box_remove (self->recent->list, child);
+  g_menu_remove_all (self->recent->menu);
   for (guint i = 0; i < uris->len; i++)
     {
       const char *uri = g_ptr_array_index (uris, i);
@@ -85,20 +91,20 @@ recent_changed_cb (OnyxWindow *self)
       g_autoptr (GMenuItem) item = NULL;
       gboolean exists = g_file_query_exists (file, NULL);
 
-      gtk_list_box_append (self->recent_list, recent_row (file, uri, exists));
+      gtk_list_box_append (self->recent->list, recent_row (file, uri, exists));
       if (!exists)
         continue;
       /* Menu labels read "_" as a mnemonic. */
       g_string_replace (label, "_", "__", 0);
       item = g_menu_item_new (label->str, NULL);
       g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
-      g_menu_append_item (self->recent_menu, item);
+      g_menu_append_item (self->recent->menu, item);
       in_menu++;
     }
   if (in_menu == 0)
     /* An item without an action is shown greyed out. */
-    g_menu_append (self->recent_menu, _("No Recent Models"), NULL);
-  gtk_widget_set_visible (self->recent_group, uris->len > 0);
+    g_menu_append (self->recent->menu, _("No Recent Models"), NULL);
+  gtk_widget_set_visible (self->recent->group, uris->len > 0);
 }
 
 static void
@@ -112,18 +118,28 @@ open_recent_action (GtkWidget *widget, const char *name, GVariant *param)
 void
 onyx_window_class_init_recent (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, recent_group);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, recent_list);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, recent_menu);
+  gtk_widget_class_bind_template_child_full (widget_class, "recent_group", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "recent_list", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "recent_menu", FALSE, 0);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
 }
 
 void
 onyx_window_init_recent (OnyxWindow *self)
 {
+  self->recent = g_new0 (OnyxWindowRecent, 1);
+  self->recent->group = GTK_WIDGET (onyx_window_template_child (self, "recent_group"));
+  self->recent->list = GTK_LIST_BOX (onyx_window_template_child (self, "recent_list"));
+  self->recent->menu = G_MENU (onyx_window_template_child (self, "recent_menu"));
   g_signal_connect_swapped (self->settings, "changed::recent-models",
                             G_CALLBACK (recent_changed_cb), self);
   g_signal_connect_swapped (self->settings, "changed::recent-models-limit",
                             G_CALLBACK (recent_changed_cb), self);
   recent_changed_cb (self);
+}
+
+GtkListBox *
+onyx_window_recent_get_list (OnyxWindow *self)
+{
+  return self->recent->list;
 }

@@ -274,7 +274,7 @@ onyx_window_update_repair_state (OnyxWindow *self, gboolean editable, gboolean n
                                  !onyx_window_shows_function (self));
   /* The extract cuts the main graph. */
   gtk_widget_action_set_enabled (widget, "win.extract-model",
-                                 (node || tensor) && self->graph == NULL &&
+                                 (node || tensor) && onyx_window_shows_main_graph (self) &&
                                  !onyx_window_shows_function (self));
   gtk_widget_action_set_enabled (widget, "win.convert-opset", editable);
 }

@@ -11,7 +11,15 @@
 #include "onyx-run-pane.h"
 #include "onyx-run-settings.h"
 
+/* Run's part of the window: its pane, and what the runs were told. */
 struct _OnyxWindowRun {
+  GtkRevealer *revealer;
+  OnyxRunPane *pane;
+  struct _RunState *state;        /* NULL until the first run */
+};
+
+typedef struct _RunState RunState;
+struct _RunState {
   GCancellable *cancellable;  /* of the run or repro under way */
   OnyxRunInputs how;          /* the inputs not given (Run Settings) */
   GPtrArray *given;           /* OnyxArray from "Run With Inputs…", or NULL: random */
@@ -46,19 +54,19 @@ run_job_free (RunJob *job)
   g_free (job);
 }
 
-static OnyxWindowRun *
+static RunState *
 state (OnyxWindow *self)
 {
-  if (self->run == NULL)
+  if (self->run->state == NULL)
     {
-      self->run = g_new0 (OnyxWindowRun, 1);
-      self->run->how = (OnyxRunInputs) { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
+      self->run->state = g_new0 (RunState, 1);
+      self->run->state->how = (OnyxRunInputs) { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
     }
-  return self->run;
+  return self->run->state;
 }
 
 static void
-clear_comparison (OnyxWindowRun *run)
+clear_comparison (RunState *run)
 {
   g_clear_object (&run->compare_model);
   g_clear_pointer (&run->reference, g_ptr_array_unref);
@@ -68,7 +76,7 @@ clear_comparison (OnyxWindowRun *run)
 void
 onyx_window_run_reset (OnyxWindow *self)
 {
-  OnyxWindowRun *run = self->run;
+  RunState *run = self->run->state;
 
   if (run == NULL)
     return;
@@ -84,8 +92,8 @@ onyx_window_run_reset (OnyxWindow *self)
   g_clear_pointer (&run->last_inputs, g_ptr_array_unref);
   g_clear_object (&run->last_snapshot);
   g_clear_pointer (&run->how.dims, g_hash_table_unref);
-  g_clear_pointer (&self->run, g_free);
-  gtk_revealer_set_reveal_child (self->run_revealer, FALSE);
+  g_clear_pointer (&self->run->state, g_free);
+  gtk_revealer_set_reveal_child (self->run->revealer, FALSE);
   onyx_canvas_set_node_tints (self->canvas, NULL, 0);
   onyx_window_compare_update_tints (self);
 }
@@ -93,7 +101,7 @@ onyx_window_run_reset (OnyxWindow *self)
 gboolean
 onyx_window_run_is_running (OnyxWindow *self)
 {
-  return self->run != NULL && self->run->cancellable != NULL;
+  return self->run->state != NULL && self->run->state->cancellable != NULL;
 }
 
 /* ---- Colours ---- */
@@ -111,10 +119,10 @@ onyx_window_run_update_tints (OnyxWindow *self)
   guint n;
 
   /* A layout on its way brings its own colours. */
-  if (self->run == NULL || layout == NULL || onyx_run_pane_get_result (self->run_pane) == NULL ||
+  if (self->run->state == NULL || layout == NULL || onyx_run_pane_get_result (self->run->pane) == NULL ||
       engine == NULL)
     return;
-  if (onyx_run_pane_get_color_by (self->run_pane) == ONYX_RUN_COLOR_NONE)
+  if (onyx_run_pane_get_color_by (self->run->pane) == ONYX_RUN_COLOR_NONE)
     {
       onyx_canvas_set_node_tints (self->canvas, NULL, 0);
       onyx_window_compare_update_tints (self);
@@ -136,7 +144,7 @@ onyx_window_run_update_tints (OnyxWindow *self)
 
       for (size_t k = 0; k < view->node[i]->n_output; k++)
         outputs[k] = view->node[i]->output[k];
-      if (b < 0 || !onyx_run_pane_rate_node (self->run_pane, outputs, &node_level, &node_nonfinite))
+      if (b < 0 || !onyx_run_pane_rate_node (self->run->pane, outputs, &node_level, &node_nonfinite))
         continue;
       level[b] = rated[b] ? MAX (level[b], node_level) : node_level;
       nonfinite[b] |= node_nonfinite;
@@ -157,7 +165,7 @@ onyx_window_run_selection_changed (OnyxWindow *self)
 {
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
 
-  if (self->run == NULL)
+  if (self->run->state == NULL)
     return;
   if (self->selection == ONYX_SELECTION_NODE && self->selected_node != NULL)
     for (size_t k = 0; k < self->selected_node->n_output; k++)
@@ -166,7 +174,7 @@ onyx_window_run_selection_changed (OnyxWindow *self)
   if (self->selection == ONYX_SELECTION_TENSOR && self->selected_tensor != NULL)
     g_ptr_array_add (names, self->selected_tensor);
   g_ptr_array_add (names, NULL);
-  onyx_run_pane_show_tensors (self->run_pane, (const char *const *) names->pdata);
+  onyx_run_pane_show_tensors (self->run->pane, (const char *const *) names->pdata);
 }
 
 /* ---- Running ---- */
@@ -202,9 +210,9 @@ static gboolean
 finished_run (OnyxWindow *self, GAsyncResult *result)
 {
   /* Dropped when the window reset the run meanwhile (another model, closed pane). */
-  if (self->run == NULL || self->run->cancellable != g_task_get_cancellable (G_TASK (result)))
+  if (self->run->state == NULL || self->run->state->cancellable != g_task_get_cancellable (G_TASK (result)))
     return FALSE;
-  g_clear_object (&self->run->cancellable);
+  g_clear_object (&self->run->state->cancellable);
   onyx_window_update_state (self);
   return TRUE;
 }
@@ -223,12 +231,12 @@ run_done (GObject *source, GAsyncResult *result, gpointer data)
     }
   if (run_result == NULL)
     {
-      onyx_run_pane_set_error (self->run_pane, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      onyx_run_pane_set_error (self->run->pane, g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
                                                  ? _("The run was cancelled.") : error->message);
       onyx_canvas_set_node_tints (self->canvas, NULL, 0);
       return;
     }
-  onyx_run_pane_set_result (self->run_pane, run_result, self->run->compared_with, ONYX_RUN_DEFAULT_ATOL);
+  onyx_run_pane_set_result (self->run->pane, run_result, self->run->state->compared_with, ONYX_RUN_DEFAULT_ATOL);
   onyx_window_run_selection_changed (self);
   /* Go to First Divergence and Save Repro depend on the result. */
   onyx_window_update_state (self);
@@ -247,7 +255,7 @@ snapshot_of (OnyxWindow *self)
 static void
 start_task (OnyxWindow *self, RunJob *job, GAsyncReadyCallback done)
 {
-  OnyxWindowRun *run = state (self);
+  RunState *run = state (self);
   g_autoptr (GTask) task = NULL;
 
   run->cancellable = g_cancellable_new ();
@@ -259,7 +267,7 @@ start_task (OnyxWindow *self, RunJob *job, GAsyncReadyCallback done)
 
 /* "Random inputs in [0, 1), seed 0; N = 1", "Inputs from model_foo.npz". */
 static char *
-describe_inputs (OnyxWindowRun *run, OnyxModel *model)
+describe_inputs (RunState *run, OnyxModel *model)
 {
   g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (onyx_model_get_proto (model)->graph);
   GString *text = g_string_new (NULL);
@@ -290,19 +298,19 @@ describe_inputs (OnyxWindowRun *run, OnyxModel *model)
 static void
 start_run (OnyxWindow *self, const char *until_node)
 {
-  OnyxWindowRun *run = state (self);
+  RunState *run = state (self);
   g_autoptr (GError) error = NULL;
   g_autofree char *inputs_text = NULL;
   const char *unavailable;
   RunJob *job;
 
   g_return_if_fail (self->document != NULL && run->cancellable == NULL);
-  gtk_revealer_set_reveal_child (self->run_revealer, TRUE);
+  gtk_revealer_set_reveal_child (self->run->revealer, TRUE);
   if (!onyx_run_available (&unavailable))
     {
       g_autofree char *message = g_strdup_printf (_("Onyx cannot run models: %s."), unavailable);
-      onyx_run_pane_set_running (self->run_pane, "");
-      onyx_run_pane_set_error (self->run_pane, message);
+      onyx_run_pane_set_running (self->run->pane, "");
+      onyx_run_pane_set_error (self->run->pane, message);
       onyx_window_update_state (self);
       return;
     }
@@ -320,11 +328,11 @@ start_run (OnyxWindow *self, const char *until_node)
   run->last_inputs = onyx_run_prepare_inputs (run->last_snapshot, run->given, &run->how, &error);
   if (run->last_inputs == NULL)
     {
-      onyx_run_pane_set_running (self->run_pane, inputs_text);
-      onyx_run_pane_set_error (self->run_pane, error->message);
+      onyx_run_pane_set_running (self->run->pane, inputs_text);
+      onyx_run_pane_set_error (self->run->pane, error->message);
       return;
     }
-  onyx_run_pane_set_running (self->run_pane, inputs_text);
+  onyx_run_pane_set_running (self->run->pane, inputs_text);
   job = g_new0 (RunJob, 1);
   job->snapshot = g_object_ref (run->last_snapshot);
   job->inputs = g_ptr_array_ref (run->last_inputs);
@@ -340,7 +348,7 @@ onyx_window_run_with_inputs (OnyxWindow *self, GFile *file, GError **error)
 {
   g_autofree char *path = g_file_get_path (file);
   GPtrArray *given;
-  OnyxWindowRun *run;
+  RunState *run;
 
   g_return_val_if_fail (self->document != NULL, FALSE);
   if (path == NULL)
@@ -367,7 +375,7 @@ onyx_window_run_compare_with (OnyxWindow *self, GFile *file, GError **error)
   g_autofree char *path = g_file_get_path (file);
   OnyxModel *model;
   GPtrArray *reference;
-  OnyxWindowRun *run;
+  RunState *run;
 
   g_return_val_if_fail (self->document != NULL, FALSE);
   if (path == NULL)
@@ -392,7 +400,7 @@ onyx_window_run_compare_with (OnyxWindow *self, GFile *file, GError **error)
 static const char *
 divergent_tensor (OnyxWindow *self)
 {
-  const OnyxRunResult *result = self->run != NULL ? onyx_run_pane_get_result (self->run_pane) : NULL;
+  const OnyxRunResult *result = self->run->state != NULL ? onyx_run_pane_get_result (self->run->pane) : NULL;
   return result != NULL && result->first_divergence_delta != NULL ? result->first_divergence_delta->name : NULL;
 }
 
@@ -440,9 +448,9 @@ repro_done (GObject *source, GAsyncResult *result, gpointer data)
 gboolean
 onyx_window_run_save_repro (OnyxWindow *self, GFile *file)
 {
-  OnyxWindowRun *run = self->run;
+  RunState *run = self->run->state;
   /* The result is of last_snapshot: its node index is that model's. */
-  const OnyxRunResult *result = run != NULL ? onyx_run_pane_get_result (self->run_pane) : NULL;
+  const OnyxRunResult *result = run != NULL ? onyx_run_pane_get_result (self->run->pane) : NULL;
   RunJob *job;
 
   if (result == NULL || result->first_divergence < 0 || run->last_snapshot == NULL || run->cancellable != NULL)
@@ -540,7 +548,7 @@ run_until_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 settings_run_cb (OnyxRunSettings *dialog, OnyxWindow *self)
 {
-  OnyxWindowRun *run = state (self);
+  RunState *run = state (self);
 
   g_clear_pointer (&run->how.dims, g_hash_table_unref);
   onyx_run_settings_get_inputs (dialog, &run->how);
@@ -588,7 +596,7 @@ run_cancel_action (GtkWidget *widget, const char *name, GVariant *param)
 
   if (onyx_window_run_is_running (self))
     {
-      g_cancellable_cancel (self->run->cancellable);
+      g_cancellable_cancel (self->run->state->cancellable);
       onyx_onnx_cancel (ONYX_ONNX_JOB_RUN);
     }
 }
@@ -630,15 +638,15 @@ onyx_window_run_update_state (OnyxWindow *self, gboolean doc)
   gtk_widget_action_set_enabled (widget, "win.run-cancel", onyx_window_run_is_running (self));
   gtk_widget_action_set_enabled (widget, "win.run-first-divergence", diverged);
   gtk_widget_action_set_enabled (widget, "win.run-repro", diverged);
-  gtk_widget_action_set_enabled (widget, "win.run-close", self->run != NULL);
+  gtk_widget_action_set_enabled (widget, "win.run-close", self->run->state != NULL);
 }
 
 void
 onyx_window_class_init_run (GtkWidgetClass *widget_class)
 {
   g_type_ensure (ONYX_TYPE_RUN_PANE);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, run_revealer);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, run_pane);
+  gtk_widget_class_bind_template_child_full (widget_class, "run_revealer", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "run_pane", FALSE, 0);
   gtk_widget_class_install_action (widget_class, "win.run", NULL, run_action);
   gtk_widget_class_install_action (widget_class, "win.run-with-inputs", NULL, run_with_inputs_action);
   gtk_widget_class_install_action (widget_class, "win.run-settings", NULL, run_settings_action);
@@ -657,12 +665,15 @@ tensor_note (const char *tensor, gpointer data)
 {
   OnyxWindow *self = data;
 
-  return self->run != NULL ? onyx_run_pane_describe_tensor (self->run_pane, tensor) : NULL;
+  return self->run->state != NULL ? onyx_run_pane_describe_tensor (self->run->pane, tensor) : NULL;
 }
 
 void
 onyx_window_init_run (OnyxWindow *self)
 {
+  self->run = g_new0 (OnyxWindowRun, 1);
+  self->run->revealer = GTK_REVEALER (onyx_window_template_child (self, "run_revealer"));
+  self->run->pane = ONYX_RUN_PANE (onyx_window_template_child (self, "run_pane"));
   onyx_canvas_set_tensor_note (self->canvas, tensor_note, self);
-  g_signal_connect_swapped (self->run_pane, "notify::color-by", G_CALLBACK (onyx_window_run_update_tints), self);
+  g_signal_connect_swapped (self->run->pane, "notify::color-by", G_CALLBACK (onyx_window_run_update_tints), self);
 }

@@ -259,7 +259,7 @@ onyx_window_update_state (OnyxWindow *self)
   /* Functions are shown, not edited; graph inputs and outputs are the main graph's. */
   gboolean node = editable && self->selection == ONYX_SELECTION_NODE &&
                   !onyx_window_shows_function (self);
-  gboolean main_graph = editable && self->graph == NULL;
+  gboolean main_graph = editable && onyx_window_shows_main_graph (self);
   const char *undo = doc ? onyx_document_get_undo_label (self->document) : NULL;
   const char *redo = doc ? onyx_document_get_redo_label (self->document) : NULL;
   g_autofree char *undo_tip = undo ? g_strdup_printf (_("Undo “%s”"), undo) : g_strdup (_("Undo"));
@@ -272,7 +272,7 @@ onyx_window_update_state (OnyxWindow *self)
   gtk_widget_action_set_enabled (widget, "win.find", doc);
   gtk_widget_action_set_enabled (widget, "win.compare-with", doc);
   gtk_widget_action_set_enabled (widget, "win.compare-close", onyx_window_compare_is_open (self));
-  gtk_widget_set_sensitive (GTK_WIDGET (self->find_button), doc);
+  onyx_window_find_update_state (self, doc);
   onyx_window_problems_update_state (self, doc);
   gtk_widget_action_set_enabled (widget, "win.undo", editable && onyx_document_can_undo (self->document));
   gtk_widget_action_set_enabled (widget, "win.redo", editable && onyx_document_can_redo (self->document));
@@ -288,7 +288,7 @@ onyx_window_update_state (OnyxWindow *self)
   for (const char *const *a = (const char *const[]) { "win.rename-tensor", "win.set-input-dim",
          "win.add-output", "win.remove-output", NULL }; *a; a++)
     gtk_widget_action_set_enabled (widget, *a, main_graph);
-  gtk_widget_action_set_enabled (widget, "win.graph-up", doc && self->graph != NULL);
+  gtk_widget_action_set_enabled (widget, "win.graph-up", doc && !onyx_window_shows_main_graph (self));
   onyx_window_update_repair_state (self, editable, node);
   onyx_window_run_update_state (self, doc);
   gtk_widget_set_tooltip_text (self->undo_button, undo_tip);
@@ -791,6 +791,10 @@ onyx_window_finalize (GObject *object)
 
   g_free (self->compare);
   g_free (self->problems);
+  g_free (self->run);
+  g_free (self->find);
+  g_free (self->graphs);
+  g_free (self->recent);
   G_OBJECT_CLASS (onyx_window_parent_class)->finalize (object);
 }
 
@@ -814,17 +818,15 @@ onyx_window_class_init (OnyxWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, error_page);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, canvas);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, properties);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, progress_revealer);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, progress_bar);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, search_bar);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, search_entry);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, search_status);
-  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, find_button);
+  /* The layout session's overlay. */
+  gtk_widget_class_bind_template_child_full (widget_class, "progress_revealer", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "progress_bar", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, undo_button);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, redo_button);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, edit_section);
 
   onyx_window_class_init_actions (widget_class);
+  onyx_window_class_init_find (widget_class);
   onyx_window_class_init_recent (widget_class);
   onyx_window_class_init_compare (widget_class);
   onyx_window_class_init_run (widget_class);
@@ -838,7 +840,9 @@ onyx_window_init (OnyxWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->settings = onyx_application_new_settings ();
-  self->layout = onyx_layout_session_new (self->canvas, self->progress_revealer, self->progress_bar,
+  self->layout = onyx_layout_session_new (self->canvas,
+                                          GTK_REVEALER (onyx_window_template_child (self, "progress_revealer")),
+                                          GTK_PROGRESS_BAR (onyx_window_template_child (self, "progress_bar")),
                                           self->settings);
   g_signal_connect_swapped (self->layout, "laid-out", G_CALLBACK (laid_out_cb), self);
   g_signal_connect_swapped (self->layout, "shapes-ready", G_CALLBACK (shapes_ready_cb), self);
