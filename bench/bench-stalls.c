@@ -42,7 +42,7 @@ window_busy (OnyxWindow *window)
 {
   return onyx_window_is_opening (window) || onyx_window_is_laying_out (window) ||
          onyx_window_is_comparing (window) || onyx_window_run_is_running (window) ||
-         (window->document != NULL && onyx_document_is_frozen (window->document));
+         (onyx_window_get_document (window) != NULL && onyx_document_is_frozen (onyx_window_get_document (window)));
 }
 
 typedef void (*Action) (OnyxWindow *window, gpointer data);
@@ -110,7 +110,7 @@ open_action (OnyxWindow *window, gpointer data)
 static Onnx__NodeProto *
 next_bypassable (OnyxWindow *window)
 {
-  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+  Onnx__GraphProto *graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
 
   for (size_t i = 0; i < graph->n_node; i++)
     if (graph->node[i]->n_input == 1 && graph->node[i]->n_output == 1)
@@ -127,7 +127,7 @@ edit_action (OnyxWindow *window, gpointer data)
 
   if (node == NULL)
     return;
-  if (window->selected_node != node)
+  if (onyx_window_get_selected_node (window) != node)
     onyx_window_select_node (window, node);
   else
     gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL);
@@ -190,7 +190,7 @@ main (int argc, char **argv)
 
   printf ("%s\n", argv[1]);
   phase (window, &watchdog, "open", open_action, file, 1);
-  if (window->document == NULL)
+  if (onyx_window_get_document (window) == NULL)
     return 1;
   if (wanted (argc, argv, "edits"))
     phase (window, &watchdog, "20 edits", edit_action, NULL, 2 * edits);

@@ -69,7 +69,10 @@ test_find_widget (GtkWidget *widget, GType type, const char *label)
   return NULL;
 }
 
-/* The window's panes, found as a person finds them: by what they are. */
+/* The window's parts, found as a person finds them: by what they are. */
+#define test_canvas(window) ONYX_CANVAS (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_CANVAS, NULL))
+#define test_properties(window) \
+  ONYX_PROPERTIES (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_PROPERTIES, NULL))
 #define test_compare_pane(window) \
   ONYX_COMPARE_PANE (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_COMPARE_PANE, NULL))
 /* (onyx-run-pane.h for this one) */
@@ -99,6 +102,21 @@ test_find_by_tooltip (GtkWidget *widget, GType type, const char *tip)
 #define test_problems_count(window) \
   GTK_LABEL (test_find_widget (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_TOGGLE_BUTTON, "Problems"), \
                                GTK_TYPE_LABEL, NULL))
+
+/* The status page titled `title` (the empty window's, an error's). */
+static inline AdwStatusPage *
+test_find_status_page (GtkWidget *widget, const char *title)
+{
+  if (ADW_IS_STATUS_PAGE (widget) && g_strcmp0 (adw_status_page_get_title (ADW_STATUS_PAGE (widget)), title) == 0)
+    return ADW_STATUS_PAGE (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      AdwStatusPage *found = test_find_status_page (child, title);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
 
 /* The revealer sliding `pane` in and out. */
 static inline GtkRevealer *
@@ -144,7 +162,7 @@ wait_for_open (OnyxWindow *window)
 static inline void
 wait_for_save (OnyxWindow *window)
 {
-  while (window->document != NULL && onyx_document_is_frozen (window->document))
+  while (onyx_window_get_document (window) != NULL && onyx_document_is_frozen (onyx_window_get_document (window)))
     g_main_context_iteration (NULL, TRUE);
 }
 
@@ -153,8 +171,8 @@ static inline void
 wait_for_layout (OnyxWindow *window)
 {
   while (onyx_window_is_laying_out (window) || onyx_window_is_comparing (window) ||
-         onyx_canvas_get_layout (window->canvas) == NULL ||
-         gtk_widget_get_width (GTK_WIDGET (window->canvas)) <= 0)
+         onyx_canvas_get_layout (test_canvas (window)) == NULL ||
+         gtk_widget_get_width (GTK_WIDGET (test_canvas (window))) <= 0)
     g_main_context_iteration (NULL, TRUE);
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -181,7 +199,7 @@ open_model_window (const char *path)
   wait_until_shown (window);
   onyx_window_open_file (window, file);
   wait_for_open (window);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  g_assert_cmpstr (onyx_window_get_page (window), ==, "model");
   wait_for_layout (window);
   return window;
 }
@@ -280,14 +298,14 @@ static inline char *
 properties_text (OnyxWindow *window)
 {
   GString *text = g_string_new (NULL);
-  collect_text (GTK_WIDGET (window->properties), text);
+  collect_text (GTK_WIDGET (test_properties (window)), text);
   return g_string_free (text, FALSE);
 }
 
 static inline int
 layout_node_of_op (OnyxWindow *window, const char *op_type)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   Onnx__GraphProto *graph = onyx_window_get_graph (window);  /* the graph shown */
 
   for (guint i = 0; i < layout->nodes->len; i++)
@@ -303,7 +321,7 @@ layout_node_of_op (OnyxWindow *window, const char *op_type)
 static inline char *
 op_types (OnyxWindow *window)
 {
-  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+  Onnx__GraphProto *graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
   GString *s = g_string_new (NULL);
 
   for (size_t i = 0; i < graph->n_node; i++)

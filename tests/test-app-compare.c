@@ -111,17 +111,17 @@ has_tint (OnyxWindow *window, int layout_node, OnyxDiffChange change)
   GdkRGBA tint, expected;
 
   onyx_diff_change_color (change, &expected);
-  return onyx_canvas_get_node_tint (window->canvas, layout_node, &tint) && gdk_rgba_equal (&tint, &expected);
+  return onyx_canvas_get_node_tint (test_canvas (window), layout_node, &tint) && gdk_rgba_equal (&tint, &expected);
 }
 
 static guint
 n_tinted (OnyxWindow *window)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   guint n = 0;
 
   for (guint i = 0; i < layout->nodes->len; i++)
-    n += onyx_canvas_get_node_tint (window->canvas, i, NULL);
+    n += onyx_canvas_get_node_tint (test_canvas (window), i, NULL);
   return n;
 }
 
@@ -159,25 +159,25 @@ test_compare_scripted (void)
   }
 
   /* Every op box of model.onnx is framed as renamed; inputs and outputs are not. */
-  layout = onyx_canvas_get_layout (window->canvas);
+  layout = onyx_canvas_get_layout (test_canvas (window));
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       if (n->kind == ONYX_LAYOUT_OP)
         g_assert_true (has_tint (window, i, ONYX_DIFF_RENAMED));
       else if (n->kind != ONYX_LAYOUT_GROUP)
-        g_assert_false (onyx_canvas_get_node_tint (window->canvas, i, NULL));
+        g_assert_false (onyx_canvas_get_node_tint (test_canvas (window), i, NULL));
     }
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-compare-scripted.png"), >, 2000);
 
   /* Activating a row selects its node in B. */
   first = g_ptr_array_index (diff->entries, 0);
   g_assert_cmpint (first->subject, ==, ONYX_DIFF_NODE);
-  graph = onyx_document_get_proto (window->document)->graph;
+  graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
   activate_row (window, 0);
-  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
-  g_assert_true (window->selected_node == graph->node[first->index_b]);
-  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), >=, 0);
+  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
+  g_assert_true (onyx_window_get_selected_node (window) == graph->node[first->index_b]);
+  g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), >=, 0);
   wait_for_revealer (window, test_revealer_of (test_compare_pane (window)));
   snapshot_to_png (GTK_WIDGET (window), "test-app-compare-selected.png");
 
@@ -202,7 +202,7 @@ test_compare_collapsed_group (void)
   g_settings_set_string (settings, "group-expansion", "top-level");
   window = open_window ("model.onnx");
   compare_with (window, "model_scripted.onnx");
-  layout = onyx_canvas_get_layout (window->canvas);
+  layout = onyx_canvas_get_layout (test_canvas (window));
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
@@ -252,12 +252,12 @@ test_compare_after_edit (void)
   g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 0);
 
   foo = layout_node_of_op (window, "FooOp");
-  g_signal_emit_by_name (window->canvas, "item-activated", foo, -1);
+  g_signal_emit_by_name (test_canvas (window), "item-activated", foo, -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
   wait_for_layout (window);
 
-  graph = onyx_document_get_proto (window->document)->graph;
-  diff = onyx_diff_models (onyx_model_get_proto (original), onyx_document_get_proto (window->document));
+  graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
+  diff = onyx_diff_models (onyx_model_get_proto (original), onyx_document_get_proto (onyx_window_get_document (window)));
   assert_pane_lists (window, diff);
   g_assert_cmpuint (diff->entries->len, ==, 2);
   for (guint i = 0; i < diff->entries->len; i++)
@@ -282,7 +282,7 @@ test_compare_after_edit (void)
   relu = layout_node_of_op (window, "Relu");
   conv = layout_node_of_op (window, "Conv");
   g_assert_true (has_tint (window, relu, ONYX_DIFF_RENAMED));
-  g_assert_false (onyx_canvas_get_node_tint (window->canvas, conv, NULL));
+  g_assert_false (onyx_canvas_get_node_tint (test_canvas (window), conv, NULL));
   g_assert_cmpuint (n_tinted (window), ==, 1);
   wait_for_revealer (window, test_revealer_of (test_compare_pane (window)));
   snapshot_to_png (GTK_WIDGET (window), "test-app-compare-edit.png");
@@ -327,15 +327,15 @@ test_compare_model_entries (void)
   compare_with (window, "model.onnx");
   assert_pane_lists (window, diff);
   g_assert_true (has_tint (window, layout_node_of_op (window, "FooOp"), ONYX_DIFF_ADDED));
-  g_assert_false (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Conv"), NULL));
-  layout = onyx_canvas_get_layout (window->canvas);
+  g_assert_false (onyx_canvas_get_node_tint (test_canvas (window), layout_node_of_op (window, "Conv"), NULL));
+  layout = onyx_canvas_get_layout (test_canvas (window));
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       if (n->kind == ONYX_LAYOUT_OUTPUT)
         g_assert_true (has_tint (window, i, ONYX_DIFF_CHANGED));
       else if (n->kind == ONYX_LAYOUT_INPUT)
-        g_assert_false (onyx_canvas_get_node_tint (window->canvas, i, NULL));
+        g_assert_false (onyx_canvas_get_node_tint (test_canvas (window), i, NULL));
     }
 
   for (guint i = 0; i < diff->entries->len; i++)
@@ -350,8 +350,8 @@ test_compare_model_entries (void)
     }
   g_assert_cmpint (output_row, >=, 0);
   activate_row (window, output_row);
-  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_TENSOR);
-  g_assert_cmpstr (window->selected_tensor, ==, "output");
+  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_TENSOR);
+  g_assert_cmpstr (onyx_window_get_selected_tensor (window), ==, "output");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -13,7 +13,7 @@ test_paddle_style (void)
 {
   g_autofree char *path = test_data_path ("paddle_style.onnx");
   OnyxWindow *window = open_model_window (path);
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   g_autoptr (OnyxRenderIndex) index = onyx_render_index_new (layout);
   g_autofree char *panel = properties_text (window);
   int depthwise = -1;
@@ -22,7 +22,7 @@ test_paddle_style (void)
   /* Nothing selected: the model's panel, with no blank Producer row. */
   g_assert_nonnull (strstr (panel, "IR version"));
   g_assert_null (strstr (panel, "Producer"));
-  g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (window->canvas)));
+  g_assert_true (gtk_widget_get_has_tooltip (GTK_WIDGET (test_canvas (window))));
 
   for (guint i = 0; i < layout->nodes->len; i++)
     {
@@ -67,7 +67,7 @@ test_paddle_style (void)
   g_assert_cmpuint (n_labels, >, 10);
   g_assert_cmpuint (n_tips, ==, 2);
 
-  onyx_canvas_center_node (window->canvas, depthwise);
+  onyx_canvas_center_node (test_canvas (window), depthwise);
   wait_for_frames (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-paddle.png"), >, 2000);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -85,7 +85,7 @@ test_lstm (void)
       return;
     }
   window = open_model_window (path);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.zoom-fit", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-fit", NULL));
   wait_for_frames (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-lstm.png"), >, 2000);
   gtk_window_destroy (GTK_WINDOW (window));

@@ -118,7 +118,7 @@ test_window_german (void)
   while (onyx_window_is_opening (window))
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (onyx_window_has_model (window));
-  graph = onyx_document_get_proto (window->document)->graph;
+  graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
   onyx_window_select_node (window, graph->node[0]);
   while (g_main_context_iteration (NULL, FALSE))
     ;

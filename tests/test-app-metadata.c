@@ -17,7 +17,7 @@ assert_contains (const char *text, const char *part)
 static const OnyxLayoutNode *
 group_titled (OnyxWindow *window, const char *title)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
 
   for (guint i = 0; i < layout->nodes->len; i++)
     {
@@ -33,7 +33,7 @@ test_modules (void)
 {
   g_autofree char *path = test_data_path ("dynamo_metadata.onnx");
   OnyxWindow *window = open_model_window (path);
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   const OnyxLayoutNode *network, *first, *second;
   g_autofree char *text = NULL;
 
@@ -47,8 +47,8 @@ test_modules (void)
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-metadata-graph.png"), >, 2000);
 
   /* The node panel: module, classes, the user's line first, then the stack. */
-  onyx_window_select_node (window, onyx_edit_find_node (window->document, "node_MatMul_0", NULL));
-  g_assert_nonnull (window->selected_node);
+  onyx_window_select_node (window, onyx_edit_find_node (onyx_window_get_document (window), "node_MatMul_0", NULL));
+  g_assert_nonnull (onyx_window_get_selected_node (window));
   text = properties_text (window);
   assert_contains (text, "\nPyTorch Module\n");
   assert_contains (text, "\nModule\nnetwork.0 · Linear\n");
@@ -63,10 +63,10 @@ test_modules (void)
   g_assert_null (strstr (text, "pkg.torch.onnx.name_scopes"));
   wait_for_frames (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-metadata-node.png"), >, 2000);
-  snapshot_to_png (GTK_WIDGET (window->properties), "test-app-metadata-node-panel.png");
+  snapshot_to_png (GTK_WIDGET (test_properties (window)), "test-app-metadata-node-panel.png");
 
   /* An op at the top of the module tree. */
-  onyx_window_select_node (window, onyx_edit_find_node (window->document, "node_add", NULL));
+  onyx_window_select_node (window, onyx_edit_find_node (onyx_window_get_document (window), "node_add", NULL));
   g_free (text);
   text = properties_text (window);
   assert_contains (text, "\nModule\nthe model itself (top level)\n");

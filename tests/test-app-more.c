@@ -73,7 +73,7 @@ open_window (const char *model)
 
   onyx_window_open_file (window, file);
   wait_for_open (window);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  g_assert_cmpstr (onyx_window_get_page (window), ==, "model");
   wait_for_layout (window);
   return window;
 }
@@ -81,7 +81,7 @@ open_window (const char *model)
 static Onnx__NodeProto *
 node_of_op (OnyxWindow *window, const char *op_type)
 {
-  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+  Onnx__GraphProto *graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
 
   for (size_t i = 0; i < graph->n_node; i++)
     if (g_str_equal (graph->node[i]->op_type, op_type))
@@ -95,7 +95,7 @@ bypass_foo (OnyxWindow *window)
 {
   onyx_window_select_node (window, node_of_op (window, "FooOp"));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
-  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
 }
 
 static GtkEventController *
@@ -144,8 +144,8 @@ shows_file (OnyxWindow *window, const char *name)
   g_autofree char *base = NULL;
 
   wait_for_open (window);
-  base = window->file ? g_file_get_basename (window->file) : NULL;
-  return window->document != NULL && g_strcmp0 (base, name) == 0;
+  base = onyx_window_get_file (window) ? g_file_get_basename (onyx_window_get_file (window)) : NULL;
+  return onyx_window_get_document (window) != NULL && g_strcmp0 (base, name) == 0;
 }
 
 static void
@@ -158,7 +158,7 @@ test_drop_open (void)
 
   g_assert_true (drop_files (window, "model_foo.onnx", NULL));
   g_assert_true (shows_file (window, "model_foo.onnx"));
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  g_assert_cmpstr (onyx_window_get_page (window), ==, "model");
   wait_for_layout (window);
 
   /* Two files over unsaved changes: the second opens in a new window at once, the
@@ -177,14 +177,14 @@ test_drop_open (void)
   respond (dialog, "cancel");
   g_assert_null (find_message_dialog ());
   g_assert_true (shows_file (window, "model_foo.onnx"));
-  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
 
   g_assert_true (drop_files (window, "model.onnx", NULL));
   dialog = find_message_dialog ();
   g_assert_nonnull (dialog);
   respond (dialog, "discard");
   g_assert_true (shows_file (window, "model.onnx"));
-  g_assert_false (onyx_document_is_modified (window->document));
+  g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
   wait_for_layout (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -205,7 +205,7 @@ test_open_over_unsaved (void)
   g_assert_true (adw_message_dialog_has_response (dialog, "discard"));
   screenshot ("open-over-unsaved.png");
   respond (dialog, "cancel");
-  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
   wait_for_layout (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -229,7 +229,7 @@ test_close_unsaved (void)
     ;
   g_assert_nonnull (window);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (window)));
-  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
 
   gtk_window_close (GTK_WINDOW (window));
   dialog = find_message_dialog ();
@@ -266,9 +266,9 @@ test_close_save (void)
   /* Being written, in a thread: Undo is off (an undo of a frozen document would be a
    * critical, fatal here) until it is written. */
   g_assert_nonnull (window);
-  g_assert_true (onyx_document_is_frozen (window->document));
+  g_assert_true (onyx_document_is_frozen (onyx_window_get_document (window)));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
-  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
   for (int i = 0; i < 100000 && window != NULL; i++)
     g_main_context_iteration (NULL, TRUE);
   g_assert_null (window);
@@ -323,21 +323,21 @@ static void
 test_pinch_zoom (void)
 {
   OnyxWindow *window = open_window ("model.onnx");
-  GtkEventController *zoom = find_controller (GTK_WIDGET (window->canvas), GTK_TYPE_GESTURE_ZOOM);
-  double before = onyx_canvas_get_scale (window->canvas);
+  GtkEventController *zoom = find_controller (GTK_WIDGET (test_canvas (window)), GTK_TYPE_GESTURE_ZOOM);
+  double before = onyx_canvas_get_scale (test_canvas (window));
   OnyxRect area0, area1;
   gboolean handled;
 
   g_assert_nonnull (zoom);
-  onyx_canvas_get_visible_area (window->canvas, &area0);
+  onyx_canvas_get_visible_area (test_canvas (window), &area0);
   /* Two fingers moving apart to twice their distance, then back to 1.5 times. With no
    * touch points the gesture's centre is the widget's. */
   g_signal_emit_by_name (zoom, "begin", NULL);
   g_signal_emit_by_name (zoom, "scale-changed", 2.0, &handled);
-  g_assert_cmpfloat_with_epsilon (onyx_canvas_get_scale (window->canvas), before * 2, 1e-9);
+  g_assert_cmpfloat_with_epsilon (onyx_canvas_get_scale (test_canvas (window)), before * 2, 1e-9);
   g_signal_emit_by_name (zoom, "scale-changed", 1.5, &handled);
-  g_assert_cmpfloat_with_epsilon (onyx_canvas_get_scale (window->canvas), before * 1.5, 1e-9);
-  onyx_canvas_get_visible_area (window->canvas, &area1);
+  g_assert_cmpfloat_with_epsilon (onyx_canvas_get_scale (test_canvas (window)), before * 1.5, 1e-9);
+  onyx_canvas_get_visible_area (test_canvas (window), &area1);
   /* Around the centre: the layout point there stays; the view is 1/1.5 as wide. */
   g_assert_cmpfloat_with_epsilon (area1.x + area1.width / 2, area0.x + area0.width / 2, 1e-6);
   g_assert_cmpfloat_with_epsilon (area1.y + area1.height / 2, area0.y + area0.height / 2, 1e-6);
@@ -420,7 +420,7 @@ test_recent (void)
   g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), model_uri));
   g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), foo_uri));
   empty = new_window ();
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (empty->stack), ==, "empty");
+  g_assert_cmpstr (onyx_window_get_page (empty), ==, "empty");
   g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (GTK_WIDGET (onyx_window_recent_get_list (empty)),
                                                                   ADW_TYPE_CLAMP)));
   titles = recent_row_titles (empty);
@@ -513,18 +513,18 @@ static void
 test_export_view_and_graph (void)
 {
   OnyxWindow *window = open_window ("model.onnx");
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   g_autofree char *tmpdir = g_dir_make_tmp ("onyx-export-XXXXXX", NULL);
   const char *names[] = { "view.png", "graph.png", "view.svg", "graph.svg" };
   char *paths[4] = { NULL };
   g_autoptr (GError) error = NULL;
   int view_w, view_h, graph_w, graph_h;
-  int canvas_w = gtk_widget_get_width (GTK_WIDGET (window->canvas));
-  int canvas_h = gtk_widget_get_height (GTK_WIDGET (window->canvas));
+  int canvas_w = gtk_widget_get_width (GTK_WIDGET (test_canvas (window)));
+  int canvas_h = gtk_widget_get_height (GTK_WIDGET (test_canvas (window)));
 
   /* Zoomed in, the view is a part of the graph. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.zoom-in", NULL));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.zoom-in", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-in", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-in", NULL));
   for (int i = 0; i < 4; i++)
     {
       g_autoptr (GFile) file = NULL;
@@ -623,7 +623,7 @@ test_export_dialog (void)
 {
   OnyxWindow *window = open_window ("model.onnx");
   g_autofree char *tmpdir = g_dir_make_tmp ("onyx-export-XXXXXX", NULL);
-  g_autofree char *width = g_strdup_printf ("width=\"%d", gtk_widget_get_width (GTK_WIDGET (window->canvas)));
+  g_autofree char *width = g_strdup_printf ("width=\"%d", gtk_widget_get_width (GTK_WIDGET (test_canvas (window))));
   g_autofree char *named = NULL, *suggested = NULL;
 
   /* A name without extension, or the suggested "model-view.png", with the SVG type. */
@@ -638,7 +638,7 @@ test_export_dialog (void)
 static OnyxTensorPicker *
 picker_of_input (OnyxWindow *window, guint input)
 {
-  GtkWidget *widget = GTK_WIDGET (window->properties);
+  GtkWidget *widget = GTK_WIDGET (test_properties (window));
   guint seen = 0;
 
   /* Depth first: the pickers of inputs 0, 1, … in order. */
@@ -729,13 +729,13 @@ test_reconnect_picker (void)
   /* Enter takes the first match: Relu now reads the graph input. */
   g_signal_emit_by_name (onyx_tensor_picker_get_search (picker), "activate");
   g_assert_cmpstr (relu->input[0], ==, "input");
-  g_assert_true (onyx_document_is_modified (window->document));
-  g_assert_nonnull (strstr (onyx_document_get_undo_label (window->document), "Connect input 0"));
+  g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
+  g_assert_nonnull (strstr (onyx_document_get_undo_label (onyx_window_get_document (window)), "Connect input 0"));
   wait_for_layout (window);
   screenshot ("picker-done.png");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
   g_assert_cmpstr (relu->input[0], ==, before);
-  g_assert_false (onyx_document_is_modified (window->document));
+  g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
   wait_for_layout (window);
 
   /* Conv reading Relu's output would be a cycle: the core's message, no change. */
@@ -749,7 +749,7 @@ test_reconnect_picker (void)
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "depend on itself"));
   respond (dialog, "close");
   g_assert_cmpstr (conv->input[0], ==, "input");
-  g_assert_false (onyx_document_is_modified (window->document));
+  g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
   wait_for_layout (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -759,7 +759,7 @@ test_reconnect_picker (void)
 static guint
 n_op_boxes (OnyxWindow *window)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   guint n = 0;
 
   for (guint i = 0; i < layout->nodes->len; i++)
@@ -819,7 +819,7 @@ test_fold_constants (void)
   Onnx__NodeProto *bn = node_of_op (window, "BatchNormalization"), *relu = node_of_op (window, "Relu"), *scale = NULL;
   guint n_folded_boxes = n_op_boxes (window);
   int bn_box = layout_node_of_op (window, "BatchNormalization");
-  const OnyxLayoutNode *box = &g_array_index (onyx_canvas_get_layout (window->canvas)->nodes, OnyxLayoutNode, bn_box);
+  const OnyxLayoutNode *box = &g_array_index (onyx_canvas_get_layout (test_canvas (window))->nodes, OnyxLayoutNode, bn_box);
   OnyxTensorPicker *picker;
   GtkWidget *prefs, *fold_switch;
   g_autoptr (GSettings) settings = onyx_application_new_settings ();
@@ -834,16 +834,16 @@ test_fold_constants (void)
       scale = graph->node[n];
   g_assert_nonnull (scale);
 
-  g_signal_emit_by_name (window->canvas, "line-activated", bn_box, 1);
-  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
-  g_assert_true (window->selected_node == scale);
-  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, bn_box);
-  g_assert_true (shows_text (GTK_WIDGET (window->properties), "tensor float32⟨8⟩"));
+  g_signal_emit_by_name (test_canvas (window), "line-activated", bn_box, 1);
+  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
+  g_assert_true (onyx_window_get_selected_node (window) == scale);
+  g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, bn_box);
+  g_assert_true (shows_text (GTK_WIDGET (test_properties (window)), "tensor float32⟨8⟩"));
   wait_for_frames (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-more-fold-selected.png"), >, 2000);
   /* Its output, selected as a tensor, has no edge: the reader's box shows it. */
   onyx_window_select_tensor (window, scale->output[0]);
-  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, bn_box);
+  g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, bn_box);
 
   /* Deleting the reader leaves its Constants unread: boxes of their own, undo folds. */
   onyx_window_select_node (window, bn);

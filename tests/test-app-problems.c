@@ -32,13 +32,13 @@ record_change_cb (OnyxDocument *document, const OnyxChange *change, LastChange *
 static void
 watch_changes (OnyxWindow *window, LastChange *last)
 {
-  g_signal_connect (window->document, "changed", G_CALLBACK (record_change_cb), last);
+  g_signal_connect (onyx_window_get_document (window), "changed", G_CALLBACK (record_change_cb), last);
 }
 
 static void
 unwatch_changes (OnyxWindow *window, LastChange *last)
 {
-  g_signal_handlers_disconnect_by_data (window->document, last);
+  g_signal_handlers_disconnect_by_data (onyx_window_get_document (window), last);
   g_clear_pointer (&last->nodes, g_ptr_array_unref);
 }
 
@@ -83,11 +83,11 @@ problems (OnyxWindow *window)
 static guint
 n_badges (OnyxWindow *window)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   guint n = 0;
 
   for (guint i = 0; i < layout->nodes->len; i++)
-    n += onyx_canvas_get_node_badge (window->canvas, i) != ONYX_CANVAS_BADGE_NONE;
+    n += onyx_canvas_get_node_badge (test_canvas (window), i) != ONYX_CANVAS_BADGE_NONE;
   return n;
 }
 
@@ -115,7 +115,7 @@ test_problems_foo (void)
   /* The dot is on FooOp only. */
   foo = layout_node_of_op (window, "FooOp");
   g_assert_cmpint (foo, >=, 0);
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, foo), ==, ONYX_CANVAS_BADGE_WARNING);
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), foo), ==, ONYX_CANVAS_BADGE_WARNING);
   g_assert_cmpuint (n_badges (window), ==, 1);
 
   /* The header button reveals the list; a row selects its node. */
@@ -124,15 +124,15 @@ test_problems_foo (void)
   g_assert_true (gtk_revealer_get_reveal_child (test_revealer_of (test_problems_pane (window))));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (test_problems_pane (window)), 0)));
-  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
-  g_assert_cmpstr (window->selected_node->op_type, ==, "FooOp");
-  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, foo);
+  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "FooOp");
+  g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, foo);
   /* …and centres it, visible before or not. */
   {
-    const OnyxLayoutNode *box = &g_array_index (onyx_canvas_get_layout (window->canvas)->nodes,
+    const OnyxLayoutNode *box = &g_array_index (onyx_canvas_get_layout (test_canvas (window))->nodes,
                                                 OnyxLayoutNode, foo);
     OnyxRect area;
-    onyx_canvas_get_visible_area (window->canvas, &area);
+    onyx_canvas_get_visible_area (test_canvas (window), &area);
     g_assert_cmpfloat_with_epsilon (area.x + area.width / 2, box->box.x + box->box.width / 2, 1.0);
     g_assert_cmpfloat_with_epsilon (area.y + area.height / 2, box->box.y + box->box.height / 2, 1.0);
   }
@@ -144,7 +144,7 @@ test_problems_foo (void)
 
   /* Bypassing FooOp leaves no warning, checked around FooOp only; what is left is
    * the information that the devtech import is not used any more. */
-  foo_node = window->selected_node;
+  foo_node = onyx_window_get_selected_node (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpint (((OnyxProblem *) problems (window)->pdata[0])->kind, ==, ONYX_PROBLEM_UNUSED_OPSET);
@@ -161,7 +161,7 @@ test_problems_foo (void)
   g_assert_cmpuint (n_rows (window), ==, 1);
   assert_node_change (&last, foo_node);
   wait_for_layout (window);
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, layout_node_of_op (window, "FooOp")),
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "FooOp")),
                    ==, ONYX_CANVAS_BADGE_WARNING);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
   g_assert_cmpuint (problems (window)->len, ==, 1);
@@ -308,11 +308,11 @@ test_problems_dangling (void)
 
   watch_changes (window, &last);
 
-  pos = onyx_graph_index_node_position (onyx_document_get_index (window->document), broken);
+  pos = onyx_graph_index_node_position (onyx_document_get_index (onyx_window_get_document (window)), broken);
   g_assert_cmpint (pos, ==, 2);
   box = -1;
   {
-    const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+    const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
     for (guint i = 0; i < layout->nodes->len; i++)
       {
         const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
@@ -321,7 +321,7 @@ test_problems_dangling (void)
       }
   }
   g_assert_cmpint (box, >=, 0);
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, box), ==, ONYX_CANVAS_BADGE_ERROR);
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), box), ==, ONYX_CANVAS_BADGE_ERROR);
   g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (test_problems_count (window))), "error"));
 
   /* Errors are listed first: the first row is this one. */
@@ -331,7 +331,7 @@ test_problems_dangling (void)
   g_assert_true (g_ptr_array_index (problems (window),
                                     onyx_problems_pane_row_problem (test_problems_pane (window), first)) == problem);
   gtk_widget_activate (GTK_WIDGET (first));
-  g_assert_true (window->selected_node == broken);
+  g_assert_true (onyx_window_get_selected_node (window) == broken);
   text = properties_text (window);
   g_assert_nonnull (strstr (text, "Problems"));
   g_assert_nonnull (strstr (text, problem->message));
@@ -340,12 +340,12 @@ test_problems_dangling (void)
 
   /* Reconnecting the input to the tensor it read before fixes it, node by node. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reconnect-input", "(ss)", "0",
-                                             onyx_document_get_proto (window->document)->graph->node[1]->output[0]));
+                                             onyx_document_get_proto (onyx_window_get_document (window))->graph->node[1]->output[0]));
   assert_node_change (&last, broken);
   for (guint i = 0; i < problems (window)->len; i++)
     g_assert_cmpint (((OnyxProblem *) g_ptr_array_index (problems (window), i))->kind, !=, ONYX_PROBLEM_DANGLING_INPUT);
   wait_for_layout (window);
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, box), ==, ONYX_CANVAS_BADGE_NONE);
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), box), ==, ONYX_CANVAS_BADGE_NONE);
 
   /* Saving changes nothing to check. */
   {
@@ -374,14 +374,14 @@ test_problems_collapsed_group (void)
 
   g_settings_set_string (settings, "group-expansion", "top-level");
   window = open_model_window (path);
-  layout = onyx_canvas_get_layout (window->canvas);
+  layout = onyx_canvas_get_layout (test_canvas (window));
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *n = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       g_assert_cmpint (n->kind, !=, ONYX_LAYOUT_OP);
       if (n->kind == ONYX_LAYOUT_GROUP && !n->expanded)
         {
-          g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, i), ==, ONYX_CANVAS_BADGE_ERROR);
+          g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), i), ==, ONYX_CANVAS_BADGE_ERROR);
           groups++;
         }
     }
@@ -390,9 +390,9 @@ test_problems_collapsed_group (void)
 
   gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (test_problems_pane (window)), 0)));
   wait_for_layout (window);
-  g_assert_true (window->selected_node == dangling_problem (window)->node_proto);
-  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), >=, 0);
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, onyx_canvas_get_selected_node (window->canvas)),
+  g_assert_true (onyx_window_get_selected_node (window) == dangling_problem (window)->node_proto);
+  g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), >=, 0);
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), onyx_canvas_get_selected_node (test_canvas (window))),
                    ==, ONYX_CANVAS_BADGE_ERROR);
   close_window (window);
   g_settings_reset (settings, "group-expansion");
@@ -405,7 +405,7 @@ static void
 test_properties_schema (void)
 {
   OnyxWindow *window = open_window ("model.onnx");
-  Onnx__NodeProto *conv = onyx_document_get_proto (window->document)->graph->node[0];
+  Onnx__NodeProto *conv = onyx_document_get_proto (onyx_window_get_document (window))->graph->node[0];
   g_autofree char *text = NULL;
   g_autofree char *x = NULL, *w = NULL, *b = NULL, *y = NULL;
 
@@ -429,7 +429,7 @@ test_properties_schema (void)
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   snapshot_to_png (GTK_WIDGET (window), "test-app-problems-schema.png");
   /* The whole panel, scrolled-out rows too. */
-  snapshot_to_png (GTK_WIDGET (window->properties), "test-app-problems-schema-panel.png");
+  snapshot_to_png (GTK_WIDGET (test_properties (window)), "test-app-problems-schema-panel.png");
   close_window (window);
 }
 
@@ -438,12 +438,12 @@ static void
 test_problem_on_folded_constant (void)
 {
   OnyxWindow *window = open_window ("flat_constants.onnx");
-  Onnx__NodeProto *constant = onyx_edit_find_node (window->document, "p2o.Constant.2", NULL);
+  Onnx__NodeProto *constant = onyx_edit_find_node (onyx_window_get_document (window), "p2o.Constant.2", NULL);
 
   g_assert_nonnull (constant);
-  g_assert_true (onyx_edit_set_attribute (window->document, constant, "onyx_test", "1", NULL));
+  g_assert_true (onyx_edit_set_attribute (onyx_window_get_document (window), constant, "onyx_test", "1", NULL));
   wait_for_layout (window);
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas,
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window),
                                                layout_node_of_op (window, "BatchNormalization")),
                    ==, ONYX_CANVAS_BADGE_ERROR);
   close_window (window);

@@ -42,7 +42,7 @@ wait_drawn (GtkWidget *widget)
 static Onnx__GraphProto *
 main_graph (OnyxWindow *window)
 {
-  return onyx_document_get_proto (window->document)->graph;
+  return onyx_document_get_proto (onyx_window_get_document (window))->graph;
 }
 
 static Onnx__NodeProto *
@@ -113,7 +113,7 @@ test_replace_operator (void)
   g_autofree char *path = test_data_path ("model.onnx");
   OnyxWindow *window = open_model_window (path);
   Onnx__NodeProto *relu = first_node_of_op (window, "Relu");
-  guint n_undo = onyx_document_get_n_undo (window->document);
+  guint n_undo = onyx_document_get_n_undo (onyx_window_get_document (window));
   OnyxOperatorDialog *dialog;
   g_auto (GStrv) dropped = NULL;
   g_auto (GStrv) values = NULL;
@@ -121,9 +121,9 @@ test_replace_operator (void)
 
   onyx_window_select_node (window, relu);
   /* The node's panel offers the repairs: its output rows Insert Node After…. */
-  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.replace-operator", NULL));
-  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.extract-model", NULL));
-  g_assert_nonnull (find_action_button (GTK_WIDGET (window->properties), "win.insert-node-after",
+  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "win.replace-operator", NULL));
+  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "win.extract-model", NULL));
+  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "win.insert-node-after",
                                         relu->output[0]));
   dialog = open_operator_dialog (window, "win.replace-operator", NULL);
   /* The node's own operator is chosen first; the list holds opset 13's operators. */
@@ -143,7 +143,7 @@ test_replace_operator (void)
 
   g_assert_cmpstr (relu->op_type, ==, "LeakyRelu");
   g_assert_cmpfloat_with_epsilon (float_attribute (relu, "alpha"), 0.1, 1e-6);
-  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo + 1);
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, n_undo + 1);
 
   /* Back to Relu: alpha is listed as dropped before applying, pre-filled meanwhile. */
   wait_for_layout (window);  /* no edits while a layout runs */
@@ -163,7 +163,7 @@ test_replace_operator (void)
   test_undo (window);
   g_assert_cmpstr (relu->op_type, ==, "Relu");
   g_assert_cmpuint (relu->n_attribute, ==, 0);
-  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo);
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, n_undo);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -174,7 +174,7 @@ test_replace_error (void)
   g_autofree char *path = test_data_path ("model.onnx");
   OnyxWindow *window = open_model_window (path);
   Onnx__NodeProto *conv = first_node_of_op (window, "Conv");
-  guint n_undo = onyx_document_get_n_undo (window->document);
+  guint n_undo = onyx_document_get_n_undo (onyx_window_get_document (window));
   OnyxOperatorDialog *dialog;
   AdwMessageDialog *error;
 
@@ -188,7 +188,7 @@ test_replace_error (void)
   gtk_window_destroy (GTK_WINDOW (error));
   g_assert_cmpstr (conv->op_type, ==, "Conv");
   g_assert_cmpuint (conv->n_attribute, >, 0);
-  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo);
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, n_undo);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -212,9 +212,9 @@ test_insert_node_after (void)
   after = op_types (window);
   g_assert_cmpstr (before, ==, "Conv,Relu,Conv,Relu");
   g_assert_cmpstr (after, ==, "Conv,Relu,Identity,Conv,Relu");
-  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
-  g_assert_cmpstr (window->selected_node->op_type, ==, "Identity");
-  g_assert_cmpstr (window->selected_node->input[0], ==, tensor);
+  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "Identity");
+  g_assert_cmpstr (onyx_window_get_selected_node (window)->input[0], ==, tensor);
   test_undo (window);
   undone = op_types (window);
   g_assert_cmpstr (undone, ==, before);
@@ -224,7 +224,7 @@ test_insert_node_after (void)
 static gint64
 default_opset (OnyxWindow *window)
 {
-  Onnx__ModelProto *model = onyx_document_get_proto (window->document);
+  Onnx__ModelProto *model = onyx_document_get_proto (onyx_window_get_document (window));
   return onyx_opset_version (model->opset_import, model->n_opset_import, "");
 }
 
@@ -233,7 +233,7 @@ test_convert_opset (void)
 {
   g_autofree char *path = test_data_path ("model.onnx");
   OnyxWindow *window = open_model_window (path);
-  guint n_undo = onyx_document_get_n_undo (window->document);
+  guint n_undo = onyx_document_get_n_undo (onyx_window_get_document (window));
   AdwMessageDialog *dialog;
   GtkSpinButton *spin;
   double lower, upper;
@@ -256,7 +256,7 @@ test_convert_opset (void)
   g_object_unref (dialog);
 
   g_assert_cmpint (default_opset (window), ==, 14);
-  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo + 1);
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, n_undo + 1);
   test_undo (window);
   g_assert_cmpint (default_opset (window), ==, 13);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -347,12 +347,12 @@ test_extract_model (void)
   /* It is opened in a window of its own; the model extracted from is left as it was. */
   opened = find_other_window (window);
   g_assert_nonnull (opened);
-  g_assert_cmpuint (onyx_document_get_proto (opened->document)->graph->n_node, ==, 1);
+  g_assert_cmpuint (onyx_document_get_proto (onyx_window_get_document (opened))->graph->n_node, ==, 1);
   wait_for_layout (opened);
   gtk_window_destroy (GTK_WINDOW (opened));
   after = op_types (window);
   g_assert_cmpstr (after, ==, before);
-  g_assert_false (onyx_document_is_modified (window->document));
+  g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
 
   g_unlink (target);
   g_rmdir (folder);
@@ -363,7 +363,7 @@ test_extract_model (void)
 static const OnyxLayoutNode *
 layout_group (OnyxWindow *window, const char *scope)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
 
   for (guint i = 0; i < layout->nodes->len; i++)
     {
@@ -392,33 +392,33 @@ test_inline_functions (void)
   guint n_undo;
 
   /* No local functions: no button, and the action changes nothing. */
-  g_assert_null (find_action_button (GTK_WIDGET (window->properties), "win.inline-functions", NULL));
+  g_assert_null (find_action_button (GTK_WIDGET (test_properties (window)), "win.inline-functions", NULL));
   gtk_widget_activate_action (GTK_WIDGET (window), "win.inline-functions", NULL);
-  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, 0);
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, 0);
   /* Disabled, not failing: an enabled action would have shown the edit's error. */
   g_assert_null (find_message_dialog ());
   gtk_window_destroy (GTK_WINDOW (window));
 
   window = open_model_window (path);
-  before = onyx_document_serialize (window->document);
+  before = onyx_document_serialize (onyx_window_get_document (window));
   calls = op_types (window);
   g_assert_cmpstr (calls, ==, "Sequential,Sub,Head,If,Neg,Head");
-  n_undo = onyx_document_get_n_undo (window->document);
-  button = find_action_button (GTK_WIDGET (window->properties), "win.inline-functions", NULL);
+  n_undo = onyx_document_get_n_undo (onyx_window_get_document (window));
+  button = find_action_button (GTK_WIDGET (test_properties (window)), "win.inline-functions", NULL);
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_is_sensitive (button));
   g_signal_emit_by_name (button, "clicked");
 
   inlined = op_types (window);
   g_assert_cmpstr (inlined, ==, "MatMul,Add,Relu,MatMul,Add,Relu,Sub,LeakyRelu,Clip,If,Neg,LeakyRelu,Clip");
-  g_assert_cmpuint (onyx_document_get_proto (window->document)->n_functions, ==, 0);
-  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, n_undo + 1);
+  g_assert_cmpuint (onyx_document_get_proto (onyx_window_get_document (window))->n_functions, ==, 0);
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, n_undo + 1);
   wait_for_layout (window);
   /* Each call is a name scope now: Sequential_0 holds its Linear and ReLU modules. */
   g_assert_nonnull (layout_group (window, "Sequential_0"));
   g_assert_nonnull (layout_group (window, "Head_2"));
   /* The panel has nothing left to inline. */
-  g_assert_null (find_action_button (GTK_WIDGET (window->properties), "win.inline-functions", NULL));
+  g_assert_null (find_action_button (GTK_WIDGET (test_properties (window)), "win.inline-functions", NULL));
   wait_drawn (GTK_WIDGET (window));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-repair-inline.png"), >, 2000);
 
@@ -426,7 +426,7 @@ test_inline_functions (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
   restored = op_types (window);
   g_assert_cmpstr (restored, ==, calls);
-  undone = onyx_document_serialize (window->document);
+  undone = onyx_document_serialize (onyx_window_get_document (window));
   g_assert_true (g_bytes_equal (before, undone));
   wait_for_layout (window);
 
@@ -435,7 +435,7 @@ test_inline_functions (void)
   g_assert_true (onyx_window_shows_function (window));
   wait_for_layout (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.inline-functions", NULL));
-  g_assert_cmpuint (onyx_document_get_proto (window->document)->n_functions, ==, 0);
+  g_assert_cmpuint (onyx_document_get_proto (onyx_window_get_document (window))->n_functions, ==, 0);
   g_assert_true (onyx_window_shows_main_graph (window));
   wait_for_layout (window);
   gtk_window_destroy (GTK_WINDOW (window));

@@ -51,7 +51,7 @@ run_note (const char *tensor, gpointer data)
 static char *
 edge_tooltip (OnyxWindow *window, const char *tensor)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   g_autoptr (OnyxRenderIndex) index = onyx_render_index_new (layout);
 
   for (guint e = 0; e < layout->edges->len; e++)
@@ -68,7 +68,7 @@ edge_tooltip (OnyxWindow *window, const char *tensor)
 static Onnx__NodeProto *
 node_of_op (OnyxWindow *window, const char *op_type, guint nth)
 {
-  Onnx__GraphProto *graph = onyx_document_get_proto (window->document)->graph;
+  Onnx__GraphProto *graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
 
   for (size_t i = 0; i < graph->n_node; i++)
     if (g_str_equal (graph->node[i]->op_type, op_type) && nth-- == 0)
@@ -203,12 +203,12 @@ test_first_divergence (void)
   g_assert_cmpstr (onyx_run_pane_get_result (test_run_pane (window))->first_divergence_delta->name, ==,
                    "/model/model.3/Conv_output_0");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-first-divergence", NULL));
-  g_assert_true (window->selected_node == second_conv);
+  g_assert_true (onyx_window_get_selected_node (window) == second_conv);
 
   /* The graph by error: the first Conv agrees (green), the second does not. */
-  layout = onyx_canvas_get_layout (window->canvas);
+  layout = onyx_canvas_get_layout (test_canvas (window));
   onyx_run_pane_scale_color (-1, &low);
-  g_assert_true (onyx_canvas_get_node_tint (window->canvas, onyx_canvas_get_selected_node (window->canvas), &tint));
+  g_assert_true (onyx_canvas_get_node_tint (test_canvas (window), onyx_canvas_get_selected_node (test_canvas (window)), &tint));
   g_assert_false (gdk_rgba_equal (&tint, &low));
   g_assert_cmpfloat (tint.red, >, tint.green);
   for (guint i = 0; i < layout->nodes->len; i++)
@@ -216,7 +216,7 @@ test_first_divergence (void)
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       if (node->kind == ONYX_LAYOUT_OP && node->index == 0)
         {
-          g_assert_true (onyx_canvas_get_node_tint (window->canvas, i, &tint));
+          g_assert_true (onyx_canvas_get_node_tint (test_canvas (window), i, &tint));
           g_assert_true (gdk_rgba_equal (&tint, &low));
         }
     }
@@ -248,7 +248,7 @@ test_first_divergence (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-close", NULL));
   wait_for_revealer (window, test_revealer_of (test_run_pane (window)));
-  g_assert_false (onyx_canvas_get_node_tint (window->canvas, onyx_canvas_get_selected_node (window->canvas), NULL));
+  g_assert_false (onyx_canvas_get_node_tint (test_canvas (window), onyx_canvas_get_selected_node (test_canvas (window)), NULL));
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (repro);
   g_unlink (repro_npz);

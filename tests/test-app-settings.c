@@ -1,16 +1,7 @@
 /* test-app-settings.c: the GSettings key group-expansion decides which name-scope
  * groups a newly opened model shows (the key only; the preferences window has no row
  * for it yet). model_foo.onnx has one scope, "model", around Conv and Relu. */
-#include <adwaita.h>
-
-#include "onyx-window-private.h"
-
-static void
-wait_for_layout (OnyxWindow *window)
-{
-  while (onyx_window_is_laying_out (window) || onyx_canvas_get_layout (window->canvas) == NULL)
-    g_main_context_iteration (NULL, TRUE);
-}
+#include "onyx-app-test-util.h"
 
 /* Opens model_foo.onnx with group-expansion set to `mode`; counts the layout's open
  * and closed group boxes and its operator boxes. */
@@ -28,7 +19,7 @@ open_with_expansion (const char *mode, guint *n_open, guint *n_closed, guint *n_
   gtk_window_present (GTK_WINDOW (window));
   onyx_window_open_file (window, file);
   wait_for_layout (window);
-  layout = onyx_canvas_get_layout (window->canvas);
+  layout = onyx_canvas_get_layout (test_canvas (window));
   *n_open = *n_closed = *n_ops = 0;
   for (guint i = 0; i < layout->nodes->len; i++)
     {

@@ -52,7 +52,7 @@ path_button (OnyxWindow *window, const char *label)
 static Onnx__NodeProto *
 node_named (OnyxWindow *window, const char *name)
 {
-  Onnx__NodeProto *node = onyx_edit_find_node (window->document, name, NULL);
+  Onnx__NodeProto *node = onyx_edit_find_node (onyx_window_get_document (window), name, NULL);
   g_assert_nonnull (node);
   return node;
 }
@@ -67,14 +67,14 @@ test_navigate (void)
   g_autofree char *path = NULL;
   int box;
 
-  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
+  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
   g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
   g_assert_false (gtk_widget_get_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
 
   /* A double click on the Loop opens its body. */
   box = layout_node_of_op (window, "Loop");
   g_assert_cmpint (box, >=, 0);
-  g_signal_emit_by_name (window->canvas, "item-opened", box);
+  g_signal_emit_by_name (test_canvas (window), "item-opened", box);
   wait_for_layout (window);
   g_assert_true (onyx_window_get_graph (window) == body);
   path = path_text (window);
@@ -84,7 +84,7 @@ test_navigate (void)
   g_assert_cmpint (layout_node_of_op (window, "Mod"), >=, 0);
   g_assert_cmpint (layout_node_of_op (window, "Loop"), ==, -1);
   {
-    const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+    const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
     guint n_outer = 0;
     for (guint i = 0; i < layout->nodes->len; i++)
       n_outer += g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_OUTER;
@@ -93,8 +93,8 @@ test_navigate (void)
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-body.png"), >, 2000);
 
   /* The If's panel row for then_branch opens it. */
-  g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "If"), -1);
-  g_assert_true (window->selected_node == inner_if);
+  g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "If"), -1);
+  g_assert_true (onyx_window_get_selected_node (window) == inner_if);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s",
                                              "/If:then_branch"));
   wait_for_layout (window);
@@ -109,11 +109,11 @@ test_navigate (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
   wait_for_layout (window);
   g_assert_true (onyx_window_get_graph (window) == body);
-  g_assert_true (window->selected_node == inner_if);
-  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, layout_node_of_op (window, "If"));
+  g_assert_true (onyx_window_get_selected_node (window) == inner_if);
+  g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, layout_node_of_op (window, "If"));
   g_signal_emit_by_name (path_button (window, "main"), "clicked");
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
+  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
   g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
   close_window (window);
 }
@@ -124,16 +124,16 @@ test_edit_in_branch (void)
 {
   OnyxWindow *window = open_loop ();
   Onnx__NodeProto *tanh = node_named (window, "/Tanh");
-  Onnx__GraphProto *branch = onyx_document_graph_of_node (window->document, tanh);
+  Onnx__GraphProto *branch = onyx_document_graph_of_node (onyx_window_get_document (window), tanh);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s",
                                              "/If:then_branch"));
   wait_for_layout (window);
-  g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "Tanh"), -1);
-  g_assert_true (window->selected_node == tanh);
+  g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "Tanh"), -1);
+  g_assert_true (onyx_window_get_selected_node (window) == tanh);
   g_assert_true (gtk_widget_get_sensitive (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
-  g_assert_cmpstr (onyx_document_get_undo_label (window->document), ==, "Bypass node /Tanh");
+  g_assert_cmpstr (onyx_document_get_undo_label (onyx_window_get_document (window)), ==, "Bypass node /Tanh");
   g_assert_cmpuint (branch->n_node, ==, 1);
   wait_for_layout (window);
   g_assert_true (onyx_window_get_graph (window) == branch);
@@ -155,13 +155,13 @@ test_problem_in_branch (void)
 {
   OnyxWindow *window = open_loop ();
   Onnx__NodeProto *add = node_named (window, "/Add");
-  Onnx__GraphProto *branch = onyx_document_graph_of_node (window->document, add);
+  Onnx__GraphProto *branch = onyx_document_graph_of_node (onyx_window_get_document (window), add);
   const OnyxProblem *problem;
 
   /* Broken behind the actions' back, as a bad export would be. */
-  onyx_document_begin_command (window->document, "break");
-  onyx_document_set_node_input (window->document, add, 1, "no_such_tensor");
-  onyx_document_commit_command (window->document);
+  onyx_document_begin_command (onyx_window_get_document (window), "break");
+  onyx_document_set_node_input (onyx_window_get_document (window), add, 1, "no_such_tensor");
+  onyx_document_commit_command (onyx_window_get_document (window));
   wait_for_layout (window);
   /* The dangling input, and the Constant nobody reads now. */
   g_assert_cmpuint (onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window))->len, ==, 2);
@@ -169,7 +169,7 @@ test_problem_in_branch (void)
   g_assert_cmpint (problem->kind, ==, ONYX_PROBLEM_DANGLING_INPUT);
   g_assert_cmpstr (problem->graph, ==, "/If:else_branch");
   g_assert_true (problem->node_proto == add);
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, layout_node_of_op (window, "Loop")),
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "Loop")),
                    ==, ONYX_CANVAS_BADGE_ERROR);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
@@ -185,15 +185,15 @@ test_problem_in_branch (void)
   }
   wait_for_layout (window);
   g_assert_true (onyx_window_get_graph (window) == branch);
-  g_assert_true (window->selected_node == add);
-  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, layout_node_of_op (window, "Add"));
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, layout_node_of_op (window, "Add")),
+  g_assert_true (onyx_window_get_selected_node (window) == add);
+  g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, layout_node_of_op (window, "Add"));
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "Add")),
                    ==, ONYX_CANVAS_BADGE_ERROR);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-problem.png"), >, 2000);
   /* Escape goes up as the Back button does. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL);
   wait_for_layout (window);
-  g_assert_cmpint (onyx_canvas_get_node_badge (window->canvas, layout_node_of_op (window, "If")),
+  g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "If")),
                    ==, ONYX_CANVAS_BADGE_ERROR);
   close_window (window);
 }
@@ -207,9 +207,9 @@ test_holder_deleted (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s", "/Loop:body"));
   wait_for_layout (window);
-  g_assert_true (onyx_edit_delete_node (window->document, loop, NULL));
+  g_assert_true (onyx_edit_delete_node (onyx_window_get_document (window), loop, NULL));
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (window->document)->graph);
+  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
   g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
   close_window (window);
 }
@@ -222,18 +222,18 @@ test_function (void)
   OnyxWindow *window = open_model_window (path);
   g_autofree char *text = NULL;
 
-  g_signal_emit_by_name (window->canvas, "item-opened", layout_node_of_op (window, "ReluNeg"));
+  g_signal_emit_by_name (test_canvas (window), "item-opened", layout_node_of_op (window, "ReluNeg"));
   wait_for_layout (window);
   g_assert_true (onyx_window_shows_function (window));
   text = path_text (window);
   g_assert_cmpstr (text, ==, "main›ReluNeg");
   g_assert_cmpint (layout_node_of_op (window, "Relu"), >=, 0);
   g_assert_cmpint (layout_node_of_op (window, "Neg"), >=, 0);
-  g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "Neg"), -1);
-  g_assert_cmpstr (window->selected_node->op_type, ==, "Neg");
+  g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "Neg"), -1);
+  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "Neg");
   /* Not edited: the delete action does nothing here. */
   gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-node", NULL);
-  g_assert_cmpuint (onyx_document_get_n_undo (window->document), ==, 0);
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, 0);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
   wait_for_layout (window);
   g_assert_false (onyx_window_shows_function (window));
@@ -276,13 +276,13 @@ test_compare_in_branch (void)
         }
     }
   g_assert_cmpuint (row, !=, G_MAXUINT);
-  g_assert_true (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Loop"), NULL));
+  g_assert_true (onyx_canvas_get_node_tint (test_canvas (window), layout_node_of_op (window, "Loop"), NULL));
   g_signal_emit_by_name (test_compare_pane (window), "entry-activated", row);
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == onyx_document_graph_of_node (window->document, gemm));
-  g_assert_true (window->selected_node == gemm);
-  g_assert_true (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Gemm"), NULL));
-  g_assert_false (onyx_canvas_get_node_tint (window->canvas, layout_node_of_op (window, "Tanh"), NULL));
+  g_assert_true (onyx_window_get_graph (window) == onyx_document_graph_of_node (onyx_window_get_document (window), gemm));
+  g_assert_true (onyx_window_get_selected_node (window) == gemm);
+  g_assert_true (onyx_canvas_get_node_tint (test_canvas (window), layout_node_of_op (window, "Gemm"), NULL));
+  g_assert_false (onyx_canvas_get_node_tint (test_canvas (window), layout_node_of_op (window, "Tanh"), NULL));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-compare.png"), >, 2000);
   close_window (window);
   g_unlink (older);

@@ -30,28 +30,28 @@ test_open_bypass_undo_save (void)
   wait_until_shown (window);
   onyx_window_open_file (window, file);
   wait_for_open (window);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "model");
+  g_assert_cmpstr (onyx_window_get_page (window), ==, "model");
   wait_for_layout (window);
-  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window->canvas), "test-app-loaded.png"), >, 2000);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (test_canvas (window)), "test-app-loaded.png"), >, 2000);
   snapshot_to_png (GTK_WIDGET (window), "test-app-window.png");
 
   /* A click on FooOp, as the canvas reports it. */
   foo = layout_node_of_op (window, "FooOp");
   g_assert_cmpint (foo, >=, 0);
-  g_signal_emit_by_name (window->canvas, "item-activated", foo, -1);
-  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
-  g_assert_cmpstr (window->selected_node->op_type, ==, "FooOp");
-  g_assert_cmpint (onyx_canvas_get_selected_node (window->canvas), ==, foo);
-  g_assert_false (onyx_document_is_modified (window->document));
+  g_signal_emit_by_name (test_canvas (window), "item-activated", foo, -1);
+  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "FooOp");
+  g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, foo);
+  g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
   types = op_types (window);
   g_assert_cmpstr (types, ==, "Conv,Relu");
-  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
   g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)), "• "));
   wait_for_layout (window);
   g_assert_cmpint (layout_node_of_op (window, "FooOp"), ==, -1);
-  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window->canvas), "test-app-bypassed.png"), >, 2000);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (test_canvas (window)), "test-app-bypassed.png"), >, 2000);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
   g_free (types);
@@ -67,7 +67,7 @@ test_open_bypass_undo_save (void)
 
   g_assert_true (onyx_window_save_file (window, saved_file));
   wait_for_save (window);
-  g_assert_false (onyx_document_is_modified (window->document));
+  g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
   script = g_strdup_printf ("import onnx, sys\n"
                             "m = onnx.load(sys.argv[1])\n"
                             "onnx.checker.check_model(m)\n"
@@ -108,8 +108,8 @@ test_broken_file (void)
   wait_until_shown (window);
   onyx_window_open_file (window, file);
   wait_for_open (window);
-  g_assert_cmpstr (gtk_stack_get_visible_child_name (window->stack), ==, "error");
-  shown = adw_status_page_get_description (window->error_page);
+  g_assert_cmpstr (onyx_window_get_page (window), ==, "error");
+  shown = adw_status_page_get_description (test_find_status_page (GTK_WIDGET (window), "Could Not Open the Model"));
   escaped = g_markup_escape_text (error->message, -1);
   g_assert_cmpstr (shown, ==, escaped);
   g_assert_nonnull (strstr (shown, "truncated"));
@@ -154,16 +154,16 @@ input_boxes (const OnyxLayout *layout)
 static void
 assert_at_inputs (OnyxWindow *window)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   OnyxRect area, inputs = input_boxes (layout);
   const OnyxRect *b = &layout->bounds;
   double centred_x;
 
-  onyx_canvas_get_visible_area (window->canvas, &area);
+  onyx_canvas_get_visible_area (test_canvas (window), &area);
   centred_x = inputs.x + inputs.width / 2 - area.width / 2;
   if (b->width + 40 > area.width)
     centred_x = CLAMP (centred_x, b->x - 20, b->x + b->width + 20 - area.width);
-  g_assert_cmpfloat (onyx_canvas_get_scale (window->canvas), ==, 1.0);
+  g_assert_cmpfloat (onyx_canvas_get_scale (test_canvas (window)), ==, 1.0);
   g_assert_true (rect_inside (&area, &inputs));
   g_assert_cmpfloat (area.y, <=, inputs.y);
   g_assert_cmpfloat (area.y, >=, inputs.y - 40);
@@ -178,39 +178,39 @@ test_first_view (void)
   g_autofree char *big_path = test_data_path ("flat_constants.onnx");
   g_autoptr (GFile) big_file = g_file_new_for_path (big_path);
   OnyxWindow *window = open_model_window (small_path);
-  const OnyxLayout *layout = onyx_canvas_get_layout (window->canvas);
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
   OnyxRect area, first;
 
   /* Small: fitted whole. */
-  onyx_canvas_get_visible_area (window->canvas, &area);
+  onyx_canvas_get_visible_area (test_canvas (window), &area);
   g_assert_true (rect_inside (&area, &layout->bounds));
-  g_assert_cmpfloat (onyx_canvas_get_scale (window->canvas), >=, 0.8);
+  g_assert_cmpfloat (onyx_canvas_get_scale (test_canvas (window)), >=, 0.8);
   g_assert_cmpfloat_with_epsilon (area.x + area.width / 2, layout->bounds.x + layout->bounds.width / 2, 1e-6);
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* Big: 35 nodes, too big for the view at a readable scale. */
   window = open_model_window (big_path);
-  layout = onyx_canvas_get_layout (window->canvas);
-  g_test_message ("canvas %d×%d, layout %.0f×%.0f", gtk_widget_get_width (GTK_WIDGET (window->canvas)),
-                  gtk_widget_get_height (GTK_WIDGET (window->canvas)), layout->bounds.width,
+  layout = onyx_canvas_get_layout (test_canvas (window));
+  g_test_message ("canvas %d×%d, layout %.0f×%.0f", gtk_widget_get_width (GTK_WIDGET (test_canvas (window))),
+                  gtk_widget_get_height (GTK_WIDGET (test_canvas (window))), layout->bounds.width,
                   layout->bounds.height);
-  g_assert_true (layout->bounds.width * 0.8 > gtk_widget_get_width (GTK_WIDGET (window->canvas)) ||
-                 layout->bounds.height * 0.8 > gtk_widget_get_height (GTK_WIDGET (window->canvas)));
+  g_assert_true (layout->bounds.width * 0.8 > gtk_widget_get_width (GTK_WIDGET (test_canvas (window))) ||
+                 layout->bounds.height * 0.8 > gtk_widget_get_height (GTK_WIDGET (test_canvas (window))));
   assert_at_inputs (window);
-  onyx_canvas_get_visible_area (window->canvas, &first);
+  onyx_canvas_get_visible_area (test_canvas (window), &first);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-first-view.png"), >, 2000);
 
   /* Home after panning away comes back; 0 still shows the whole graph. */
-  onyx_canvas_center_node (window->canvas, layout->nodes->len - 1);
-  onyx_canvas_get_visible_area (window->canvas, &area);
+  onyx_canvas_center_node (test_canvas (window), layout->nodes->len - 1);
+  onyx_canvas_get_visible_area (test_canvas (window), &area);
   g_assert_cmpfloat (fabs (area.y - first.y), >, 100);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.first-view", NULL));
-  onyx_canvas_get_visible_area (window->canvas, &area);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.first-view", NULL));
+  onyx_canvas_get_visible_area (test_canvas (window), &area);
   g_assert_cmpmem (&area, sizeof area, &first, sizeof first);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->canvas), "canvas.zoom-fit", NULL));
-  onyx_canvas_get_visible_area (window->canvas, &area);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-fit", NULL));
+  onyx_canvas_get_visible_area (test_canvas (window), &area);
   g_assert_true (rect_inside (&area, &layout->bounds));
-  g_assert_cmpfloat (onyx_canvas_get_scale (window->canvas), <, 0.8);
+  g_assert_cmpfloat (onyx_canvas_get_scale (test_canvas (window)), <, 0.8);
   gtk_window_destroy (GTK_WINDOW (window));
 
   /* Laid out before the canvas has a size: the first view waits for one. */
@@ -219,8 +219,8 @@ test_first_view (void)
   wait_for_open (window);
   while (onyx_window_is_laying_out (window))
     g_main_context_iteration (NULL, TRUE);
-  g_assert_nonnull (onyx_canvas_get_layout (window->canvas));
-  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window->canvas)), ==, 0);
+  g_assert_nonnull (onyx_canvas_get_layout (test_canvas (window)));
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (test_canvas (window))), ==, 0);
   gtk_window_present (GTK_WINDOW (window));
   wait_until_shown (window);
   wait_for_layout (window);
@@ -279,7 +279,7 @@ crash_after_bypass (const char *path)
 {
   OnyxWindow *window = open_model_window (path);
 
-  g_signal_emit_by_name (window->canvas, "item-activated", layout_node_of_op (window, "FooOp"), -1);
+  g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "FooOp"), -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
   raise (SIGKILL);
   return 1;
@@ -324,17 +324,17 @@ test_crash_restore (void)
   g_assert_nonnull (dialog);
   adw_message_dialog_response (dialog, "restore");
   /* The edits are replayed once the first layout no longer reads the model. */
-  while (!onyx_document_is_modified (window->document))
+  while (!onyx_document_is_modified (onyx_window_get_document (window)))
     g_main_context_iteration (NULL, TRUE);
   types = op_types (window);
   g_assert_cmpstr (types, ==, "Conv,Relu");
-  g_assert_true (onyx_document_is_modified (window->document));
+  g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
 
   model = onyx_model_new_from_file (path, &error);
   expected = onyx_document_new (model);
   g_assert_true (onyx_step_apply (expected, "bypass-op", "devtech::FooOp", &error));
   expected_bytes = onyx_document_serialize (expected);
-  restored_bytes = onyx_document_serialize (window->document);
+  restored_bytes = onyx_document_serialize (onyx_window_get_document (window));
   g_assert_true (g_bytes_equal (expected_bytes, restored_bytes));
   wait_for_layout (window);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -359,10 +359,10 @@ collect_subtitles (GtkWidget *widget, GString *out)
 static void
 panel_subtitles_of (OnyxWindow *window, int item, GString *rows)
 {
-  g_signal_emit_by_name (window->canvas, "item-activated", item, -1);
-  g_assert_cmpint (window->selection, ==, ONYX_SELECTION_NODE);
+  g_signal_emit_by_name (test_canvas (window), "item-activated", item, -1);
+  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
   g_string_truncate (rows, 0);
-  collect_subtitles (GTK_WIDGET (window->properties), rows);
+  collect_subtitles (GTK_WIDGET (test_properties (window)), rows);
 }
 
 /* The node panel shows each tensor's type as ONNX's inference finds it, marked
@@ -385,15 +385,15 @@ test_inferred_types_in_panel (void)
   /* The step shows at once; its shapes are made with its layout, in a thread the
    * document is frozen for, and the panel follows them without being asked. */
   g_assert_true (onyx_window_is_laying_out (window));
-  g_assert_true (onyx_document_is_frozen (window->document));
+  g_assert_true (onyx_document_is_frozen (onyx_window_get_document (window)));
   g_string_truncate (rows, 0);
-  collect_subtitles (GTK_WIDGET (window->properties), rows);
+  collect_subtitles (GTK_WIDGET (test_properties (window)), rows);
   g_assert_nonnull (strstr (rows->str, "float32[2×3×128×128]\n"));
   g_assert_nonnull (strstr (rows->str, "…\n"));
   wait_for_layout (window);
-  g_assert_false (onyx_document_is_frozen (window->document));
+  g_assert_false (onyx_document_is_frozen (onyx_window_get_document (window)));
   g_string_truncate (rows, 0);
-  collect_subtitles (GTK_WIDGET (window->properties), rows);
+  collect_subtitles (GTK_WIDGET (test_properties (window)), rows);
   g_assert_nonnull (strstr (rows->str, "float32[2×16×63×63] (inferred)\n"));
   panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
   g_assert_nonnull (strstr (rows->str, "float32[2×16×63×63] (inferred)\n"));

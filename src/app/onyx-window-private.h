@@ -59,6 +59,11 @@ struct _OnyxWindow {
 };
 
 /* onyx-window.c */
+OnyxSelectionKind onyx_window_get_selection (OnyxWindow *self);
+/* The selected node, or NULL when the selection is no node. */
+Onnx__NodeProto  *onyx_window_get_selected_node (OnyxWindow *self);
+/* The selected tensor's name, or NULL when the selection is no tensor. */
+const char       *onyx_window_get_selected_tensor (OnyxWindow *self);
 void     onyx_window_update_state   (OnyxWindow *self);
 /* An object of the window's template that a part (onyx-window-*.c) keeps for itself;
  * its class_init declares the id with gtk_widget_class_bind_template_child_full. */

@@ -18,6 +18,48 @@ onyx_window_has_model (OnyxWindow *self)
   return self->document != NULL || self->open_cancellable != NULL;
 }
 
+enum { PROP_0, PROP_DOCUMENT, N_PROPS };
+static GParamSpec *props[N_PROPS];
+
+OnyxDocument *
+onyx_window_get_document (OnyxWindow *self)
+{
+  g_return_val_if_fail (ONYX_IS_WINDOW (self), NULL);
+  return self->document;
+}
+
+GFile *
+onyx_window_get_file (OnyxWindow *self)
+{
+  g_return_val_if_fail (ONYX_IS_WINDOW (self), NULL);
+  return self->file;
+}
+
+const char *
+onyx_window_get_page (OnyxWindow *self)
+{
+  g_return_val_if_fail (ONYX_IS_WINDOW (self), NULL);
+  return gtk_stack_get_visible_child_name (self->stack);
+}
+
+OnyxSelectionKind
+onyx_window_get_selection (OnyxWindow *self)
+{
+  return self->selection;
+}
+
+Onnx__NodeProto *
+onyx_window_get_selected_node (OnyxWindow *self)
+{
+  return self->selection == ONYX_SELECTION_NODE ? self->selected_node : NULL;
+}
+
+const char *
+onyx_window_get_selected_tensor (OnyxWindow *self)
+{
+  return self->selection == ONYX_SELECTION_TENSOR ? self->selected_tensor : NULL;
+}
+
 void
 onyx_window_toast (OnyxWindow *self, const char *message, gboolean with_undo)
 {
@@ -505,6 +547,7 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
   self->document = g_steal_pointer (&opening->document);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DOCUMENT]);
   onyx_layout_session_set_graph (self->layout, self->document, g_steal_pointer (&opening->engine));
   /* First: the properties panel, refreshed by the next handler, shows the findings. */
   onyx_window_problems_attach (self, g_steal_pointer (&opening->diagnostics));
@@ -527,7 +570,11 @@ onyx_window_open_file (OnyxWindow *self, GFile *file)
   g_return_if_fail (ONYX_IS_WINDOW (self));
   close_document (self);
   onyx_window_graphs_reset (self);
-  g_clear_object (&self->document);
+  if (self->document != NULL)
+    {
+      g_clear_object (&self->document);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DOCUMENT]);
+    }
   g_set_object (&self->file, file);
   if (self->open_cancellable != NULL)
     g_cancellable_cancel (self->open_cancellable);
@@ -799,6 +846,19 @@ onyx_window_finalize (GObject *object)
 }
 
 static void
+onyx_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT:
+      g_value_set_object (value, ONYX_WINDOW (object)->document);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 onyx_window_class_init (OnyxWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -807,6 +867,10 @@ onyx_window_class_init (OnyxWindowClass *klass)
 
   object_class->dispose = onyx_window_dispose;
   object_class->finalize = onyx_window_finalize;
+  object_class->get_property = onyx_window_get_property;
+  props[PROP_DOCUMENT] = g_param_spec_object ("document", NULL, NULL, ONYX_TYPE_DOCUMENT,
+                                              G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
   window_class->close_request = onyx_window_close_request;
 
   g_type_ensure (ONYX_TYPE_CANVAS);

@@ -3,6 +3,8 @@
 
 #include <adwaita.h>
 
+#include "onyx-document.h"
+
 G_BEGIN_DECLS
 
 #define ONYX_TYPE_WINDOW (onyx_window_get_type ())
@@ -16,5 +18,12 @@ void        onyx_window_open_file (OnyxWindow *self,
 gboolean    onyx_window_is_opening (OnyxWindow *self);
 /* Whether a model is shown (an empty or error window can be reused). */
 gboolean    onyx_window_has_model (OnyxWindow *self);
+/* The model shown (property "document", notified when another is shown), or NULL:
+ * an empty window, one opening a file, or one saying why it could not. */
+OnyxDocument *onyx_window_get_document (OnyxWindow *self);
+/* The file shown or being opened, or NULL. */
+GFile      *onyx_window_get_file  (OnyxWindow *self);
+/* What the window shows: "empty", "opening", "error" or "model". */
+const char *onyx_window_get_page  (OnyxWindow *self);
 
 G_END_DECLS
