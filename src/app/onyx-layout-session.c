@@ -113,6 +113,18 @@ stop_progress (OnyxLayoutSession *self)
     gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
 }
 
+/* In a main-loop turn of its own, after the new layout's: each stays short. Shapes
+ * of a document changed meanwhile are no longer its own and are not announced. */
+static gboolean
+announce_shapes (gpointer data)
+{
+  OnyxLayoutSession *self = data;
+
+  if (self->document != NULL && onyx_document_peek_shapes (self->document) != NULL)
+    g_signal_emit (self, signals[SIGNAL_SHAPES_READY], 0);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 layout_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -130,7 +142,7 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
    * layout itself was cancelled. */
   if (job->shapes_made && onyx_document_offer_shapes (job->document, job->shapes, job->revision) &&
       job->document == self->document)
-    g_signal_emit (self, signals[SIGNAL_SHAPES_READY], 0);
+    g_idle_add_full (G_PRIORITY_DEFAULT, announce_shapes, g_object_ref (self), g_object_unref);
   if (job->engine != self->engine)
     onyx_layout_engine_free (job->engine);
   if (layout != NULL && current)

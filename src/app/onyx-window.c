@@ -438,7 +438,9 @@ static void
 shapes_ready_cb (OnyxWindow *self)
 {
   onyx_window_problems_shapes_ready (self);
-  refresh_properties (self);
+  /* The model's page shows recorded types only. */
+  if (self->selection != ONYX_SELECTION_MODEL)
+    refresh_properties (self);
 }
 
 static void
