@@ -246,15 +246,23 @@ wait_for_revealer (OnyxWindow *window, GtkRevealer *revealer)
 static inline guint64
 snapshot_to_png (GtkWidget *widget, const char *name)
 {
-  int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width, height;
+  GdkPaintable *paintable;
+  GtkSnapshot *snapshot;
   GskRenderNode *node;
   GdkTexture *texture;
   g_autofree guchar *pixels = NULL;
   g_autofree char *path = g_test_build_filename (G_TEST_BUILT, name, NULL);
   guint64 differing = 0;
 
+  /* What the last step changed (a panel rebuilt when the shapes came) is allocated
+   * and drawn first: a widget waiting for its allocation draws nothing. */
+  if (ONYX_IS_WINDOW (gtk_widget_get_root (widget)) && gtk_widget_get_mapped (widget))
+    wait_for_frames (ONYX_WINDOW (gtk_widget_get_root (widget)));
+  width = gtk_widget_get_width (widget);
+  height = gtk_widget_get_height (widget);
+  paintable = gtk_widget_paintable_new (widget);
+  snapshot = gtk_snapshot_new ();
   g_assert_cmpint (width, >, 0);
   gdk_paintable_snapshot (paintable, snapshot, width, height);
   node = gtk_snapshot_free_to_node (snapshot);
