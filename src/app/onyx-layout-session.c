@@ -20,9 +20,8 @@ struct _OnyxLayoutSession {
   GPtrArray *expanded;            /* char* scopes opened by the user */
   GPtrArray *collapsed;           /* char* scopes closed by the user */
 
-  /* The layout running, if any. */
-  struct LayoutJob *job;          /* owned by its task */
-  GCancellable *cancellable;
+  /* The layout running, if any (owned by its task): busy while there is one. */
+  struct LayoutJob *job;
   gboolean pending;               /* another layout was asked for meanwhile */
   gboolean keep_view;
   int progress_permille;          /* written by the thread, read by a UI timeout */
@@ -50,6 +49,7 @@ typedef struct LayoutJob {
   char **expanded;
   char **collapsed;
   gboolean quiet;                 /* cancelled on purpose: nothing to say */
+  GCancellable *cancellable;      /* the task's */
   int *progress_permille;
 } LayoutJob;
 
@@ -58,6 +58,7 @@ layout_job_free (LayoutJob *job)
 {
   g_clear_object (&job->document);
   g_clear_pointer (&job->shapes, onyx_shapes_unref);
+  g_clear_object (&job->cancellable);
   g_strfreev (job->expanded);
   g_strfreev (job->collapsed);
   g_free (job);
@@ -136,7 +137,6 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
   if (job->document != NULL)
     onyx_document_thaw (job->document);
   self->job = NULL;
-  g_clear_object (&self->cancellable);
   stop_progress (self);
   /* Shapes made of a document frozen meanwhile are its current ones, even when the
    * layout itself was cancelled. */
@@ -179,13 +179,12 @@ void
 onyx_layout_session_relayout (OnyxLayoutSession *self, gboolean keep_view)
 {
   g_autoptr (GTask) task = NULL;
-  gboolean was_busy = self->cancellable != NULL;
   LayoutJob *job;
 
   g_return_if_fail (ONYX_IS_LAYOUT_SESSION (self));
   if (self->engine == NULL || self->canvas == NULL)
     return;
-  if (was_busy)
+  if (self->job != NULL)
     {
       self->pending = TRUE;
       self->keep_view = self->keep_view && keep_view;
@@ -211,11 +210,11 @@ onyx_layout_session_relayout (OnyxLayoutSession *self, gboolean keep_view)
   job->progress_permille = &self->progress_permille;
   self->progress_permille = 0;
   self->keep_view = keep_view;
+  job->cancellable = g_cancellable_new ();
   self->job = job;
-  self->cancellable = g_cancellable_new ();
   self->progress_source = g_timeout_add (300, progress_tick, self);
 
-  task = g_task_new (self, self->cancellable, layout_done, NULL);
+  task = g_task_new (self, job->cancellable, layout_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) layout_job_free);
   g_task_set_return_on_cancel (task, FALSE);
   g_task_run_in_thread (task, layout_thread);
@@ -240,7 +239,7 @@ cancel (OnyxLayoutSession *self, gboolean quiet)
   if (self->job == NULL)
     return;
   self->job->quiet = self->job->quiet || quiet;
-  g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->job->cancellable);
 }
 
 void
@@ -254,14 +253,14 @@ gboolean
 onyx_layout_session_is_busy (OnyxLayoutSession *self)
 {
   g_return_val_if_fail (ONYX_IS_LAYOUT_SESSION (self), FALSE);
-  return self->cancellable != NULL;
+  return self->job != NULL;
 }
 
 OnyxLayoutEngine *
 onyx_layout_session_get_engine (OnyxLayoutSession *self)
 {
   g_return_val_if_fail (ONYX_IS_LAYOUT_SESSION (self), NULL);
-  return self->cancellable == NULL ? self->engine : NULL;
+  return self->job == NULL ? self->engine : NULL;
 }
 
 void
@@ -270,7 +269,7 @@ onyx_layout_session_set_graph (OnyxLayoutSession *self, OnyxDocument *document, 
   g_return_if_fail (ONYX_IS_LAYOUT_SESSION (self));
   cancel (self, TRUE);
   /* A running job frees the engine it reads once it is done. */
-  if (self->cancellable == NULL)
+  if (self->job == NULL)
     g_clear_pointer (&self->engine, onyx_layout_engine_free);
   self->engine = engine;
   self->items_stale = FALSE;

@@ -325,18 +325,27 @@ insert_after_button (const char *tensor)
   return button;
 }
 
+static Onnx__ValueInfoProto *
+value_info_named (Onnx__GraphProto *graph, const char *name)
+{
+  for (size_t i = 0; i < graph->n_value_info; i++)
+    if (g_strcmp0 (graph->value_info[i]->name, name) == 0)
+      return graph->value_info[i];
+  return NULL;
+}
+
 /* The type `graph` itself gives `name` (input, output, value_info), or NULL. */
 static const Onnx__TypeProto *
-recorded_type (const Onnx__GraphProto *graph, const char *name)
+recorded_type (OnyxDocument *doc, Onnx__GraphProto *graph, const char *name)
 {
-  Onnx__ValueInfoProto **const lists[] = { graph->input, graph->output, graph->value_info };
-  const size_t lengths[] = { graph->n_input, graph->n_output, graph->n_value_info };
+  OnyxGraphIndex *index = onyx_document_get_graph_index (doc, graph);
+  const Onnx__ValueInfoProto *info = onyx_graph_index_graph_input (index, name);
 
-  for (gsize l = 0; l < G_N_ELEMENTS (lists); l++)
-    for (size_t i = 0; i < lengths[l]; i++)
-      if (g_strcmp0 (lists[l][i]->name, name) == 0 && lists[l][i]->type != NULL)
-        return lists[l][i]->type;
-  return NULL;
+  if (info == NULL)
+    info = onyx_graph_index_graph_output (index, name);
+  if (info == NULL)
+    info = value_info_named (graph, name);
+  return info != NULL ? info->type : NULL;
 }
 
 /* "float32[N×16×63×63]" as ONNX's shape inference knows it, marked when the file
@@ -348,7 +357,7 @@ tensor_type_text (OnyxDocument *doc, Onnx__GraphProto *graph, const char *name)
   OnyxShapes *shapes = onyx_document_peek_shapes (doc);
   gboolean recorded = TRUE;
   const Onnx__TypeProto *type = shapes != NULL ? onyx_shapes_lookup (shapes, graph, name, &recorded)
-                                               : recorded_type (graph, name);
+                                               : recorded_type (doc, graph, name);
   g_autofree char *text = type != NULL ? onyx_type_to_string (type) : NULL;
 
   if (shapes == NULL && text == NULL)
@@ -671,15 +680,6 @@ add_initializer_rows (OnyxProperties *self, OnyxDocument *doc, Onnx__TensorProto
     }
   add_text_row (group, values->n_values < values->n_elements ? _("First values") : _("Values"),
                 onyx_tensor_values_format (values, MAX_VALUES));
-}
-
-static Onnx__ValueInfoProto *
-value_info_named (Onnx__GraphProto *graph, const char *name)
-{
-  for (size_t i = 0; i < graph->n_value_info; i++)
-    if (g_strcmp0 (graph->value_info[i]->name, name) == 0)
-      return graph->value_info[i];
-  return NULL;
 }
 
 void

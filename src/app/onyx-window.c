@@ -369,6 +369,7 @@ static void
 item_activated_cb (OnyxWindow *self, int node, int edge)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  OnyxLayoutEngine *engine;
   Onnx__GraphProto *graph;
 
   if (self->document == NULL || layout == NULL)
@@ -389,9 +390,9 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
           onyx_window_select_tensor (self, graph->output[n->index]->name);
           break;
         case ONYX_LAYOUT_OUTER:
-          if (onyx_layout_session_get_engine (self->layout) != NULL)
-            onyx_window_select_tensor (self, onyx_layout_engine_outer_name (
-                                               onyx_layout_session_get_engine (self->layout), n->index));
+          /* While a layout runs, its thread has the engine. */
+          if ((engine = onyx_layout_session_get_engine (self->layout)) != NULL)
+            onyx_window_select_tensor (self, onyx_layout_engine_outer_name (engine, n->index));
           break;
         case ONYX_LAYOUT_GROUP:
           if (!onyx_window_is_laying_out (self))
