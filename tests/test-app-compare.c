@@ -81,16 +81,6 @@ row_at (OnyxWindow *window, guint i)
   return row;
 }
 
-/* Activates row `i` as a click on it does (the list view's own action). */
-static void
-activate_row (OnyxWindow *window, guint i)
-{
-  GtkWidget *list = test_find_widget (GTK_WIDGET (test_compare_pane (window)), GTK_TYPE_LIST_VIEW, NULL);
-
-  g_assert_nonnull (list);
-  g_assert_true (gtk_widget_activate_action (list, "list.activate-item", "u", i));
-}
-
 /* The pane lists `diff`'s entries in order, each row's tooltip its full message. */
 static void
 assert_pane_lists (OnyxWindow *window, const OnyxDiff *diff)
@@ -174,7 +164,7 @@ test_compare_scripted (void)
   first = g_ptr_array_index (diff->entries, 0);
   g_assert_cmpint (first->subject, ==, ONYX_DIFF_NODE);
   graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
-  activate_row (window, 0);
+  test_activate_list_row (test_compare_pane (window), 0);
   g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
   g_assert_true (onyx_window_get_selected_node (window) == graph->node[first->index_b]);
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), >=, 0);
@@ -349,7 +339,7 @@ test_compare_model_entries (void)
         output_row = i;
     }
   g_assert_cmpint (output_row, >=, 0);
-  activate_row (window, output_row);
+  test_activate_list_row (test_compare_pane (window), output_row);
   g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_TENSOR);
   g_assert_cmpstr (onyx_window_get_selected_tensor (window), ==, "output");
   gtk_window_destroy (GTK_WINDOW (window));

@@ -71,7 +71,7 @@ close_window (OnyxWindow *window)
 static guint
 n_rows (OnyxWindow *window)
 {
-  return list_box_n_rows (onyx_problems_pane_get_list (test_problems_pane (window)));
+  return g_list_model_get_n_items (onyx_problems_pane_get_rows (test_problems_pane (window)));
 }
 
 static GPtrArray *
@@ -123,7 +123,7 @@ test_problems_foo (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
   g_assert_true (gtk_revealer_get_reveal_child (test_revealer_of (test_problems_pane (window))));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
-  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (test_problems_pane (window)), 0)));
+  test_activate_list_row (test_problems_pane (window), 0);
   g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
   g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "FooOp");
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, foo);
@@ -233,6 +233,60 @@ remove_copy (const char *path)
   g_assert_cmpint (g_rmdir (dir), ==, 0);
 }
 
+#define N_EXTRA_BROKEN 600
+
+/* N_EXTRA_BROKEN Identity nodes appended to the graph, each reading a tensor nobody
+ * makes: as many errors as a list of widgets could not hold. */
+static void
+add_broken_nodes (OnyxDocument *doc, Onnx__GraphProto *graph)
+{
+  for (guint i = 0; i < N_EXTRA_BROKEN; i++)
+    {
+      Onnx__NodeProto *node = g_new0 (Onnx__NodeProto, 1);
+      onnx__node_proto__init (node);
+      node->op_type = g_strdup ("Identity");
+      node->domain = g_strdup ("");
+      node->name = g_strdup_printf ("broken_%u", i);
+      node->n_input = node->n_output = 1;
+      node->input = g_new0 (char *, 1);
+      node->output = g_new0 (char *, 1);
+      node->input[0] = g_strdup_printf ("nowhere_%u", i);
+      node->output[0] = g_strdup_printf ("broken_out_%u", i);
+      onyx_document_insert_item (doc, &graph->base, "node", graph->n_node, &node->base);
+    }
+}
+
+/* Every finding has its row, the last as the first: the pane lists them all, not a
+ * first few hundred, and a row far down still shows its node. */
+static void
+test_problems_all_listed (void)
+{
+  g_autofree char *path = write_broken_copy ("many.onnx", add_broken_nodes);
+  OnyxWindow *window = open_model_window (path);
+  GListModel *rows = onyx_problems_pane_get_rows (test_problems_pane (window));
+  guint n = g_list_model_get_n_items (rows), errors = 0;
+  g_autoptr (OnyxProblemRow) last = NULL;
+  const OnyxProblem *problem;
+
+  g_assert_cmpuint (n, ==, problems (window)->len);
+  for (guint i = 0; i < n; i++)
+    errors += ((const OnyxProblem *) problems (window)->pdata[i])->kind == ONYX_PROBLEM_DANGLING_INPUT;
+  g_assert_cmpuint (errors, ==, N_EXTRA_BROKEN);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
+
+  /* Errors first: the last dangling node's row is the last error's. */
+  last = g_list_model_get_item (rows, N_EXTRA_BROKEN - 1);
+  problem = g_ptr_array_index (problems (window), onyx_problem_row_get_problem (last));
+  g_assert_cmpint (problem->kind, ==, ONYX_PROBLEM_DANGLING_INPUT);
+  g_assert_cmpstr (problem->node, ==, "broken_599");
+  test_activate_list_row (test_problems_pane (window), N_EXTRA_BROKEN - 1);
+  wait_for_layout (window);
+  g_assert_cmpstr (onyx_window_get_selected_node (window)->name, ==, "broken_599");
+  close_window (window);
+  remove_copy (path);
+}
+
 /* Saving a model with errors says what to do: Sort Nodes for the order, Save Anyway
  * for the rest; Cancel writes nothing; after Sort Nodes it saves at once. */
 static void
@@ -302,7 +356,7 @@ test_problems_dangling (void)
   Onnx__NodeProto *broken = (Onnx__NodeProto *) problem->node_proto;
   g_autofree char *text = NULL;
   LastChange last = { 0 };
-  GtkListBoxRow *first;
+  g_autoptr (OnyxProblemRow) first = NULL;
   gssize pos;
   int box;
 
@@ -327,10 +381,10 @@ test_problems_dangling (void)
   /* Errors are listed first: the first row is this one. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
-  first = gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (test_problems_pane (window)), 0);
-  g_assert_true (g_ptr_array_index (problems (window),
-                                    onyx_problems_pane_row_problem (test_problems_pane (window), first)) == problem);
-  gtk_widget_activate (GTK_WIDGET (first));
+  first = g_list_model_get_item (onyx_problems_pane_get_rows (test_problems_pane (window)), 0);
+  g_assert_true (g_ptr_array_index (problems (window), onyx_problem_row_get_problem (first)) == problem);
+  g_assert_cmpstr (onyx_problem_row_get_message (first), ==, problem->message);
+  test_activate_list_row (test_problems_pane (window), 0);
   g_assert_true (onyx_window_get_selected_node (window) == broken);
   text = properties_text (window);
   g_assert_nonnull (strstr (text, "Problems"));
@@ -388,7 +442,7 @@ test_problems_collapsed_group (void)
   g_assert_cmpuint (groups, ==, 1);
   snapshot_to_png (GTK_WIDGET (window), "test-app-problems-group.png");
 
-  gtk_widget_activate (GTK_WIDGET (gtk_list_box_get_row_at_index (onyx_problems_pane_get_list (test_problems_pane (window)), 0)));
+  test_activate_list_row (test_problems_pane (window), 0);
   wait_for_layout (window);
   g_assert_true (onyx_window_get_selected_node (window) == dangling_problem (window)->node_proto);
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), >=, 0);
@@ -461,6 +515,7 @@ main (int argc, char **argv)
   adw_init ();
   g_test_add_func ("/app-problems/foo", test_problems_foo);
   g_test_add_func ("/app-problems/dangling", test_problems_dangling);
+  g_test_add_func ("/app-problems/all-listed", test_problems_all_listed);
   g_test_add_func ("/app-problems/save-says-what-to-do", test_save_says_what_to_do);
   g_test_add_func ("/app-problems/collapsed-group", test_problems_collapsed_group);
   g_test_add_func ("/app-problems/schema", test_properties_schema);

@@ -175,13 +175,16 @@ test_problem_in_branch (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   {
-    GtkListBox *list = onyx_problems_pane_get_list (test_problems_pane (window));
-    GtkListBoxRow *row = NULL;
-    for (guint i = 0; (row = gtk_list_box_get_row_at_index (list, i)) != NULL; i++)
-      if (onyx_problems_pane_row_problem (test_problems_pane (window), row) == 0)
-        break;
-    g_assert_nonnull (row);
-    gtk_widget_activate (GTK_WIDGET (row));
+    GListModel *rows = onyx_problems_pane_get_rows (test_problems_pane (window));
+    guint i = 0;
+    for (; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_autoptr (OnyxProblemRow) row = g_list_model_get_item (rows, i);
+        if (onyx_problem_row_get_problem (row) == 0)
+          break;
+      }
+    g_assert_cmpuint (i, <, g_list_model_get_n_items (rows));
+    test_activate_list_row (test_problems_pane (window), i);
   }
   wait_for_layout (window);
   g_assert_true (onyx_window_get_graph (window) == branch);

@@ -1,20 +1,66 @@
-/* onyx-problems-pane.c: a GtkListBox of findings. Rows keep only their problem's
- * index; the window looks it up in the diagnostics' current list. */
+/* onyx-problems-pane.c: the findings as a GtkListView over a GListModel of
+ * OnyxProblemRow: only the rows on screen are widgets, so a model with thousands of
+ * findings lists them all. Rows keep copies of the texts and their problem's index;
+ * the window looks it up in the diagnostics' current list. */
 #include "onyx-problems-pane.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
-
-/* A GtkListBox row per finding gets slow in the thousands; `onyx-cli check` lists all. */
-#define MAX_ROWS 500
 
 struct _OnyxProblemsPane {
   GtkBox parent_instance;
 
   GtkLabel *title_label;
   GtkStack *stack;
-  GtkListBox *list;
+  GtkListView *list;
+  GListStore *rows;             /* OnyxProblemRow, errors first */
 };
+
+/* One finding as the list shows it, made when the problems are set. */
+struct _OnyxProblemRow {
+  GObject parent_instance;
+  guint problem;
+  OnyxProblemSeverity severity;
+  char *message;
+  char *where;                  /* "Node a · Tensor b", or NULL */
+};
+
+G_DEFINE_FINAL_TYPE (OnyxProblemRow, onyx_problem_row, G_TYPE_OBJECT)
+
+static void
+onyx_problem_row_finalize (GObject *object)
+{
+  OnyxProblemRow *self = ONYX_PROBLEM_ROW (object);
+
+  g_free (self->message);
+  g_free (self->where);
+  G_OBJECT_CLASS (onyx_problem_row_parent_class)->finalize (object);
+}
+
+static void
+onyx_problem_row_class_init (OnyxProblemRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = onyx_problem_row_finalize;
+}
+
+static void
+onyx_problem_row_init (OnyxProblemRow *self)
+{
+}
+
+guint
+onyx_problem_row_get_problem (OnyxProblemRow *self)
+{
+  g_return_val_if_fail (ONYX_IS_PROBLEM_ROW (self), G_MAXUINT);
+  return self->problem;
+}
+
+const char *
+onyx_problem_row_get_message (OnyxProblemRow *self)
+{
+  g_return_val_if_fail (ONYX_IS_PROBLEM_ROW (self), NULL);
+  return self->message;
+}
 
 G_DEFINE_FINAL_TYPE (OnyxProblemsPane, onyx_problems_pane, GTK_TYPE_BOX)
 
@@ -54,21 +100,12 @@ onyx_problem_severity_label (OnyxProblemSeverity severity)
     }
 }
 
-static GtkWidget *
-problem_row (const OnyxProblem *problem, guint index)
+/* The node and tensor a finding concerns, and its graph when not the main one. */
+static char *
+problem_where (const OnyxProblem *problem)
 {
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *icon = gtk_image_new_from_icon_name (onyx_problem_severity_icon (problem->severity));
-  g_autofree char *title = g_markup_escape_text (problem->message, -1);
   g_autoptr (GString) where = g_string_new (NULL);
 
-  gtk_widget_add_css_class (icon, onyx_problem_severity_class (problem->severity));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  onyx_problem_severity_label (problem->severity), -1);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  gtk_widget_set_tooltip_text (row, problem->message);
-  /* The node and tensor it concerns, and the graph when not the main one. */
   if (problem->node != NULL)
     g_string_append_printf (where, _("Node %s"), problem->node[0] ? problem->node : _("(unnamed)"));
   if (problem->tensor != NULL)
@@ -78,26 +115,77 @@ problem_row (const OnyxProblem *problem, guint index)
     }
   if (problem->graph != NULL && g_strcmp0 (problem->graph, "main graph") != 0)
     g_string_append_printf (where, "%s%s", where->len ? " · " : "", problem->graph);
-  if (where->len > 0)
-    {
-      g_autofree char *escaped = g_markup_escape_text (where->str, -1);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
-    }
-  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
-  g_object_set_data (G_OBJECT (row), "onyx-problem", GUINT_TO_POINTER (index + 1));
+  return where->len > 0 ? g_strdup (where->str) : NULL;
+}
+
+static OnyxProblemRow *
+problem_row_new (const OnyxProblem *problem, guint index)
+{
+  OnyxProblemRow *row = g_object_new (ONYX_TYPE_PROBLEM_ROW, NULL);
+
+  row->problem = index;
+  row->severity = problem->severity;
+  row->message = g_strdup (problem->message);
+  row->where = problem_where (problem);
   return row;
+}
+
+/* A row: the severity's icon, the message and, under it, where. */
+static void
+setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *icon = gtk_image_new ();
+  GtkWidget *message = gtk_label_new (NULL);
+  GtkWidget *where = gtk_label_new (NULL);
+
+  gtk_box_append (GTK_BOX (box), icon);
+  gtk_label_set_xalign (GTK_LABEL (message), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (message), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (where), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (where), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_add_css_class (where, "caption");
+  gtk_widget_add_css_class (where, "dim-label");
+  gtk_box_append (GTK_BOX (text), message);
+  gtk_box_append (GTK_BOX (text), where);
+  gtk_widget_set_hexpand (text, TRUE);
+  gtk_box_append (GTK_BOX (box), text);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+bind_row (GtkSignalListItemFactory *factory, GtkListItem *item)
+{
+  OnyxProblemRow *row = gtk_list_item_get_item (item);
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *icon = gtk_widget_get_first_child (box);
+  GtkWidget *message = gtk_widget_get_first_child (gtk_widget_get_next_sibling (icon));
+  GtkWidget *where = gtk_widget_get_next_sibling (message);
+
+  gtk_image_set_from_icon_name (GTK_IMAGE (icon), onyx_problem_severity_icon (row->severity));
+  for (int severity = ONYX_PROBLEM_ERROR; severity <= ONYX_PROBLEM_INFO; severity++)
+    gtk_widget_remove_css_class (icon, onyx_problem_severity_class (severity));
+  gtk_widget_add_css_class (icon, onyx_problem_severity_class (row->severity));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  onyx_problem_severity_label (row->severity), -1);
+  gtk_label_set_text (GTK_LABEL (message), row->message);
+  gtk_label_set_text (GTK_LABEL (where), row->where != NULL ? row->where : "");
+  gtk_widget_set_visible (where, row->where != NULL);
+  gtk_widget_set_tooltip_text (box, row->message);
 }
 
 void
 onyx_problems_pane_set_problems (OnyxProblemsPane *self, GPtrArray *problems)
 {
-  guint n = problems != NULL ? problems->len : 0, shown = 0, counts[3] = { 0, 0, 0 };
+  guint n = problems != NULL ? problems->len : 0, counts[3] = { 0, 0, 0 };
+  g_autoptr (GPtrArray) rows = g_ptr_array_new_full (n, g_object_unref);
   g_autofree char *title = NULL;
-  GtkWidget *child;
 
   g_return_if_fail (ONYX_IS_PROBLEMS_PANE (self));
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
-    gtk_list_box_remove (self->list, child);
   /* Errors first, then warnings, then the rest; graph order within each. */
   for (int severity = ONYX_PROBLEM_ERROR; severity <= ONYX_PROBLEM_INFO; severity++)
     for (guint i = 0; i < n; i++)
@@ -106,21 +194,10 @@ onyx_problems_pane_set_problems (OnyxProblemsPane *self, GPtrArray *problems)
         if ((int) p->severity != severity)
           continue;
         counts[severity]++;
-        if (shown++ < MAX_ROWS)
-          gtk_list_box_append (self->list, problem_row (p, i));
+        g_ptr_array_add (rows, problem_row_new (p, i));
       }
-  if (shown > MAX_ROWS)
-    {
-      g_autofree char *more = g_strdup_printf (ngettext ("…and %u more problem", "…and %u more problems",
-                                                         shown - MAX_ROWS),
-                                               shown - MAX_ROWS);
-      GtkWidget *label = gtk_label_new (more);
-      gtk_widget_add_css_class (label, "dim-label");
-      gtk_widget_set_margin_top (label, 6);
-      gtk_widget_set_margin_bottom (label, 6);
-      gtk_list_box_append (self->list, label);
-      gtk_list_box_row_set_activatable (gtk_list_box_get_row_at_index (self->list, MAX_ROWS), FALSE);
-    }
+  g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
+                       rows->pdata, rows->len);
   if (n == 0)
     title = g_strdup (_("No Problems"));
   else
@@ -140,33 +217,33 @@ onyx_problems_pane_set_problems (OnyxProblemsPane *self, GPtrArray *problems)
   gtk_stack_set_visible_child_name (self->stack, n == 0 ? "empty" : "list");
 }
 
-GtkListBox *
-onyx_problems_pane_get_list (OnyxProblemsPane *self)
+GListModel *
+onyx_problems_pane_get_rows (OnyxProblemsPane *self)
 {
   g_return_val_if_fail (ONYX_IS_PROBLEMS_PANE (self), NULL);
-  return self->list;
-}
-
-guint
-onyx_problems_pane_row_problem (OnyxProblemsPane *self, GtkListBoxRow *row)
-{
-  guint stored = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "onyx-problem"));
-
-  return stored > 0 ? stored - 1 : G_MAXUINT;
+  return G_LIST_MODEL (self->rows);
 }
 
 static void
-row_activated_cb (OnyxProblemsPane *self, GtkListBoxRow *row)
+activate_cb (OnyxProblemsPane *self, guint position)
 {
-  guint index = onyx_problems_pane_row_problem (self, row);
+  g_autoptr (OnyxProblemRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), position);
 
-  if (index != G_MAXUINT)
-    g_signal_emit (self, signals[PROBLEM_ACTIVATED], 0, index);
+  if (row != NULL)
+    g_signal_emit (self, signals[PROBLEM_ACTIVATED], 0, row->problem);
+}
+
+static void
+onyx_problems_pane_dispose (GObject *object)
+{
+  g_clear_object (&ONYX_PROBLEMS_PANE (object)->rows);
+  G_OBJECT_CLASS (onyx_problems_pane_parent_class)->dispose (object);
 }
 
 static void
 onyx_problems_pane_class_init (OnyxProblemsPaneClass *klass)
 {
+  G_OBJECT_CLASS (klass)->dispose = onyx_problems_pane_dispose;
   signals[PROBLEM_ACTIVATED] = g_signal_new ("problem-activated", G_TYPE_FROM_CLASS (klass),
                                              G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                              G_TYPE_NONE, 1, G_TYPE_UINT);
@@ -180,6 +257,7 @@ onyx_problems_pane_init (OnyxProblemsPane *self)
   GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *empty = adw_status_page_new ();
+  g_autoptr (GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_widget_add_css_class (GTK_WIDGET (self), "problems-pane");
@@ -203,10 +281,15 @@ onyx_problems_pane_init (OnyxProblemsPane *self)
   gtk_box_append (GTK_BOX (header), close);
   gtk_box_append (GTK_BOX (self), header);
 
-  self->list = GTK_LIST_BOX (gtk_list_box_new ());
-  gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_NONE);
+  self->rows = g_list_store_new (ONYX_TYPE_PROBLEM_ROW);
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row), NULL);
+  /* Rows are activated, never selected: a click shows the node. */
+  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->rows)))),
+                                                 g_object_ref (factory)));
+  gtk_list_view_set_single_click_activate (self->list, TRUE);
   gtk_widget_add_css_class (GTK_WIDGET (self->list), "navigation-sidebar");
-  g_signal_connect_swapped (self->list, "row-activated", G_CALLBACK (row_activated_cb), self);
+  g_signal_connect_swapped (self->list, "activate", G_CALLBACK (activate_cb), self);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
 

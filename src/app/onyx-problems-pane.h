@@ -1,5 +1,5 @@
 /* onyx-problems-pane.h: the findings of the open model (onyx-diagnose.h) as a
- * list under the graph, errors first; activating a row asks the window to show
+ * list under the graph, errors first, all of them; activating a row asks the window to show
  * the node or tensor it concerns. */
 #pragma once
 
@@ -18,10 +18,16 @@ G_DECLARE_FINAL_TYPE (OnyxProblemsPane, onyx_problems_pane, ONYX, PROBLEMS_PANE,
 /* Lists `problems` (OnyxProblem*, may be NULL); the pane keeps no pointer to them. */
 void        onyx_problems_pane_set_problems (OnyxProblemsPane *self,
                                              GPtrArray        *problems);
-GtkListBox *onyx_problems_pane_get_list     (OnyxProblemsPane *self);
-/* The index of the problem a row shows; G_MAXUINT for the closing "…more" row. */
-guint       onyx_problems_pane_row_problem  (OnyxProblemsPane *self,
-                                             GtkListBoxRow    *row);
+/* The rows (OnyxProblemRow), errors first, then warnings, then notes; activating one
+ * (a click) emits "problem-activated". */
+GListModel *onyx_problems_pane_get_rows     (OnyxProblemsPane *self);
+
+#define ONYX_TYPE_PROBLEM_ROW (onyx_problem_row_get_type ())
+G_DECLARE_FINAL_TYPE (OnyxProblemRow, onyx_problem_row, ONYX, PROBLEM_ROW, GObject)
+/* The index of the problem the row shows, in the array last set. */
+guint       onyx_problem_row_get_problem    (OnyxProblemRow   *self);
+/* Its message, also the row's tooltip. */
+const char *onyx_problem_row_get_message    (OnyxProblemRow   *self);
 
 /* The icon and the style class ("error", "warning", "dim-label") of a severity,
  * for the list, the header bar and the properties panel alike. */
