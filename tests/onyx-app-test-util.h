@@ -166,6 +166,14 @@ wait_for_save (OnyxWindow *window)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Until the window's background jobs (a conversion, an extract, an export) are done. */
+static inline void
+wait_for_jobs (OnyxWindow *window)
+{
+  while (onyx_activity_get_label (onyx_window_get_activity (window)) != NULL)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 /* Until the layout is done, and the comparison (both in threads). */
 static inline void
 wait_for_layout (OnyxWindow *window)
@@ -204,14 +212,15 @@ open_model_window (const char *path)
   return window;
 }
 
-static inline guint
-list_box_n_rows (GtkListBox *list)
+/* Activates row `i` of the list view inside `pane` as a click on it does (the list
+ * view's own action). */
+static inline void
+test_activate_list_row (gpointer pane, guint i)
 {
-  guint n = 0;
+  GtkWidget *list = test_find_widget (GTK_WIDGET (pane), GTK_TYPE_LIST_VIEW, NULL);
 
-  while (gtk_list_box_get_row_at_index (list, n) != NULL)
-    n++;
-  return n;
+  g_assert_nonnull (list);
+  g_assert_true (gtk_widget_activate_action (list, "list.activate-item", "u", i));
 }
 
 static inline gboolean

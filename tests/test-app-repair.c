@@ -249,11 +249,24 @@ test_convert_opset (void)
   gtk_spin_button_set_value (spin, 14);
   wait_drawn (GTK_WIDGET (dialog));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "test-app-repair-convert.png"), >, 2000);
-  /* What a click on Convert does: the dialog closes, then responds. */
+  /* What a click on Convert does: the dialog closes, then responds. The converter
+   * runs in a thread: the document is frozen and says so in the header bar (shown at
+   * once here, after half a second for a person) until it is done. */
+  onyx_activity_set_delay (onyx_window_get_activity (window), 0);
   g_object_ref (dialog);
   gtk_window_destroy (GTK_WINDOW (dialog));
   adw_message_dialog_response (dialog, "convert");
   g_object_unref (dialog);
+  g_assert_true (onyx_document_is_frozen (onyx_window_get_document (window)));
+  g_assert_true (onyx_activity_get_busy (onyx_window_get_activity (window)));
+  g_assert_cmpstr (onyx_activity_get_label (onyx_window_get_activity (window)), ==, "Converting to opset 14");
+  g_assert_true (gtk_widget_get_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_SPINNER,
+                                                               "Converting to opset 14")));
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, n_undo);
+  wait_for_jobs (window);
+  g_assert_false (onyx_activity_get_busy (onyx_window_get_activity (window)));
+  wait_for_layout (window);
+  g_assert_false (onyx_document_is_frozen (onyx_window_get_document (window)));
 
   g_assert_cmpint (default_opset (window), ==, 14);
   g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, n_undo + 1);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "onyx-window.h"
+#include "onyx-activity.h"
 #include "onyx-canvas.h"
 #include "onyx-compare-pane.h"
 #include "onyx-diagnose.h"
@@ -38,6 +39,7 @@ struct _OnyxWindow {
   GFile *file;
   OnyxDocument *document;
   OnyxLayoutSession *layout;      /* of the graph shown */
+  OnyxActivity *activity;         /* background jobs, the header bar's spinner */
 
   OnyxSelectionKind selection;
   Onnx__NodeProto *selected_node;
@@ -84,6 +86,14 @@ void     onyx_window_confirm_discard (OnyxWindow *self, OnyxWindowThen then);
  * the file is being written (FALSE when it failed at once or a dialog is asking);
  * the document stays frozen until it is written, then a toast says so. */
 gboolean onyx_window_save_file      (OnyxWindow *self, GFile *file);
+
+/* A background job of the window (a save, a conversion): the header bar's spinner
+ * names it once it runs for a while (onyx-activity.h). `_begin` returns what to hand
+ * the job's callback; `_end` there returns the window (a reference). */
+typedef struct _OnyxWindowJob OnyxWindowJob;
+OnyxWindowJob *onyx_window_job_begin (OnyxWindow *self, const char *label);
+OnyxWindow    *onyx_window_job_end   (OnyxWindowJob *job);
+OnyxActivity  *onyx_window_get_activity (OnyxWindow *self);
 
 /* A layout is being made (onyx-layout-session.h). */
 gboolean onyx_window_is_laying_out  (OnyxWindow *self);

@@ -222,16 +222,32 @@ extract_model_action (GtkWidget *widget, const char *name, GVariant *param)
 /* ---- Convert Opset… ---- */
 
 static void
+converted_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (OnyxWindow) self = onyx_window_job_end (data);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = onyx_edit_convert_opset_finish (ONYX_DOCUMENT (source), result, &error);
+
+  onyx_window_update_state (self);
+  /* Another model may be shown by now: the conversion went to the one it was for. */
+  if (ONYX_DOCUMENT (source) == self->document)
+    onyx_window_edit_done (self, ok, error);
+}
+
+/* The converter runs in a thread, the document frozen meanwhile (a large model takes
+ * seconds); the conversion is applied when it is done. */
+static void
 convert_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow *self)
 {
   GtkSpinButton *spin = GTK_SPIN_BUTTON (adw_message_dialog_get_extra_child (dialog));
-  g_autoptr (GError) error = NULL;
-  gboolean ok;
+  int target = gtk_spin_button_get_value_as_int (spin);
+  g_autofree char *label = NULL;
 
   if (!g_str_equal (response, "convert"))
     return;
-  ok = onyx_edit_convert_opset (self->document, gtk_spin_button_get_value_as_int (spin), &error);
-  onyx_window_edit_done (self, ok, error);
+  label = g_strdup_printf (_("Converting to opset %d"), target);
+  onyx_edit_convert_opset_async (self->document, target, converted_cb, onyx_window_job_begin (self, label));
+  onyx_window_update_state (self);
 }
 
 static void

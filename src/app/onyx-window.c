@@ -606,9 +606,42 @@ onyx_window_is_opening (OnyxWindow *self)
 
 /* ---- Saving ---- */
 
-/* A save under way: the window and the file it writes. */
-typedef struct {
+/* ---- Background jobs ---- */
+
+struct _OnyxWindowJob {
   OnyxWindow *window;
+  guint activity;
+};
+
+OnyxWindowJob *
+onyx_window_job_begin (OnyxWindow *self, const char *label)
+{
+  OnyxWindowJob *job = g_new (OnyxWindowJob, 1);
+
+  job->window = g_object_ref (self);
+  job->activity = onyx_activity_begin (self->activity, label);
+  return job;
+}
+
+OnyxWindow *
+onyx_window_job_end (OnyxWindowJob *job)
+{
+  OnyxWindow *self = job->window;
+
+  onyx_activity_end (self->activity, job->activity);
+  g_free (job);
+  return self;
+}
+
+OnyxActivity *
+onyx_window_get_activity (OnyxWindow *self)
+{
+  return self->activity;
+}
+
+/* A save under way: the window's job and the file it writes. */
+typedef struct {
+  OnyxWindowJob *job;
   GFile *file;
 } Saving;
 
@@ -616,7 +649,7 @@ static void
 written_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   Saving *saving = data;
-  g_autoptr (OnyxWindow) self = saving->window;
+  g_autoptr (OnyxWindow) self = onyx_window_job_end (saving->job);
   g_autoptr (GFile) file = saving->file;
   g_autoptr (GError) error = NULL;
   OnyxWindowThen then = self->after_save;
@@ -646,6 +679,7 @@ static gboolean
 write_file (OnyxWindow *self, GFile *file)
 {
   g_autofree char *path = g_file_get_path (file);
+  g_autofree char *name = NULL, *label = NULL;
   Saving *saving;
 
   if (path == NULL)
@@ -654,8 +688,10 @@ write_file (OnyxWindow *self, GFile *file)
       onyx_window_show_error (self, _("Could Not Save the Model"), _("Only local files can be saved"));
       return FALSE;
     }
+  name = g_file_get_basename (file);
+  label = g_strdup_printf (_("Saving %s"), name);
   saving = g_new (Saving, 1);
-  saving->window = g_object_ref (self);
+  saving->job = onyx_window_job_begin (self, label);
   saving->file = g_object_ref (file);
   onyx_document_save_async (self->document, path, written_cb, saving);
   onyx_window_update_state (self);
@@ -839,6 +875,7 @@ onyx_window_finalize (GObject *object)
 {
   OnyxWindow *self = ONYX_WINDOW (object);
 
+  g_clear_object (&self->activity);
   g_free (self->compare);
   g_free (self->problems);
   g_free (self->run);
@@ -888,6 +925,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   /* The layout session's overlay. */
   gtk_widget_class_bind_template_child_full (widget_class, "progress_revealer", FALSE, 0);
   gtk_widget_class_bind_template_child_full (widget_class, "progress_bar", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "activity_spinner", FALSE, 0);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, undo_button);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, redo_button);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, edit_section);
@@ -915,6 +953,7 @@ onyx_window_init (OnyxWindow *self)
   g_signal_connect_swapped (self->layout, "shapes-ready", G_CALLBACK (shapes_ready_cb), self);
   g_signal_connect_swapped (self->layout, "cancelled", G_CALLBACK (layout_cancelled_cb), self);
   g_signal_connect_swapped (self->layout, "notify::busy", G_CALLBACK (onyx_window_update_state), self);
+  self->activity = onyx_activity_new (GTK_SPINNER (onyx_window_template_child (self, "activity_spinner")));
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));

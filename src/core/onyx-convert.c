@@ -428,34 +428,73 @@ set_convert_error (GError **error, const char *text, gint64 source, int target)
   g_propagate_error (error, made);
 }
 
-gboolean
-onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
+/* A conversion worked out but not applied: what the converter made and how it
+ * replaces the main graph. */
+typedef struct {
+  OnyxDocument *doc;
+  int target;
+  gint64 source;
+  Onnx__ModelProto *converted;
+  Plan plan;
+} Conversion;
+
+static void
+conversion_free (Conversion *conversion)
+{
+  plan_clear (&conversion->plan);
+  if (conversion->converted != NULL)
+    free_converted (conversion->converted);
+  g_object_unref (conversion->doc);
+  g_free (conversion);
+}
+
+/* On the caller's thread: what can be said before any work. */
+static Conversion *
+conversion_new (OnyxDocument *doc, int target, GError **error)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  g_autoptr (GBytes) light = NULL, result = NULL;
-  g_autofree char *label = NULL, *argument = NULL, *message = NULL;
-  Originals originals;
-  Restore restore = { &originals, FALSE };
-  Plan plan = { NULL, NULL, NULL };
-  Onnx__ModelProto *converted;
+  Conversion *conversion;
   gint64 source = -1;
 
   for (size_t i = 0; i < model->n_opset_import; i++)
     if (onyx_domain_is_default (model->opset_import[i]->domain))
       source = model->opset_import[i]->version;
   if (target < 1 || target > onyx_schema_domain_version (""))
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                           "opset %d is not an opset of ai.onnx this build knows (1 to %d)", target,
-                           onyx_schema_domain_version (""));
+    {
+      onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "opset %d is not an opset of ai.onnx this build knows (1 to %d)",
+                      target, onyx_schema_domain_version (""));
+      return NULL;
+    }
   if (source == target)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "the model is at opset %d already", target);
+    {
+      onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "the model is at opset %d already", target);
+      return NULL;
+    }
+  conversion = g_new0 (Conversion, 1);
+  conversion->doc = g_object_ref (doc);
+  conversion->target = target;
+  conversion->source = source;
+  return conversion;
+}
+
+/* The slow part, reading the model only: safe in a thread while the document is
+ * frozen. */
+static gboolean
+conversion_prepare (Conversion *conversion, GError **error)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (conversion->doc);
+  g_autoptr (GBytes) light = NULL, result = NULL;
+  g_autofree char *message = NULL;
+  Originals originals;
+  Restore restore = { &originals, FALSE };
+  Onnx__ModelProto *converted;
 
   light = onyx_shapes_pack_light (&model->base);
-  result = onyx_onnx_run_isolated (ONYX_ONNX_JOB_CONVERT, light, target, &message, error);
+  result = onyx_onnx_run_isolated (ONYX_ONNX_JOB_CONVERT, light, conversion->target, &message, error);
   if (result == NULL)
     {
       if (message != NULL)
-        set_convert_error (error, message, source, target);
+        set_convert_error (error, message, conversion->source, conversion->target);
       return FALSE;
     }
   converted = onnx__model_proto__unpack (NULL, g_bytes_get_size (result), g_bytes_get_data (result, NULL));
@@ -465,28 +504,92 @@ onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
         onnx__model_proto__free_unpacked (converted, NULL);
       return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "the converted model cannot be read back");
     }
+  conversion->converted = converted;
   originals.initializers = g_hash_table_new (g_str_hash, g_str_equal);
   originals.constants = g_hash_table_new (g_str_hash, g_str_equal);
   collect_originals (model->graph, &originals);
-  plan_conversion (&plan, model->graph, converted->graph, &restore);
+  plan_conversion (&conversion->plan, model->graph, converted->graph, &restore);
   g_hash_table_unref (originals.initializers);
   g_hash_table_unref (originals.constants);
   if (restore.lost)
-    {
-      plan_clear (&plan);
-      onnx__model_proto__free_unpacked (converted, NULL);
-      return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                             "the converter changed a large tensor Onyx cannot match to the original");
-    }
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
+                           "the converter changed a large tensor Onyx cannot match to the original");
+  return TRUE;
+}
 
-  label = g_strdup_printf ("Convert to opset %d", target);
-  argument = g_strdup_printf ("%d", target);
+/* On the caller's thread, the document not frozen: one command. */
+static void
+conversion_apply (Conversion *conversion)
+{
+  OnyxDocument *doc = conversion->doc;
+  Onnx__ModelProto *model = onyx_document_get_proto (doc);
+  g_autofree char *label = g_strdup_printf ("Convert to opset %d", conversion->target);
+  g_autofree char *argument = g_strdup_printf ("%d", conversion->target);
+
   onyx_document_begin_command (doc, label);
   onyx_document_note_replay (doc, "convert-opset", argument, NULL);
-  apply_conversion (doc, &plan, model->graph, converted->graph);
-  set_default_opset (doc, model, target);
+  apply_conversion (doc, &conversion->plan, model->graph, conversion->converted->graph);
+  set_default_opset (doc, model, conversion->target);
   onyx_document_commit_command (doc);
-  plan_clear (&plan);
-  free_converted (converted);
+}
+
+gboolean
+onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
+{
+  Conversion *conversion = conversion_new (doc, target, error);
+  gboolean ok;
+
+  if (conversion == NULL)
+    return FALSE;
+  ok = conversion_prepare (conversion, error);
+  if (ok)
+    conversion_apply (conversion);
+  conversion_free (conversion);
+  return ok;
+}
+
+static void
+convert_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  GError *error = NULL;
+
+  if (conversion_prepare (data, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+onyx_edit_convert_opset_async (OnyxDocument *doc, int target, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (doc, NULL, callback, user_data);
+  GError *error = NULL;
+  Conversion *conversion;
+
+  g_task_set_source_tag (task, onyx_edit_convert_opset_async);
+  conversion = conversion_new (doc, target, &error);
+  if (conversion == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  onyx_document_freeze (doc);
+  g_task_set_task_data (task, conversion, (GDestroyNotify) conversion_free);
+  g_task_run_in_thread (task, convert_thread);
+}
+
+gboolean
+onyx_edit_convert_opset_finish (OnyxDocument *doc, GAsyncResult *result, GError **error)
+{
+  Conversion *conversion;
+
+  g_return_val_if_fail (g_task_is_valid (result, doc), FALSE);
+  conversion = g_task_get_task_data (G_TASK (result));
+  if (conversion == NULL)  /* refused before any work */
+    return g_task_propagate_boolean (G_TASK (result), error);
+  onyx_document_thaw (doc);
+  if (!g_task_propagate_boolean (G_TASK (result), error))
+    return FALSE;
+  conversion_apply (conversion);
   return TRUE;
 }
