@@ -344,6 +344,8 @@ test_extract_model (void)
   wait_drawn (GTK_WIDGET (chooser));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (chooser), "test-app-repair-extract.png"), >, 2000);
   save_with_chooser (chooser, folder, target);
+  /* Cut and written in a thread: the window says so until it is done. */
+  wait_for_jobs (window);
 
   /* The Conv alone: the model input in, its output out, its weights kept. */
   extracted = onyx_model_new_from_file (target, &error);

@@ -20,17 +20,22 @@ struct _OnyxWindowCompare {
 };
 
 /* A diff in a thread (a 13k-node model takes a few hundred ms): B is frozen until it
- * is done, so that it stays what the diff reads. */
+ * is done, so that it stays what the diff reads. The first one loads A as well. */
 typedef struct {
-  OnyxModel *a;
+  OnyxModel *a;                   /* NULL: loaded from a_path first */
+  char *a_path;
   OnyxDocument *b;
+  OnyxWindowJob *job;             /* the header bar's "Comparing with …" */
+  OnyxDiff *diff;
 } DiffJob;
 
 static void
 diff_job_free (DiffJob *job)
 {
-  g_object_unref (job->a);
+  g_clear_object (&job->a);
+  g_free (job->a_path);
   g_object_unref (job->b);
+  g_clear_pointer (&job->diff, onyx_diff_free);
   g_free (job);
 }
 
@@ -38,29 +43,51 @@ static void
 diff_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
   DiffJob *job = data;
+  GError *error = NULL;
 
-  g_task_return_pointer (task, onyx_diff_model_files (job->a, onyx_document_get_model (job->b),
-                                                      onyx_document_get_proto (job->b)),
-                         (GDestroyNotify) onyx_diff_free);
+  if (job->a == NULL && (job->a = onyx_model_new_from_file (job->a_path, &error)) == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  job->diff = onyx_diff_model_files (job->a, onyx_document_get_model (job->b), onyx_document_get_proto (job->b));
+  g_task_return_boolean (task, TRUE);
+}
+
+static void compare_changed_cb (OnyxWindow *self, const OnyxChange *change);
+
+/* A is loaded: the comparison starts following B's edits, and the pane shows. */
+static void
+compare_opened (OnyxWindow *self, OnyxModel *a)
+{
+  self->compare->model = g_object_ref (a);
+  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (compare_changed_cb), self);
+  gtk_revealer_set_reveal_child (self->compare->revealer, TRUE);
 }
 
 static void
 diff_done (GObject *source, GAsyncResult *result, gpointer data)
 {
-  g_autoptr (OnyxWindow) self = data;
   DiffJob *job = g_task_get_task_data (G_TASK (result));
-  OnyxDiff *diff = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr (OnyxWindow) self = onyx_window_job_end (g_steal_pointer (&job->job));
+  g_autoptr (GError) error = NULL;
+  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
 
   onyx_document_thaw (job->b);
   /* Stopped meanwhile, or another model opened. */
   if (g_task_get_cancellable (G_TASK (result)) != self->compare->cancellable)
+    return;
+  g_clear_object (&self->compare->cancellable);
+  if (!ok)
     {
-      g_clear_pointer (&diff, onyx_diff_free);
+      onyx_window_compare_stop (self);
+      onyx_window_show_error (self, _("Could Not Open the Model"), error->message);
       return;
     }
-  g_clear_object (&self->compare->cancellable);
+  if (self->compare->model == NULL)
+    compare_opened (self, job->a);
   g_clear_pointer (&self->compare->diff, onyx_diff_free);
-  self->compare->diff = diff;
+  self->compare->diff = g_steal_pointer (&job->diff);
   onyx_compare_pane_set_diff (self->compare->pane, self->compare->diff, self->compare->name);
   /* An edit starts a layout; the frames follow when it is done (layout indices of
    * the old layout would point at other nodes now). */
@@ -70,23 +97,32 @@ diff_done (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static void
-compare_changed_cb (OnyxWindow *self, const OnyxChange *change)
+start_diff (OnyxWindow *self, const char *a_path)
 {
   g_autoptr (GTask) task = NULL;
-  DiffJob *job;
+  g_autofree char *label = g_strdup_printf (_("Comparing with %s"), self->compare->name);
+  DiffJob *job = g_new0 (DiffJob, 1);
 
-  /* Only saved: B is what it was. */
-  if (change == NULL && self->compare->diff != NULL)
-    return;
-  job = g_new0 (DiffJob, 1);
-  job->a = g_object_ref (self->compare->model);
+  job->a = self->compare->model != NULL ? g_object_ref (self->compare->model) : NULL;
+  job->a_path = g_strdup (a_path);
   job->b = g_object_ref (self->document);
+  job->job = onyx_window_job_begin (self, label);
   onyx_document_freeze (self->document);
+  g_clear_object (&self->compare->cancellable);
   self->compare->cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->compare->cancellable, diff_done, g_object_ref (self));
+  task = g_task_new (NULL, self->compare->cancellable, diff_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) diff_job_free);
   g_task_run_in_thread (task, diff_thread);
   onyx_window_update_state (self);
+}
+
+static void
+compare_changed_cb (OnyxWindow *self, const OnyxChange *change)
+{
+  /* Only saved: B is what it was. */
+  if (change == NULL && self->compare->diff != NULL)
+    return;
+  start_diff (self, NULL);
 }
 
 gboolean
@@ -99,7 +135,6 @@ gboolean
 onyx_window_compare_with (OnyxWindow *self, GFile *file, GError **error)
 {
   g_autofree char *path = g_file_get_path (file);
-  OnyxModel *model;
 
   g_return_val_if_fail (self->document != NULL, FALSE);
   if (path == NULL)
@@ -107,23 +142,17 @@ onyx_window_compare_with (OnyxWindow *self, GFile *file, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
       return FALSE;
     }
-  model = onyx_model_new_from_file (path, error);
-  if (model == NULL)
-    return FALSE;
   onyx_window_compare_stop (self);
-  self->compare->model = model;
   self->compare->name = g_file_get_basename (file);
-  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (compare_changed_cb), self);
-  compare_changed_cb (self, NULL);
-  gtk_revealer_set_reveal_child (self->compare->revealer, TRUE);
-  onyx_window_update_state (self);
+  /* Loaded in the thread: a model of a few GB takes seconds. */
+  start_diff (self, path);
   return TRUE;
 }
 
 void
 onyx_window_compare_stop (OnyxWindow *self)
 {
-  if (self->compare->model == NULL)
+  if (self->compare->model == NULL && self->compare->cancellable == NULL)
     return;
   if (self->document != NULL)
     g_signal_handlers_disconnect_by_func (self->document, compare_changed_cb, self);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "onyx-edits.h"
+#include "onyx-document-private.h"
 #include "onyx-extract.h"
 #include "onyx-operator-dialog.h"
 #include "onyx-schema.h"
@@ -155,44 +156,105 @@ extract_bounds (OnyxWindow *self, GPtrArray *inputs, GPtrArray *outputs)
   g_ptr_array_add (outputs, NULL);
 }
 
-static gboolean
-extract_to (OnyxWindow *self, GFile *file, GError **error)
+/* An extract under way: the bounds, the document (frozen: the thread reads its
+ * model) and the file written. */
+typedef struct {
+  OnyxDocument *document;
+  GStrv inputs, outputs;
+  char *path;
+  GFile *file;
+} Extracting;
+
+static void
+extracting_free (Extracting *extracting)
+{
+  onyx_document_thaw (extracting->document);
+  g_object_unref (extracting->document);
+  g_strfreev (extracting->inputs);
+  g_strfreev (extracting->outputs);
+  g_free (extracting->path);
+  g_object_unref (extracting->file);
+  g_free (extracting);
+}
+
+static void
+extract_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Extracting *extracting = data;
+  g_autoptr (OnyxModel) extracted = NULL;
+  GError *error = NULL;
+
+  extracted = onyx_model_extract (onyx_document_get_model (extracting->document),
+                                  (const char *const *) extracting->inputs,
+                                  (const char *const *) extracting->outputs, &error);
+  if (extracted != NULL && onyx_model_save (extracted, extracting->path, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+extracted_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (OnyxWindow) self = onyx_window_job_end (data);
+  Extracting *extracting = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GFile) file = g_object_ref (extracting->file);
+  g_autoptr (GError) error = NULL;
+
+  /* Editable again (frees the job) before anything is shown. */
+  g_task_set_task_data (G_TASK (result), NULL, NULL);
+  onyx_window_update_state (self);
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      /* Like Open with several files: the new model in a window of its own. */
+      OnyxWindow *window = onyx_window_new (gtk_window_get_application (GTK_WINDOW (self)));
+      gtk_window_present (GTK_WINDOW (window));
+      onyx_window_open_file (window, file);
+    }
+  else
+    onyx_window_show_error (self, _("Could Not Extract the Model"), error->message);
+}
+
+/* Cuts and writes in a thread (a large model's weights take a while to copy and
+ * write); the document is frozen meanwhile. */
+static void
+extract_to (OnyxWindow *self, GFile *file)
 {
   g_autoptr (GPtrArray) inputs = g_ptr_array_new ();
   g_autoptr (GPtrArray) outputs = g_ptr_array_new ();
-  g_autoptr (OnyxModel) extracted = NULL;
   g_autofree char *path = g_file_get_path (file);
+  g_autofree char *name = NULL, *label = NULL;
+  g_autoptr (GTask) task = NULL;
+  Extracting *extracting;
 
   if (path == NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Not a local file"));
-      return FALSE;
+      onyx_window_show_error (self, _("Could Not Extract the Model"), _("Not a local file"));
+      return;
     }
   extract_bounds (self, inputs, outputs);
-  extracted = onyx_model_extract (onyx_document_get_model (self->document),
-                                  (const char *const *) inputs->pdata,
-                                  (const char *const *) outputs->pdata, error);
-  return extracted != NULL && onyx_model_save (extracted, path, error);
+  extracting = g_new0 (Extracting, 1);
+  extracting->document = g_object_ref (self->document);
+  extracting->inputs = g_strdupv ((char **) inputs->pdata);
+  extracting->outputs = g_strdupv ((char **) outputs->pdata);
+  extracting->path = g_steal_pointer (&path);
+  extracting->file = g_object_ref (file);
+  onyx_document_freeze (self->document);
+  name = g_file_get_basename (file);
+  label = g_strdup_printf (_("Extracting %s"), name);
+  task = g_task_new (NULL, NULL, extracted_cb, onyx_window_job_begin (self, label));
+  g_task_set_task_data (task, extracting, (GDestroyNotify) extracting_free);
+  g_task_run_in_thread (task, extract_thread);
+  onyx_window_update_state (self);
 }
 
 static void
 extract_response_cb (GtkNativeDialog *chooser, int response, OnyxWindow *self)
 {
-  g_autoptr (GFile) file = NULL;
-  g_autoptr (GError) error = NULL;
-
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      if (extract_to (self, file, &error))
-        {
-          /* Like Open with several files: the new model in a window of its own. */
-          OnyxWindow *window = onyx_window_new (gtk_window_get_application (GTK_WINDOW (self)));
-          gtk_window_present (GTK_WINDOW (window));
-          onyx_window_open_file (window, file);
-        }
-      else
-        onyx_window_show_error (self, _("Could Not Extract the Model"), error->message);
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      extract_to (self, file);
     }
   g_object_unref (chooser);
 }
