@@ -533,6 +533,8 @@ test_export_view_and_graph (void)
       g_assert_true (onyx_window_export_image (window, file, i % 2 == 0, &error));
       g_assert_no_error (error);
     }
+  /* Drawn in threads, from the layout as it was when asked for. */
+  wait_for_jobs (window);
   png_size (paths[0], &view_w, &view_h);
   png_size (paths[1], &graph_w, &graph_h);
   g_test_message ("canvas %d×%d, view %d×%d, graph %d×%d", canvas_w, canvas_h, view_w, view_h,

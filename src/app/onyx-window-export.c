@@ -6,12 +6,59 @@
 
 #include "onyx-render.h"
 
+/* An export under way: what the canvas showed when it was asked for, drawn in a
+ * thread (a large graph as PNG takes seconds). */
+typedef struct {
+  OnyxLayout *layout;             /* shares the canvas's nodes and edges */
+  gboolean view_only;
+  OnyxRect area;
+  double scale;
+  char *path;
+} Exporting;
+
+static void
+exporting_free (Exporting *exporting)
+{
+  onyx_layout_free (exporting->layout);
+  g_free (exporting->path);
+  g_free (exporting);
+}
+
+static void
+export_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Exporting *exporting = data;
+  GError *error = NULL;
+  gboolean ok = exporting->view_only
+    ? onyx_render_area_to_file (exporting->layout, &exporting->area, exporting->scale, exporting->path, &error)
+    : onyx_render_to_file (exporting->layout, exporting->path, 1.0, &error);
+
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+exported_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr (OnyxWindow) self = onyx_window_job_end (data);
+  g_autoptr (GError) error = NULL;
+
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    onyx_window_toast (self, _("Image exported"), FALSE);
+  else
+    onyx_window_show_error (self, _("Could Not Export the Image"), error->message);
+}
+
 gboolean
 onyx_window_export_image (OnyxWindow *self, GFile *file, gboolean view_only, GError **error)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
   g_autofree char *path = g_file_get_path (file);
-  OnyxRect area;
+  g_autofree char *name = NULL, *label = NULL;
+  g_autoptr (GTask) task = NULL;
+  Exporting *exporting;
 
   if (layout == NULL || path == NULL)
     {
@@ -20,10 +67,18 @@ onyx_window_export_image (OnyxWindow *self, GFile *file, gboolean view_only, GEr
                                           : _("Images can only be exported to local files"));
       return FALSE;
     }
-  if (!view_only)
-    return onyx_render_to_file (layout, path, 1.0, error);
-  onyx_canvas_get_visible_area (self->canvas, &area);
-  return onyx_render_area_to_file (layout, &area, onyx_canvas_get_scale (self->canvas), path, error);
+  exporting = g_new0 (Exporting, 1);
+  exporting->layout = onyx_layout_share (layout);
+  exporting->view_only = view_only;
+  onyx_canvas_get_visible_area (self->canvas, &exporting->area);
+  exporting->scale = onyx_canvas_get_scale (self->canvas);
+  exporting->path = g_steal_pointer (&path);
+  name = g_file_get_basename (file);
+  label = g_strdup_printf (_("Exporting %s"), name);
+  task = g_task_new (NULL, NULL, exported_cb, onyx_window_job_begin (self, label));
+  g_task_set_task_data (task, exporting, (GDestroyNotify) exporting_free);
+  g_task_run_in_thread (task, export_thread);
+  return TRUE;
 }
 
 static gboolean
@@ -70,9 +125,7 @@ export_response_cb (GtkNativeDialog *dialog, int response, OnyxWindow *self)
       g_object_unref (file);
       file = g_file_get_child (parent, renamed);
     }
-  if (onyx_window_export_image (self, file, view_only, &error))
-    onyx_window_toast (self, _("Image exported"), FALSE);
-  else
+  if (!onyx_window_export_image (self, file, view_only, &error))
     onyx_window_show_error (self, _("Could Not Export the Image"), error->message);
   g_object_unref (dialog);
 }

@@ -133,7 +133,8 @@ GtkListBox *onyx_window_recent_get_list (OnyxWindow *self);
 void     onyx_window_recent_add     (OnyxWindow *self, GFile *file);
 
 /* onyx-window-export.c: the whole graph, or exactly the visible area at the current
- * zoom (view_only), into a .png or .svg file. */
+ * zoom (view_only), into a .png or .svg file, drawn in a thread: FALSE when it cannot
+ * start; a toast or an error dialog says how it ended. */
 void     onyx_window_class_init_export (GtkWidgetClass *widget_class);
 gboolean onyx_window_export_image   (OnyxWindow *self, GFile *file, gboolean view_only,
                                      GError **error);

@@ -139,6 +139,17 @@ clear_layout_edge (OnyxLayoutEdge *edge)
   g_array_unref (edge->points);
 }
 
+OnyxLayout *
+onyx_layout_share (const OnyxLayout *layout)
+{
+  OnyxLayout *shared = g_new (OnyxLayout, 1);
+
+  *shared = *layout;
+  g_array_ref (shared->nodes);
+  g_array_ref (shared->edges);
+  return shared;
+}
+
 void
 onyx_layout_free (OnyxLayout *layout)
 {

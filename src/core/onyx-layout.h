@@ -72,6 +72,9 @@ typedef struct {
   guint n_disk_hits;    /* group layouts read from the disk cache for this one */
 } OnyxLayout;
 
+/* A layout sharing `layout`'s nodes and edges (reference-counted, never changed once
+ * made): a thread can draw it while the canvas moves on to a new one. */
+OnyxLayout *onyx_layout_share (const OnyxLayout *layout);
 void onyx_layout_free (OnyxLayout *layout);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxLayout, onyx_layout_free)
 
