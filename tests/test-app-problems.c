@@ -393,7 +393,7 @@ test_problems_dangling (void)
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-problems-dangling.png"), >, 2000);
 
   /* Reconnecting the input to the tensor it read before fixes it, node by node. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reconnect-input", "(ss)", "0",
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reconnect-input", "(us)", 0,
                                              onyx_document_get_proto (onyx_window_get_document (window))->graph->node[1]->output[0]));
   assert_node_change (&last, broken);
   for (guint i = 0; i < problems (window)->len; i++)

@@ -381,7 +381,7 @@ test_inferred_types_in_panel (void)
     ;
   snapshot_to_png (GTK_WIDGET (window), "test-app-inferred-types.png");
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.set-input-dim", "(ss)", "input\n0", "2"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.set-input-dim", "(sus)", "input", 0, "2"));
   /* The step shows at once; its shapes are made with its layout, in a thread the
    * document is frozen for, and the panel follows them without being asked. */
   g_assert_true (onyx_window_is_laying_out (window));
@@ -402,6 +402,58 @@ test_inferred_types_in_panel (void)
   wait_for_layout (window);
   panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
   g_assert_nonnull (strstr (rows->str, "float32[N×16×63×63] (inferred)\n"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* Types `text` into the properties panel's entry row titled `title` and presses its
+ * apply button, as a person does. */
+static void
+apply_panel_entry (OnyxWindow *window, const char *title, const char *text)
+{
+  GtkWidget *row = test_find_widget (GTK_WIDGET (test_properties (window)), ADW_TYPE_ENTRY_ROW, title);
+
+  g_assert_nonnull (row);
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+  g_signal_emit_by_name (row, "apply");
+  wait_for_layout (window);
+}
+
+/* The panel's entries send typed actions: a node's name, an attribute, a tensor's
+ * name and a graph input's dimension, each changed from its row. */
+static void
+test_panel_entries_edit (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  OnyxWindow *window = open_model_window (path);
+  Onnx__GraphProto *graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
+  Onnx__NodeProto *conv;
+  const Onnx__AttributeProto *strides = NULL;
+
+  g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "Conv"), -1);
+  conv = onyx_window_get_selected_node (window);
+  g_assert_cmpstr (conv->op_type, ==, "Conv");
+  apply_panel_entry (window, "Name", "first_conv");
+  g_assert_cmpstr (conv->name, ==, "first_conv");
+  g_assert_cmpstr (onyx_document_get_undo_label (onyx_window_get_document (window)), ==, "Rename node /model/model.0/Conv to first_conv");
+
+  apply_panel_entry (window, "strides", "[1, 1]");
+  for (size_t i = 0; i < conv->n_attribute; i++)
+    if (g_str_equal (conv->attribute[i]->name, "strides"))
+      strides = conv->attribute[i];
+  g_assert_nonnull (strides);
+  g_assert_cmpuint (strides->n_ints, ==, 2);
+  g_assert_cmpint (strides->ints[0], ==, 1);
+  g_assert_cmpint (strides->ints[1], ==, 1);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.select-tensor", "s", "input"));
+  apply_panel_entry (window, "Dimension 0", "batch");
+  g_assert_cmpstr (graph->input[0]->type->tensor_type->shape->dim[0]->dim_param, ==, "batch");
+  apply_panel_entry (window, "Name", "images");
+  g_assert_cmpstr (graph->input[0]->name, ==, "images");
+  g_assert_cmpstr (onyx_window_get_selected_tensor (window), ==, "images");
+  g_assert_cmpstr (conv->input[0], ==, "images");
+  g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, 4);
+  onyx_window_journal_discard (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -428,6 +480,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/first-view-without-inputs", test_first_view_without_inputs);
   g_test_add_func ("/app/crash-restore", test_crash_restore);
   g_test_add_func ("/app/inferred-types", test_inferred_types_in_panel);
+  g_test_add_func ("/app/panel-entries-edit", test_panel_entries_edit);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

@@ -640,20 +640,37 @@ zoom_changed_cb (GtkGestureZoom *gesture, double scale, OnyxCanvas *self)
   zoom_at (self, self->zoom_start_scale * scale, x, y);
 }
 
+/* Zooms by `factor` around the middle of the canvas. */
 static void
-zoom_action (GtkWidget *widget, const char *name, GVariant *param)
+zoom_centred (OnyxCanvas *self, double factor)
 {
-  OnyxCanvas *self = ONYX_CANVAS (widget);
-  double x = gtk_widget_get_width (widget) / 2.0, y = gtk_widget_get_height (widget) / 2.0;
+  GtkWidget *widget = GTK_WIDGET (self);
 
-  if (g_str_equal (name, "canvas.zoom-in"))
-    zoom_at (self, self->scale * 1.25, x, y);
-  else if (g_str_equal (name, "canvas.zoom-out"))
-    zoom_at (self, self->scale / 1.25, x, y);
-  else if (g_str_equal (name, "canvas.zoom-fit"))
-    onyx_canvas_zoom_fit (self);
-  else
-    onyx_canvas_show_first_view (self);
+  zoom_at (self, self->scale * factor, gtk_widget_get_width (widget) / 2.0, gtk_widget_get_height (widget) / 2.0);
+}
+
+static void
+zoom_in_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  zoom_centred (ONYX_CANVAS (widget), 1.25);
+}
+
+static void
+zoom_out_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  zoom_centred (ONYX_CANVAS (widget), 1 / 1.25);
+}
+
+static void
+zoom_fit_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_canvas_zoom_fit (ONYX_CANVAS (widget));
+}
+
+static void
+first_view_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_canvas_show_first_view (ONYX_CANVAS (widget));
 }
 
 static void
@@ -706,10 +723,10 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
 
-  gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "canvas.zoom-fit", NULL, zoom_action);
-  gtk_widget_class_install_action (widget_class, "canvas.first-view", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_in_action);
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_out_action);
+  gtk_widget_class_install_action (widget_class, "canvas.zoom-fit", NULL, zoom_fit_action);
+  gtk_widget_class_install_action (widget_class, "canvas.first-view", NULL, first_view_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_plus, 0, "canvas.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Add, 0, "canvas.zoom-in", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_equal, 0, "canvas.zoom-in", NULL);

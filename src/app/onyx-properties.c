@@ -108,20 +108,22 @@ add_button (GtkWidget *box, const char *label, const char *action, GVariant *tar
   gtk_box_append (GTK_BOX (box), button);
 }
 
-/* An editable row whose apply button activates `action` with ("key", new text). */
+/* An editable row whose apply button activates `action` with its target and the new
+ * text (onyx_activate_edit_action). */
 static void
 entry_applied_cb (AdwEntryRow *row, gpointer data)
 {
   const char *action = g_object_get_data (G_OBJECT (row), "action");
-  const char *key = g_object_get_data (G_OBJECT (row), "key");
+  GVariant *target = g_object_get_data (G_OBJECT (row), "target");
 
-  gtk_widget_activate_action (GTK_WIDGET (row), action, "(ss)", key,
-                              gtk_editable_get_text (GTK_EDITABLE (row)));
+  onyx_activate_edit_action (GTK_WIDGET (row), action, target, gtk_editable_get_text (GTK_EDITABLE (row)));
 }
 
+/* `target` (NULL, or taken if floating) says what the row edits, typed as `action`
+ * wants it. */
 static void
 add_entry_row (GtkWidget *group, const char *title, const char *text,
-               const char *action, const char *key)
+               const char *action, GVariant *target)
 {
   GtkWidget *row = adw_entry_row_new ();
 
@@ -129,7 +131,9 @@ add_entry_row (GtkWidget *group, const char *title, const char *text,
   gtk_editable_set_text (GTK_EDITABLE (row), text);
   adw_entry_row_set_show_apply_button (ADW_ENTRY_ROW (row), TRUE);
   g_object_set_data_full (G_OBJECT (row), "action", g_strdup (action), g_free);
-  g_object_set_data_full (G_OBJECT (row), "key", g_strdup (key), g_free);
+  if (target != NULL)
+    g_object_set_data_full (G_OBJECT (row), "target", g_variant_ref_sink (target),
+                            (GDestroyNotify) g_variant_unref);
   g_signal_connect (row, "apply", G_CALLBACK (entry_applied_cb), NULL);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
 }
@@ -561,9 +565,6 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
 {
   const OnyxSchema *schema;
   GtkWidget *attributes = NULL;
-  OnyxGraphIndex *index = onyx_document_get_graph_index (doc, graph);
-  gssize position = onyx_graph_index_node_position (index, node);
-  g_autofree char *pos = g_strdup_printf ("%" G_GSSIZE_FORMAT, position);
   GtkWidget *group, *box;
   const char *domain = node->domain != NULL && node->domain[0] ? node->domain : "ai.onnx";
   gboolean has_module;
@@ -573,7 +574,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   add_text_row (group, _("Operator"), onyx_display_escape (node->op_type));
   add_text_row (group, _("Domain"), g_strdup_printf ("%s (%s)", domain,
                 onyx_domain_is_standard (node->domain) ? _("standard ONNX") : _("custom")));
-  add_entry_row (group, _("Name"), node->name != NULL ? node->name : "", "win.rename-node", pos);
+  add_entry_row (group, _("Name"), node->name != NULL ? node->name : "", "win.rename-node", NULL);
   if (node->doc_string != NULL && node->doc_string[0] != '\0')
     add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));
   schema = add_schema_rows (group, doc, node);
@@ -601,9 +602,8 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
           Onnx__AttributeProto *a = node->attribute[i];
           g_autofree char *value = onyx_attribute_to_string (a);
           g_autofree char *name = onyx_display_escape (a->name);
-          g_autofree char *key = g_strdup_printf ("%s", a->name);
           if (onyx_attribute_type_is_text (a->type))
-            add_entry_row (group, name, value, "win.set-attribute", key);
+            add_entry_row (group, name, value, "win.set-attribute", g_variant_new_string (a->name));
           else if (a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH ||
                    a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS)
             {
@@ -624,12 +624,11 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
       /* The schema's name for the slot (Conv's X, W, B), else its position. */
       g_autofree char *slot = schema ? onyx_schema_input_name (schema, i) : NULL;
       g_autofree char *label = slot ? g_strdup (slot) : g_strdup_printf (_("Input %zu"), i);
-      g_autofree char *key = g_strdup_printf ("%zu", i);
       GtkWidget *row = add_tensor_link (group, doc, graph, label, node->input[i]);
       /* Any input, an unconnected optional one too, can read any tensor of the graph. */
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
-                                 onyx_tensor_picker_button_new_in (doc, graph, node->input[i],
-                                                                   "win.reconnect-input", key));
+                                 onyx_tensor_picker_button_new_in (doc, graph, node->input[i], "win.reconnect-input",
+                                                                   g_variant_new_uint32 ((guint32) i)));
     }
   group = add_group (self, _("Outputs"));
   for (size_t i = 0; i < node->n_output; i++)
@@ -697,7 +696,7 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
   onyx_properties_clear (self);
   group = add_group (self, input != NULL && init == NULL ? _("Graph Input")
                            : output != NULL ? _("Graph Output") : _("Tensor"));
-  add_entry_row (group, _("Name"), name, "win.rename-tensor", name);
+  add_entry_row (group, _("Name"), name, "win.rename-tensor", g_variant_new_string (name));
 
   if (input != NULL)
     {
@@ -711,13 +710,12 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
             {
               Onnx__TensorShapeProto__Dimension *d = shape->dim[i];
               g_autofree char *title = g_strdup_printf (_("Dimension %zu"), i);
-              g_autofree char *key = g_strdup_printf ("%s\n%zu", name, i);
               g_autofree char *text =
                 d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE
                   ? g_strdup_printf ("%" G_GINT64_FORMAT, d->dim_value)
                   : g_strdup (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
                               ? d->dim_param : "?");
-              add_entry_row (group, title, text, "win.set-input-dim", key);
+              add_entry_row (group, title, text, "win.set-input-dim", g_variant_new ("(su)", name, (guint32) i));
             }
         }
     }

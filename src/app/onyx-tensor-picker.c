@@ -13,7 +13,7 @@ struct _OnyxTensorPicker {
   Onnx__GraphProto *graph;        /* whose tensors, with those of the graphs around it */
   char *current;
   char *action;
-  char *key;
+  GVariant *target;     /* what the action edits: the input's index, … */
 
   GtkStringList *names;           /* every tensor, filled on first use */
   GHashTable *folded;             /* name → its case-folded form, matched by the filter */
@@ -239,7 +239,7 @@ onyx_tensor_picker_choose (OnyxTensorPicker *self, guint position)
   target = g_object_ref (target != NULL ? target : GTK_WIDGET (self));
   g_object_ref (self);
   gtk_popover_popdown (GTK_POPOVER (self));
-  gtk_widget_activate_action (target, self->action, "(ss)", self->key, name);
+  onyx_activate_edit_action (target, self->action, self->target, name);
   g_object_unref (self);
   g_object_unref (target);
 }
@@ -309,7 +309,7 @@ onyx_tensor_picker_dispose (GObject *object)
   g_clear_pointer (&self->needle, g_free);
   g_clear_pointer (&self->current, g_free);
   g_clear_pointer (&self->action, g_free);
-  g_clear_pointer (&self->key, g_free);
+  g_clear_pointer (&self->target, g_variant_unref);
   G_OBJECT_CLASS (onyx_tensor_picker_parent_class)->dispose (object);
 }
 
@@ -365,15 +365,33 @@ onyx_tensor_picker_init (OnyxTensorPicker *self)
   gtk_popover_set_child (GTK_POPOVER (self), box);
 }
 
-GtkWidget *
-onyx_tensor_picker_new (OnyxDocument *doc, const char *current, const char *action, const char *key)
+gboolean
+onyx_activate_edit_action (GtkWidget *widget, const char *action, GVariant *target, const char *text)
 {
-  return onyx_tensor_picker_new_in (doc, onyx_document_get_proto (doc)->graph, current, action, key);
+  g_autoptr (GPtrArray) children = g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref);
+  g_autoptr (GVariant) sunk = target != NULL ? g_variant_ref_sink (target) : NULL;
+
+  if (sunk == NULL)
+    return gtk_widget_activate_action_variant (widget, action, g_variant_new_string (text));
+  if (g_variant_is_of_type (sunk, G_VARIANT_TYPE_TUPLE))
+    for (gsize i = 0; i < g_variant_n_children (sunk); i++)
+      g_ptr_array_add (children, g_variant_get_child_value (sunk, i));
+  else
+    g_ptr_array_add (children, g_variant_ref (sunk));
+  g_ptr_array_add (children, g_variant_ref_sink (g_variant_new_string (text)));
+  return gtk_widget_activate_action_variant (widget, action,
+                                             g_variant_new_tuple ((GVariant *const *) children->pdata, children->len));
+}
+
+GtkWidget *
+onyx_tensor_picker_new (OnyxDocument *doc, const char *current, const char *action, GVariant *target)
+{
+  return onyx_tensor_picker_new_in (doc, onyx_document_get_proto (doc)->graph, current, action, target);
 }
 
 GtkWidget *
 onyx_tensor_picker_new_in (OnyxDocument *doc, Onnx__GraphProto *graph, const char *current,
-                           const char *action, const char *key)
+                           const char *action, GVariant *target)
 {
   OnyxTensorPicker *self = g_object_new (ONYX_TYPE_TENSOR_PICKER, NULL);
 
@@ -381,27 +399,27 @@ onyx_tensor_picker_new_in (OnyxDocument *doc, Onnx__GraphProto *graph, const cha
   self->graph = graph;
   self->current = g_strdup (current);
   self->action = g_strdup (action);
-  self->key = g_strdup (key);
+  self->target = target != NULL ? g_variant_ref_sink (target) : NULL;
   return GTK_WIDGET (self);
 }
 
 GtkWidget *
 onyx_tensor_picker_button_new (OnyxDocument *doc, const char *current, const char *action,
-                               const char *key)
+                               GVariant *target)
 {
   return onyx_tensor_picker_button_new_in (doc, onyx_document_get_proto (doc)->graph, current,
-                                           action, key);
+                                           action, target);
 }
 
 GtkWidget *
 onyx_tensor_picker_button_new_in (OnyxDocument *doc, Onnx__GraphProto *graph, const char *current,
-                                  const char *action, const char *key)
+                                  const char *action, GVariant *target)
 {
   GtkWidget *button = gtk_menu_button_new ();
 
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (button), "document-edit-symbolic");
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (button),
-                               onyx_tensor_picker_new_in (doc, graph, current, action, key));
+                               onyx_tensor_picker_new_in (doc, graph, current, action, target));
   gtk_widget_set_tooltip_text (button, _("Connect to Another Tensor"));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");

@@ -152,12 +152,13 @@ save_as_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 undo_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  OnyxWindow *self = ONYX_WINDOW (widget);
+  onyx_document_undo (ONYX_WINDOW (widget)->document);
+}
 
-  if (g_str_equal (name, "win.undo"))
-    onyx_document_undo (self->document);
-  else
-    onyx_document_redo (self->document);
+static void
+redo_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  onyx_document_redo (ONYX_WINDOW (widget)->document);
 }
 
 static void
@@ -185,89 +186,173 @@ select_tensor_action (GtkWidget *widget, const char *name, GVariant *param)
   onyx_window_select_tensor (ONYX_WINDOW (widget), g_variant_get_string (param, NULL));
 }
 
+/* An edit of the selected node; nothing when no node is selected. */
+typedef gboolean (*NodeEdit) (OnyxDocument *doc, Onnx__NodeProto *node, GError **error);
+
 static void
-node_edit_action (GtkWidget *widget, const char *name, GVariant *param)
+edit_selected_node (OnyxWindow *self, NodeEdit edit)
 {
-  OnyxWindow *self = ONYX_WINDOW (widget);
   g_autoptr (GError) error = NULL;
-  Onnx__NodeProto *node = self->selected_node;
   gboolean ok;
 
   if (self->selection != ONYX_SELECTION_NODE)
     return;
-  if (g_str_equal (name, "win.bypass-node"))
-    ok = onyx_edit_bypass_node (self->document, node, 0, &error);
-  else if (g_str_equal (name, "win.delete-node"))
-    ok = onyx_edit_delete_node (self->document, node, &error);
-  else
-    ok = onyx_edit_delete_descendants (self->document, node, &error);
+  ok = edit (self->document, self->selected_node, &error);
   onyx_window_edit_done (self, ok, error);
 }
 
-/* Actions with a (key, text) parameter, sent by the properties panel's entries. */
+static gboolean
+bypass_first_input (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
+{
+  return onyx_edit_bypass_node (doc, node, 0, error);
+}
+
 static void
-text_edit_action (GtkWidget *widget, const char *name, GVariant *param)
+bypass_node_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  edit_selected_node (ONYX_WINDOW (widget), bypass_first_input);
+}
+
+static void
+delete_node_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  edit_selected_node (ONYX_WINDOW (widget), onyx_edit_delete_node);
+}
+
+static void
+delete_descendants_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  edit_selected_node (ONYX_WINDOW (widget), onyx_edit_delete_descendants);
+}
+
+/* The actions below are sent by the properties panel's entries and pickers, their
+ * parameter naming what they edit, then the text typed or chosen. */
+
+/* "s": the selected node's new name. */
+static void
+rename_node_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
   g_autoptr (GError) error = NULL;
-  const char *key, *text;
   gboolean ok;
 
-  g_variant_get (param, "(&s&s)", &key, &text);
-  if (g_str_equal (name, "win.rename-tensor"))
-    {
-      g_autofree char *new_name = g_strdup (text);
-      ok = onyx_edit_rename_tensor (self->document, key, text, &error);
-      if (ok)
-        onyx_window_select_tensor (self, new_name);
-    }
-  else if (g_str_equal (name, "win.set-input-dim"))
-    {
-      g_auto (GStrv) parts = g_strsplit (key, "\n", 2);
-      ok = onyx_edit_set_input_dim (self->document, parts[0],
-                                    (guint) g_ascii_strtoull (parts[1], NULL, 10), text, &error);
-    }
-  else if (self->selection != ONYX_SELECTION_NODE)
+  if (self->selection != ONYX_SELECTION_NODE)
     return;
-  else if (g_str_equal (name, "win.rename-node"))
-    ok = onyx_edit_set_node_name (self->document, self->selected_node, text, &error);
-  else if (g_str_equal (name, "win.set-attribute"))
-    ok = onyx_edit_set_attribute (self->document, self->selected_node, key, text, &error);
-  else
-    ok = onyx_edit_reconnect (self->document, self->selected_node,
-                              (guint) g_ascii_strtoull (key, NULL, 10), text, &error);
+  ok = onyx_edit_set_node_name (self->document, self->selected_node, g_variant_get_string (param, NULL), &error);
+  onyx_window_edit_done (self, ok, error);
+}
+
+/* "(ss)": an attribute of the selected node and its new value. */
+static void
+set_attribute_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  const char *attribute, *value;
+  gboolean ok;
+
+  if (self->selection != ONYX_SELECTION_NODE)
+    return;
+  g_variant_get (param, "(&s&s)", &attribute, &value);
+  ok = onyx_edit_set_attribute (self->document, self->selected_node, attribute, value, &error);
+  onyx_window_edit_done (self, ok, error);
+}
+
+/* "(us)": an input slot of the selected node and the tensor it reads from now on. */
+static void
+reconnect_input_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  const char *tensor;
+  guint32 slot;
+  gboolean ok;
+
+  if (self->selection != ONYX_SELECTION_NODE)
+    return;
+  g_variant_get (param, "(u&s)", &slot, &tensor);
+  ok = onyx_edit_reconnect (self->document, self->selected_node, slot, tensor, &error);
+  onyx_window_edit_done (self, ok, error);
+}
+
+/* "(ss)": a tensor of the main graph and its new name, which stays selected. */
+static void
+rename_tensor_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  const char *old_name, *new_name;
+  gboolean ok;
+
+  g_variant_get (param, "(&s&s)", &old_name, &new_name);
+  ok = onyx_edit_rename_tensor (self->document, old_name, new_name, &error);
+  if (ok)
+    onyx_window_select_tensor (self, new_name);
+  onyx_window_edit_done (self, ok, error);
+}
+
+/* "(sus)": a graph input, one of its dimensions, and its new value or name. */
+static void
+set_input_dim_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  const char *input, *text;
+  guint32 dim;
+  gboolean ok;
+
+  g_variant_get (param, "(&su&s)", &input, &dim, &text);
+  ok = onyx_edit_set_input_dim (self->document, input, dim, text, &error);
+  onyx_window_edit_done (self, ok, error);
+}
+
+/* "s": a tensor of the main graph. */
+static void
+add_output_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  OnyxWindow *self = ONYX_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  gboolean ok = onyx_edit_add_output (self->document, g_variant_get_string (param, NULL), &error);
+
   onyx_window_edit_done (self, ok, error);
 }
 
 static void
-output_action (GtkWidget *widget, const char *name, GVariant *param)
+remove_output_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   OnyxWindow *self = ONYX_WINDOW (widget);
   g_autoptr (GError) error = NULL;
-  g_autofree char *tensor = g_variant_dup_string (param, NULL);
-  gboolean ok;
+  gboolean ok = onyx_edit_remove_output (self->document, g_variant_get_string (param, NULL), &error);
 
-  if (g_str_equal (name, "win.add-output"))
-    ok = onyx_edit_add_output (self->document, tensor, &error);
-  else
-    ok = onyx_edit_remove_output (self->document, tensor, &error);
   onyx_window_edit_done (self, ok, error);
 }
 
-/* Clean Up Unused Nodes and Sort Nodes: whole-graph passes that may find nothing to do. */
+/* Clean Up Unused Nodes and Sort Nodes: whole-graph passes that may find nothing to
+ * do, which a toast says. */
+static void
+whole_graph_edit (OnyxWindow *self, gboolean (*edit) (OnyxDocument *doc, GError **error),
+                  const char *nothing_done)
+{
+  g_autoptr (GError) error = NULL;
+  guint before = onyx_document_get_n_undo (self->document);
+  gboolean ok = edit (self->document, &error);
+
+  if (ok && onyx_document_get_n_undo (self->document) == before)
+    onyx_window_toast (self, nothing_done, FALSE);
+  else
+    onyx_window_edit_done (self, ok, error);
+}
+
 static void
 cleanup_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  OnyxWindow *self = ONYX_WINDOW (widget);
-  g_autoptr (GError) error = NULL;
-  guint before = onyx_document_get_n_undo (self->document);
-  gboolean sort = g_str_equal (name, "win.toposort");
-  gboolean ok = sort ? onyx_edit_toposort (self->document, &error) : onyx_edit_cleanup (self->document, &error);
+  whole_graph_edit (ONYX_WINDOW (widget), onyx_edit_cleanup, _("Nothing to clean up"));
+}
 
-  if (ok && onyx_document_get_n_undo (self->document) == before)
-    onyx_window_toast (self, sort ? _("The nodes are in order already") : _("Nothing to clean up"), FALSE);
-  else
-    onyx_window_edit_done (self, ok, error);
+static void
+toposort_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  whole_graph_edit (ONYX_WINDOW (widget), onyx_edit_toposort, _("The nodes are in order already"));
 }
 
 static void
@@ -295,23 +380,23 @@ onyx_window_class_init_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.save", NULL, save_action);
   gtk_widget_class_install_action (widget_class, "win.save-as", NULL, save_as_action);
   gtk_widget_class_install_action (widget_class, "win.undo", NULL, undo_action);
-  gtk_widget_class_install_action (widget_class, "win.redo", NULL, undo_action);
+  gtk_widget_class_install_action (widget_class, "win.redo", NULL, redo_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-layout", NULL, cancel_layout_action);
   gtk_widget_class_install_action (widget_class, "win.select-node", "i", select_node_action);
   gtk_widget_class_install_action (widget_class, "win.select-tensor", "s", select_tensor_action);
-  gtk_widget_class_install_action (widget_class, "win.bypass-node", NULL, node_edit_action);
-  gtk_widget_class_install_action (widget_class, "win.delete-node", NULL, node_edit_action);
-  gtk_widget_class_install_action (widget_class, "win.delete-descendants", NULL, node_edit_action);
-  gtk_widget_class_install_action (widget_class, "win.rename-node", "(ss)", text_edit_action);
-  gtk_widget_class_install_action (widget_class, "win.rename-tensor", "(ss)", text_edit_action);
-  gtk_widget_class_install_action (widget_class, "win.set-attribute", "(ss)", text_edit_action);
-  gtk_widget_class_install_action (widget_class, "win.reconnect-input", "(ss)", text_edit_action);
-  gtk_widget_class_install_action (widget_class, "win.set-input-dim", "(ss)", text_edit_action);
-  gtk_widget_class_install_action (widget_class, "win.add-output", "s", output_action);
-  gtk_widget_class_install_action (widget_class, "win.remove-output", "s", output_action);
+  gtk_widget_class_install_action (widget_class, "win.bypass-node", NULL, bypass_node_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-node", NULL, delete_node_action);
+  gtk_widget_class_install_action (widget_class, "win.delete-descendants", NULL, delete_descendants_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-node", "s", rename_node_action);
+  gtk_widget_class_install_action (widget_class, "win.set-attribute", "(ss)", set_attribute_action);
+  gtk_widget_class_install_action (widget_class, "win.reconnect-input", "(us)", reconnect_input_action);
+  gtk_widget_class_install_action (widget_class, "win.rename-tensor", "(ss)", rename_tensor_action);
+  gtk_widget_class_install_action (widget_class, "win.set-input-dim", "(sus)", set_input_dim_action);
+  gtk_widget_class_install_action (widget_class, "win.add-output", "s", add_output_action);
+  gtk_widget_class_install_action (widget_class, "win.remove-output", "s", remove_output_action);
   gtk_widget_class_install_action (widget_class, "win.cleanup", NULL, cleanup_action);
   gtk_widget_class_install_action (widget_class, "win.inline-functions", NULL, inline_functions_action);
-  gtk_widget_class_install_action (widget_class, "win.toposort", NULL, cleanup_action);
+  gtk_widget_class_install_action (widget_class, "win.toposort", NULL, toposort_action);
   onyx_window_class_init_export (widget_class);
   onyx_window_class_init_repair (widget_class);
 }

@@ -146,10 +146,8 @@ add_image_filter (GtkFileChooser *chooser, const char *name, const char *mime_ty
 }
 
 static void
-export_action (GtkWidget *widget, const char *name, GVariant *param)
+choose_export_file (OnyxWindow *self, gboolean view_only)
 {
-  OnyxWindow *self = ONYX_WINDOW (widget);
-  gboolean view_only = g_str_equal (name, "win.export-view");
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
     view_only ? _("Export View") : _("Export Graph"), GTK_WINDOW (self),
     GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
@@ -171,9 +169,21 @@ export_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+static void
+export_view_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  choose_export_file (ONYX_WINDOW (widget), TRUE);
+}
+
+static void
+export_graph_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  choose_export_file (ONYX_WINDOW (widget), FALSE);
+}
+
 void
 onyx_window_class_init_export (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_install_action (widget_class, "win.export-view", NULL, export_action);
-  gtk_widget_class_install_action (widget_class, "win.export-graph", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "win.export-view", NULL, export_view_action);
+  gtk_widget_class_install_action (widget_class, "win.export-graph", NULL, export_graph_action);
 }
