@@ -4,6 +4,7 @@
  * refused without a change. */
 #include "onyx-edits.h"
 #include "onyx-graph-path.h"
+#include "onyx-replay.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
 

@@ -3,6 +3,7 @@
  * replayed from their journal entries to the same model. */
 #include "onyx-edits.h"
 #include "onyx-schema.h"
+#include "onyx-replay.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
 
@@ -256,6 +257,79 @@ test_step_notes (void)
   g_assert_cmpstr (note, ==, "dropped attribute to");
 }
 
+/* Applies `steps` ({ name, argument } pairs, NULL-ended) as `onyx-cli edit` does,
+ * checks that the replay entries give the same model again, and adds their step
+ * names to `recorded`. */
+static void
+assert_steps_replay (const char *name, const char *const (*steps)[2], GHashTable *recorded)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data (name);
+  GPtrArray *replay;
+
+  for (guint i = 0; steps[i][0] != NULL; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      guint before = onyx_document_get_n_undo (doc);
+
+      g_test_message ("%s %s", steps[i][0], steps[i][1] ? steps[i][1] : "");
+      g_assert_true (onyx_step_apply (doc, steps[i][0], steps[i][1], &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (onyx_document_get_n_undo (doc), ==, before + 1);
+    }
+  replay = onyx_document_get_replay (doc);
+  for (guint i = 0; i < replay->len; i++)
+    g_hash_table_add (recorded, g_strdup (((char **) replay->pdata[i])[0]));
+  assert_replays (doc, name);
+}
+
+/* Every step an edit records is read back by the journal: what each writer puts in
+ * an entry, its reader takes (onyx-replay.c). */
+static void
+test_every_step_replays (void)
+{
+  static const char *const on_model[][2] = {
+    { "set-name", "#1=relu_a" },
+    { "set-attr", "#0.dilations=[1,1]" },
+    { "set-dim", "input:0=batch" },
+    { "insert", "/model/model.2/Relu_output_0=Identity" },
+    { "replace", "relu_a=Sigmoid" },
+    { "reconnect", "/model/model.3/Conv:0=/model/model.0/Conv_output_0" },
+    { "delete-tree", "relu_a" },
+    { "add-output", "/model/model.0/Conv_output_0" },
+    { "remove-output", "/model/model.0/Conv_output_0" },
+    { "rename", "output=result" },
+    { "convert-opset", "14" },
+    { "infer-shapes", NULL },
+    { "bypass", "/model/model.5/Relu" },
+    { "delete", "/model/model.3/Conv" },
+    { "cleanup", NULL },
+    { "remove-input", "input" },
+    { NULL, NULL },
+  };
+  static const char *const ancestors[][2] = {
+    { "delete-ancestors", "/model/model.5/Relu" },
+    { NULL, NULL },
+  };
+  static const char *const functions[][2] = {
+    { "inline-functions", NULL },
+    { NULL, NULL },
+  };
+  /* toposort records only when the order changes, which no step here unsorts. */
+  static const char *const expected[] = {
+    "set-name", "set-attr", "set-dim", "insert", "replace", "reconnect", "delete-tree", "add-output",
+    "remove-output", "rename", "convert-opset", "infer-shapes", "bypass", "delete", "cleanup",
+    "remove-input", "delete-ancestors", "inline-functions",
+  };
+  g_autoptr (GHashTable) recorded = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  assert_steps_replay ("model.onnx", on_model, recorded);
+  assert_steps_replay ("model.onnx", ancestors, recorded);
+  assert_steps_replay ("function_modules.onnx", functions, recorded);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_true (g_hash_table_contains (recorded, expected[i]));
+  g_assert_cmpuint (g_hash_table_size (recorded), ==, G_N_ELEMENTS (expected));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -265,5 +339,6 @@ main (int argc, char **argv)
   g_test_add_func ("/repair/insert", test_insert);
   g_test_add_func ("/repair/insert-in-subgraph", test_insert_in_subgraph);
   g_test_add_func ("/repair/step-notes", test_step_notes);
+  g_test_add_func ("/repair/every-step-replays", test_every_step_replays);
   return g_test_run ();
 }

@@ -8,6 +8,7 @@
 #include "onyx-diagnose.h"
 #include "onyx-edits.h"
 #include "onyx-graph-path.h"
+#include "onyx-replay.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
 

@@ -2,6 +2,8 @@
 #include <string.h>
 
 #include "onyx-edits-private.h"
+
+#include "onyx-replay.h"
 #include "onyx-graph-index.h"
 #include "onyx-validate.h"
 
@@ -83,7 +85,7 @@ gboolean
 onyx_edit_cleanup (OnyxDocument *doc, GError **error)
 {
   onyx_document_begin_command (doc, "Clean up");
-  onyx_document_note_replay (doc, "cleanup", NULL);
+  onyx_replay_note_cleanup (doc);
   cleanup_graph (doc, onyx_edit_main_graph (doc), 0);
   drop_unused_opsets (doc);
   /* When nothing was dead the command is empty, and committing drops it. */
@@ -195,7 +197,7 @@ onyx_edit_toposort (OnyxDocument *doc, GError **error)
   if (!changed)
     return TRUE;
   onyx_document_begin_command (doc, "Sort nodes topologically");
-  onyx_document_note_replay (doc, "toposort", NULL);
+  onyx_replay_note_toposort (doc);
   onyx_document_set_node_order (doc, graph, order);
   onyx_document_commit_command (doc);
   return TRUE;

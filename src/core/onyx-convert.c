@@ -2,6 +2,8 @@
  * value_info, and converting the model to another opset of ai.onnx. */
 #include "onyx-edits-private.h"
 
+#include "onyx-replay.h"
+
 #include <string.h>
 
 #include "onyx-graph-path.h"
@@ -54,7 +56,7 @@ onyx_edit_infer_shapes (OnyxDocument *doc, guint *n_written, GError **error)
   guint n = 0;
 
   onyx_document_begin_command (doc, "Write inferred shapes");
-  onyx_document_note_replay (doc, "infer-shapes", NULL);
+  onyx_replay_note_infer_shapes (doc);
   for (guint g = 0; g < graphs->len; g++)
     {
       Onnx__GraphProto *graph = graphs->pdata[g];
@@ -524,10 +526,9 @@ conversion_apply (Conversion *conversion)
   OnyxDocument *doc = conversion->doc;
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
   g_autofree char *label = g_strdup_printf ("Convert to opset %d", conversion->target);
-  g_autofree char *argument = g_strdup_printf ("%d", conversion->target);
 
   onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "convert-opset", argument, NULL);
+  onyx_replay_note_convert_opset (doc, conversion->target);
   apply_conversion (doc, &conversion->plan, model->graph, conversion->converted->graph);
   set_default_opset (doc, model, conversion->target);
   onyx_document_commit_command (doc);

@@ -25,22 +25,6 @@ gboolean          onyx_edit_tensor_in_scope (OnyxDocument     *doc,
 gboolean          onyx_edit_check_node    (OnyxDocument    *doc,
                                            Onnx__NodeProto *node,
                                            GError         **error);
-/* Opens an edit's undo step `label` and notes its replay entry: `step` and up to
- * three arguments, the first NULL ending them. */
-void              onyx_edit_begin         (OnyxDocument *doc,
-                                           const char   *label,
-                                           const char   *step,
-                                           const char   *arg1,
-                                           const char   *arg2,
-                                           const char   *arg3);
-/* onyx_edit_begin for an edit of `node`, whose entry names it by its position
- * before the edit ("#3", "GRAPH#3") as the first argument. */
-void              onyx_edit_begin_node    (OnyxDocument    *doc,
-                                           Onnx__NodeProto *node,
-                                           const char      *label,
-                                           const char      *step,
-                                           const char      *arg2,
-                                           const char      *arg3);
 /* Ends the edit as one undo step; TRUE, so that edits end with `return onyx_edit_commit (doc)`. */
 gboolean          onyx_edit_commit        (OnyxDocument *doc);
 /* Records the removal of a node from its graph. */

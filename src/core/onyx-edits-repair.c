@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "onyx-edits-private.h"
+
+#include "onyx-replay.h"
 #include "onyx-graph-path.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
@@ -139,7 +141,8 @@ onyx_edit_replace_operator (OnyxDocument *doc, Onnx__NodeProto *node, const char
 
   shown = operator_describe (domain, op_type);
   label = g_strdup_printf ("Replace %s with %s", described, shown);
-  onyx_edit_begin_node (doc, node, label, "replace", domain, op_type);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_replace (doc, node, domain, op_type);
   import_opset (doc, domain, &target);
   for (guint i = doomed->len; i-- > 0;)
     onyx_document_remove_item (doc, &node->base, "attribute", GPOINTER_TO_SIZE (doomed->pdata[i]));
@@ -275,32 +278,6 @@ insertion_point (OnyxGraphIndex *index, const char *tensor, const char *const *e
 
 /* The replay argument of the extra inputs: each C-escaped and ended by a newline, so
  * that "" (an omitted input) and no inputs at all stay apart. */
-static char *
-encode_extra_inputs (const char *const *extra_inputs)
-{
-  GString *text = g_string_new (NULL);
-
-  for (guint i = 0; extra_inputs != NULL && extra_inputs[i] != NULL; i++)
-    {
-      g_autofree char *escaped = g_strescape (extra_inputs[i], NULL);
-      g_string_append_printf (text, "%s\n", escaped);
-    }
-  return g_string_free (text, FALSE);
-}
-
-char **
-onyx_edit_decode_extra_inputs (const char *text)
-{
-  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
-  guint n = g_strv_length (lines);
-  char **inputs = g_new0 (char *, n);
-
-  /* The text ends with a newline: its last piece is empty. */
-  for (guint i = 0; i + 1 < n; i++)
-    inputs[i] = g_strcompress (lines[i]);
-  return inputs;
-}
-
 Onnx__NodeProto *
 onyx_edit_insert_node (OnyxDocument *doc, const char *tensor, const char *domain, const char *op_type,
                        const char *const *extra_inputs, GError **error)
@@ -380,9 +357,8 @@ onyx_edit_insert_node (OnyxDocument *doc, const char *tensor, const char *domain
   node = new_node (name, domain, op_type, inputs, outputs);
 
   label = g_strdup_printf ("Insert %s after %s", op_shown, shown);
-  encoded = encode_extra_inputs (extra_inputs);
   onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, "insert", tensor, domain, op_type, encoded, NULL);
+  onyx_replay_note_insert (doc, tensor, domain, op_type, extra_inputs);
   import_opset (doc, domain, &target);
   if (keeps_output_name)
     onyx_document_set_node_output (doc, value->producer, value->producer_output, derived);

@@ -4,6 +4,8 @@
 
 #include "onyx-attribute.h"
 #include "onyx-edits-private.h"
+
+#include "onyx-replay.h"
 #include "onyx-graph-path.h"
 #include "onyx-shapes.h"
 #include "onyx-schema.h"
@@ -38,12 +40,6 @@ OnyxGraphIndex *
 onyx_edit_index_of (OnyxDocument *doc, const Onnx__NodeProto *node)
 {
   return onyx_document_get_graph_index (doc, onyx_edit_graph_of (doc, node));
-}
-
-static gboolean
-in_main_graph (OnyxDocument *doc, const Onnx__NodeProto *node)
-{
-  return onyx_edit_graph_of (doc, node) == onyx_edit_main_graph (doc);
 }
 
 char *
@@ -85,22 +81,6 @@ onyx_edit_find_node (OnyxDocument *doc, const char *reference, GError **error)
   return node;
 }
 
-/* How replay entries name a node, before the edit: "#12" in the main graph (its
- * position), GRAPH#N in a subgraph. */
-static char *
-node_ref (OnyxDocument *doc, Onnx__NodeProto *node)
-{
-  g_autoptr (OnyxGraphList) graphs = NULL;
-
-  if (in_main_graph (doc, node))
-    return g_strdup_printf ("#%" G_GSSIZE_FORMAT,
-                            onyx_graph_index_node_position (onyx_document_get_index (doc), node));
-  graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
-  return g_strdup_printf ("%s#%" G_GSSIZE_FORMAT,
-                          onyx_graph_list_graph_of (graphs, node)->name,
-                          onyx_graph_index_node_position (onyx_edit_index_of (doc, node), node));
-}
-
 /* The node is in a graph of the model: the main graph or a subgraph held by it. */
 gboolean
 onyx_edit_check_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
@@ -121,25 +101,6 @@ onyx_edit_tensor_in_scope (OnyxDocument *doc, Onnx__GraphProto *graph, const cha
     if (onyx_graph_index_defines (onyx_document_get_graph_index (doc, lineage->pdata[i]), name))
       return TRUE;
   return FALSE;
-}
-
-/* Opens the undo step `label` of an edit and notes its replay entry: `step`
- * and up to three arguments, the first NULL ending them, as onyx_replay_apply reads it. */
-void
-onyx_edit_begin (OnyxDocument *doc, const char *label, const char *step, const char *arg1,
-                 const char *arg2, const char *arg3)
-{
-  onyx_document_begin_command (doc, label);
-  onyx_document_note_replay (doc, step, arg1, arg2, arg3, NULL);
-}
-
-/* onyx_edit_begin for an edit of `node`, which the entry names by its position before the edit. */
-void
-onyx_edit_begin_node (OnyxDocument *doc, Onnx__NodeProto *node, const char *label, const char *step,
-                      const char *arg2, const char *arg3)
-{
-  g_autofree char *ref = node_ref (doc, node);
-  onyx_edit_begin (doc, label, step, ref, arg2, arg3);
 }
 
 /* Records what the edit changed as one undo step: edits end with `return onyx_edit_commit (doc)`. */
@@ -235,7 +196,8 @@ onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Delete node %s", described);
-  onyx_edit_begin_node (doc, node, label, "delete", NULL, NULL);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_delete (doc, node);
   onyx_edit_remove_node (doc, node);
   return onyx_edit_commit (doc);
 }
@@ -251,7 +213,6 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   g_autofree char *label = NULL;
   g_autofree char *source = NULL;
   g_autofree char *target = NULL;
-  g_autofree char *input_text = NULL;
   OnyxValue *source_value;
 
   if (!onyx_edit_check_node (doc, node, error))
@@ -297,8 +258,8 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
     }
 
   label = g_strdup_printf ("Bypass node %s", described);
-  input_text = g_strdup_printf ("%u", input);
-  onyx_edit_begin_node (doc, node, label, "bypass", input_text, NULL);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_bypass (doc, node, input);
   onyx_edit_remove_node (doc, node);
   source_value = onyx_graph_index_lookup (index, source);
   if (target[0] == '\0')
@@ -409,7 +370,8 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
     }
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u descendants", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
-  onyx_edit_begin_node (doc, node, label, "delete-tree", NULL, NULL);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_delete_tree (doc, node);
   remove_outputs_of (doc, graph, doomed);
   remove_nodes (doc, doomed);
   return onyx_edit_commit (doc);
@@ -489,7 +451,8 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
   described = onyx_node_describe (doc, node);
   label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u ancestors", described, doomed->len - 1)
                           : g_strdup_printf ("Delete node %s", described);
-  onyx_edit_begin_node (doc, node, label, "delete-ancestors", NULL, NULL);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_delete_ancestors (doc, node);
   remove_nodes (doc, doomed);
   for (guint i = initializers->len; i-- > 0;)
     onyx_document_remove_item (doc, &graph->base, "initializer", GPOINTER_TO_SIZE (initializers->pdata[i]));
@@ -533,7 +496,6 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (tensor);
   g_autofree char *label = NULL;
-  g_autofree char *input_text = NULL;
   OnyxValue *value;
 
   if (!onyx_edit_check_node (doc, node, error))
@@ -555,8 +517,8 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   if (g_strcmp0 (node->input[input], tensor) == 0)
     return TRUE;
   label = g_strdup_printf ("Connect input %u of %s to %s", input, described, shown);
-  input_text = g_strdup_printf ("%u", input);
-  onyx_edit_begin_node (doc, node, label, "reconnect", input_text, tensor);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_reconnect (doc, node, input, tensor);
   onyx_document_set_node_input (doc, node, input, tensor);
   return onyx_edit_commit (doc);
 }
@@ -587,7 +549,8 @@ onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *ne
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, "the name '%s' is already in use", new_shown);
 
   label = g_strdup_printf ("Rename %s to %s", old_shown, new_shown);
-  onyx_edit_begin (doc, label, "rename", old_copy, new_name, NULL);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_rename (doc, old_copy, new_name);
   if (value != NULL && value->producer != NULL)
     onyx_document_set_node_output (doc, value->producer, value->producer_output, new_name);
   onyx_edit_redirect_uses (doc, graph, old_copy, new_name, NULL);
@@ -621,7 +584,8 @@ onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
   info->name = strdup (tensor);
   info->type = onyx_shapes_new_type (onyx_document_get_shapes (doc), graph, tensor);
   label = g_strdup_printf ("Add graph output %s", shown);
-  onyx_edit_begin (doc, label, "add-output", tensor, NULL, NULL);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_add_output (doc, tensor);
   onyx_document_insert_item (doc, &graph->base, "output", graph->n_output, &info->base);
   return onyx_edit_commit (doc);
 }
@@ -640,7 +604,11 @@ remove_value_info_item (OnyxDocument *doc, const char *field, const char *what, 
   if (position < 0)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no graph %s '%s'", what, shown);
   label = g_strdup_printf ("Remove graph %s %s", what, shown);
-  onyx_edit_begin (doc, label, inputs ? "remove-input" : "remove-output", name, NULL, NULL);
+  onyx_document_begin_command (doc, label);
+  if (inputs)
+    onyx_replay_note_remove_input (doc, name);
+  else
+    onyx_replay_note_remove_output (doc, name);
   onyx_document_remove_item (doc, &graph->base, field, (gsize) position);
   return onyx_edit_commit (doc);
 }
@@ -670,7 +638,8 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
     return TRUE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Rename node %s to %s", described, shown);
-  onyx_edit_begin_node (doc, node, label, "set-name", name, NULL);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_set_name (doc, node, name);
   onyx_document_set_node_name (doc, node, name);
   return onyx_edit_commit (doc);
 }
@@ -683,7 +652,6 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
   Onnx__ValueInfoProto *info = onyx_graph_index_graph_input (index, input);
   g_autofree char *shown = onyx_display_escape (input);
   g_autofree char *label = NULL;
-  g_autofree char *axis_text = NULL;
   Onnx__TypeProto *type;
   Onnx__TensorShapeProto__Dimension *dim;
   guint64 number;
@@ -713,8 +681,8 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
       dim->dim_param = strdup (value);
     }
   label = g_strdup_printf ("Set dim %u of %s to %s", axis, shown, value[0] != '\0' ? value : "?");
-  axis_text = g_strdup_printf ("%u", axis);
-  onyx_edit_begin (doc, label, "set-dim", input, axis_text, value);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_set_dim (doc, input, axis, value);
   onyx_document_set_value_type (doc, info, type);
   return onyx_edit_commit (doc);
 }
@@ -754,7 +722,8 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
     return FALSE;
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf ("Set %s of %s", shown, described);
-  onyx_edit_begin_node (doc, node, label, "set-attr", name, value);
+  onyx_document_begin_command (doc, label);
+  onyx_replay_note_set_attr (doc, node, name, value);
   if (existing != NULL)
     onyx_document_remove_item (doc, &node->base, "attribute", position);
   else

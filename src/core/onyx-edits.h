@@ -87,9 +87,6 @@ Onnx__NodeProto *onyx_edit_insert_node      (OnyxDocument       *doc,
                                              const char         *op_type,
                                              const char *const  *extra_inputs,
                                              GError            **error);
-/* The extra inputs of an "insert" replay entry (one argument holds them all), for
- * onyx_replay_apply. */
-char           **onyx_edit_decode_extra_inputs (const char *text);
 
 /* Removes nodes and initializers no graph output depends on (subgraphs too), and
  * opset imports of custom domains no node uses any more. Graph inputs stay. */

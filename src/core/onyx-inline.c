@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "onyx-edits-private.h"
+
+#include "onyx-replay.h"
 #include "onyx-graph-path.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
@@ -499,7 +501,8 @@ onyx_edit_inline_functions (OnyxDocument *doc, GError **error)
     return FALSE;
   collect_names (&in, graphs);
 
-  onyx_edit_begin (doc, "Inline functions", "inline-functions", NULL, NULL, NULL);
+  onyx_document_begin_command (doc, "Inline functions");
+  onyx_replay_note_inline_functions (doc);
   /* Innermost graphs first, so that no graph still to visit is inside a removed call. */
   for (guint g = graphs->len; g-- > 0;)
     inline_graph (doc, &in, graphs->pdata[g]);

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "onyx-steps.h"
+#include "onyx-replay.h"
 
 #define MAGIC "onyx-journal 1"
 

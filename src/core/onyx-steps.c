@@ -5,6 +5,7 @@
 #include "onyx-attribute.h"
 #include "onyx-edits.h"
 #include "onyx-graph-path.h"
+#include "onyx-replay.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -40,26 +41,14 @@ parse_index (const char *text, guint *value)
   return TRUE;
 }
 
-/* The node at "#N" in a replay entry. */
-static Onnx__NodeProto *
-replay_node (OnyxDocument *doc, const char *reference, GError **error)
-{
-  if (reference == NULL || strchr (reference, '#') == NULL)
-    {
-      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
-                   "a replayed node must be given as #N or GRAPH#N");
-      return NULL;
-    }
-  return onyx_edit_find_node (doc, reference, error);
-}
-
-/* For steps whose text argument is their one replay argument, or that take none. */
+/* For steps whose text argument is their one replay argument, or that take none: the
+ * step and its entry have the same name (onyx-replay.c). */
 static gboolean
 apply_as_replay (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
                  GError **error)
 {
-  const char *const arguments[] = { argument, NULL };
-  return step->replay (doc, step, arguments, error);
+  const char *const entry[] = { step->name, argument, NULL };
+  return onyx_replay_apply (doc, entry, error);
 }
 
 static gboolean
@@ -82,19 +71,6 @@ apply_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument,
     }
   node = onyx_edit_find_node (doc, node_ref != NULL ? node_ref : argument, error);
   return node != NULL && onyx_edit_bypass_node (doc, node, input, error);
-}
-
-static gboolean
-replay_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
-  guint input;
-
-  if (node == NULL)
-    return FALSE;
-  if (!parse_index (arguments[1], &input))
-    return bad_argument (error, step, arguments[1]);
-  return onyx_edit_bypass_node (doc, node, input, error);
 }
 
 static gboolean
@@ -151,13 +127,6 @@ apply_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument,
 }
 
 static gboolean
-replay_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
-  return node != NULL && onyx_edit_delete_node (doc, node, error);
-}
-
-static gboolean
 apply_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
                    GError **error)
 {
@@ -166,25 +135,10 @@ apply_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *argu
 }
 
 static gboolean
-replay_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
-  return node != NULL && onyx_edit_delete_descendants (doc, node, error);
-}
-
-static gboolean
 apply_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
                         GError **error)
 {
   Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
-  return node != NULL && onyx_edit_delete_ancestors (doc, node, error);
-}
-
-static gboolean
-replay_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step,
-                         const char *const *arguments, GError **error)
-{
-  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
   return node != NULL && onyx_edit_delete_ancestors (doc, node, error);
 }
 
@@ -207,19 +161,6 @@ apply_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *argume
 }
 
 static gboolean
-replay_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
-  guint index;
-
-  if (node == NULL)
-    return FALSE;
-  if (!parse_index (arguments[1], &index))
-    return bad_argument (error, step, arguments[1]);
-  return onyx_edit_reconnect (doc, node, index, arguments[2], error);
-}
-
-static gboolean
 apply_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
               GError **error)
 {
@@ -229,32 +170,6 @@ apply_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument,
   if (!split (argument, '=', FALSE, &old_name, &new_name))
     return bad_argument (error, step, argument);
   return onyx_edit_rename_tensor (doc, old_name, new_name, error);
-}
-
-static gboolean
-replay_rename (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  return onyx_edit_rename_tensor (doc, arguments[0], arguments[1], error);
-}
-
-static gboolean
-replay_add_output (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  return onyx_edit_add_output (doc, arguments[0], error);
-}
-
-static gboolean
-replay_remove_output (OnyxDocument *doc, const OnyxStepInfo *step,
-                      const char *const *arguments, GError **error)
-{
-  return onyx_edit_remove_output (doc, arguments[0], error);
-}
-
-static gboolean
-replay_remove_input (OnyxDocument *doc, const OnyxStepInfo *step,
-                     const char *const *arguments, GError **error)
-{
-  return onyx_edit_remove_input (doc, arguments[0], error);
 }
 
 static gboolean
@@ -275,13 +190,6 @@ apply_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *argumen
 }
 
 static gboolean
-replay_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
-  return node != NULL && onyx_edit_set_attribute (doc, node, arguments[1], arguments[2], error);
-}
-
-static gboolean
 apply_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
                 GError **error)
 {
@@ -293,13 +201,6 @@ apply_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *argumen
     return bad_argument (error, step, argument);
   node = onyx_edit_find_node (doc, node_ref, error);
   return node != NULL && onyx_edit_set_node_name (doc, node, name, error);
-}
-
-static gboolean
-replay_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
-  return node != NULL && onyx_edit_set_node_name (doc, node, arguments[1], error);
 }
 
 static gboolean
@@ -316,16 +217,6 @@ apply_set_dim (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument
       !split (left, ':', TRUE, &input, &axis_text) || !parse_index (axis_text, &axis))
     return bad_argument (error, step, argument);
   return onyx_edit_set_input_dim (doc, input, axis, value, error);
-}
-
-static gboolean
-replay_set_dim (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  guint axis;
-
-  if (!parse_index (arguments[1], &axis))
-    return bad_argument (error, step, arguments[1]);
-  return onyx_edit_set_input_dim (doc, arguments[0], axis, arguments[2], error);
 }
 
 /* Appends "; " between the parts of a note. */
@@ -414,14 +305,6 @@ apply_replace (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument
 }
 
 static gboolean
-replay_replace (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  g_autoptr (GString) note = g_string_new (NULL);
-  Onnx__NodeProto *node = replay_node (doc, arguments[0], error);
-  return node != NULL && replace_and_note (doc, node, arguments[1], arguments[2], note, error);
-}
-
-static gboolean
 insert_and_note (OnyxDocument *doc, const char *tensor, const char *domain, const char *op_type,
                  const char *const *extra_inputs, GString *note, GError **error)
 {
@@ -463,95 +346,60 @@ apply_insert (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument,
 }
 
 static gboolean
-replay_insert (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  g_autoptr (GString) note = g_string_new (NULL);
-  g_auto (GStrv) extra_inputs = onyx_edit_decode_extra_inputs (arguments[3]);
-  return insert_and_note (doc, arguments[0], arguments[1], arguments[2], (const char *const *) extra_inputs,
-                          note, error);
-}
-
-static gboolean
-replay_cleanup (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  return onyx_edit_cleanup (doc, error);
-}
-
-static gboolean
-replay_toposort (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments, GError **error)
-{
-  return onyx_edit_toposort (doc, error);
-}
-
-static gboolean
-replay_inline_functions (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments,
-                         GError **error)
-{
-  return onyx_edit_inline_functions (doc, error);
-}
-
-static gboolean
-replay_infer_shapes (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments,
+apply_convert_opset (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
                      GError **error)
-{
-  return onyx_edit_infer_shapes (doc, NULL, error);
-}
-
-static gboolean
-replay_convert_opset (OnyxDocument *doc, const OnyxStepInfo *step, const char *const *arguments,
-                      GError **error)
 {
   guint target;
 
-  if (!parse_index (arguments[0], &target) || target > G_MAXINT)
-    return bad_argument (error, step, arguments[0]);
+  if (!parse_index (argument, &target) || target > G_MAXINT)
+    return bad_argument (error, step, argument);
   return onyx_edit_convert_opset (doc, (int) target, error);
 }
 
 /* In help order. */
 static const OnyxStepInfo steps[] = {
   { "bypass", "NODE[:INPUT]", "remove NODE; the tensor of its input (default 0) takes over its output",
-    apply_bypass, replay_bypass, 2 },
+    apply_bypass },
   { "bypass-op", "[DOMAIN::]OP", "bypass every node of that operator, e.g. devtech::FooOp",
-    apply_bypass_op, NULL, 0 },
+    apply_bypass_op },
   { "delete", "NODE", "remove NODE; its consumers are left dangling",
-    apply_delete, replay_delete, 1 },
+    apply_delete },
   { "delete-tree", "NODE", "remove NODE and every node that depends on it",
-    apply_delete_tree, replay_delete_tree, 1 },
+    apply_delete_tree },
   { "delete-ancestors", "NODE", "remove NODE and what only it reads",
-    apply_delete_ancestors, replay_delete_ancestors, 1 },
+    apply_delete_ancestors },
   { "reconnect", "NODE:INDEX=TENSOR", "input INDEX of NODE reads TENSOR",
-    apply_reconnect, replay_reconnect, 3 },
+    apply_reconnect },
   { "rename", "OLD=NEW", "rename a tensor, graph input or output everywhere",
-    apply_rename, replay_rename, 2 },
+    apply_rename },
   { "add-output", "TENSOR", "expose TENSOR as a graph output",
-    apply_as_replay, replay_add_output, 1 },
+    apply_as_replay },
   { "remove-output", "NAME", "remove a graph output",
-    apply_as_replay, replay_remove_output, 1 },
+    apply_as_replay },
   { "remove-input", "NAME", "remove a graph input",
-    apply_as_replay, replay_remove_input, 1 },
+    apply_as_replay },
   { "set-attr", "NODE.NAME=VALUE", "set an attribute: 3, 0.5, text, [1,2], [0.5,1.5], [\"a\",\"b\"]",
-    apply_set_attr, replay_set_attr, 3 },
+    apply_set_attr },
   { "set-name", "NODE=NAME", "rename a node",
-    apply_set_name, replay_set_name, 2 },
+    apply_set_name },
   { "set-dim", "INPUT:AXIS=VALUE", "set a dim of a graph input: a number, a name such as N, or ?",
-    apply_set_dim, replay_set_dim, 3 },
+    apply_set_dim },
   { "replace", "NODE=[DOMAIN::]OP", "NODE computes OP instead (inputs, outputs, attributes OP knows stay)",
-    apply_replace, replay_replace, 3 },
+    apply_replace },
   { "insert", "TENSOR=[DOMAIN::]OP[:EXTRA_INPUT,...]",
     "a new OP node reads TENSOR (and the extra inputs); TENSOR's readers read its output",
-    apply_insert, replay_insert, 4, TRUE },
+    apply_insert, TRUE },
   { "cleanup", NULL, "remove nodes and initializers no graph output depends on",
-    apply_as_replay, replay_cleanup, 0 },
+    apply_as_replay },
   { "toposort", NULL, "sort the nodes topologically",
-    apply_as_replay, replay_toposort, 0 },
+    apply_as_replay },
   { "inline-functions", NULL, "replace each call of a local function by its body; remove the functions",
-    apply_as_replay, replay_inline_functions, 0 },
+    apply_as_replay },
   { "infer-shapes", NULL, "write the types and shapes ONNX's shape inference finds as value_info",
-    apply_as_replay, replay_infer_shapes, 0, TRUE },
+    apply_as_replay, TRUE },
   { "convert-opset", "N", "convert the model to opset N of ai.onnx with ONNX's version converter",
-    apply_as_replay, replay_convert_opset, 1 },
-  { NULL, NULL, NULL, NULL, NULL, 0, FALSE },
+    apply_convert_opset },
+  { NULL, NULL, NULL, NULL, FALSE },
 };
 
 const OnyxStepInfo *
@@ -600,20 +448,4 @@ onyx_step_apply_noted (OnyxDocument *doc, const char *name, const char *argument
   if (note != NULL && noted->len > 0)
     *note = g_string_free (g_steal_pointer (&noted), FALSE);
   return TRUE;
-}
-
-gboolean
-onyx_replay_apply (OnyxDocument *doc, const char *const *entry, GError **error)
-{
-  guint n_arguments = entry != NULL && entry[0] != NULL ? g_strv_length ((char **) entry) - 1 : 0;
-  const char *name = entry != NULL ? entry[0] : NULL;
-  const OnyxStepInfo *step = name != NULL ? onyx_step_find (name) : NULL;
-
-  if (step == NULL || step->replay == NULL || step->n_replay_arguments != n_arguments)
-    {
-      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "unreadable replay entry '%s'",
-                   name != NULL ? name : "");
-      return FALSE;
-    }
-  return step->replay (doc, step, entry + 1, error);
 }

@@ -15,20 +15,12 @@ typedef gboolean (*OnyxStepApplyFunc)  (OnyxDocument       *doc,
                                         const char         *argument,
                                         GString            *note,
                                         GError            **error);
-/* Applies the step from the arguments of a replay entry (the step name left off). */
-typedef gboolean (*OnyxStepReplayFunc) (OnyxDocument       *doc,
-                                        const OnyxStepInfo *step,
-                                        const char *const  *arguments,
-                                        GError            **error);
 
 struct _OnyxStepInfo {
   const char *name;      /* "bypass" */
   const char *argument;  /* "NODE[:INPUT]", or NULL for steps without one */
   const char *help;
   OnyxStepApplyFunc apply;
-  /* NULL for a step that is never recorded itself (bypass-op records its bypasses). */
-  OnyxStepReplayFunc replay;
-  guint n_replay_arguments;  /* as onyx-edits.c records them */
   /* It reads the inferred shapes of the state it starts from. */
   gboolean reads_shapes;
 };
@@ -49,11 +41,5 @@ gboolean onyx_step_apply_noted (OnyxDocument *doc,
                                 const char   *argument,
                                 char        **note,
                                 GError      **error);
-
-/* Applies one replay entry of onyx_document_get_replay ({ "bypass", "#3", "0", NULL }):
- * the same edits with their arguments kept apart, so that any name round-trips. */
-gboolean onyx_replay_apply (OnyxDocument       *doc,
-                            const char *const  *entry,
-                            GError            **error);
 
 G_END_DECLS
