@@ -4,16 +4,20 @@
  *   xvfb-run -a -s '-screen 0 1280x800x24' _build/bench/bench-stalls MODEL.onnx [PHASE...]
  *
  * Phases: open (to the first laid-out frame), 20 edits (Bypass of single-input
- * nodes, as the walkthrough does), undo all, redo all, save (to a copy in a
- * temporary folder), Compare With the file itself, and Run when this build has
+ * nodes, as the walkthrough does), undo all, redo all, save (to a copy beside the
+ * model, removed after: external data is only found from the model's own folder),
+ * Compare With the file itself, and Run when this build has
  * ONNX Runtime. Each action is started from the main loop, as a click would be, and
  * the phase lasts until the window is idle again (layout done, nothing running).
  * A high-priority timeout ticking every millisecond records the longest gap between
  * its ticks: the longest the window could not have drawn a frame or taken a click.
  * The goal (issue 26) is no stall over 33 ms. PHASEs name the phases to run after
- * open (edits, undo, redo, save, compare, run); all by default. */
+ * open (edits, undo, redo, save, compare, run); all by default.
+ *
+ * For a model with a few GB of external data, make one with make-external-model. */
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "bench-util.h"
 #include "onyx-memory.h"
@@ -42,6 +46,7 @@ window_busy (OnyxWindow *window)
 {
   return onyx_window_is_opening (window) || onyx_window_is_laying_out (window) ||
          onyx_window_is_comparing (window) || onyx_window_run_is_running (window) ||
+         onyx_activity_get_label (onyx_window_get_activity (window)) != NULL ||
          (onyx_window_get_document (window) != NULL && onyx_document_is_frozen (onyx_window_get_document (window)));
 }
 
@@ -78,9 +83,16 @@ phase (OnyxWindow *window, Watchdog *watchdog, const char *name, Action action, 
   for (int i = 0; i < times; i++)
     {
       Pending pending = { window, action, data, FALSE };
+      gint64 longest_before = watchdog->longest;
+
+      watchdog->longest = 0;
       g_idle_add (start_action, &pending);
       while (!pending.done || window_busy (window))
         g_main_context_iteration (NULL, TRUE);
+      /* BENCH_STALLS_EACH=1: each action's own longest stall, to find the slow one. */
+      if (g_getenv ("BENCH_STALLS_EACH") != NULL)
+        printf ("  %-10s #%-3d %7.1f ms\n", name, i, watchdog->longest / 1000.0);
+      watchdog->longest = MAX (watchdog->longest, longest_before);
     }
   /* What the last action left queued (redraws, rows) belongs to it. */
   while (g_main_context_iteration (NULL, FALSE))
@@ -157,7 +169,7 @@ compare_action (OnyxWindow *window, gpointer data)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *folder = NULL, *copy_path = NULL;
+  g_autofree char *folder = NULL, *copy_path = NULL, *copy_name = NULL;
   g_autoptr (GFile) file = NULL, copy = NULL;
   Watchdog watchdog = { 0 };
   OnyxWindow *window;
@@ -174,9 +186,10 @@ main (int argc, char **argv)
   gtk_init ();
   adw_init ();
   onyx_memory_keep_freed ();
-  folder = g_dir_make_tmp ("onyx-stalls-XXXXXX", NULL);
-  copy_path = g_build_filename (folder, "saved.onnx", NULL);
   file = g_file_new_for_commandline_arg (argv[1]);
+  folder = g_path_get_dirname (g_file_peek_path (file));
+  copy_name = g_strdup_printf (".onyx-stalls-%d.onnx", (int) getpid ());
+  copy_path = g_build_filename (folder, copy_name, NULL);
   copy = g_file_new_for_path (copy_path);
   g_timeout_add_full (G_PRIORITY_HIGH, 1, watchdog_tick, &watchdog, NULL);
 
@@ -206,6 +219,5 @@ main (int argc, char **argv)
     phase (window, &watchdog, "run", named_action, "win.run", 1);
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (copy_path);
-  g_rmdir (folder);
   return 0;
 }

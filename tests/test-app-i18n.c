@@ -132,6 +132,15 @@ test_window_german (void)
   g_assert_cmpuint (assert_all_translated (texts), >=, 5);
   g_test_message ("%u texts, all translated", texts->len);
 
+  /* An edit's undo label comes from the core: German too, in the Undo tooltip. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  while (onyx_window_is_laying_out (window) || g_main_context_iteration (NULL, FALSE))
+    g_main_context_iteration (NULL, FALSE);
+  g_ptr_array_set_size (texts, 0);
+  collect_widget (GTK_WIDGET (window), texts);
+  g_assert_true (contains (texts, "„Knoten /model/model.0/Conv überbrücken“ rückgängig machen"));
+  assert_all_translated (texts);
+
   onyx_window_select_model (window);
   while (g_main_context_iteration (NULL, FALSE))
     ;

@@ -3,6 +3,8 @@
 
 #include "onyx-edits-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "onyx-replay.h"
 #include "onyx-graph-index.h"
 #include "onyx-validate.h"
@@ -84,7 +86,7 @@ drop_unused_opsets (OnyxDocument *doc)
 gboolean
 onyx_edit_cleanup (OnyxDocument *doc, GError **error)
 {
-  onyx_document_begin_command (doc, "Clean up");
+  onyx_document_begin_command (doc, _("Clean up"));
   onyx_replay_note_cleanup (doc);
   cleanup_graph (doc, onyx_edit_main_graph (doc), 0);
   drop_unused_opsets (doc);
@@ -192,11 +194,11 @@ onyx_edit_toposort (OnyxDocument *doc, GError **error)
     }
   if (n_sorted < graph->n_node)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_CYCLE,
-                           "the graph has a cycle through %zu nodes: it cannot be sorted",
+                           _("the graph has a cycle through %zu nodes: it cannot be sorted"),
                            graph->n_node - n_sorted);
   if (!changed)
     return TRUE;
-  onyx_document_begin_command (doc, "Sort nodes topologically");
+  onyx_document_begin_command (doc, _("Sort nodes topologically"));
   onyx_replay_note_toposort (doc);
   onyx_document_set_node_order (doc, graph, order);
   onyx_document_commit_command (doc);

@@ -2,6 +2,8 @@
  * value_info, and converting the model to another opset of ai.onnx. */
 #include "onyx-edits-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "onyx-replay.h"
 
 #include <string.h>
@@ -55,7 +57,7 @@ onyx_edit_infer_shapes (OnyxDocument *doc, guint *n_written, GError **error)
   g_autoptr (GPtrArray) graphs = onyx_graph_list_graphs (model);
   guint n = 0;
 
-  onyx_document_begin_command (doc, "Write inferred shapes");
+  onyx_document_begin_command (doc, _("Write inferred shapes"));
   onyx_replay_note_infer_shapes (doc);
   for (guint g = 0; g < graphs->len; g++)
     {
@@ -405,11 +407,11 @@ converter_sentence (const char *raw, gint64 source, int target)
           *(p == 0 ? &from : &to) = g_ascii_strtoll (number, NULL, 10);
         }
       if (from > 0)
-        return g_strdup_printf ("ONNX %s cannot convert %s from opset %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
-                                library, shown, from, to);
-      return g_strdup_printf ("ONNX %s cannot convert %s to opset %" G_GINT64_FORMAT, library, shown, to);
+        return g_strdup_printf (_("ONNX %s cannot convert %s from opset %lld to %lld"),
+                                library, shown, (long long) from, (long long) to);
+      return g_strdup_printf (_("ONNX %s cannot convert %s to opset %lld"), library, shown, (long long) to);
     }
-  return g_strdup_printf ("ONNX %s cannot convert the model to opset %d", library, target);
+  return g_strdup_printf (_("ONNX %s cannot convert the model to opset %d"), library, target);
 }
 
 /* The worker's text as an error: a sentence, with the converter's words as details. */
@@ -463,13 +465,13 @@ conversion_new (OnyxDocument *doc, int target, GError **error)
       source = model->opset_import[i]->version;
   if (target < 1 || target > onyx_schema_domain_version (""))
     {
-      onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "opset %d is not an opset of ai.onnx this build knows (1 to %d)",
+      onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("opset %d is not an opset of ai.onnx this build knows (1 to %d)"),
                       target, onyx_schema_domain_version (""));
       return NULL;
     }
   if (source == target)
     {
-      onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "the model is at opset %d already", target);
+      onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("the model is at opset %d already"), target);
       return NULL;
     }
   conversion = g_new0 (Conversion, 1);
@@ -504,7 +506,7 @@ conversion_prepare (Conversion *conversion, GError **error)
     {
       if (converted != NULL)
         onnx__model_proto__free_unpacked (converted, NULL);
-      return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "the converted model cannot be read back");
+      return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("the converted model cannot be read back"));
     }
   conversion->converted = converted;
   originals.initializers = g_hash_table_new (g_str_hash, g_str_equal);
@@ -515,7 +517,7 @@ conversion_prepare (Conversion *conversion, GError **error)
   g_hash_table_unref (originals.constants);
   if (restore.lost)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                           "the converter changed a large tensor Onyx cannot match to the original");
+                           _("the converter changed a large tensor Onyx cannot match to the original"));
   return TRUE;
 }
 
@@ -525,7 +527,7 @@ conversion_apply (Conversion *conversion)
 {
   OnyxDocument *doc = conversion->doc;
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  g_autofree char *label = g_strdup_printf ("Convert to opset %d", conversion->target);
+  g_autofree char *label = g_strdup_printf (_("Convert to opset %d"), conversion->target);
 
   onyx_document_begin_command (doc, label);
   onyx_replay_note_convert_opset (doc, conversion->target);

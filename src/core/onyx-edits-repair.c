@@ -2,6 +2,8 @@
  * node spliced in after a tensor. */
 #include "onyx-edits.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "onyx-edits-private.h"
@@ -21,7 +23,7 @@ onyx_parse_operator (const char *text, char **domain, char **op_type, GError **e
   g_autofree char *shown = onyx_display_escape (text);
 
   if (op[0] == '\0' || (separator != NULL && parsed_domain[0] == '\0'))
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "'%s' is not an operator: OP or DOMAIN::OP",
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("'%s' is not an operator: OP or DOMAIN::OP"),
                            shown);
   *domain = onyx_domain_is_default (parsed_domain) ? g_strdup ("") : g_steal_pointer (&parsed_domain);
   *op_type = g_strdup (op);
@@ -56,7 +58,7 @@ find_operator (OnyxDocument *doc, const char *domain, const char *op_type, Opera
   g_autofree char *shown = NULL;
 
   if (op_type == NULL || op_type[0] == '\0')
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "an operator name cannot be empty");
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("an operator name cannot be empty"));
   target->schema = NULL;
   /* A custom domain's first opset is version 1. */
   target->import_version = imported >= 0 ? -1 : newest > 0 ? newest : 1;
@@ -67,7 +69,8 @@ find_operator (OnyxDocument *doc, const char *domain, const char *op_type, Opera
     return TRUE;
   shown = onyx_display_escape (op_type);
   return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
-                         "%s is not an operator of %s opset %" G_GINT64_FORMAT, shown, onyx_domain_is_default (domain) ? "ai.onnx" : domain, version);
+                         _("%s is not an operator of %s opset %lld"), shown,
+                         onyx_domain_is_default (domain) ? "ai.onnx" : domain, (long long) version);
 }
 
 static gboolean
@@ -76,14 +79,18 @@ check_count (const char *described, const OnyxSchema *schema, size_t n, gboolean
 {
   int min = outputs ? schema->min_output : schema->min_input;
   int max = outputs ? schema->max_output : schema->max_input;
-  const char *what = outputs ? "output" : "input";
 
+  /* Whole sentences, each its own message for translators. */
   if (n > (size_t) max)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "%s has %zu %ss, but %s takes at most %d",
-                           described, n, what, schema->name, max);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
+                           outputs ? _("%s has %zu outputs, but %s takes at most %d")
+                                   : _("%s has %zu inputs, but %s takes at most %d"),
+                           described, n, schema->name, max);
   if (n < (size_t) min)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "%s has %zu %ss, but %s takes at least %d",
-                           described, n, what, schema->name, min);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
+                           outputs ? _("%s has %zu outputs, but %s takes at least %d")
+                                   : _("%s has %zu inputs, but %s takes at least %d"),
+                           described, n, schema->name, min);
   return TRUE;
 }
 
@@ -140,7 +147,7 @@ onyx_edit_replace_operator (OnyxDocument *doc, Onnx__NodeProto *node, const char
     }
 
   shown = operator_describe (domain, op_type);
-  label = g_strdup_printf ("Replace %s with %s", described, shown);
+  label = g_strdup_printf (_("Replace %s with %s"), described, shown);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_replace (doc, node, domain, op_type);
   import_opset (doc, domain, &target);
@@ -269,8 +276,8 @@ insertion_point (OnyxGraphIndex *index, const char *tensor, const char *const *e
       g_autofree char *latest_shown = onyx_display_escape (latest);
       g_autofree char *tensor_shown = onyx_display_escape (tensor);
       onyx_edit_fail (error, ONYX_EDIT_ERROR_CYCLE,
-                      "'%s' is computed after a reader of '%s': the new node has no place between "
-                      "them", latest_shown, tensor_shown);
+                      _("'%s' is computed after a reader of '%s': the new node has no place between "
+                      "them"), latest_shown, tensor_shown);
       return -1;
     }
   return position;
@@ -306,8 +313,8 @@ onyx_edit_insert_node (OnyxDocument *doc, const char *tensor, const char *domain
   if (graph == NULL)
     {
       onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
-                      "there is no tensor '%s' (no node produces it and it is not a graph input or "
-                      "initializer)", shown);
+                      _("there is no tensor '%s' (no node produces it and it is not a graph input or "
+                      "initializer)"), shown);
       return NULL;
     }
   if (!find_operator (doc, domain, op_type, &target, error))
@@ -333,7 +340,7 @@ onyx_edit_insert_node (OnyxDocument *doc, const char *tensor, const char *domain
       g_autofree char *extra_shown = onyx_display_escape (extra);
       if (extra[0] != '\0' && !onyx_edit_tensor_in_scope (doc, graph, extra))
         {
-          onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no tensor '%s'", extra_shown);
+          onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("there is no tensor '%s'"), extra_shown);
           return NULL;
         }
       g_ptr_array_add (inputs, g_strdup (keeps_output_name && strcmp (extra, tensor) == 0 ? derived : extra));
@@ -356,7 +363,7 @@ onyx_edit_insert_node (OnyxDocument *doc, const char *tensor, const char *domain
     }
   node = new_node (name, domain, op_type, inputs, outputs);
 
-  label = g_strdup_printf ("Insert %s after %s", op_shown, shown);
+  label = g_strdup_printf (_("Insert %s after %s"), op_shown, shown);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_insert (doc, tensor, domain, op_type, extra_inputs);
   import_opset (doc, domain, &target);

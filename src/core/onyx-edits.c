@@ -1,5 +1,7 @@
 #include "onyx-edits.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "onyx-attribute.h"
@@ -86,7 +88,7 @@ gboolean
 onyx_edit_check_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
   if (!onyx_document_contains_node (doc, node))
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "the node is not in the model");
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("the node is not in the model"));
   return TRUE;
 }
 
@@ -195,7 +197,7 @@ onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
   if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   described = onyx_node_describe (doc, node);
-  label = g_strdup_printf ("Delete node %s", described);
+  label = g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_delete (doc, node);
   onyx_edit_remove_node (doc, node);
@@ -221,17 +223,17 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   index = onyx_document_get_graph_index (doc, graph);
   described = onyx_node_describe (doc, node);
   if (input >= node->n_input || node->input[input][0] == '\0')
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "%s has no input %u", described, input);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("%s has no input %u"), described, input);
   if (node->n_output == 0)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "%s has no output to hand over", described);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("%s has no output to hand over"), described);
   for (size_t k = 1; k < node->n_output; k++)
     if (onyx_graph_index_n_uses (index, node->output[k]) > 0 ||
         onyx_graph_index_graph_output (index, node->output[k]) != NULL)
       {
         g_autofree char *shown = onyx_display_escape (node->output[k]);
         return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                               "%s cannot be bypassed: its output %zu '%s' is used, and only "
-                               "the first output can be handed over", described, k, shown);
+                               _("%s cannot be bypassed: its output %zu '%s' is used, and only "
+                               "the first output can be handed over"), described, k, shown);
       }
   /* Copies: the node's strings go away with it. */
   source = g_strdup (node->input[input]);
@@ -240,7 +242,7 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
     {
       g_autofree char *shown = onyx_display_escape (source);
       return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                             "%s cannot be bypassed: its input '%s' is not produced by anything",
+                             _("%s cannot be bypassed: its input '%s' is not produced by anything"),
                              described, shown);
     }
   source_value = onyx_graph_index_lookup (index, source);
@@ -253,11 +255,11 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
     {
       g_autofree char *shown = onyx_display_escape (target);
       return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                             "%s cannot be bypassed: its output '%s' is an output of its graph, "
-                             "which no node of the graph would make then", described, shown);
+                             _("%s cannot be bypassed: its output '%s' is an output of its graph, "
+                             "which no node of the graph would make then"), described, shown);
     }
 
-  label = g_strdup_printf ("Bypass node %s", described);
+  label = g_strdup_printf (_("Bypass node %s"), described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_bypass (doc, node, input);
   onyx_edit_remove_node (doc, node);
@@ -365,11 +367,11 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
     {
       g_autofree char *shown = onyx_display_escape (output);
       return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                             "deleting %s and what depends on it would take the output '%s' "
-                             "from its graph", described, shown);
+                             _("deleting %s and what depends on it would take the output '%s' "
+                             "from its graph"), described, shown);
     }
-  label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u descendants", described, doomed->len - 1)
-                          : g_strdup_printf ("Delete node %s", described);
+  label = doomed->len > 1 ? g_strdup_printf (_("Delete node %s and %u descendants"), described, doomed->len - 1)
+                          : g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_delete_tree (doc, node);
   remove_outputs_of (doc, graph, doomed);
@@ -449,8 +451,8 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
     }
 
   described = onyx_node_describe (doc, node);
-  label = doomed->len > 1 ? g_strdup_printf ("Delete node %s and %u ancestors", described, doomed->len - 1)
-                          : g_strdup_printf ("Delete node %s", described);
+  label = doomed->len > 1 ? g_strdup_printf (_("Delete node %s and %u ancestors"), described, doomed->len - 1)
+                          : g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_delete_ancestors (doc, node);
   remove_nodes (doc, doomed);
@@ -504,19 +506,19 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   index = onyx_document_get_graph_index (doc, graph);
   described = onyx_node_describe (doc, node);
   if (input >= node->n_input)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "%s has no input %u (it has %zu)",
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("%s has no input %u (it has %zu)"),
                            described, input, node->n_input);
   if (!onyx_edit_tensor_in_scope (doc, graph, tensor))
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
-                           "there is no tensor '%s' (no node produces it and it is not a graph "
-                           "input or initializer)", shown);
+                           _("there is no tensor '%s' (no node produces it and it is not a graph "
+                           "input or initializer)"), shown);
   value = onyx_graph_index_lookup (index, tensor);
   if (value != NULL && value->producer != NULL && depends_on (index, value->producer, node))
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_CYCLE,
-                           "reading '%s' would make %s depend on itself", shown, described);
+                           _("reading '%s' would make %s depend on itself"), shown, described);
   if (g_strcmp0 (node->input[input], tensor) == 0)
     return TRUE;
-  label = g_strdup_printf ("Connect input %u of %s to %s", input, described, shown);
+  label = g_strdup_printf (_("Connect input %u of %s to %s"), input, described, shown);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_reconnect (doc, node, input, tensor);
   onyx_document_set_node_input (doc, node, input, tensor);
@@ -539,16 +541,16 @@ onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *ne
   Onnx__TensorProto *initializer = onyx_graph_index_initializer (index, old_name);
 
   if (new_name == NULL || new_name[0] == '\0')
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "a tensor name cannot be empty");
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("a tensor name cannot be empty"));
   if (value == NULL && input == NULL && output == NULL && initializer == NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no tensor '%s'", old_shown);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("there is no tensor '%s'"), old_shown);
   if (strcmp (old_name, new_name) == 0)
     return TRUE;
   if (onyx_graph_index_lookup (index, new_name) != NULL || onyx_graph_index_defines (index, new_name) ||
       onyx_graph_index_graph_output (index, new_name) != NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, "the name '%s' is already in use", new_shown);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, _("the name '%s' is already in use"), new_shown);
 
-  label = g_strdup_printf ("Rename %s to %s", old_shown, new_shown);
+  label = g_strdup_printf (_("Rename %s to %s"), old_shown, new_shown);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_rename (doc, old_copy, new_name);
   if (value != NULL && value->producer != NULL)
@@ -576,14 +578,14 @@ onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
   Onnx__ValueInfoProto *info;
 
   if (!onyx_graph_index_defines (index, tensor))
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no tensor '%s'", shown);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("there is no tensor '%s'"), shown);
   if (onyx_graph_index_graph_output (index, tensor) != NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, "'%s' is already a graph output", shown);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, _("'%s' is already a graph output"), shown);
   info = malloc (sizeof *info);
   onnx__value_info_proto__init (info);
   info->name = strdup (tensor);
   info->type = onyx_shapes_new_type (onyx_document_get_shapes (doc), graph, tensor);
-  label = g_strdup_printf ("Add graph output %s", shown);
+  label = g_strdup_printf (_("Add graph output %s"), shown);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_add_output (doc, tensor);
   onyx_document_insert_item (doc, &graph->base, "output", graph->n_output, &info->base);
@@ -591,8 +593,7 @@ onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
 }
 
 static gboolean
-remove_value_info_item (OnyxDocument *doc, const char *field, const char *what, const char *name,
-                        GError **error)
+remove_value_info_item (OnyxDocument *doc, const char *field, const char *name, GError **error)
 {
   Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
   gboolean inputs = strcmp (field, "input") == 0;
@@ -602,8 +603,9 @@ remove_value_info_item (OnyxDocument *doc, const char *field, const char *what, 
   g_autofree char *label = NULL;
 
   if (position < 0)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no graph %s '%s'", what, shown);
-  label = g_strdup_printf ("Remove graph %s %s", what, shown);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
+                           inputs ? _("there is no graph input '%s'") : _("there is no graph output '%s'"), shown);
+  label = g_strdup_printf (inputs ? _("Remove graph input %s") : _("Remove graph output %s"), shown);
   onyx_document_begin_command (doc, label);
   if (inputs)
     onyx_replay_note_remove_input (doc, name);
@@ -616,13 +618,13 @@ remove_value_info_item (OnyxDocument *doc, const char *field, const char *what, 
 gboolean
 onyx_edit_remove_output (OnyxDocument *doc, const char *name, GError **error)
 {
-  return remove_value_info_item (doc, "output", "output", name, error);
+  return remove_value_info_item (doc, "output", name, error);
 }
 
 gboolean
 onyx_edit_remove_input (OnyxDocument *doc, const char *name, GError **error)
 {
-  return remove_value_info_item (doc, "input", "input", name, error);
+  return remove_value_info_item (doc, "input", name, error);
 }
 
 gboolean
@@ -637,7 +639,7 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   if (g_strcmp0 (node->name, name) == 0)
     return TRUE;
   described = onyx_node_describe (doc, node);
-  label = g_strdup_printf ("Rename node %s to %s", described, shown);
+  label = g_strdup_printf (_("Rename node %s to %s"), described, shown);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_set_name (doc, node, name);
   onyx_document_set_node_name (doc, node, name);
@@ -657,12 +659,12 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
   guint64 number;
 
   if (info == NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "there is no graph input '%s'", shown);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("there is no graph input '%s'"), shown);
   if (info->type == NULL || info->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
       info->type->tensor_type->shape == NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "graph input '%s' has no shape", shown);
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("graph input '%s' has no shape"), shown);
   if (axis >= info->type->tensor_type->shape->n_dim)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "graph input '%s' has %zu dims, not %u",
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("graph input '%s' has %zu dims, not %u"),
                            shown, info->type->tensor_type->shape->n_dim, axis + 1);
 
   type = (Onnx__TypeProto *) onyx_proto_copy (&info->type->base);
@@ -680,7 +682,7 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
       dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
       dim->dim_param = strdup (value);
     }
-  label = g_strdup_printf ("Set dim %u of %s to %s", axis, shown, value[0] != '\0' ? value : "?");
+  label = g_strdup_printf (_("Set dim %u of %s to %s"), axis, shown, value[0] != '\0' ? value : "?");
   onyx_document_begin_command (doc, label);
   onyx_replay_note_set_dim (doc, input, axis, value);
   onyx_document_set_value_type (doc, info, type);
@@ -713,7 +715,7 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   if (name == NULL || name[0] == '\0')
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, "an attribute name cannot be empty");
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("an attribute name cannot be empty"));
   existing = onyx_node_find_attribute (node, name, &position);
   attribute = onyx_attribute_parse (name, value, existing != NULL ? (int) existing->type
                                                                   : schema_attribute_type (doc, node, name),
@@ -721,7 +723,7 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   if (attribute == NULL)
     return FALSE;
   described = onyx_node_describe (doc, node);
-  label = g_strdup_printf ("Set %s of %s", shown, described);
+  label = g_strdup_printf (_("Set %s of %s"), shown, described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_set_attr (doc, node, name, value);
   if (existing != NULL)

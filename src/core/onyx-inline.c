@@ -6,6 +6,8 @@
 
 #include "onyx-edits-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "onyx-replay.h"
 #include "onyx-graph-path.h"
 #include "onyx-schema.h"
@@ -156,7 +158,7 @@ check_calls (Inliner *in, Onnx__FunctionProto *function, GHashTable *state, GPtr
           joined = g_strjoinv (" → ", (char **) path->pdata);
           shown = onyx_display_escape (joined);
           return onyx_edit_fail (error, ONYX_EDIT_ERROR_CYCLE,
-                                 "local function %s calls itself (%s): it cannot be inlined", name, shown);
+                                 _("local function %s calls itself (%s): it cannot be inlined"), name, shown);
         }
       if (seen == 0 && !check_calls (in, callee, state, path, error))
         return FALSE;
@@ -197,9 +199,9 @@ merge_opsets (Inliner *in, GHashTable *state, GError **error)
                 : g_strdup_printf ("function %s", (const char *) g_hash_table_lookup (wanted_by, domain));
               g_autofree char *who_shown = onyx_display_escape (who);
               onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                              "local function %s imports %s version %" G_GINT64_FORMAT ", %s version %"
-                              G_GINT64_FORMAT ": inlining would change what its nodes mean",
-                              name, shown, opset->version, who_shown, theirs);
+                              _("local function %s imports %s version %lld, %s version %lld: "
+                                "inlining would change what its nodes mean"),
+                              name, shown, (long long) opset->version, who_shown, (long long) theirs);
               return NULL;
             }
           if (model_version < 0 && other == NULL)
@@ -482,7 +484,7 @@ onyx_edit_inline_functions (OnyxDocument *doc, GError **error)
   Inliner in = { model, functions, tensor_names, node_names };
 
   if (model->n_functions == 0)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, "the model has no local functions");
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("the model has no local functions"));
   for (size_t f = 0; f < model->n_functions; f++)
     g_hash_table_insert (functions, function_key (model->functions[f]->domain, model->functions[f]->name),
                          model->functions[f]);
@@ -501,7 +503,7 @@ onyx_edit_inline_functions (OnyxDocument *doc, GError **error)
     return FALSE;
   collect_names (&in, graphs);
 
-  onyx_document_begin_command (doc, "Inline functions");
+  onyx_document_begin_command (doc, _("Inline functions"));
   onyx_replay_note_inline_functions (doc);
   /* Innermost graphs first, so that no graph still to visit is inside a removed call. */
   for (guint g = graphs->len; g-- > 0;)
