@@ -26,6 +26,7 @@ struct _OnyxDiagnostics {
   gboolean shapes_later;          /* see onyx_diagnostics_set_shapes_later */
   GPtrArray *in_functions;
   GPtrArray *result;     /* borrowed pointers, assembled by get_problems */
+  gboolean result_valid; /* nothing changed since: the window asks several times a step */
 };
 
 static void
@@ -183,6 +184,7 @@ onyx_diagnostics_update_shapes (OnyxDiagnostics *self)
   OnyxShapes *shapes = self->shapes_later ? onyx_document_peek_shapes (self->document)
                                           : onyx_document_get_shapes (self->document);
 
+  self->result_valid = FALSE;
   g_ptr_array_set_size (self->shape_errors, 0);
   if (shapes != NULL)
     onyx_diagnose_shape_errors (proto, shapes, &self->namer, self->shape_errors);
@@ -364,6 +366,7 @@ document_changed_cb (OnyxDocument *document, const OnyxChange *change, OnyxDiagn
 {
   if (change == NULL)
     return;  /* saved: nothing in the model changed */
+  self->result_valid = FALSE;
   onyx_graph_namer_clear (&self->namer);
   if (change->whole_model)
     {
@@ -425,6 +428,8 @@ onyx_diagnostics_get_problems (OnyxDiagnostics *self)
 {
   Onnx__GraphProto *graph = onyx_document_get_proto (self->document)->graph;
 
+  if (self->result_valid)
+    return self->result;
   g_ptr_array_set_size (self->result, 0);
   append_all (self->result, self->validation);
   for (size_t i = 0; i < graph->n_node; i++)
@@ -464,6 +469,7 @@ onyx_diagnostics_get_problems (OnyxDiagnostics *self)
           problem->graph = g_strdup (name);
         }
     }
+  self->result_valid = TRUE;
   return self->result;
 }
 
