@@ -905,6 +905,53 @@ test_accels (void)
     }
 }
 
+static void
+wait_ms_more (guint ms)
+{
+  gboolean waited = FALSE;
+
+  g_timeout_add_once (ms, set_true, &waited);
+  while (!waited)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Background jobs: nothing shows for a job shorter than the delay; past it the
+ * header bar's spinner turns, its tooltip naming every job running, and goes when
+ * the last one ends. */
+static void
+test_activity (void)
+{
+  OnyxWindow *window = open_window ("model.onnx");
+  OnyxActivity *activity = onyx_window_get_activity (window);
+  GtkWidget *spinner = test_find_widget (GTK_WIDGET (window), GTK_TYPE_SPINNER, NULL);
+  guint saving, exporting;
+
+  g_assert_nonnull (spinner);
+  g_assert_false (gtk_widget_get_visible (spinner));
+  onyx_activity_set_delay (activity, 200);
+  saving = onyx_activity_begin (activity, "Saving model.onnx");
+  g_assert_false (onyx_activity_get_busy (activity));
+  g_assert_false (gtk_widget_get_visible (spinner));
+  wait_ms_more (300);
+  g_assert_true (onyx_activity_get_busy (activity));
+  g_assert_true (gtk_widget_get_visible (spinner));
+  g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (spinner), ==, "Saving model.onnx");
+
+  exporting = onyx_activity_begin (activity, "Exporting model.png");
+  g_assert_cmpstr (onyx_activity_get_label (activity), ==, "Saving model.onnx\nExporting model.png");
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-more-activity.png"), >, 2000);
+  onyx_activity_end (activity, saving);
+  g_assert_true (onyx_activity_get_busy (activity));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (spinner), ==, "Exporting model.png");
+  onyx_activity_end (activity, exporting);
+  g_assert_false (onyx_activity_get_busy (activity));
+  g_assert_null (onyx_activity_get_label (activity));
+  g_assert_false (gtk_widget_get_visible (spinner));
+  onyx_activity_end (activity, exporting);  /* twice: nothing */
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -935,6 +982,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-more/reconnect-picker", test_reconnect_picker);
   g_test_add_func ("/app-more/fold-constants", test_fold_constants);
   g_test_add_func ("/app-more/accels", test_accels);
+  g_test_add_func ("/app-more/activity", test_activity);
   status = g_test_run ();
   test_remove_tree (home);
   return status;
