@@ -4,6 +4,7 @@
  * nothing at all for a save or a refused edit. */
 #include <glib/gstdio.h>
 
+#include "onyx-document-private.h"
 #include "onyx-edits.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
@@ -344,11 +345,82 @@ test_save_async (void)
   g_rmdir (dir);
 }
 
+static void
+count_notify (GObject *object, GParamSpec *pspec, GHashTable *counts)
+{
+  const char *name = g_param_spec_get_name (pspec);
+
+  g_hash_table_insert (counts, (gpointer) name,
+                       GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (counts, name)) + 1));
+}
+
+static guint
+notified (GHashTable *counts, const char *name)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (counts, name));
+}
+
+/* The document says what moved through properties, and "changed" carries a typed
+ * OnyxChange: a step, its undo, a save and a thread's freeze each notify what they
+ * change, and the properties read what the accessors say. */
+static void
+test_properties_and_typed_change (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
+  g_autoptr (GHashTable) counts = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *undo_label = NULL;
+  GSignalQuery query;
+  gboolean can_undo, modified, frozen;
+  guint64 revision;
+
+  g_signal_query (g_signal_lookup ("changed", ONYX_TYPE_DOCUMENT), &query);
+  g_assert_cmpuint (query.n_params, ==, 1);
+  g_assert_true ((query.param_types[0] & ~G_SIGNAL_TYPE_STATIC_SCOPE) == ONYX_TYPE_CHANGE);
+  g_assert_true (G_TYPE_IS_BOXED (ONYX_TYPE_CHANGE));
+
+  g_signal_connect (doc, "notify", G_CALLBACK (count_notify), counts);
+  g_object_get (doc, "can-undo", &can_undo, "modified", &modified, "revision", &revision, NULL);
+  g_assert_false (can_undo);
+  g_assert_false (modified);
+
+  g_assert_true (onyx_step_apply (doc, "set-name", "#1=first_relu", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (notified (counts, "can-undo"), ==, 1);
+  g_assert_cmpuint (notified (counts, "undo-label"), ==, 1);
+  g_assert_cmpuint (notified (counts, "modified"), ==, 1);
+  g_assert_cmpuint (notified (counts, "revision"), ==, 1);
+  g_object_get (doc, "can-undo", &can_undo, "modified", &modified, "undo-label", &undo_label, NULL);
+  g_assert_true (can_undo);
+  g_assert_true (modified);
+  g_assert_cmpstr (undo_label, ==, onyx_document_get_undo_label (doc));
+  g_object_get (doc, "revision", &revision, NULL);
+  g_assert_cmpuint (revision, ==, onyx_document_get_revision (doc));
+
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_cmpuint (notified (counts, "can-redo"), ==, 2);
+  g_object_get (doc, "modified", &modified, NULL);
+  g_assert_false (modified);
+
+  /* Only the first freeze and the last thaw move "frozen". */
+  onyx_document_freeze (doc);
+  onyx_document_freeze (doc);
+  g_object_get (doc, "frozen", &frozen, NULL);
+  g_assert_true (frozen);
+  onyx_document_thaw (doc);
+  g_assert_cmpuint (notified (counts, "frozen"), ==, 1);
+  onyx_document_thaw (doc);
+  g_assert_cmpuint (notified (counts, "frozen"), ==, 2);
+  g_object_get (doc, "frozen", &frozen, NULL);
+  g_assert_false (frozen);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/document/change/node-edits", test_node_edits);
+  g_test_add_func ("/document/properties", test_properties_and_typed_change);
   g_test_add_func ("/document/change/whole-model", test_whole_model_edits);
   g_test_add_func ("/document/change/rename-inner-tensor", test_rename_inner_tensor);
   g_test_add_func ("/document/change/subgraph-reads", test_subgraph_reads);

@@ -36,11 +36,20 @@ typedef struct {
   GPtrArray *graphs;
 } OnyxChange;
 
+#define ONYX_TYPE_CHANGE (onyx_change_get_type ())
+GType onyx_change_get_type (void) G_GNUC_CONST;
+
 /* Signals:
  * "changed" (OnyxDocument *document, const OnyxChange *change, gpointer data) after
- * every do, undo and redo, with what it touched; and with change NULL when only
- * the modified state changed (saving). Handlers that read an OnyxDiagnostics of the
- * document are to be connected after it was made: it follows the same signal. */
+ * every do, undo and redo, with what it touched (ONYX_TYPE_CHANGE, a boxed type); and
+ * with change NULL when only the modified state changed (saving). Handlers that read
+ * an OnyxDiagnostics of the document are to be connected after it was made: it
+ * follows the same signal.
+ *
+ * Properties (read-only, notified when they move): "revision" (guint64), "modified",
+ * "frozen" (a thread reads the model: no edit until it is thawed), "can-undo",
+ * "can-redo" (gboolean), "undo-label", "redo-label" (string, NULL when none); notified
+ * after "changed". */
 
 OnyxDocument     *onyx_document_new            (OnyxModel    *model);
 OnyxModel        *onyx_document_get_model      (OnyxDocument *self);
