@@ -146,6 +146,7 @@ test_problems_foo (void)
    * the information that the devtech import is not used any more. */
   foo_node = onyx_window_get_selected_node (window);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  onyx_window_settle (window);
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpint (((OnyxProblem *) problems (window)->pdata[0])->kind, ==, ONYX_PROBLEM_UNUSED_OPSET);
   g_assert_cmpuint (n_rows (window), ==, 1);
@@ -156,6 +157,7 @@ test_problems_foo (void)
 
   /* Undo brings it back, redo clears it again. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  onyx_window_settle (window);
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpstr (gtk_label_get_text (test_problems_count (window)), ==, "1");
   g_assert_cmpuint (n_rows (window), ==, 1);
@@ -164,6 +166,7 @@ test_problems_foo (void)
   g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "FooOp")),
                    ==, ONYX_CANVAS_BADGE_WARNING);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
+  onyx_window_settle (window);
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpstr (gtk_label_get_text (test_problems_count (window)), ==, "0");
   wait_for_layout (window);
@@ -395,6 +398,7 @@ test_problems_dangling (void)
   /* Reconnecting the input to the tensor it read before fixes it, node by node. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reconnect-input", "(us)", 0,
                                              onyx_document_get_proto (onyx_window_get_document (window))->graph->node[1]->output[0]));
+  onyx_window_settle (window);
   assert_node_change (&last, broken);
   for (guint i = 0; i < problems (window)->len; i++)
     g_assert_cmpint (((OnyxProblem *) g_ptr_array_index (problems (window), i))->kind, !=, ONYX_PROBLEM_DANGLING_INPUT);

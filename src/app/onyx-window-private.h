@@ -49,6 +49,7 @@ struct _OnyxWindow {
   GFile *pending_open;            /* opened once unsaved changes are dealt with */
   GCancellable *open_cancellable; /* a file being opened in a thread */
   void (*after_save) (OnyxWindow *self); /* closing or opening over unsaved changes */
+  guint follow_change;            /* idle: the Problems list and panel after a step */
 
   /* The parts: each struct is defined, and only touched, in its own file (freed with
    * the window, after dispose). */
@@ -67,6 +68,9 @@ Onnx__NodeProto  *onyx_window_get_selected_node (OnyxWindow *self);
 /* The selected tensor's name, or NULL when the selection is no tensor. */
 const char       *onyx_window_get_selected_tensor (OnyxWindow *self);
 void     onyx_window_update_state   (OnyxWindow *self);
+/* The Problems list and the properties panel follow a step in a main-loop turn after
+ * its frame; this brings them up to date now (before reading them at once). */
+void     onyx_window_settle         (OnyxWindow *self);
 /* An object of the window's template that a part (onyx-window-*.c) keeps for itself;
  * its class_init declares the id with gtk_widget_class_bind_template_child_full. */
 GObject *onyx_window_template_child (OnyxWindow *self, const char *id);
@@ -208,6 +212,8 @@ void     onyx_window_problems_detach (OnyxWindow *self);
 void     onyx_window_problems_shapes_ready (OnyxWindow *self);
 /* After a new layout: the dots follow it (closed groups show their nodes'). */
 void     onyx_window_problems_update_badges (OnyxWindow *self);
+/* After a step (onyx_window_settle): the list and the header's count. */
+void     onyx_window_problems_refresh (OnyxWindow *self);
 
 /* onyx-window-graphs.c: the graph shown (main, a subgraph, a function) and going
  * into and out of graphs. */

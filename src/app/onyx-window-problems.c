@@ -51,11 +51,10 @@ refresh (OnyxWindow *self)
   update_count (self);
 }
 
-/* The diagnostics followed the change already: they were connected first. */
-static void
-document_changed_cb (OnyxWindow *self, const OnyxChange *change)
+void
+onyx_window_problems_refresh (OnyxWindow *self)
 {
-  if (change != NULL)
+  if (self->problems->diagnostics != NULL)
     refresh (self);
 }
 
@@ -66,7 +65,6 @@ onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics)
   self->problems->diagnostics = diagnostics != NULL ? diagnostics : onyx_diagnostics_new (self->document);
   /* After an edit, shapes are made in the layout's thread (onyx-layout-session.h). */
   onyx_diagnostics_set_shapes_later (self->problems->diagnostics, TRUE);
-  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
   onyx_properties_set_diagnostics (self->properties, self->problems->diagnostics);
   refresh (self);
 }
@@ -87,7 +85,6 @@ onyx_window_problems_detach (OnyxWindow *self)
   if (self->problems->diagnostics == NULL)
     return;
   onyx_properties_set_diagnostics (self->properties, NULL);
-  g_signal_handlers_disconnect_by_func (self->document, document_changed_cb, self);
   g_clear_pointer (&self->problems->diagnostics, onyx_diagnostics_free);
   refresh (self);
 }

@@ -349,6 +349,29 @@ onyx_window_update_state (OnyxWindow *self)
   update_title (self);
 }
 
+static gboolean
+follow_change_cb (gpointer data)
+{
+  OnyxWindow *self = data;
+
+  self->follow_change = 0;
+  if (self->document == NULL)
+    return G_SOURCE_REMOVE;
+  onyx_window_problems_refresh (self);
+  refresh_properties (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+onyx_window_settle (OnyxWindow *self)
+{
+  if (self->follow_change != 0)
+    {
+      g_clear_handle_id (&self->follow_change, g_source_remove);
+      follow_change_cb (self);
+    }
+}
+
 static void
 document_changed_cb (OnyxWindow *self, const OnyxChange *change)
 {
@@ -361,8 +384,11 @@ document_changed_cb (OnyxWindow *self, const OnyxChange *change)
     }
   onyx_window_graphs_document_changed (self);
   check_selection (self);
-  refresh_properties (self);
   onyx_window_update_state (self);
+  /* The step shows first; what depends on the whole model's findings (the Problems
+   * list, the panel) follows in a main-loop turn of its own, after the frame. */
+  if (self->follow_change == 0)
+    self->follow_change = g_idle_add_full (G_PRIORITY_LOW, follow_change_cb, self, NULL);
 }
 
 static void
@@ -468,6 +494,7 @@ fold_constants_changed_cb (OnyxWindow *self)
 static void
 close_document (OnyxWindow *self)
 {
+  g_clear_handle_id (&self->follow_change, g_source_remove);
   onyx_window_run_reset (self);
   onyx_window_compare_stop (self);
   onyx_window_problems_detach (self);
@@ -833,6 +860,7 @@ onyx_window_dispose (GObject *object)
 {
   OnyxWindow *self = ONYX_WINDOW (object);
 
+  g_clear_handle_id (&self->follow_change, g_source_remove);
   /* A file being opened is dropped when its thread is done. */
   if (self->open_cancellable != NULL)
     g_cancellable_cancel (self->open_cancellable);
