@@ -223,6 +223,23 @@ test_activate_list_row (gpointer pane, guint i)
   g_assert_true (gtk_widget_activate_action (list, "list.activate-item", "u", i));
 }
 
+static inline void
+test_set_true (gpointer flag)
+{
+  *(gboolean *) flag = TRUE;
+}
+
+/* Runs the main loop for `ms` milliseconds. */
+static inline void
+test_wait_ms (guint ms)
+{
+  gboolean waited = FALSE;
+
+  g_timeout_add_once (ms, test_set_true, &waited);
+  while (!waited)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 static inline gboolean
 test_count_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {

@@ -18,12 +18,6 @@
 static GtkApplication *app;
 
 static void
-set_true (gpointer flag)
-{
-  *(gboolean *) flag = TRUE;
-}
-
-static void
 screenshot (const char *name)
 {
   const char *dir = g_getenv ("ONYX_TEST_SCREENSHOTS");
@@ -34,7 +28,7 @@ screenshot (const char *name)
   if (dir == NULL)
     return;
   /* Long enough for a few frames (and popover animations) to be drawn. */
-  g_timeout_add_once (500, set_true, &drawn);
+  g_timeout_add_once (500, test_set_true, &drawn);
   while (!drawn)
     g_main_context_iteration (NULL, TRUE);
   path = g_build_filename (dir, name, NULL);
@@ -603,15 +597,12 @@ export_view_svg (OnyxWindow *window, const char *folder_path, const char *name, 
   for (int i = 0; i < 300 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
     {
       g_autoptr (GFile) shown = chooser != NULL ? gtk_file_chooser_get_current_folder (chooser) : NULL;
-      gboolean waited = FALSE;
 
       if (shown != NULL && !g_file_equal (shown, folder))
         g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, NULL));
       else if (shown != NULL)
         gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
-      g_timeout_add_once (100, set_true, &waited);
-      while (!waited)
-        g_main_context_iteration (NULL, TRUE);
+      test_wait_ms (100);
     }
   if (chooser != NULL)
     g_object_remove_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
@@ -905,16 +896,6 @@ test_accels (void)
     }
 }
 
-static void
-wait_ms_more (guint ms)
-{
-  gboolean waited = FALSE;
-
-  g_timeout_add_once (ms, set_true, &waited);
-  while (!waited)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* Background jobs: nothing shows for a job shorter than the delay; past it the
  * header bar's spinner turns, its tooltip naming every job running, and goes when
  * the last one ends. */
@@ -932,7 +913,7 @@ test_activity (void)
   saving = onyx_activity_begin (activity, "Saving model.onnx");
   g_assert_false (onyx_activity_get_busy (activity));
   g_assert_false (gtk_widget_get_visible (spinner));
-  wait_ms_more (300);
+  test_wait_ms (300);
   g_assert_true (onyx_activity_get_busy (activity));
   g_assert_true (gtk_widget_get_visible (spinner));
   g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));

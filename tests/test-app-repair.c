@@ -10,22 +10,6 @@
 #include "onyx-operator-dialog.h"
 #include "onyx-schema.h"
 
-static void
-set_true (gpointer flag)
-{
-  *(gboolean *) flag = TRUE;
-}
-
-static void
-wait_ms (guint ms)
-{
-  gboolean waited = FALSE;
-
-  g_timeout_add_once (ms, set_true, &waited);
-  while (!waited)
-    g_main_context_iteration (NULL, TRUE);
-}
-
 /* Until `widget` is shown and a few frames were drawn: allocated for a snapshot. */
 static void
 wait_drawn (GtkWidget *widget)
@@ -293,7 +277,7 @@ save_with_chooser (GtkFileChooser *chooser, const char *folder_path, const char 
         g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, NULL));
       else if (shown != NULL)
         gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
-      wait_ms (100);
+      test_wait_ms (100);
     }
   if (chooser != NULL)
     g_object_remove_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
