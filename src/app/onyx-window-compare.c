@@ -1,94 +1,31 @@
 /* onyx-window-compare.c: "Compare With…". The open model is B, the newer one, and
  * the chosen file is A: the graph on screen is B's, so what B added, changed or
- * renamed is framed in colour on it, and what only A has (removed) is listed. Edits
- * of B recompute the diff, in a thread, so the list always says how B now differs
- * from A. */
+ * renamed is framed in colour on it, and what only A has (removed) is listed. The
+ * diff is worked out by an OnyxCompareSession, again after each of B's edits, so the
+ * list always says how B now differs from A; this file shows what it announces. */
 #include "onyx-window-private.h"
 
 #include <glib/gi18n.h>
 
-#include "onyx-document-private.h"
+#include "onyx-compare-session.h"
 
-/* The comparison: what only this file touches. */
+/* The comparison's view: what only this file touches. */
 struct _OnyxWindowCompare {
   GtkRevealer *revealer;
   OnyxComparePane *pane;
-  OnyxModel *model;               /* A, the model compared with; the document is B */
-  char *name;                     /* A's file name, as shown */
-  OnyxDiff *diff;                 /* of A and B as they are now, or NULL */
-  GCancellable *cancellable;      /* a diff being worked out */
+  OnyxCompareSession *session;    /* or NULL */
+  guint activity;                 /* the header bar's "Comparing with …" while busy */
 };
 
-/* A diff in a thread (a 13k-node model takes a few hundred ms): B is frozen until it
- * is done, so that it stays what the diff reads. The first one loads A as well. */
-typedef struct {
-  OnyxModel *a;                   /* NULL: loaded from a_path first */
-  char *a_path;
-  OnyxDocument *b;
-  OnyxWindowJob *job;             /* the header bar's "Comparing with …" */
-  OnyxDiff *diff;
-} DiffJob;
-
+/* The pane shows once A was read; then it follows every diff. */
 static void
-diff_job_free (DiffJob *job)
+diff_ready_cb (OnyxWindow *self)
 {
-  g_clear_object (&job->a);
-  g_free (job->a_path);
-  g_object_unref (job->b);
-  g_clear_pointer (&job->diff, onyx_diff_free);
-  g_free (job);
-}
+  OnyxCompareSession *session = self->compare->session;
 
-static void
-diff_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  DiffJob *job = data;
-  GError *error = NULL;
-
-  if (job->a == NULL && (job->a = onyx_model_new_from_file (job->a_path, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  job->diff = onyx_diff_model_files (job->a, onyx_document_get_model (job->b), onyx_document_get_proto (job->b));
-  g_task_return_boolean (task, TRUE);
-}
-
-static void compare_changed_cb (OnyxWindow *self, const OnyxChange *change);
-
-/* A is loaded: the comparison starts following B's edits, and the pane shows. */
-static void
-compare_opened (OnyxWindow *self, OnyxModel *a)
-{
-  self->compare->model = g_object_ref (a);
-  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (compare_changed_cb), self);
+  onyx_compare_pane_set_diff (self->compare->pane, onyx_compare_session_get_diff (session),
+                              onyx_compare_session_get_name (session));
   gtk_revealer_set_reveal_child (self->compare->revealer, TRUE);
-}
-
-static void
-diff_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  DiffJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr (OnyxWindow) self = onyx_window_job_end (g_steal_pointer (&job->job));
-  g_autoptr (GError) error = NULL;
-  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
-
-  onyx_document_thaw (job->b);
-  /* Stopped meanwhile, or another model opened. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->compare->cancellable)
-    return;
-  g_clear_object (&self->compare->cancellable);
-  if (!ok)
-    {
-      onyx_window_compare_stop (self);
-      onyx_window_show_error (self, _("Could Not Open the Model"), error->message);
-      return;
-    }
-  if (self->compare->model == NULL)
-    compare_opened (self, job->a);
-  g_clear_pointer (&self->compare->diff, onyx_diff_free);
-  self->compare->diff = g_steal_pointer (&job->diff);
-  onyx_compare_pane_set_diff (self->compare->pane, self->compare->diff, self->compare->name);
   /* An edit starts a layout; the frames follow when it is done (layout indices of
    * the old layout would point at other nodes now). */
   if (!onyx_window_is_laying_out (self))
@@ -97,44 +34,38 @@ diff_done (GObject *source, GAsyncResult *result, gpointer data)
 }
 
 static void
-start_diff (OnyxWindow *self, const char *a_path)
+failed_cb (OnyxWindow *self, const char *message)
 {
-  g_autoptr (GTask) task = NULL;
-  g_autofree char *label = g_strdup_printf (_("Comparing with %s"), self->compare->name);
-  DiffJob *job = g_new0 (DiffJob, 1);
-
-  job->a = self->compare->model != NULL ? g_object_ref (self->compare->model) : NULL;
-  job->a_path = g_strdup (a_path);
-  job->b = g_object_ref (self->document);
-  job->job = onyx_window_job_begin (self, label);
-  onyx_document_freeze (self->document);
-  g_clear_object (&self->compare->cancellable);
-  self->compare->cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->compare->cancellable, diff_done, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) diff_job_free);
-  g_task_run_in_thread (task, diff_thread);
-  onyx_window_update_state (self);
+  onyx_window_compare_stop (self);
+  onyx_window_show_error (self, _("Could Not Open the Model"), message);
 }
 
 static void
-compare_changed_cb (OnyxWindow *self, const OnyxChange *change)
+busy_changed_cb (OnyxWindow *self)
 {
-  /* Only saved: B is what it was. */
-  if (change == NULL && self->compare->diff != NULL)
-    return;
-  start_diff (self, NULL);
+  OnyxCompareSession *session = self->compare->session;
+
+  onyx_activity_end (onyx_window_get_activity (self), self->compare->activity);
+  self->compare->activity = 0;
+  if (onyx_compare_session_get_busy (session))
+    {
+      g_autofree char *label = g_strdup_printf (_("Comparing with %s"), onyx_compare_session_get_name (session));
+      self->compare->activity = onyx_activity_begin (onyx_window_get_activity (self), label);
+    }
+  onyx_window_update_state (self);
 }
 
 gboolean
 onyx_window_is_comparing (OnyxWindow *self)
 {
-  return self->compare->cancellable != NULL;
+  return self->compare->session != NULL && onyx_compare_session_get_busy (self->compare->session);
 }
 
 gboolean
 onyx_window_compare_with (OnyxWindow *self, GFile *file, GError **error)
 {
   g_autofree char *path = g_file_get_path (file);
+  g_autofree char *name = NULL;
 
   g_return_val_if_fail (self->document != NULL, FALSE);
   if (path == NULL)
@@ -143,24 +74,26 @@ onyx_window_compare_with (OnyxWindow *self, GFile *file, GError **error)
       return FALSE;
     }
   onyx_window_compare_stop (self);
-  self->compare->name = g_file_get_basename (file);
-  /* Loaded in the thread: a model of a few GB takes seconds. */
-  start_diff (self, path);
+  name = g_file_get_basename (file);
+  /* Read in the session's thread: a model of a few GB takes seconds. */
+  self->compare->session = onyx_compare_session_new (self->document, path, name);
+  g_signal_connect_swapped (self->compare->session, "diff-ready", G_CALLBACK (diff_ready_cb), self);
+  g_signal_connect_swapped (self->compare->session, "failed", G_CALLBACK (failed_cb), self);
+  g_signal_connect_swapped (self->compare->session, "notify::busy", G_CALLBACK (busy_changed_cb), self);
+  busy_changed_cb (self);
   return TRUE;
 }
 
 void
 onyx_window_compare_stop (OnyxWindow *self)
 {
-  if (self->compare->model == NULL && self->compare->cancellable == NULL)
+  if (self->compare->session == NULL)
     return;
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_func (self->document, compare_changed_cb, self);
-  g_clear_object (&self->compare->model);
-  g_clear_pointer (&self->compare->name, g_free);
-  g_clear_pointer (&self->compare->diff, onyx_diff_free);
-  /* A diff under way is dropped when its thread is done. */
-  g_clear_object (&self->compare->cancellable);
+  onyx_activity_end (onyx_window_get_activity (self), self->compare->activity);
+  self->compare->activity = 0;
+  g_signal_handlers_disconnect_by_data (self->compare->session, self);
+  onyx_compare_session_stop (self->compare->session);
+  g_clear_object (&self->compare->session);
   onyx_compare_pane_set_diff (self->compare->pane, NULL, NULL);
   gtk_revealer_set_reveal_child (self->compare->revealer, FALSE);
   onyx_canvas_set_node_tints (self->canvas, NULL, 0);
@@ -188,9 +121,9 @@ node_changes (OnyxWindow *self, Onnx__GraphProto *view)
 
   for (size_t i = 0; i < view->n_node; i++)
     change[i] = -1;
-  for (guint e = 0; e < self->compare->diff->entries->len; e++)
+  for (guint e = 0; e < onyx_window_compare_get_diff (self)->entries->len; e++)
     {
-      const OnyxDiffEntry *entry = g_ptr_array_index (self->compare->diff->entries, e);
+      const OnyxDiffEntry *entry = g_ptr_array_index (onyx_window_compare_get_diff (self)->entries, e);
       Onnx__NodeProto *node, *shown;
       gssize pos;
 
@@ -219,7 +152,7 @@ onyx_window_compare_update_tints (OnyxWindow *self)
   guint n;
 
   /* Functions are not compared; a layout on its way brings its own frames. */
-  if (self->compare->diff == NULL || layout == NULL || onyx_window_shows_function (self) || engine == NULL)
+  if (onyx_window_compare_get_diff (self) == NULL || layout == NULL || onyx_window_shows_function (self) || engine == NULL)
     return;
   view = onyx_window_get_graph (self);
   by_node = node_changes (self, view);
@@ -235,9 +168,9 @@ onyx_window_compare_update_tints (OnyxWindow *self)
       merge_change (&change[box_of[b]], by_node[b]);
 
   /* Graph inputs and outputs that changed are boxes of their own. */
-  for (guint e = 0; e < self->compare->diff->entries->len; e++)
+  for (guint e = 0; e < onyx_window_compare_get_diff (self)->entries->len; e++)
     {
-      const OnyxDiffEntry *entry = g_ptr_array_index (self->compare->diff->entries, e);
+      const OnyxDiffEntry *entry = g_ptr_array_index (onyx_window_compare_get_diff (self)->entries, e);
       OnyxLayoutKind kind = entry->subject == ONYX_DIFF_GRAPH_INPUT ? ONYX_LAYOUT_INPUT : ONYX_LAYOUT_OUTPUT;
 
       if ((entry->subject != ONYX_DIFF_GRAPH_INPUT && entry->subject != ONYX_DIFF_GRAPH_OUTPUT) ||
@@ -265,9 +198,10 @@ entry_activated_cb (OnyxWindow *self, guint index)
   const OnyxDiffEntry *entry;
   size_t b;
 
-  if (self->compare->diff == NULL || self->document == NULL || index >= self->compare->diff->entries->len)
+  if (onyx_window_compare_get_diff (self) == NULL || self->document == NULL ||
+      index >= onyx_window_compare_get_diff (self)->entries->len)
     return;
-  entry = g_ptr_array_index (self->compare->diff->entries, index);
+  entry = g_ptr_array_index (onyx_window_compare_get_diff (self)->entries, index);
   /* In the graph B's entry is in: a row of a branch opens the branch. */
   if (entry->index_b < 0 || (graph = (Onnx__GraphProto *) entry->graph_b) == NULL)
     return;
@@ -342,20 +276,22 @@ void
 onyx_window_compare_dispose (OnyxWindow *self)
 {
   /* A diff under way is dropped when its thread is done. */
-  g_clear_object (&self->compare->cancellable);
-  g_clear_object (&self->compare->model);
-  g_clear_pointer (&self->compare->name, g_free);
-  g_clear_pointer (&self->compare->diff, onyx_diff_free);
+  if (self->compare->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->compare->session, self);
+      onyx_compare_session_stop (self->compare->session);
+      g_clear_object (&self->compare->session);
+    }
 }
 
 gboolean
 onyx_window_compare_is_open (OnyxWindow *self)
 {
-  return self->compare->model != NULL;
+  return onyx_window_compare_get_diff (self) != NULL;
 }
 
 const OnyxDiff *
 onyx_window_compare_get_diff (OnyxWindow *self)
 {
-  return self->compare->diff;
+  return self->compare->session != NULL ? onyx_compare_session_get_diff (self->compare->session) : NULL;
 }
