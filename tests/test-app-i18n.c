@@ -6,6 +6,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <locale.h>
+#include <string.h>
 
 #include "onyx-preferences.h"
 #include "onyx-window-private.h"
@@ -128,6 +129,18 @@ test_window_german (void)
   g_assert_true (contains (texts, "_Überbrücken"));
   g_assert_true (contains (texts, "Mit _Nachfolgern löschen"));
   g_assert_false (contains (texts, "_Bypass"));
+  /* A node's findings come from the core's checks: German too. */
+  g_assert_cmpstr (graph->node[2]->op_type, ==, "FooOp");
+  onyx_window_select_node (window, graph->node[2]);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  collect_widget (GTK_WIDGET (window), texts);
+  {
+    gboolean custom_op = FALSE;
+    for (guint i = 0; i < texts->len; i++)
+      custom_op |= strstr (texts->pdata[i], "verwendet den benutzerdefinierten Operator devtech::FooOp") != NULL;
+    g_assert_true (custom_op);
+  }
 
   g_assert_cmpuint (assert_all_translated (texts), >=, 5);
   g_test_message ("%u texts, all translated", texts->len);
@@ -138,7 +151,7 @@ test_window_german (void)
     g_main_context_iteration (NULL, FALSE);
   g_ptr_array_set_size (texts, 0);
   collect_widget (GTK_WIDGET (window), texts);
-  g_assert_true (contains (texts, "„Knoten /model/model.0/Conv überbrücken“ rückgängig machen"));
+  g_assert_true (contains (texts, "„Knoten /FooOp überbrücken“ rückgängig machen"));
   assert_all_translated (texts);
 
   onyx_window_select_model (window);

@@ -2,6 +2,8 @@
  * check of a node's types against its schema's type constraints. */
 #include "onyx-diagnose-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "onyx-attribute.h"
@@ -166,7 +168,7 @@ bind_input (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index,
       g_autofree char *label = onyx_node_label (node, index);
       g_autofree char *tensor = onyx_display_escape (node->input[k]);
       onyx_diagnose_add (out, g, ONYX_PROBLEM_TYPE_CONFLICT, severity, node, index, node->input[k],
-                         "input %s '%s' of %s is %s, but %s allows only %s", slot, tensor, label,
+                         _("input %s '%s' of %s is %s, but %s allows only %s"), slot, tensor, label,
                          type, schema->name, allowed);
       return;
     }
@@ -188,7 +190,7 @@ bind_input (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index,
       g_autofree char *tensor = onyx_display_escape (node->input[k]);
       bound->conflict = TRUE;
       onyx_diagnose_add (out, g, ONYX_PROBLEM_TYPE_CONFLICT, severity, node, index, node->input[k],
-                         "inputs %s '%s' (%s) and %s '%s' (%s) of %s must have the same type %s",
+                         _("inputs %s '%s' (%s) and %s '%s' (%s) of %s must have the same type %s"),
                          first_slot, first, bound->type, slot, tensor, type, label,
                          constraint->name);
     }
@@ -262,12 +264,12 @@ check_declared_output (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, i
     {
       allowed_types = allowed_text (schema, param);
       onyx_diagnose_add (out, g, ONYX_PROBLEM_TYPE_CONFLICT, severity, node, index, node->output[k],
-                         "output %s '%s' of %s is declared %s, but %s allows only %s", slot, tensor,
+                         _("output %s '%s' of %s is declared %s, but %s allows only %s"), slot, tensor,
                          label, declared, schema->name, allowed_types);
     }
   else
     onyx_diagnose_add (out, g, ONYX_PROBLEM_TYPE_CONFLICT, severity, node, index, node->output[k],
-                       "output %s '%s' of %s is declared %s, but %s makes it %s", slot, tensor,
+                       _("output %s '%s' of %s is declared %s, but %s makes it %s"), slot, tensor,
                        label, declared, schema->name, made);
 }
 

@@ -1,5 +1,7 @@
 #include "onyx-diagnose-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "onyx-attribute.h"
@@ -93,13 +95,13 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
       describe_op (node, index, &label, &op, &domain);
       if (onyx_domain_is_onnxruntime (node->domain))
         onyx_diagnose_add (out, g, ONYX_PROBLEM_CUSTOM_OP, ONYX_PROBLEM_WARNING, node, index, NULL,
-                           "%s uses %s::%s, a contrib operator of ONNX Runtime: the model runs "
-                           "on ONNX Runtime only", label, domain, op);
+                           _("%s uses %s::%s, a contrib operator of ONNX Runtime: the model runs "
+                           "on ONNX Runtime only"), label, domain, op);
       else
         onyx_diagnose_add (
             out, g, ONYX_PROBLEM_CUSTOM_OP, ONYX_PROBLEM_WARNING, node, index, NULL,
-            "%s uses the custom operator %s::%s: standard runtimes cannot run it without its "
-            "implementation",
+            _("%s uses the custom operator %s::%s: standard runtimes cannot run it without its "
+            "implementation"),
             label, domain, op);
       return NULL;
     }
@@ -115,7 +117,7 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
     {
       describe_op (node, index, &label, &op, &domain);
       onyx_diagnose_add (out, g, ONYX_PROBLEM_UNKNOWN_OP, ONYX_PROBLEM_ERROR, node, index, NULL,
-                         "%s: %s is not an operator of %s", label, op, domain);
+                         _("%s: %s is not an operator of %s"), label, op, domain);
       return NULL;
     }
   schema = onyx_schema_lookup (node->domain, node->op_type, version);
@@ -124,8 +126,8 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
       describe_op (node, index, &label, &op, &domain);
       onyx_diagnose_add (
           out, g, ONYX_PROBLEM_OP_NOT_IN_OPSET, ONYX_PROBLEM_ERROR, node, index, NULL,
-          "%s: %s exists from opset %d of %s on, but the model imports opset %" G_GINT64_FORMAT,
-          label, op, history[0].since_version, domain, version);
+          _("%s: %s exists from opset %d of %s on, but the model imports opset %lld"),
+          label, op, history[0].since_version, domain, (long long) version);
       return NULL;
     }
   if (schema->deprecated)
@@ -133,8 +135,8 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
       describe_op (node, index, &label, &op, &domain);
       onyx_diagnose_add (
           out, g, ONYX_PROBLEM_OP_NOT_IN_OPSET, ONYX_PROBLEM_ERROR, node, index, NULL,
-          "%s: %s was removed in opset %d of %s (the model imports opset %" G_GINT64_FORMAT ")",
-          label, op, schema->since_version, domain, version);
+          _("%s: %s was removed in opset %d of %s (the model imports opset %lld)"),
+          label, op, schema->since_version, domain, (long long) version);
       return NULL;
     }
   return schema;
@@ -146,8 +148,8 @@ arity_text (int min, int max)
   if (min == max)
     return g_strdup_printf ("%d", min);
   if (max == G_MAXINT)
-    return g_strdup_printf ("at least %d", min);
-  return g_strdup_printf ("%d to %d", min, max);
+    return g_strdup_printf (_("at least %d"), min);
+  return g_strdup_printf (_("%d to %d"), min, max);
 }
 
 static void
@@ -159,15 +161,15 @@ check_slots (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index,
   size_t n = outputs ? node->n_output : node->n_input;
   int min = outputs ? schema->min_output : schema->min_input;
   int max = outputs ? schema->max_output : schema->max_input;
-  const char *what = outputs ? "output" : "input";
   g_autofree char *label = NULL;
 
   if (n < (size_t) min || n > (size_t) max)
     {
       g_autofree char *expected = arity_text (min, max);
       onyx_diagnose_add (out, g, outputs ? ONYX_PROBLEM_OUTPUT_COUNT : ONYX_PROBLEM_INPUT_COUNT,
-                         severity, node, index, NULL, "%s has %zu %ss, but %s takes %s",
-                         lazy_label (&label, node, index), n, what, schema->name, expected);
+                         severity, node, index, NULL,
+                         outputs ? _("%s has %zu outputs, but %s takes %s") : _("%s has %zu inputs, but %s takes %s"),
+                         lazy_label (&label, node, index), n, schema->name, expected);
       return;
     }
   /* Omitted optional slots are "", but a required one may not be. */
@@ -179,8 +181,9 @@ check_slots (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index,
           && (names[k] == NULL || names[k][0] == '\0'))
         onyx_diagnose_add (out, g, outputs ? ONYX_PROBLEM_OUTPUT_COUNT : ONYX_PROBLEM_INPUT_COUNT,
                            severity, node, index, NULL,
-                           "%s %zu (%s) of %s is empty, but %s requires it", what, k, param->name,
-                           lazy_label (&label, node, index), schema->name);
+                           outputs ? _("output %zu (%s) of %s is empty, but %s requires it")
+                                   : _("input %zu (%s) of %s is empty, but %s requires it"),
+                           k, param->name, lazy_label (&label, node, index), schema->name);
     }
 }
 
@@ -200,7 +203,7 @@ check_attributes (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int in
         {
           name = onyx_display_escape (attr->name);
           onyx_diagnose_add (out, g, ONYX_PROBLEM_UNKNOWN_ATTRIBUTE, severity, node, index, NULL,
-                             "%s has an attribute '%s', which %s does not define",
+                             _("%s has an attribute '%s', which %s does not define"),
                              lazy_label (&label, node, index), name, schema->name);
         }
       /* Very old files leave the type out (UNDEFINED); nothing to compare then. */
@@ -209,7 +212,7 @@ check_attributes (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int in
         {
           name = onyx_display_escape (attr->name);
           onyx_diagnose_add (out, g, ONYX_PROBLEM_ATTRIBUTE_TYPE, severity, node, index, NULL,
-                             "attribute '%s' of %s is %s, but %s expects %s", name,
+                             _("attribute '%s' of %s is %s, but %s expects %s"), name,
                              lazy_label (&label, node, index),
                              onyx_attribute_type_name (attr->type), schema->name,
                              onyx_attribute_type_name (expected->type));
@@ -219,7 +222,7 @@ check_attributes (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int in
     if (schema->attributes[a].required &&
         onyx_node_find_attribute (node, schema->attributes[a].name, NULL) == NULL)
       onyx_diagnose_add (out, g, ONYX_PROBLEM_MISSING_ATTRIBUTE, severity, node, index, NULL,
-                         "%s lacks the attribute '%s', which %s requires",
+                         _("%s lacks the attribute '%s', which %s requires"),
                          lazy_label (&label, node, index), schema->attributes[a].name,
                          schema->name);
 }
@@ -284,7 +287,7 @@ onyx_diagnose_add_dead (GPtrArray *out, const OnyxCheckedGraph *g, const Onnx__N
 {
   g_autofree char *label = onyx_node_label (node, index);
   onyx_diagnose_add (out, g, ONYX_PROBLEM_DEAD_NODE, ONYX_PROBLEM_WARNING, node, index, NULL,
-                     "%s computes nothing that reaches a graph output", label);
+                     _("%s computes nothing that reaches a graph output"), label);
 }
 
 /* Which nodes a graph output depends on: walked back from the outputs. */
@@ -389,7 +392,7 @@ check_initializers_with (const OnyxCheckedGraph *g, const Onnx__GraphProto *grap
         {
           g_autofree char *shown = onyx_display_escape (name);
           onyx_diagnose_add (out, g, ONYX_PROBLEM_UNUSED_INITIALIZER, ONYX_PROBLEM_WARNING, NULL,
-                             -1, name, "initializer '%s' is not used by any node", shown);
+                             -1, name, _("initializer '%s' is not used by any node"), shown);
         }
       if (g_hash_table_contains (inputs, name) && n_listed++ == 0)
         first_listed = name;
@@ -397,10 +400,11 @@ check_initializers_with (const OnyxCheckedGraph *g, const Onnx__GraphProto *grap
   if (n_listed > 0)
     onyx_diagnose_add (
         out, g, ONYX_PROBLEM_INITIALIZER_INPUT, ONYX_PROBLEM_INFO, NULL, -1, first_listed,
-        "%u initializer%s also listed as graph input%s (needed before IR version 4): "
-        "runtimes let callers replace %s",
-        n_listed, n_listed == 1 ? " is" : "s are", n_listed == 1 ? "" : "s",
-        n_listed == 1 ? "it" : "them");
+        ngettext ("%u initializer is also listed as graph input (needed before IR version 4): "
+                  "runtimes let callers replace it",
+                  "%u initializers are also listed as graph inputs (needed before IR version 4): "
+                  "runtimes let callers replace them", n_listed),
+        n_listed);
 }
 
 static gboolean
@@ -426,7 +430,6 @@ check_io_shapes (const OnyxCheckedGraph *g, const Onnx__GraphProto *graph, GPtrA
     {
       Onnx__ValueInfoProto **infos = output ? graph->output : graph->input;
       size_t n = output ? graph->n_output : graph->n_input;
-      const char *what = output ? "output" : "input";
       /* An input without shape leaves the runtime guessing; an output's shape is
        * only documentation. */
       OnyxProblemSeverity severity = output ? ONYX_PROBLEM_INFO : ONYX_PROBLEM_WARNING;
@@ -441,11 +444,13 @@ check_io_shapes (const OnyxCheckedGraph *g, const Onnx__GraphProto *graph, GPtrA
             continue;
           if (type == NULL || type->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET)
             onyx_diagnose_add (out, g, ONYX_PROBLEM_NO_SHAPE, severity, NULL, -1, name,
-                               "graph %s '%s' has no type", what, shown);
+                               output ? _("graph output '%s' has no type") : _("graph input '%s' has no type"),
+                               shown);
           else if (type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE &&
                    type->tensor_type->shape == NULL)
             onyx_diagnose_add (out, g, ONYX_PROBLEM_NO_SHAPE, severity, NULL, -1, name,
-                               "graph %s '%s' has no shape", what, shown);
+                               output ? _("graph output '%s' has no shape") : _("graph input '%s' has no shape"),
+                               shown);
         }
     }
 }
@@ -503,8 +508,8 @@ onyx_diagnose_opset_imports (const Onnx__ModelProto *model, GPtrArray *out)
         continue;
       shown = onyx_display_escape (key);
       onyx_diagnose_add (out, &g, ONYX_PROBLEM_UNUSED_OPSET, ONYX_PROBLEM_INFO, NULL, -1, NULL,
-                         "opset import %s (version %" G_GINT64_FORMAT ") is not used by any node",
-                         shown, opset->version);
+                         _("opset import %s (version %lld) is not used by any node"),
+                         shown, (long long) opset->version);
     }
 }
 

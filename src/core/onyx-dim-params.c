@@ -2,6 +2,8 @@
  * the ones whose names differ only in case or separators. */
 #include "onyx-diagnose-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "onyx-types.h"
 
 static void
@@ -113,8 +115,8 @@ onyx_diagnose_dim_names (const OnyxCheckedGraph *g, const Onnx__GraphProto *grap
           g_autofree char *other_tensor = onyx_display_escape (main_spelling->tensors->pdata[0]);
           onyx_diagnose_add (
               out, g, ONYX_PROBLEM_DIM_NAME, ONYX_PROBLEM_WARNING, NULL, -1, dim->tensors->pdata[0],
-              "dynamic dim '%s' of '%s' differs from '%s' of '%s' only in case or separators: "
-              "a mistyped axis name makes them independent",
+              _("dynamic dim '%s' of '%s' differs from '%s' of '%s' only in case or separators: "
+              "a mistyped axis name makes them independent"),
               name, tensor, other, other_tensor);
         }
     }

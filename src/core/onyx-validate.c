@@ -1,5 +1,7 @@
 #include "onyx-validate.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "onyx-graph-index.h"
@@ -202,7 +204,7 @@ onyx_node_label (const Onnx__NodeProto *node, int index)
 {
   if (node->name != NULL && node->name[0] != '\0')
     return onyx_display_escape (node->name);
-  return g_strdup_printf ("node #%d (%s)", index, node->op_type != NULL ? node->op_type : "?");
+  return g_strdup_printf (_("node #%d (%s)"), index, node->op_type != NULL ? node->op_type : "?");
 }
 
 static void
@@ -283,7 +285,7 @@ validate_graph (Validate *v, const Scope *outer, const char *label, const Onnx__
         {
           g_autofree char *shown = onyx_display_escape (name);
           add_problem (v, &scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, NULL, -1, name,
-                       "initializer '%s' is defined twice", shown);
+                       _("initializer '%s' is defined twice"), shown);
         }
       g_hash_table_add (scope.names, (gpointer) name);
     }
@@ -301,7 +303,7 @@ validate_graph (Validate *v, const Scope *outer, const char *label, const Onnx__
         {
           g_autofree char *shown = onyx_display_escape (name);
           add_problem (v, &scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, NULL, -1, name,
-                       "graph input '%s' is declared twice", shown);
+                       _("graph input '%s' is declared twice"), shown);
         }
       g_hash_table_add (scope.names, (gpointer) name);
     }
@@ -393,7 +395,7 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
       if (n_in_cycle > n_listed)
         g_string_append_printf (listed, " and %u more", n_in_cycle - n_listed);
       add_problem (v, scope, ONYX_PROBLEM_CYCLE, ONYX_PROBLEM_ERROR, nodes[first], (int) first, NULL,
-                   "the graph has a cycle: %u nodes depend on each other (%s)", n_in_cycle,
+                   _("the graph has a cycle: %u nodes depend on each other (%s)"), n_in_cycle,
                    listed->str);
       g_string_free (listed, TRUE);
     }
@@ -403,7 +405,7 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
       g_autofree char *shown = onyx_display_escape (first_unsorted_tensor);
       add_problem (v, scope, ONYX_PROBLEM_NOT_SORTED, ONYX_PROBLEM_ERROR, nodes[first_unsorted],
                    first_unsorted, first_unsorted_tensor,
-                   "nodes are not in topological order: %s uses '%s' before it is produced",
+                   _("nodes are not in topological order: %s uses '%s' before it is produced"),
                    label, shown);
     }
 
@@ -450,7 +452,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
                                                          (int) GPOINTER_TO_UINT (other));
               g_autofree char *shown = onyx_display_escape (name);
               add_problem (v, scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, node, (int) i,
-                           name, "tensor '%s' is produced by both %s and %s", shown, other_label,
+                           name, _("tensor '%s' is produced by both %s and %s"), shown, other_label,
                            label);
               continue;
             }
@@ -459,7 +461,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
               g_autofree char *label = onyx_node_label (node, (int) i);
               g_autofree char *shown = onyx_display_escape (name);
               add_problem (v, scope, ONYX_PROBLEM_DUPLICATE_NAME, ONYX_PROBLEM_ERROR, node, (int) i,
-                           name, "output '%s' of %s has the name of a graph input or initializer",
+                           name, _("output '%s' of %s has the name of a graph input or initializer"),
                            shown, label);
               continue;
             }
@@ -479,8 +481,8 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
           g_autofree char *label = onyx_node_label (node, (int) i);
           g_autofree char *shown = onyx_display_escape (name);
           add_problem (v, scope, ONYX_PROBLEM_DANGLING_INPUT, ONYX_PROBLEM_ERROR, node, (int) i,
-                       name, "input %zu '%s' of %s is not produced by any node, graph input "
-                       "or initializer", k, shown, label);
+                       name, _("input %zu '%s' of %s is not produced by any node, graph input "
+                       "or initializer"), k, shown, label);
         }
       if (!opset_imports_domain (scope->opsets, scope->n_opsets, node->domain) &&
           g_hash_table_add (missing_domains, onyx_domain_is_default (node->domain) ? "" : node->domain))
@@ -489,7 +491,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
           g_autofree char *shown = onyx_display_escape (onyx_domain_is_default (node->domain)
                                                           ? "ai.onnx" : node->domain);
           add_problem (v, scope, ONYX_PROBLEM_MISSING_OPSET, ONYX_PROBLEM_ERROR, node, (int) i, NULL,
-                       "%s uses domain '%s' but no opset is imported for it", label, shown);
+                       _("%s uses domain '%s' but no opset is imported for it"), label, shown);
         }
     }
 
@@ -526,7 +528,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
         {
           g_autofree char *shown = onyx_display_escape (name);
           add_problem (v, scope, ONYX_PROBLEM_DANGLING_OUTPUT, ONYX_PROBLEM_ERROR, NULL, -1, name,
-                       "graph output '%s' is not produced by any node", shown);
+                       _("graph output '%s' is not produced by any node"), shown);
         }
     }
   g_hash_table_unref (missing_domains);
@@ -554,10 +556,10 @@ onyx_validate_model (const Onnx__ModelProto *model)
 
   if (!model->has_ir_version)
     add_problem (&v, NULL, ONYX_PROBLEM_NO_IR_VERSION, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
-                 "the model has no IR version");
+                 _("the model has no IR version"));
   if (model->n_opset_import == 0)
     add_problem (&v, NULL, ONYX_PROBLEM_NO_OPSET_IMPORT, ONYX_PROBLEM_ERROR, NULL, -1, NULL,
-                 "the model imports no operator set");
+                 _("the model imports no operator set"));
   if (model->graph != NULL)
     validate_graph (&v, NULL, "main graph", model->graph, model->opset_import, model->n_opset_import);
   for (size_t i = 0; i < model->n_functions; i++)
