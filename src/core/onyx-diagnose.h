@@ -48,7 +48,8 @@ GPtrArray *onyx_model_dim_params  (const Onnx__ModelProto *model);
  * nodes producing or reading the tensors it touches, and, as far as they change, the
  * element types known downstream and which nodes still reach a graph output
  * upstream. The graph-wide lists (validation, initializers, graph inputs/outputs)
- * are re-run once per step; they only hash names. A step that changed the whole
+ * are re-run once per step, when the findings are next asked for; they only hash
+ * names. A step that changed the whole
  * model (graph inputs, outputs, initializers, order, opsets) is checked in full. */
 typedef struct _OnyxDiagnostics OnyxDiagnostics;
 
