@@ -204,7 +204,7 @@ void     onyx_window_problems_update_state (OnyxWindow *self, gboolean doc);
 /* The document's findings, kept up to date, or NULL without a document. */
 OnyxDiagnostics *onyx_window_problems_get_diagnostics (OnyxWindow *self);
 void     onyx_window_problems_dispose (OnyxWindow *self);
-/* Right after the document is made (before other "changed" handlers), with its
+/* Right after the document is made (its OnyxDiagnostics follow "changed" first), with its
  * findings when they were worked out already (taken; NULL: now), and when it goes. */
 void     onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics);
 void     onyx_window_problems_detach (OnyxWindow *self);

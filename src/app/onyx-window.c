@@ -579,7 +579,7 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
   self->document = g_steal_pointer (&opening->document);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DOCUMENT]);
   onyx_layout_session_set_graph (self->layout, self->document, g_steal_pointer (&opening->engine));
-  /* First: the properties panel, refreshed by the next handler, shows the findings. */
+  /* Before the panel is filled: it shows the node's findings. */
   onyx_window_problems_attach (self, g_steal_pointer (&opening->diagnostics));
   g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
   onyx_window_recent_add (self, self->file);
