@@ -43,7 +43,9 @@ delay_reached_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Busy when the oldest job has run for the delay; otherwise a timeout for when it will. */
+/* Busy when the oldest job has run for the delay (otherwise a timeout for when it
+ * will), and then until the last job ends: a spinner that went when its first job
+ * ended while a younger one still runs would only flicker. */
 static void
 update (OnyxActivity *self)
 {
@@ -56,7 +58,7 @@ update (OnyxActivity *self)
       const Job *oldest = &g_array_index (self->jobs, Job, 0);
       gint64 ran_ms = (g_get_monotonic_time () - oldest->started) / 1000;
 
-      busy = ran_ms >= self->delay_ms;
+      busy = self->busy || ran_ms >= self->delay_ms;
       if (!busy)
         self->timeout = g_timeout_add ((guint) (self->delay_ms - ran_ms), delay_reached_cb, self);
       for (guint i = 0; i < self->jobs->len; i++)
