@@ -240,6 +240,19 @@ test_function (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
   wait_for_layout (window);
   g_assert_false (onyx_window_shows_function (window));
+
+  /* In and straight out again, while the function's layout runs: the layout that
+   * shows is the main graph's, not the cancelled one's (whose engine keeps the view). */
+  for (int i = 0; i < 10; i++)
+    {
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s", "ReluNeg"));
+      g_assert_true (onyx_window_shows_function (window));
+      g_assert_true (onyx_window_is_laying_out (window));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
+      g_assert_false (onyx_window_shows_function (window));
+      wait_for_layout (window);
+    }
+  g_assert_cmpint (layout_node_of_op (window, "ReluNeg"), >=, 0);
   close_window (window);
 }
 

@@ -160,23 +160,24 @@ update_path (OnyxWindow *self)
     }
 }
 
-/* A running layout of the old engine is cancelled quietly (another graph is shown). */
+/* A running layout of the old engine is cancelled quietly (another graph is shown);
+ * it reads on until it notices, so a function's view stays with the old engine's list. */
 static void
 rebuild_engine (OnyxWindow *self)
 {
   g_autoptr (OnyxGraphList) graphs = NULL;
-  const OnyxGraphEntry *entry;
+  const OnyxGraphEntry *entry = NULL;
   OnyxLayoutEngine *engine;
 
-  if (self->graphs->shown == NULL || onyx_window_shows_function (self))
-    engine = onyx_layout_engine_new (onyx_window_get_graph (self));
-  else
+  if (self->graphs->shown != NULL)
     {
-      graphs = onyx_graph_list_new (onyx_document_get_proto (self->document));
+      graphs = self->graphs->function_graphs != NULL
+        ? onyx_graph_list_ref (self->graphs->function_graphs)
+        : onyx_graph_list_new (onyx_document_get_proto (self->document));
       entry = onyx_graph_list_lookup (graphs, self->graphs->shown);
-      engine = entry != NULL ? onyx_layout_engine_new_for_entry (graphs, entry)
-                             : onyx_layout_engine_new (self->graphs->shown);
     }
+  engine = entry != NULL ? onyx_layout_engine_new_for_entry (graphs, entry)
+                         : onyx_layout_engine_new (onyx_window_get_graph (self));
   onyx_layout_session_set_graph (self->layout, self->document, engine);
 }
 
@@ -190,15 +191,14 @@ show_graph_from (OnyxWindow *self, Onnx__GraphProto *graph, OnyxGraphList *funct
     graph = NULL;
   if (graph == self->graphs->shown)
     {
-      g_clear_pointer (&functions, onyx_graph_list_free);
+      g_clear_pointer (&functions, onyx_graph_list_unref);
       return;
     }
   self->graphs->shown = graph;
   g_clear_pointer (&self->graphs->function_index, onyx_graph_index_free);
-  rebuild_engine (self);
-  /* The old engine, which may have shown the old list's view, is gone now. */
-  g_clear_pointer (&self->graphs->function_graphs, onyx_graph_list_free);
+  g_clear_pointer (&self->graphs->function_graphs, onyx_graph_list_unref);
   self->graphs->function_graphs = functions;
+  rebuild_engine (self);
   update_path (self);
   onyx_window_select_model (self);
   onyx_layout_session_relayout (self->layout, FALSE);
@@ -324,7 +324,7 @@ onyx_window_graphs_reset (OnyxWindow *self)
 {
   self->graphs->shown = NULL;
   g_clear_pointer (&self->graphs->function_index, onyx_graph_index_free);
-  g_clear_pointer (&self->graphs->function_graphs, onyx_graph_list_free);
+  g_clear_pointer (&self->graphs->function_graphs, onyx_graph_list_unref);
   update_path (self);
 }
 

@@ -224,7 +224,7 @@ onyx_graph_list_graphs (Onnx__ModelProto *model)
 OnyxGraphList *
 onyx_graph_list_new (Onnx__ModelProto *model)
 {
-  OnyxGraphList *list = g_new0 (OnyxGraphList, 1);
+  OnyxGraphList *list = g_rc_box_new0 (OnyxGraphList);
 
   list->entries = g_ptr_array_new_with_free_func ((GDestroyNotify) entry_free);
   list->by_graph = g_hash_table_new (NULL, NULL);
@@ -246,18 +246,28 @@ onyx_graph_list_new (Onnx__ModelProto *model)
   return list;
 }
 
-void
-onyx_graph_list_free (OnyxGraphList *list)
+static void
+graph_list_clear (OnyxGraphList *list)
 {
-  if (list == NULL)
-    return;
   g_hash_table_unref (list->by_graph);
   g_hash_table_unref (list->by_name);
   g_hash_table_unref (list->graph_of_node);
   g_hash_table_unref (list->name_counts);
   g_hash_table_unref (list->nodes_by_name);
   g_ptr_array_unref (list->entries);
-  g_free (list);
+}
+
+OnyxGraphList *
+onyx_graph_list_ref (OnyxGraphList *list)
+{
+  return g_rc_box_acquire (list);
+}
+
+void
+onyx_graph_list_unref (OnyxGraphList *list)
+{
+  if (list != NULL)
+    g_rc_box_release_full (list, (GDestroyNotify) graph_list_clear);
 }
 
 guint
@@ -481,5 +491,5 @@ onyx_graph_namer_name (OnyxGraphNamer *namer, const Onnx__GraphProto *graph)
 void
 onyx_graph_namer_clear (OnyxGraphNamer *namer)
 {
-  g_clear_pointer (&namer->list, onyx_graph_list_free);
+  g_clear_pointer (&namer->list, onyx_graph_list_unref);
 }

@@ -44,7 +44,10 @@ OnyxGraphList        *onyx_graph_list_new      (Onnx__ModelProto *model);
 /* The Onnx__GraphProto* of such a list without the functions, and without naming
  * anything: for walks over every graph that want no names (much cheaper). */
 GPtrArray            *onyx_graph_list_graphs   (Onnx__ModelProto *model);
-void                  onyx_graph_list_free     (OnyxGraphList    *list);
+/* Shared: a function's view lives as long as the list does, and a layout engine
+ * showing one keeps its list (see onyx_layout_engine_new_for_entry). */
+OnyxGraphList        *onyx_graph_list_ref      (OnyxGraphList    *list);
+void                  onyx_graph_list_unref    (OnyxGraphList    *list);
 guint                 onyx_graph_list_size     (OnyxGraphList    *list);
 const OnyxGraphEntry *onyx_graph_list_get      (OnyxGraphList    *list,
                                                 guint             i);
@@ -75,7 +78,7 @@ Onnx__NodeProto      *onyx_graph_list_find_node (OnyxGraphList         *list,
 char                 *onyx_graph_list_node_reference (OnyxGraphList         *list,
                                                       const Onnx__NodeProto *node);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxGraphList, onyx_graph_list_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxGraphList, onyx_graph_list_unref)
 
 /* Names of subgraphs for messages during one pass over a model that does not change
  * meanwhile: the list is made on the first question, if any is asked. */

@@ -788,6 +788,7 @@ OnyxLayoutEngine *
 onyx_layout_engine_new_for_entry (OnyxGraphList *list, const OnyxGraphEntry *entry)
 {
   g_autoptr (GPtrArray) enclosing = g_ptr_array_new ();
+  OnyxLayoutEngine *engine;
 
   for (int parent = entry->parent; parent >= 0;)
     {
@@ -796,7 +797,9 @@ onyx_layout_engine_new_for_entry (OnyxGraphList *list, const OnyxGraphEntry *ent
       parent = around->parent;
     }
   g_ptr_array_add (enclosing, NULL);
-  return onyx_layout_engine_new_nested (entry->graph, (const Onnx__GraphProto *const *) enclosing->pdata);
+  engine = onyx_layout_engine_new_nested (entry->graph, (const Onnx__GraphProto *const *) enclosing->pdata);
+  engine->list = onyx_graph_list_ref (list);
+  return engine;
 }
 
 void
@@ -851,5 +854,6 @@ onyx_layout_engine_free (OnyxLayoutEngine *engine)
   onyx_layout_engine_set_disk_cache (engine, NULL);
   if (engine->enclosing != NULL)
     g_ptr_array_unref (engine->enclosing);
+  g_clear_pointer (&engine->list, onyx_graph_list_unref);
   g_free (engine);
 }

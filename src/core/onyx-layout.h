@@ -128,7 +128,8 @@ OnyxLayoutEngine *onyx_layout_engine_new   (const Onnx__GraphProto *graph);
  * except initializers: those show on their readers ("W ⟨…⟩"), as in the main graph. */
 OnyxLayoutEngine *onyx_layout_engine_new_nested (const Onnx__GraphProto        *graph,
                                                  const Onnx__GraphProto *const *enclosing);
-/* The same for any graph of a model: nested for subgraphs, plain for the others. */
+/* The same for any graph of a model: nested for subgraphs, plain for the others.
+ * The engine keeps a reference to `list`, which holds a function's view. */
 OnyxLayoutEngine *onyx_layout_engine_new_for_entry (OnyxGraphList        *list,
                                                     const OnyxGraphEntry *entry);
 void              onyx_layout_engine_free  (OnyxLayoutEngine       *engine);
