@@ -383,9 +383,13 @@ test_inferred_types_in_panel (void)
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.set-input-dim", "(sus)", "input", 0, "2"));
   /* The step shows at once (the panel in the turn after its frame); its shapes are
-   * made with its layout, in a thread the document is frozen for, and the panel
-   * follows them without being asked. */
+   * made with its layout, which starts in the next main-loop turn, in a thread the
+   * document is frozen for, and the panel follows them without being asked. */
   onyx_window_settle (window);
+  g_assert_true (onyx_window_is_laying_out (window));
+  g_assert_false (onyx_document_is_frozen (onyx_window_get_document (window)));
+  while (onyx_window_is_laying_out (window) && !onyx_document_is_frozen (onyx_window_get_document (window)))
+    g_main_context_iteration (NULL, TRUE);
   g_assert_true (onyx_window_is_laying_out (window));
   g_assert_true (onyx_document_is_frozen (onyx_window_get_document (window)));
   g_string_truncate (rows, 0);

@@ -17,6 +17,7 @@ struct _OnyxLayoutSession {
   OnyxDocument *document;
   OnyxLayoutEngine *engine;
   gboolean items_stale;           /* the graph changed since the engine built its items */
+  guint relayout_after_change;    /* idle: the edit's layout, once the window chose the graph */
   GPtrArray *expanded;            /* char* scopes opened by the user */
   GPtrArray *collapsed;           /* char* scopes closed by the user */
 
@@ -182,6 +183,7 @@ onyx_layout_session_relayout (OnyxLayoutSession *self, gboolean keep_view)
   LayoutJob *job;
 
   g_return_if_fail (ONYX_IS_LAYOUT_SESSION (self));
+  g_clear_handle_id (&self->relayout_after_change, g_source_remove);
   if (self->engine == NULL || self->canvas == NULL)
     return;
   if (self->job != NULL)
@@ -221,15 +223,31 @@ onyx_layout_session_relayout (OnyxLayoutSession *self, gboolean keep_view)
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
 }
 
-/* Connected before the window's handlers: whatever layout they ask for builds the
- * engine's items again (the old ones point into the model as it was). */
+static gboolean
+relayout_after_change_cb (gpointer data)
+{
+  OnyxLayoutSession *self = data;
+
+  self->relayout_after_change = 0;
+  onyx_layout_session_relayout (self, TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* Whatever layout comes next builds the engine's items again (the old ones point
+ * into the model as it was). It starts from an idle, not here: the graph shown may
+ * be gone with the edit (a deleted If's branch, an inlined function), and the thread
+ * must not read it before the window, in its own handler, shows another. */
 static void
 document_changed_cb (OnyxLayoutSession *self, const OnyxChange *change)
 {
   if (change == NULL)
     return;  /* saved: the model is the same */
   self->items_stale = TRUE;
-  onyx_layout_session_relayout (self, TRUE);
+  if (self->relayout_after_change == 0 && self->engine != NULL && self->canvas != NULL)
+    {
+      self->relayout_after_change = g_idle_add_full (G_PRIORITY_HIGH, relayout_after_change_cb, self, NULL);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
+    }
 }
 
 static void
@@ -253,14 +271,15 @@ gboolean
 onyx_layout_session_is_busy (OnyxLayoutSession *self)
 {
   g_return_val_if_fail (ONYX_IS_LAYOUT_SESSION (self), FALSE);
-  return self->job != NULL;
+  return self->job != NULL || self->relayout_after_change != 0;
 }
 
 OnyxLayoutEngine *
 onyx_layout_session_get_engine (OnyxLayoutSession *self)
 {
   g_return_val_if_fail (ONYX_IS_LAYOUT_SESSION (self), NULL);
-  return self->job == NULL ? self->engine : NULL;
+  /* Due after an edit, its items may point into the model as it was. */
+  return onyx_layout_session_is_busy (self) ? NULL : self->engine;
 }
 
 void
@@ -268,6 +287,11 @@ onyx_layout_session_set_graph (OnyxLayoutSession *self, OnyxDocument *document, 
 {
   g_return_if_fail (ONYX_IS_LAYOUT_SESSION (self));
   cancel (self, TRUE);
+  if (self->relayout_after_change != 0)
+    {
+      g_clear_handle_id (&self->relayout_after_change, g_source_remove);
+      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
+    }
   /* A running job frees the engine it reads once it is done. */
   if (self->job == NULL)
     g_clear_pointer (&self->engine, onyx_layout_engine_free);
