@@ -8,6 +8,25 @@
 
 G_BEGIN_DECLS
 
+#define ONYX_CANVAS_MIN_SCALE 0.01
+
+/* The whole graph, centred, in a `width` × `height` widget: the scale and the layout
+ * point at the widget's top-left corner. */
+void           onyx_canvas_view_fit     (const OnyxLayout *layout,
+                                         int               width,
+                                         int               height,
+                                         double           *scale,
+                                         double           *ox,
+                                         double           *oy);
+/* Netron's first view: the whole graph when it is readable so, else its inputs at
+ * 100 %. */
+void           onyx_canvas_view_first   (const OnyxLayout *layout,
+                                         int               width,
+                                         int               height,
+                                         double           *scale,
+                                         double           *ox,
+                                         double           *oy);
+
 /* The graph layer of `area` (layout coordinates) at options->scale, in layout
  * coordinates × options->scale. An overview is a texture, drawn once and copied
  * each frame; a readable zoom is recorded cairo drawing. */

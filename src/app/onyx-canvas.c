@@ -4,7 +4,8 @@
  * covers the visible area plus a margin (an overview as an image, see
  * onyx-canvas-cache.c), so panning inside the margin and hovering only translate
  * that node and redraw the few highlighted boxes on top of it.
- * The core's renderer culls everything outside the area it is given. */
+ * The core's renderer culls everything outside the area it is given. Where the view
+ * starts when a graph opens or is fitted: onyx-canvas-view.c. */
 #include "onyx-canvas.h"
 
 #include <adwaita.h>
@@ -12,14 +13,7 @@
 
 #include "onyx-canvas-private.h"
 
-#define MIN_SCALE 0.01
 #define MAX_SCALE 4.0
-#define FIT_MAX_SCALE 1.5
-/* Labels are Sans 8 and 9 pt (about 11 and 12 px) at 100 %: at 0.8 the smaller ones
- * are still about 9 px, below that they stop being readable. A graph that fits at
- * this scale or more is shown whole when it opens, a bigger one at 100 %. */
-#define READABLE_SCALE 0.8
-#define VIEW_MARGIN 20.0      /* widget pixels around a fitted graph, above the inputs */
 #define CLICK_SLOP 4.0
 
 /* What to show once the widget has a size. */
@@ -302,106 +296,11 @@ zoom_at (OnyxCanvas *self, double scale, double wx, double wy)
 {
   double lx = self->ox + wx / self->scale, ly = self->oy + wy / self->scale;
 
-  self->scale = CLAMP (scale, MIN_SCALE, MAX_SCALE);
+  self->scale = CLAMP (scale, ONYX_CANVAS_MIN_SCALE, MAX_SCALE);
   self->ox = lx - wx / self->scale;
   self->oy = ly - wy / self->scale;
   clamp_view (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static double
-fit_scale (OnyxCanvas *self, int width, int height)
-{
-  const OnyxRect *b = &self->layout->bounds;
-
-  return CLAMP (MIN ((width - 2 * VIEW_MARGIN) / MAX (b->width, 1.0),
-                     (height - 2 * VIEW_MARGIN) / MAX (b->height, 1.0)),
-                MIN_SCALE, FIT_MAX_SCALE);
-}
-
-static void
-apply_fit (OnyxCanvas *self, int width, int height)
-{
-  const OnyxRect *b = &self->layout->bounds;
-
-  self->scale = fit_scale (self, width, height);
-  self->ox = b->x + b->width / 2 - width / 2.0 / self->scale;
-  self->oy = b->y + b->height / 2 - height / 2.0 / self->scale;
-}
-
-/* Grows `acc` (empty while its width is negative) to hold `r`. */
-static void
-rect_add (OnyxRect *acc, const OnyxRect *r)
-{
-  double x1 = r->x + r->width, y1 = r->y + r->height;
-
-  if (acc->width >= 0)
-    {
-      x1 = MAX (x1, acc->x + acc->width), y1 = MAX (y1, acc->y + acc->height);
-      acc->x = MIN (acc->x, r->x), acc->y = MIN (acc->y, r->y);
-    }
-  else
-    acc->x = r->x, acc->y = r->y;
-  acc->width = x1 - acc->x, acc->height = y1 - acc->y;
-}
-
-/* Where a graph starts: its input boxes (and a subgraph's outer names); without
- * any, the boxes level with the topmost one. Expanded groups are frames, not boxes. */
-static void
-first_view_anchor (OnyxCanvas *self, OnyxRect *anchor)
-{
-  const OnyxRect *top = NULL;
-  gboolean has_inputs;
-
-  *anchor = (OnyxRect) { 0, 0, -1, -1 };
-  for (guint i = 0; i < self->layout->nodes->len; i++)
-    {
-      const OnyxLayoutNode *n = layout_node (self, i);
-      if (n->kind == ONYX_LAYOUT_INPUT || n->kind == ONYX_LAYOUT_OUTER)
-        rect_add (anchor, &n->box);
-      else if (!(n->kind == ONYX_LAYOUT_GROUP && n->expanded) && (top == NULL || n->box.y < top->y))
-        top = &n->box;
-    }
-  has_inputs = anchor->width >= 0;
-  for (guint i = 0; !has_inputs && top != NULL && i < self->layout->nodes->len; i++)
-    {
-      const OnyxLayoutNode *n = layout_node (self, i);
-      if (!(n->kind == ONYX_LAYOUT_GROUP && n->expanded) && n->box.y < top->y + top->height)
-        rect_add (anchor, &n->box);
-    }
-  if (anchor->width < 0)
-    *anchor = self->layout->bounds;
-}
-
-/* Netron's first view: a graph too big to read whole starts at its inputs, at 100 %,
- * centred on them, or from their left edge when they are wider than the view. As in
- * Netron's scrolled view, a graph wider than the view fills it: inputs near one side
- * of a wide graph do not leave half the view empty. */
-static void
-apply_first_view (OnyxCanvas *self, int width, int height)
-{
-  const OnyxRect *b = &self->layout->bounds;
-  OnyxRect anchor;
-  double margin, view_width;
-
-  if (fit_scale (self, width, height) >= READABLE_SCALE)
-    {
-      apply_fit (self, width, height);
-      return;
-    }
-  self->scale = 1.0;
-  margin = VIEW_MARGIN / self->scale;
-  view_width = width / self->scale;
-  first_view_anchor (self, &anchor);
-  if (anchor.width + 2 * margin <= view_width)
-    self->ox = anchor.x + anchor.width / 2 - view_width / 2;
-  else
-    self->ox = anchor.x - margin;
-  /* Never moves the inputs' left edge out: when they are wider than the view they
-   * start at most `margin` right of the layout's left edge. */
-  if (b->width + 2 * margin > view_width)
-    self->ox = CLAMP (self->ox, b->x - margin, b->x + b->width + margin - view_width);
-  self->oy = anchor.y - margin;
 }
 
 /* Shows `view` now, or once the widget has a size. */
@@ -420,9 +319,9 @@ show_view (OnyxCanvas *self, PendingView view)
     }
   self->pending_view = PENDING_NONE;
   if (view == PENDING_FIT)
-    apply_fit (self, width, height);
+    onyx_canvas_view_fit (self->layout, width, height, &self->scale, &self->ox, &self->oy);
   else
-    apply_first_view (self, width, height);
+    onyx_canvas_view_first (self->layout, width, height, &self->scale, &self->ox, &self->oy);
   clamp_view (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
