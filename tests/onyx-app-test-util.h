@@ -240,6 +240,23 @@ test_wait_ms (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* With ONYX_TEST_SCREENSHOTS=DIR, the whole screen (popovers included) as DIR/name,
+ * for a person to look at. */
+static inline void
+test_screenshot (const char *name)
+{
+  const char *dir = g_getenv ("ONYX_TEST_SCREENSHOTS");
+  g_autofree char *path = NULL, *command = NULL;
+
+  if (dir == NULL)
+    return;
+  /* Long enough for a few frames (and popover animations) to be drawn. */
+  test_wait_ms (500);
+  path = g_build_filename (dir, name, NULL);
+  command = g_strdup_printf ("import -window root %s", path);
+  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL));
+}
+
 static inline gboolean
 test_count_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {

@@ -1,8 +1,8 @@
 /* test-app-more.c: the rest of the window under Xvfb, through the handlers GTK
  * itself calls: dropping files, closing or opening over unsaved changes, the dark
- * style preference, pinch zoom, recent models, exporting the view or the whole
- * graph, reconnecting an input from the searchable tensor list, and Constants folded
- * into their readers' boxes.
+ * style preference, pinch zoom, recent models, reconnecting an input from the
+ * searchable tensor list, Constants folded into their readers' boxes, shortcuts and
+ * the activity spinner.
  *
  * With ONYX_TEST_SCREENSHOTS=DIR, screenshots of the whole screen (popovers
  * included) are written there for a person to look at. */
@@ -16,25 +16,6 @@
 #include "onyx-tensor-picker.h"
 
 static GtkApplication *app;
-
-static void
-screenshot (const char *name)
-{
-  const char *dir = g_getenv ("ONYX_TEST_SCREENSHOTS");
-  g_autofree char *path = NULL, *command = NULL;
-
-  gboolean drawn = FALSE;
-
-  if (dir == NULL)
-    return;
-  /* Long enough for a few frames (and popover animations) to be drawn. */
-  g_timeout_add_once (500, test_set_true, &drawn);
-  while (!drawn)
-    g_main_context_iteration (NULL, TRUE);
-  path = g_build_filename (dir, name, NULL);
-  command = g_strdup_printf ("import -window root %s", path);
-  g_assert_true (g_spawn_command_line_sync (command, NULL, NULL, NULL, NULL));
-}
 
 /* What a click on a response button does: the dialog closes, then responds. */
 static void
@@ -197,7 +178,7 @@ test_open_over_unsaved (void)
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Save Changes?");
   g_assert_true (adw_message_dialog_has_response (dialog, "save"));
   g_assert_true (adw_message_dialog_has_response (dialog, "discard"));
-  screenshot ("open-over-unsaved.png");
+  test_screenshot ("open-over-unsaved.png");
   respond (dialog, "cancel");
   g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
   wait_for_layout (window);
@@ -305,7 +286,7 @@ test_dark_style (void)
   /* As a click on the switch does. */
   gtk_widget_activate (dark_switch);
   wait_for_dark (dark_switch, TRUE);
-  screenshot ("dark-style.png");
+  test_screenshot ("dark-style.png");
   gtk_widget_activate (dark_switch);
   wait_for_dark (dark_switch, FALSE);
 
@@ -426,12 +407,12 @@ test_recent (void)
   first = menu_target (menu, 0);
   g_assert_cmpstr (first, ==, model_uri);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (empty), "test-app-more-recent.png"), >, 2000);
-  screenshot ("recent.png");
+  test_screenshot ("recent.png");
   {
     /* The header bar's main menu (Open Recent, Export View…, Export Graph…). */
     GtkWidget *menu_button = test_find_widget (GTK_WIDGET (empty), GTK_TYPE_MENU_BUTTON, NULL);
     gtk_menu_button_popup (GTK_MENU_BUTTON (menu_button));
-    screenshot ("main-menu.png");
+    test_screenshot ("main-menu.png");
     gtk_menu_button_popdown (GTK_MENU_BUTTON (menu_button));
   }
 
@@ -480,7 +461,7 @@ test_recent (void)
   g_free (first);
   first = menu_target (menu, 0);
   g_assert_cmpstr (first, ==, model_uri);
-  screenshot ("recent-missing.png");
+  test_screenshot ("recent-missing.png");
 
   /* A click on the second row opens it here. */
   row = gtk_widget_get_next_sibling (row);
@@ -490,142 +471,6 @@ test_recent (void)
   wait_for_layout (empty);
   gtk_window_destroy (GTK_WINDOW (empty));
   g_settings_set_strv (settings, "recent-models", NULL);
-}
-
-static void
-png_size (const char *path, int *width, int *height)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GdkTexture) texture = gdk_texture_new_from_filename (path, &error);
-
-  g_assert_no_error (error);
-  *width = gdk_texture_get_width (texture);
-  *height = gdk_texture_get_height (texture);
-}
-
-static void
-test_export_view_and_graph (void)
-{
-  OnyxWindow *window = open_window ("model.onnx");
-  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
-  g_autofree char *tmpdir = g_dir_make_tmp ("onyx-export-XXXXXX", NULL);
-  const char *names[] = { "view.png", "graph.png", "view.svg", "graph.svg" };
-  char *paths[4] = { NULL };
-  g_autoptr (GError) error = NULL;
-  int view_w, view_h, graph_w, graph_h;
-  int canvas_w = gtk_widget_get_width (GTK_WIDGET (test_canvas (window)));
-  int canvas_h = gtk_widget_get_height (GTK_WIDGET (test_canvas (window)));
-
-  /* Zoomed in, the view is a part of the graph. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-in", NULL));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-in", NULL));
-  for (int i = 0; i < 4; i++)
-    {
-      g_autoptr (GFile) file = NULL;
-      paths[i] = g_build_filename (tmpdir, names[i], NULL);
-      file = g_file_new_for_path (paths[i]);
-      g_assert_true (onyx_window_export_image (window, file, i % 2 == 0, &error));
-      g_assert_no_error (error);
-    }
-  /* Drawn in threads, from the layout as it was when asked for. */
-  wait_for_jobs (window);
-  png_size (paths[0], &view_w, &view_h);
-  png_size (paths[1], &graph_w, &graph_h);
-  g_test_message ("canvas %d×%d, view %d×%d, graph %d×%d", canvas_w, canvas_h, view_w, view_h,
-                  graph_w, graph_h);
-  /* The view: the canvas's pixels, so its aspect too. */
-  g_assert_cmpint (ABS (view_w - canvas_w), <=, 1);
-  g_assert_cmpint (ABS (view_h - canvas_h), <=, 1);
-  /* The graph: all of the layout at 100 %, with a margin of 16 points around it. */
-  g_assert_cmpint (graph_w, ==, (int) ceil (layout->bounds.width + 32));
-  g_assert_cmpint (graph_h, ==, (int) ceil (layout->bounds.height + 32));
-  g_assert_true (graph_w != view_w || graph_h != view_h);
-  for (int i = 2; i < 4; i++)
-    {
-      g_autofree char *svg = NULL;
-      g_assert_true (g_file_get_contents (paths[i], &svg, NULL, NULL));
-      g_assert_nonnull (strstr (svg, "<svg"));
-    }
-  {
-    g_autofree char *view_svg = NULL, *graph_svg = NULL, *view_size = NULL;
-    g_assert_true (g_file_get_contents (paths[2], &view_svg, NULL, NULL));
-    g_assert_true (g_file_get_contents (paths[3], &graph_svg, NULL, NULL));
-    view_size = g_strdup_printf ("width=\"%d", canvas_w);
-    g_assert_nonnull (strstr (view_svg, view_size));
-    g_assert_null (strstr (graph_svg, view_size));
-  }
-  for (int i = 0; i < 4; i++)
-    {
-      g_unlink (paths[i]);
-      g_free (paths[i]);
-    }
-  g_rmdir (tmpdir);
-  gtk_window_destroy (GTK_WINDOW (window));
-}
-
-/* Export View… as a person does it: the menu action, then in the file dialog the SVG
- * file type and `name` (NULL: the name suggested). Returns the SVG's text. */
-static char *
-export_view_svg (OnyxWindow *window, const char *folder_path, const char *name, const char *expected)
-{
-  g_autofree char *path = g_build_filename (folder_path, expected, NULL);
-  g_autoptr (GFile) folder = g_file_new_for_path (folder_path);
-  g_autoptr (GListModel) filters = NULL;
-  g_autoptr (GtkFileFilter) svg = NULL;
-  g_autofree char *current_name = NULL;
-  GtkFileChooser *chooser;
-  char *contents = NULL;
-
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-view", NULL));
-  chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER);
-  g_assert_nonnull (chooser);
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (chooser)), ==, "Export View");
-  current_name = gtk_file_chooser_get_current_name (chooser);
-  g_assert_cmpstr (current_name, ==, "model-view.png");
-  screenshot ("export-dialog.png");
-  filters = gtk_file_chooser_get_filters (chooser);
-  g_assert_cmpuint (g_list_model_get_n_items (filters), ==, 2);
-  svg = g_list_model_get_item (filters, 1);
-  g_assert_cmpstr (gtk_file_filter_get_name (svg), ==, "SVG Image");
-  gtk_file_chooser_set_filter (chooser, svg);
-  if (name != NULL)
-    gtk_file_chooser_set_current_name (chooser, name);
-
-  /* The dialog reads its first folder, then the one chosen here, and answers only once
-   * it has checked the name: step by step until the file is written. */
-  g_object_add_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
-  for (int i = 0; i < 300 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
-    {
-      g_autoptr (GFile) shown = chooser != NULL ? gtk_file_chooser_get_current_folder (chooser) : NULL;
-
-      if (shown != NULL && !g_file_equal (shown, folder))
-        g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, NULL));
-      else if (shown != NULL)
-        gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
-      test_wait_ms (100);
-    }
-  if (chooser != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
-  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
-  g_unlink (path);
-  return contents;
-}
-
-static void
-test_export_dialog (void)
-{
-  OnyxWindow *window = open_window ("model.onnx");
-  g_autofree char *tmpdir = g_dir_make_tmp ("onyx-export-XXXXXX", NULL);
-  g_autofree char *width = g_strdup_printf ("width=\"%d", gtk_widget_get_width (GTK_WIDGET (test_canvas (window))));
-  g_autofree char *named = NULL, *suggested = NULL;
-
-  /* A name without extension, or the suggested "model-view.png", with the SVG type. */
-  named = export_view_svg (window, tmpdir, "shown", "shown.svg");
-  g_assert_nonnull (strstr (named, width));
-  suggested = export_view_svg (window, tmpdir, NULL, "model-view.svg");
-  g_assert_nonnull (strstr (suggested, width));
-  g_rmdir (tmpdir);
-  gtk_window_destroy (GTK_WINDOW (window));
 }
 
 static OnyxTensorPicker *
@@ -689,14 +534,14 @@ test_reconnect_picker (void)
   for (int i = 0; i < 1000 && !gtk_widget_get_mapped (GTK_WIDGET (picker)); i++)
     g_main_context_iteration (NULL, FALSE);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (picker)));
-  screenshot ("picker-all.png");
+  test_screenshot ("picker-all.png");
 
   /* Typing filters, ignoring case. */
   gtk_editable_set_text (onyx_tensor_picker_get_search (picker), "CONV");
   g_assert_cmpuint (n_results (picker), ==, 3);
   g_assert_cmpstr (result (picker, 0), ==, "/model/model.0/Conv_output_0");
   g_assert_cmpstr (result (picker, 1), ==, "onnx::Conv_13");
-  screenshot ("picker-conv.png");
+  test_screenshot ("picker-conv.png");
   /* Down moves from the search to the list (the key controllers of the search entry
    * are asked as GTK would, until one handles the key). */
   {
@@ -725,7 +570,7 @@ test_reconnect_picker (void)
   g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
   g_assert_nonnull (strstr (onyx_document_get_undo_label (onyx_window_get_document (window)), "Connect input 0"));
   wait_for_layout (window);
-  screenshot ("picker-done.png");
+  test_screenshot ("picker-done.png");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
   g_assert_cmpstr (relu->input[0], ==, before);
   g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
@@ -964,8 +809,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-more/dark-style", test_dark_style);
   g_test_add_func ("/app-more/pinch-zoom", test_pinch_zoom);
   g_test_add_func ("/app-more/recent", test_recent);
-  g_test_add_func ("/app-more/export-view-and-graph", test_export_view_and_graph);
-  g_test_add_func ("/app-more/export-dialog", test_export_dialog);
   g_test_add_func ("/app-more/reconnect-picker", test_reconnect_picker);
   g_test_add_func ("/app-more/fold-constants", test_fold_constants);
   g_test_add_func ("/app-more/accels", test_accels);
