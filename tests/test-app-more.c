@@ -12,6 +12,7 @@
 
 #include "onyx-app-test-util.h"
 #include "onyx-application.h"
+#include "onyx-settings.h"
 #include "onyx-preferences.h"
 #include "onyx-tensor-picker.h"
 
@@ -660,7 +661,7 @@ test_fold_constants (void)
   const OnyxLayoutNode *box = &g_array_index (onyx_canvas_get_layout (test_canvas (window))->nodes, OnyxLayoutNode, bn_box);
   OnyxTensorPicker *picker;
   GtkWidget *prefs, *fold_switch;
-  g_autoptr (GSettings) settings = onyx_application_new_settings ();
+  g_autoptr (GSettings) settings = onyx_settings_new ();
 
   /* 19 of the 20 Constants are lines. */
   g_assert_cmpuint (n_folded_boxes, ==, graph->n_node - 19);

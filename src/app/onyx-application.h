@@ -9,6 +9,5 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (OnyxApplication, onyx_application, ONYX, APPLICATION, AdwApplication)
 
 OnyxApplication *onyx_application_new (void);
-GSettings       *onyx_application_new_settings (void);
 
 G_END_DECLS

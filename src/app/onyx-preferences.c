@@ -2,7 +2,7 @@
  * applies them. */
 #include "onyx-preferences.h"
 
-#include "onyx-application.h"
+#include "onyx-settings.h"
 
 struct _OnyxPreferences {
   AdwPreferencesWindow parent_instance;
@@ -39,7 +39,7 @@ static void
 onyx_preferences_init (OnyxPreferences *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
-  self->settings = onyx_application_new_settings ();
+  self->settings = onyx_settings_new ();
   g_settings_bind (self->settings, "dark-style", self->dark_switch, "active", G_SETTINGS_BIND_DEFAULT);
   /* Every window relayouts when it changes (onyx-window.c). */
   g_settings_bind (self->settings, "fold-constants", self->fold_constants_switch, "active",

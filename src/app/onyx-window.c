@@ -5,7 +5,7 @@
 
 #include <glib/gi18n.h>
 
-#include "onyx-application.h"
+#include "onyx-settings.h"
 #include "onyx-edits.h"
 #include "onyx-shapes.h"
 
@@ -810,7 +810,7 @@ onyx_window_init (OnyxWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->settings = onyx_application_new_settings ();
+  self->settings = onyx_settings_new ();
   self->layout = onyx_layout_session_new (self->canvas,
                                           GTK_REVEALER (onyx_window_template_child (self, "progress_revealer")),
                                           GTK_PROGRESS_BAR (onyx_window_template_child (self, "progress_bar")),
