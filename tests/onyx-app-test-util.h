@@ -240,6 +240,30 @@ test_wait_ms (guint ms)
     g_main_context_iteration (NULL, TRUE);
 }
 
+/* Accepts a file chooser (its name already set) for `folder_path`, as a person does:
+ * the dialog reads its first folder, then the one chosen here, and answers only once
+ * it has checked the name, so step by step until `path` is written. */
+static inline void
+test_accept_file_chooser (GtkFileChooser *chooser, const char *folder_path, const char *path)
+{
+  g_autoptr (GFile) folder = g_file_new_for_path (folder_path);
+
+  g_object_add_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
+  for (int i = 0; i < 300 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
+    {
+      g_autoptr (GFile) shown = chooser != NULL ? gtk_file_chooser_get_current_folder (chooser) : NULL;
+
+      if (shown != NULL && !g_file_equal (shown, folder))
+        g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, NULL));
+      else if (shown != NULL)
+        gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+      test_wait_ms (100);
+    }
+  if (chooser != NULL)
+    g_object_remove_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
 /* With ONYX_TEST_SCREENSHOTS=DIR, the whole screen (popovers included) as DIR/name,
  * for a person to look at. */
 static inline void

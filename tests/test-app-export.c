@@ -86,7 +86,6 @@ static char *
 export_view_svg (OnyxWindow *window, const char *folder_path, const char *name, const char *expected)
 {
   g_autofree char *path = g_build_filename (folder_path, expected, NULL);
-  g_autoptr (GFile) folder = g_file_new_for_path (folder_path);
   g_autoptr (GListModel) filters = NULL;
   g_autoptr (GtkFileFilter) svg = NULL;
   g_autofree char *current_name = NULL;
@@ -108,21 +107,7 @@ export_view_svg (OnyxWindow *window, const char *folder_path, const char *name, 
   if (name != NULL)
     gtk_file_chooser_set_current_name (chooser, name);
 
-  /* The dialog reads its first folder, then the one chosen here, and answers only once
-   * it has checked the name: step by step until the file is written. */
-  g_object_add_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
-  for (int i = 0; i < 300 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
-    {
-      g_autoptr (GFile) shown = chooser != NULL ? gtk_file_chooser_get_current_folder (chooser) : NULL;
-
-      if (shown != NULL && !g_file_equal (shown, folder))
-        g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, NULL));
-      else if (shown != NULL)
-        gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
-      test_wait_ms (100);
-    }
-  if (chooser != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
+  test_accept_file_chooser (chooser, folder_path, path);
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   g_unlink (path);
   return contents;

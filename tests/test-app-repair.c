@@ -259,29 +259,14 @@ test_convert_opset (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* Steps the file dialog (it reads its first folder, then the one set here, and
- * answers once it checked the name) until `path` is written. */
+/* Saves to `path` in the file dialog, under its own name. */
 static void
 save_with_chooser (GtkFileChooser *chooser, const char *folder_path, const char *path)
 {
-  g_autoptr (GFile) folder = g_file_new_for_path (folder_path);
   g_autofree char *name = g_path_get_basename (path);
 
   gtk_file_chooser_set_current_name (chooser, name);
-  g_object_add_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
-  for (int i = 0; i < 300 && !g_file_test (path, G_FILE_TEST_EXISTS); i++)
-    {
-      g_autoptr (GFile) shown = chooser != NULL ? gtk_file_chooser_get_current_folder (chooser) : NULL;
-
-      if (shown != NULL && !g_file_equal (shown, folder))
-        g_assert_true (gtk_file_chooser_set_current_folder (chooser, folder, NULL));
-      else if (shown != NULL)
-        gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
-      test_wait_ms (100);
-    }
-  if (chooser != NULL)
-    g_object_remove_weak_pointer (G_OBJECT (chooser), (gpointer *) &chooser);
-  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  test_accept_file_chooser (chooser, folder_path, path);
 }
 
 /* The other window, opened on the extracted model. */
