@@ -3,6 +3,8 @@
  * that matched nodes hold; and the public API of onyx-diff.h. */
 #include "onyx-diff-private.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "onyx-attribute.h"
@@ -74,35 +76,63 @@ add_detail (OnyxDiffEntry *entry, const char *format, ...)
   va_end (args);
 }
 
-static const char *
-subject_label (OnyxDiffSubject subject)
-{
-  switch (subject)
-    {
-    case ONYX_DIFF_METADATA: return "metadata";
-    case ONYX_DIFF_OPSET: return "opset";
-    case ONYX_DIFF_GRAPH_INPUT: return "graph input";
-    case ONYX_DIFF_GRAPH_OUTPUT: return "graph output";
-    case ONYX_DIFF_NODE: return "node";
-    default: return "initializer";
-    }
-}
+/* The head of an entry's message, by change and subject (onyx_diff_change_name and
+ * onyx_diff_subject_name are the untranslated keywords for the same). */
+static const char *const message_heads[ONYX_DIFF_RENAMED + 1][ONYX_DIFF_INITIALIZER + 1] = {
+  [ONYX_DIFF_ADDED] = {
+    /* Translators: the head of a difference between two models; %s is what differs,
+     * "Conv_3", or "Conv_3 → Conv_4" when it has a new name. */
+    [ONYX_DIFF_METADATA] = N_("added metadata %s"),
+    [ONYX_DIFF_OPSET] = N_("added opset %s"),
+    [ONYX_DIFF_GRAPH_INPUT] = N_("added graph input %s"),
+    [ONYX_DIFF_GRAPH_OUTPUT] = N_("added graph output %s"),
+    [ONYX_DIFF_NODE] = N_("added node %s"),
+    [ONYX_DIFF_INITIALIZER] = N_("added initializer %s"),
+  },
+  [ONYX_DIFF_REMOVED] = {
+    [ONYX_DIFF_METADATA] = N_("removed metadata %s"),
+    [ONYX_DIFF_OPSET] = N_("removed opset %s"),
+    [ONYX_DIFF_GRAPH_INPUT] = N_("removed graph input %s"),
+    [ONYX_DIFF_GRAPH_OUTPUT] = N_("removed graph output %s"),
+    [ONYX_DIFF_NODE] = N_("removed node %s"),
+    [ONYX_DIFF_INITIALIZER] = N_("removed initializer %s"),
+  },
+  [ONYX_DIFF_CHANGED] = {
+    [ONYX_DIFF_METADATA] = N_("changed metadata %s"),
+    [ONYX_DIFF_OPSET] = N_("changed opset %s"),
+    [ONYX_DIFF_GRAPH_INPUT] = N_("changed graph input %s"),
+    [ONYX_DIFF_GRAPH_OUTPUT] = N_("changed graph output %s"),
+    [ONYX_DIFF_NODE] = N_("changed node %s"),
+    [ONYX_DIFF_INITIALIZER] = N_("changed initializer %s"),
+  },
+  [ONYX_DIFF_RENAMED] = {
+    [ONYX_DIFF_METADATA] = N_("renamed metadata %s"),
+    [ONYX_DIFF_OPSET] = N_("renamed opset %s"),
+    [ONYX_DIFF_GRAPH_INPUT] = N_("renamed graph input %s"),
+    [ONYX_DIFF_GRAPH_OUTPUT] = N_("renamed graph output %s"),
+    [ONYX_DIFF_NODE] = N_("renamed node %s"),
+    [ONYX_DIFF_INITIALIZER] = N_("renamed initializer %s"),
+  },
+};
 
 /* "changed node Conv_3: attribute strides: [2, 2] → [1, 1]" (details after the first
- * are counted). */
+ * are counted). The ": " before the first detail and the count after it stay
+ * untranslated: the compare pane takes them off again to show the head alone. */
 static void
 finish_entry (OnyxDiffEntry *entry, const char *label_a, const char *label_b)
 {
   GString *message = g_string_new (NULL);
+  guint change = MIN ((guint) entry->change, (guint) ONYX_DIFF_RENAMED);
+  guint subject = MIN ((guint) entry->subject, (guint) ONYX_DIFF_INITIALIZER);
+  g_autofree char *labels = NULL;
 
-  g_string_append_printf (message, "%s %s ", onyx_diff_change_name (entry->change),
-                          subject_label (entry->subject));
   if (entry->change == ONYX_DIFF_ADDED)
-    g_string_append (message, label_b);
+    labels = g_strdup (label_b);
   else if (entry->change == ONYX_DIFF_REMOVED || g_strcmp0 (label_a, label_b) == 0)
-    g_string_append (message, label_a);
+    labels = g_strdup (label_a);
   else
-    g_string_append_printf (message, "%s → %s", label_a, label_b);
+    labels = g_strdup_printf ("%s → %s", label_a, label_b);
+  g_string_append_printf (message, _(message_heads[change][subject]), labels);
   if (entry->details->len > 0)
     g_string_append_printf (message, ": %s", (const char *) entry->details->pdata[0]);
   if (entry->details->len > 1)
@@ -137,8 +167,8 @@ compare_number (Scope *scope, const char *field, gboolean has_a, gint64 a, gbool
   if (has_a != has_b || a != b)
     {
       OnyxDiffEntry *entry = entry_new (scope, ONYX_DIFF_METADATA, ONYX_DIFF_CHANGED, field, field, -1, -1);
-      g_autofree char *shown_a = has_a ? g_strdup_printf ("%" G_GINT64_FORMAT, a) : g_strdup ("unset");
-      g_autofree char *shown_b = has_b ? g_strdup_printf ("%" G_GINT64_FORMAT, b) : g_strdup ("unset");
+      g_autofree char *shown_a = has_a ? g_strdup_printf ("%" G_GINT64_FORMAT, a) : g_strdup (_("unset"));
+      g_autofree char *shown_b = has_b ? g_strdup_printf ("%" G_GINT64_FORMAT, b) : g_strdup (_("unset"));
       add_detail (entry, "%s → %s", shown_a, shown_b);
       finish_named (entry);
     }
@@ -295,14 +325,14 @@ compare_opsets (Scope *scope, const Onnx__ModelProto *a, const Onnx__ModelProto 
           if (version == opset->version)
             continue;
           entry = entry_new (scope, ONYX_DIFF_OPSET, ONYX_DIFF_CHANGED, domain, domain, (int) at, partner[at]);
-          add_detail (entry, "version %" G_GINT64_FORMAT " → %" G_GINT64_FORMAT, opset->version, version);
+          add_detail (entry, _("version %lld → %lld"), (long long) opset->version, (long long) version);
         }
       else if (in_a || !paired_b[at])
         {
           entry = entry_new (scope, ONYX_DIFF_OPSET, in_a ? ONYX_DIFF_REMOVED : ONYX_DIFF_ADDED,
                              in_a ? domain : NULL, in_a ? NULL : domain, in_a ? (int) at : -1,
                              in_a ? -1 : (int) at);
-          add_detail (entry, "version %" G_GINT64_FORMAT, opset->version);
+          add_detail (entry, _("version %lld"), (long long) opset->version);
         }
       else
         continue;
@@ -413,7 +443,7 @@ compare_initializers (Scope *scope)
             add_detail (entry, "%s → %s", summary, summary_b);
           else if (!g_hash_table_contains (m->same_as_named, tensor) &&
                    !onyx_diff_same_tensor (m, tensor, other))
-            add_detail (entry, "values differ");
+            add_detail (entry, _("values differ"));
           if (entry->details->len == 0)
             {
               if (strcmp (names_a[at], names_b[j]) == 0)
@@ -494,19 +524,23 @@ compare_attributes (const Scope *scope, OnyxDiffEntry *entry, const Onnx__NodePr
       g_autofree char *text_b = b != NULL ? onyx_attribute_to_string (b) : NULL;
 
       if (a == NULL)
-        add_detail (entry, "attribute %s added: %s", name, text_b);
+        add_detail (entry, _("attribute %s added: %s"), name, text_b);
       else if (b == NULL)
-        add_detail (entry, "attribute %s removed (was %s)", name, text_a);
+        add_detail (entry, _("attribute %s removed (was %s)"), name, text_a);
       else if (diffed_as_graphs (scope, a, b))
         {
           if (a->n_graphs != b->n_graphs)
-            add_detail (entry, "attribute %s: %zu graphs → %zu", name, a->n_graphs, b->n_graphs);
+            add_detail (entry, _("attribute %s: %zu graphs → %zu"), name, a->n_graphs, b->n_graphs);
           else if (!same_apart_from_graphs (a, b))
-            add_detail (entry, "attribute %s: differs apart from its graphs", name);
+            add_detail (entry, _("attribute %s: differs apart from its graphs"), name);
         }
       else if (!same_attribute (a, b))
-        add_detail (entry, "attribute %s: %s → %s%s", name, text_a, text_b,
-                    strcmp (text_a, text_b) == 0 ? " (contents differ)" : "");
+        {
+          if (strcmp (text_a, text_b) == 0)
+            add_detail (entry, _("attribute %s: %s → %s (contents differ)"), name, text_a, text_b);
+          else
+            add_detail (entry, _("attribute %s: %s → %s"), name, text_a, text_b);
+        }
     }
 }
 
@@ -515,9 +549,15 @@ slot_label (const OnyxSchema *schema, gboolean output, size_t k)
 {
   g_autofree char *name = schema == NULL ? NULL : output ? onyx_schema_output_name (schema, k)
                                                          : onyx_schema_input_name (schema, k);
+  if (name != NULL && output)
+    /* Translators: a node's output slot by position, and its name in the operator's
+     * schema: "output 0 (Y)". */
+    return g_strdup_printf (_("output %zu (%s)"), k, name);
   if (name != NULL)
-    return g_strdup_printf ("%s %zu (%s)", output ? "output" : "input", k, name);
-  return g_strdup_printf ("%s %zu", output ? "output" : "input", k);
+    /* Translators: a node's input slot by position, and its name in the operator's
+     * schema: "input 0 (X)". */
+    return g_strdup_printf (_("input %zu (%s)"), k, name);
+  return output ? g_strdup_printf (_("output %zu"), k) : g_strdup_printf (_("input %zu"), k);
 }
 
 static const char *
@@ -597,10 +637,10 @@ compare_nodes (Scope *scope, guint ia, guint ib)
   gboolean renamed;
 
   if (strcmp (m->a.op_keys[ia], m->b.op_keys[ib]) != 0)
-    add_detail (entry, "operator %s → %s", m->a.op_keys[ia], m->b.op_keys[ib]);
+    add_detail (entry, _("operator %s → %s"), m->a.op_keys[ia], m->b.op_keys[ib]);
   compare_attributes (scope, entry, na, nb);
   if (na->n_input != nb->n_input)
-    add_detail (entry, "%zu inputs → %zu", na->n_input, nb->n_input);
+    add_detail (entry, _("%zu inputs → %zu"), na->n_input, nb->n_input);
   for (size_t k = 0; k < MAX (na->n_input, nb->n_input); k++)
     {
       const char *ta = slot_name (na->input, na->n_input, k), *tb = slot_name (nb->input, nb->n_input, k);
@@ -610,12 +650,14 @@ compare_nodes (Scope *scope, guint ia, guint ib)
       if (g_strcmp0 (expected != NULL ? expected : ta, tb) == 0)
         continue;
       slot = slot_label (schema, FALSE, k);
-      shown_a = onyx_display_escape (named (ta) ? ta : "nothing");
-      shown_b = onyx_display_escape (named (tb) ? tb : "nothing");
-      add_detail (entry, "%s reads %s → %s", slot, shown_a, shown_b);
+      /* Translators: what an input slot reads when it reads no tensor. */
+      shown_a = onyx_display_escape (named (ta) ? ta : _("nothing"));
+      shown_b = onyx_display_escape (named (tb) ? tb : _("nothing"));
+      /* Translators: "input 0 (X) reads a → b": the tensor the slot reads, in A and in B. */
+      add_detail (entry, _("%s reads %s → %s"), slot, shown_a, shown_b);
     }
   if (na->n_output != nb->n_output)
-    add_detail (entry, "%zu outputs → %zu", na->n_output, nb->n_output);
+    add_detail (entry, _("%zu outputs → %zu"), na->n_output, nb->n_output);
 
   /* Renamed outputs are listed after the changes (a new node name shows in the
    * entry's names). */
@@ -627,7 +669,8 @@ compare_nodes (Scope *scope, guint ia, guint ib)
         g_autofree char *shown_a = onyx_display_escape (na->output[k]);
         g_autofree char *shown_b = onyx_display_escape (nb->output[k]);
         n_renames++;
-        add_detail (entry, "%s renamed %s → %s", slot, shown_a, shown_b);
+        /* Translators: "output 0 (Y) renamed a → b". */
+        add_detail (entry, _("%s renamed %s → %s"), slot, shown_a, shown_b);
       }
   if (entry->details->len == 0 && !renamed)
     entry_drop (scope, entry);

@@ -1,6 +1,7 @@
 #include "onyx-external.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ external_fail (GError **error, const char *display_name, const Onnx__TensorProto
                const char *location, const char *why)
 {
   g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EXTERNAL_DATA,
-               "%s: external data of tensor '%s' at '%s' refused: %s", display_name,
+               _("%s: external data of tensor '%s' at '%s' refused: %s"), display_name,
                tensor->name != NULL ? tensor->name : "", location != NULL ? location : "", why);
   return FALSE;
 }
@@ -72,26 +73,26 @@ resolve_location (const char *base_dir, const char *location, const char **why)
   GStatBuf st;
 
   if (location == NULL || *location == '\0')
-    return (*why = "it has no location", NULL);
+    return (*why = _("it has no location"), NULL);
   if (base_dir == NULL)
-    return (*why = "the model was not loaded from a file", NULL);
+    return (*why = _("the model was not loaded from a file"), NULL);
   if (looks_absolute (location))
-    return (*why = "absolute paths are not allowed", NULL);
+    return (*why = _("absolute paths are not allowed"), NULL);
   if (has_parent_component (location))
-    return (*why = "the path leaves the model's folder", NULL);
+    return (*why = _("the path leaves the model's folder"), NULL);
 
   joined = g_build_filename (base_dir, location, NULL);
   if (g_stat (joined, &st) != 0)
     return g_steal_pointer (&joined);
   if (!S_ISREG (st.st_mode))
-    return (*why = "it is not a regular file", NULL);
+    return (*why = _("it is not a regular file"), NULL);
   real_dir = realpath (base_dir, NULL);
   real_file = realpath (joined, NULL);
   if (real_dir == NULL || real_file == NULL ||
       !g_str_has_prefix (real_file, real_dir) || real_file[strlen (real_dir)] != '/')
     {
       free (real_file);
-      return (*why = "it links outside the model's folder", NULL);
+      return (*why = _("it links outside the model's folder"), NULL);
     }
   free (real_file);
   return g_steal_pointer (&joined);
@@ -157,8 +158,11 @@ onyx_external_check_save_dir (Onnx__ModelProto *model, const char *display_name,
   if (real_base != NULL && real_target != NULL && strcmp (real_base, real_target) == 0)
     return TRUE;
   g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EXTERNAL_DATA,
-               "%s: %u tensors keep their data in files beside the model; "
-               "save it in its own folder so that those files are still found",
+               ngettext ("%s: %u tensor keeps its data in a file beside the model; "
+                         "save it in its own folder so that the file is still found",
+                         "%s: %u tensors keep their data in files beside the model; "
+                         "save it in its own folder so that those files are still found",
+                         n_external),
                display_name, n_external);
   return FALSE;
 }
@@ -185,7 +189,7 @@ onyx_external_read (const Onnx__TensorProto *tensor, const char *base_dir, GErro
     return external_fail (error, "model", tensor, location, why), NULL;
   if (!parse_size (external_entry (tensor, "offset"), &offset) ||
       !parse_size (external_entry (tensor, "length"), &length))
-    return external_fail (error, "model", tensor, location, "offset or length is not a number"), NULL;
+    return external_fail (error, "model", tensor, location, _("offset or length is not a number")), NULL;
   mapping = g_mapped_file_new (path, FALSE, &local_error);
   if (mapping == NULL)
     {
@@ -201,7 +205,7 @@ onyx_external_read (const Onnx__TensorProto *tensor, const char *base_dir, GErro
   if (offset > size || length > size - offset)
     {
       g_bytes_unref (whole);
-      external_fail (error, "model", tensor, location, "offset and length run past the end of the file");
+      external_fail (error, "model", tensor, location, _("offset and length run past the end of the file"));
       return NULL;
     }
   part = g_bytes_new_from_bytes (whole, offset, length);

@@ -1,6 +1,8 @@
 /* Extracting the part of a model between given tensors (onnx.utils.extract_model). */
 #include "onyx-extract.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,7 +115,7 @@ check_names (Extract *ex, const char *const *names, GError **error)
         !g_hash_table_contains (ex->input_of, names[i]))
       {
         g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND,
-                     "'%s' is not a tensor of the main graph", names[i]);
+                     _("'%s' is not a tensor of the main graph"), names[i]);
         return FALSE;
       }
   return TRUE;
@@ -141,11 +143,14 @@ walk_back (Extract *ex, const char *output, GError **error)
         {
           if (is_stored (ex, name))
             continue;
-          g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
-                       "'%s' cannot be computed from the given inputs: it needs '%s', %s",
-                       output, name, g_hash_table_contains (ex->input_of, name)
-                                       ? "a graph input that is not listed"
-                                       : "which nothing in the graph defines");
+          if (g_hash_table_contains (ex->input_of, name))
+            g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
+                         _("'%s' cannot be computed from the given inputs: it needs '%s', "
+                           "a graph input that is not listed"), output, name);
+          else
+            g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
+                         _("'%s' cannot be computed from the given inputs: it needs '%s', "
+                           "which nothing in the graph defines"), output, name);
           return FALSE;
         }
       if (!g_hash_table_add (ex->kept_nodes, producer))
@@ -366,7 +371,7 @@ onyx_model_extract (OnyxModel *model, const char *const *inputs, const char *con
   g_return_val_if_fail (ONYX_IS_MODEL (model) && inputs != NULL && outputs != NULL, NULL);
   if (outputs[0] == NULL)
     {
-      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "no output tensor given");
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, _("no output tensor given"));
       return NULL;
     }
   extract_init (&ex, model);

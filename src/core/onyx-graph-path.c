@@ -1,5 +1,7 @@
 #include "onyx-graph-path.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 #include "onyx-types.h"
@@ -345,20 +347,23 @@ onyx_graph_list_find (OnyxGraphList *list, const char *name, GError **error)
           g_autoptr (GString) candidates = g_string_new (NULL);
           list_candidates (list, node, colon + 1, candidates);
           g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_AMBIGUOUS,
-                       "'%s' is ambiguous: %u nodes are named so; write one of %s", shown, count,
-                       candidates->len > 0 ? candidates->str : "their positions (GRAPH#N:ATTR)");
+                       _("'%s' is ambiguous: %u nodes are named so; write one of %s"), shown, count,
+                       candidates->len > 0 ? candidates->str
+                       /* Translators: GRAPH#N:ATTR is the syntax of a graph's name: keep it. */
+                       : _("their positions (GRAPH#N:ATTR)"));
           return NULL;
         }
       if (count == 1)
         {
           g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_NOT_FOUND,
-                       "node '%.*s' holds no graph attribute '%s'", (int) (colon - name), name,
+                       _("node '%.*s' holds no graph attribute '%s'"), (int) (colon - name), name,
                        colon + 1);
           return NULL;
         }
     }
   g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_NOT_FOUND,
-               "no graph '%s' in the model (`onyx-cli graphs` lists them)", shown);
+               /* Translators: `onyx-cli graphs` is a command: keep it. */
+               _("no graph '%s' in the model (`onyx-cli graphs` lists them)"), shown);
   return NULL;
 }
 
@@ -440,7 +445,7 @@ onyx_graph_list_find_node (OnyxGraphList *list, const char *reference,
     {
       g_autofree char *candidates = same_named (list, reference);
       g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_AMBIGUOUS,
-                   "%u nodes are named '%s': write one of %s", count, shown, candidates);
+                   _("%u nodes are named '%s': write one of %s"), count, shown, candidates);
       return NULL;
     }
   if (hash != NULL)
@@ -458,12 +463,12 @@ onyx_graph_list_find_node (OnyxGraphList *list, const char *reference,
               return entry->graph->node[position];
             }
           g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_NOT_FOUND,
-                       "there is no node %s: the graph has %zu nodes", shown, entry->graph->n_node);
+                       _("there is no node %s: the graph has %zu nodes"), shown, entry->graph->n_node);
           return NULL;
         }
     }
   g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_NOT_FOUND,
-               "there is no node named '%s'", shown);
+               _("there is no node named '%s'"), shown);
   return NULL;
 }
 

@@ -1,6 +1,7 @@
 #include "onyx-journal.h"
 
 #include <errno.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -76,7 +77,7 @@ onyx_journal_write (OnyxDocument *doc, const char *journal_path, GError **error)
     }
   if (model_path == NULL || !stat_model (model_path, &size, &mtime))
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, "the model has no file to journal against");
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, _("the model has no file to journal against"));
       return FALSE;
     }
   header[0] = model_path;
@@ -118,7 +119,7 @@ onyx_journal_read (const char *journal_path, GError **error)
   lines = g_strsplit (contents, "\n", -1);
   if (g_strv_length (lines) < 3 || strcmp (lines[0], MAGIC) != 0)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s: not an Onyx journal", journal_path);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, _("%s: not an Onyx journal"), journal_path);
       return NULL;
     }
   journal = g_new0 (OnyxJournal, 1);
@@ -147,7 +148,7 @@ onyx_journal_replay (const OnyxJournal *journal, OnyxDocument *doc, GError **err
   for (guint i = 0; i < journal->entries->len; i++)
     if (!onyx_replay_apply (doc, journal->entries->pdata[i], error))
       {
-        g_prefix_error (error, "edit %u of %u could not be restored: ", i + 1, journal->entries->len);
+        g_prefix_error (error, _("edit %u of %u could not be restored: "), i + 1, journal->entries->len);
         return FALSE;
       }
   return TRUE;

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -66,7 +67,7 @@ scan_fail (Scan *scan, OnyxModelError code, gsize at, const char *format, ...)
   va_start (args, format);
   what = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (&scan->error, ONYX_MODEL_ERROR, code, "%s: %s (at byte %" G_GSIZE_FORMAT ")",
+  g_set_error (&scan->error, ONYX_MODEL_ERROR, code, _("%s: %s (at byte %zu)"),
                scan->display_name, what, at);
   g_free (what);
   return FALSE;
@@ -175,7 +176,7 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, gsize pos, gsi
 
   if (depth > MAX_NESTING)
     return scan_fail (scan, ONYX_MODEL_ERROR_TOO_DEEP, pos,
-                      "messages are nested more than %d levels deep", MAX_NESTING);
+                      _("messages are nested more than %d levels deep"), MAX_NESTING);
 
   while (pos < end)
     {
@@ -188,19 +189,19 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, gsize pos, gsi
 
       if (!read_varint (scan->data, &pos, end, &key))
         return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
-                          "not a protobuf message: unreadable field key in %s",
+                          _("not a protobuf message: unreadable field key in %s"),
                           onyx_proto_type_name (desc));
       number = (guint32) (key >> 3);
       wire = key & 7;
       if (number == 0 || (key >> 3) > G_MAXINT32)
         return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
-                          "not a protobuf message: invalid field number in %s",
+                          _("not a protobuf message: invalid field number in %s"),
                           onyx_proto_type_name (desc));
       field = protobuf_c_message_descriptor_get_field (desc, number);
       label = field_label (field, number, label_buf, sizeof label_buf);
       if (field != NULL && !wire_type_fits (field, wire))
         return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
-                          "field '%s' of %s has the wrong type (wire type %u)",
+                          _("field '%s' of %s has the wrong type (wire type %u)"),
                           label, onyx_proto_type_name (desc), wire);
 
       switch (wire)
@@ -208,7 +209,7 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, gsize pos, gsi
         case 0:
           if (!read_varint (scan->data, &pos, end, &length))
             return scan_fail (scan, ONYX_MODEL_ERROR_TRUNCATED, field_start,
-                              "truncated: field '%s' of %s ends early",
+                              _("truncated: field '%s' of %s ends early"),
                               label, onyx_proto_type_name (desc));
           break;
         case 1:
@@ -217,7 +218,7 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, gsize pos, gsi
             gsize size = wire == 1 ? 8 : 4;
             if (end - pos < size)
               return scan_fail (scan, ONYX_MODEL_ERROR_TRUNCATED, field_start,
-                                "truncated: field '%s' of %s ends early",
+                                _("truncated: field '%s' of %s ends early"),
                                 label, onyx_proto_type_name (desc));
             pos += size;
           }
@@ -225,16 +226,15 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, gsize pos, gsi
         case 2:
           if (!read_varint (scan->data, &pos, end, &length))
             return scan_fail (scan, ONYX_MODEL_ERROR_TRUNCATED, field_start,
-                              "truncated: length of field '%s' of %s ends early",
+                              _("truncated: length of field '%s' of %s ends early"),
                               label, onyx_proto_type_name (desc));
           if (length > end - pos)
             return scan_fail (scan, ONYX_MODEL_ERROR_TRUNCATED, field_start,
-                              "truncated: field '%s' of %s claims %" G_GUINT64_FORMAT
-                              " bytes but only %" G_GSIZE_FORMAT " remain",
-                              label, onyx_proto_type_name (desc), length, end - pos);
+                              _("truncated: field '%s' of %s claims %llu bytes but only %zu remain"),
+                              label, onyx_proto_type_name (desc), (unsigned long long) length, end - pos);
           if (length > G_MAXINT32)
             return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
-                              "field '%s' of %s is larger than protobuf's 2 GiB limit",
+                              _("field '%s' of %s is larger than protobuf's 2 GiB limit"),
                               label, onyx_proto_type_name (desc));
           if (field != NULL && field->type == PROTOBUF_C_TYPE_MESSAGE)
             {
@@ -272,11 +272,11 @@ scan_message (Scan *scan, const ProtobufCMessageDescriptor *desc, gsize pos, gsi
         case 3:
         case 4:
           return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
-                            "not an ONNX model: field '%s' of %s uses protobuf groups",
+                            _("not an ONNX model: field '%s' of %s uses protobuf groups"),
                             label, onyx_proto_type_name (desc));
         default:
           return scan_fail (scan, ONYX_MODEL_ERROR_MALFORMED, field_start,
-                            "not a protobuf message: invalid wire type %u in %s",
+                            _("not a protobuf message: invalid wire type %u in %s"),
                             wire, onyx_proto_type_name (desc));
         }
       g_byte_array_append (scan->out, scan->data + field_start, pos - field_start);
@@ -384,7 +384,7 @@ decode (OnyxModel *self, OnyxModelScannedFunc scanned_func, gpointer user_data, 
   if (len == 0)
     {
       g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EMPTY,
-                   "%s: the file is empty", self->display_name);
+                   _("%s: the file is empty"), self->display_name);
       return FALSE;
     }
   scan.data = data;
@@ -412,7 +412,7 @@ decode (OnyxModel *self, OnyxModelScannedFunc scanned_func, gpointer user_data, 
         {
           ok = FALSE;
           g_set_error (&scan.error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_MALFORMED,
-                       "%s: not a valid ONNX protobuf message", self->display_name);
+                       _("%s: not a valid ONNX protobuf message"), self->display_name);
         }
     }
   if (ok && scan.spans->len > 0)
@@ -428,7 +428,7 @@ decode (OnyxModel *self, OnyxModelScannedFunc scanned_func, gpointer user_data, 
     {
       ok = FALSE;
       g_set_error (&scan.error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_NOT_A_MODEL,
-                   "%s: not an ONNX model: it has no graph", self->display_name);
+                   _("%s: not an ONNX model: it has no graph"), self->display_name);
     }
   g_array_unref (scan.spans);
   if (!ok)
@@ -484,9 +484,9 @@ onyx_model_new_from_file_scanned (const char *path, OnyxModelScannedFunc scanned
     }
   if (!S_ISREG (st.st_mode))
     {
-      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: %s",
-                   self->display_name,
-                   S_ISDIR (st.st_mode) ? "is a folder, not a model file" : "is not a regular file");
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO,
+                   S_ISDIR (st.st_mode) ? _("%s: is a folder, not a model file") : _("%s: is not a regular file"),
+                   self->display_name);
       g_object_unref (self);
       return NULL;
     }
@@ -768,7 +768,7 @@ onyx_model_save (OnyxModel *self, const char *path, GError **error)
 
   if (!onyx_file_replacing_mode (abs_path, &mode))
     {
-      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: is a folder, not a model file", base);
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, _("%s: is a folder, not a model file"), base);
       return FALSE;
     }
 
@@ -780,23 +780,23 @@ onyx_model_save (OnyxModel *self, const char *path, GError **error)
     {
       saved_errno = errno;
       g_free (buffer);
-      return save_fail (error, abs_path, "cannot create a file in its folder", saved_errno);
+      return save_fail (error, abs_path, _("cannot create a file in its folder"), saved_errno);
     }
 
   fd_buffer_pack (buffer, &self->proto->base);
   fd_buffer_flush (buffer);
   if (buffer->error_number != 0)
-    saved_errno = buffer->error_number, step = "cannot write";
+    saved_errno = buffer->error_number, step = _("cannot write");
   else if (fchmod (buffer->fd, mode) != 0)
-    saved_errno = errno, step = "cannot set permissions";
+    saved_errno = errno, step = _("cannot set permissions");
   else if (fsync (buffer->fd) != 0)
-    saved_errno = errno, step = "cannot write";
+    saved_errno = errno, step = _("cannot write");
   if (close (buffer->fd) != 0 && step == NULL)
-    saved_errno = errno, step = "cannot write";
+    saved_errno = errno, step = _("cannot write");
   g_free (buffer);
 
   if (step == NULL && g_rename (tmp_path, abs_path) != 0)
-    saved_errno = errno, step = "cannot replace the file";
+    saved_errno = errno, step = _("cannot replace the file");
   if (step != NULL)
     {
       g_unlink (tmp_path);

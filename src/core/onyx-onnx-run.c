@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <gio/gio.h>
+#include <glib/gi18n-lib.h>
 
 #include "onyx-error.h"
 #include "onyx-memory.h"
@@ -59,10 +60,12 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
 {
   switch (kind)
     {
-    case ONYX_ONNX_JOB_INFER_SHAPES: return "inferring shapes";
-    case ONYX_ONNX_JOB_CHECK: return "checking the model";
-    case ONYX_ONNX_JOB_CONVERT: return "converting the opset";
-    case ONYX_ONNX_JOB_RUN: return "running the model with ONNX Runtime";
+    /* Translators: what Onyx's helper was doing, in "cancelled while %s" and
+     * "Onyx's helper … crashed while %s". */
+    case ONYX_ONNX_JOB_INFER_SHAPES: return _("inferring shapes");
+    case ONYX_ONNX_JOB_CHECK: return _("checking the model");
+    case ONYX_ONNX_JOB_CONVERT: return _("converting the opset");
+    case ONYX_ONNX_JOB_RUN: return _("running the model with ONNX Runtime");
     case ONYX_ONNX_JOB_ECHO: return "echoing";
     case ONYX_ONNX_JOB_CRASH: return "crashing on purpose";
     case ONYX_ONNX_JOB_SLEEP: return "sleeping";
@@ -155,7 +158,7 @@ run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, OnyxOnnxJobFunc r
     case ONYX_ONNX_JOB_RUN:
       if (run != NULL)
         return run (input, text);
-      *text = g_strdup ("this helper was built without ONNX Runtime");
+      *text = g_strdup (_("this helper was built without ONNX Runtime"));
       break;
     case ONYX_ONNX_JOB_ECHO:
       *text = g_strdup_printf ("%" G_GINT64_FORMAT, argument);
@@ -265,7 +268,7 @@ start_worker (Worker *worker, GError **error)
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
     {
-      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL, "cannot start ONNX's library: %s",
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL, _("cannot start ONNX's library: %s"),
                    g_strerror (errno));
       return FALSE;
     }
@@ -276,7 +279,7 @@ start_worker (Worker *worker, GError **error)
     {
       close (fds[0]);
       g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
-                   "cannot start Onyx's helper for ONNX's library (%s): %s", path, spawn_error->message);
+                   _("cannot start Onyx's helper for ONNX's library (%s): %s"), path, spawn_error->message);
       return FALSE;
     }
   g_mutex_lock (&cancel_lock);
@@ -425,19 +428,20 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
       if (job->error != NULL)
         g_propagate_error (error, job->error);
       else if (cancelled)
-        g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled while %s",
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("cancelled while %s"),
                      onyx_onnx_job_describe (job->kind));
       else if (signal_number == SIGFPE)
         /* Integer division by zero, in a runtime's kernel: the data's doing more
          * often than a bug. */
         g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
-                     "Onyx's helper crashed on an arithmetic fault (SIGFPE) while %s: most often an "
-                     "integer division by zero (Div, Mod) on the inputs given; try other inputs",
+                     _("Onyx's helper crashed on an arithmetic fault (SIGFPE) while %s: most often an "
+                       "integer division by zero (Div, Mod) on the inputs given; try other inputs"),
                      onyx_onnx_job_describe (job->kind));
       else
         g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
-                     "Onyx's helper for ONNX's library crashed while %s: an internal error of "
-                     "Onyx, libonnx or ONNX Runtime, not a fault of the file", onyx_onnx_job_describe (job->kind));
+                     _("Onyx's helper for ONNX's library crashed while %s: an internal error of "
+                       "Onyx, libonnx or ONNX Runtime, not a fault of the file"),
+                     onyx_onnx_job_describe (job->kind));
       g_free (job);
       return NULL;
     }

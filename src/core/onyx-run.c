@@ -4,6 +4,8 @@
  * (src/helper/onyx-ort.c). */
 #include "onyx-run.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -22,7 +24,7 @@ onyx_run_available (const char **reason)
   return TRUE;
 #else
   if (reason != NULL)
-    *reason = "this Onyx was built without ONNX Runtime (see the README, \"Running models\")";
+    *reason = _("this Onyx was built without ONNX Runtime (see the README, \"Running models\")");
   return FALSE;
 #endif
 }
@@ -148,13 +150,13 @@ make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GRand *r
     {
       g_autofree char *kind = onyx_type_to_string (info->type);
       g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                   "input '%s' is %s, not a tensor: Onyx runs models whose inputs are tensors", info->name, kind);
+                   _("input '%s' is %s, not a tensor: Onyx runs models whose inputs are tensors"), info->name, kind);
       return NULL;
     }
   if (size == 0)
     {
       g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                   "input '%s' is %s, which Onyx cannot make or read values for", info->name,
+                   _("input '%s' is %s, which Onyx cannot make or read values for"), info->name,
                    onyx_elem_type_name (type->elem_type));
       return NULL;
     }
@@ -172,7 +174,7 @@ make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GRand *r
         dims[i] = 1;
       if (dims[i] > 0 && count > (G_MAXSIZE / size) / (guint64) dims[i])
         {
-          g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, "input '%s' would be too large to make",
+          g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, _("input '%s' would be too large to make"),
                        info->name);
           return NULL;
         }
@@ -205,7 +207,7 @@ check_given (const Onnx__ValueInfoProto *info, const OnyxArray *array, GError **
   if (type != NULL && type->elem_type != 0 && type->elem_type != array->elem_type)
     {
       g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                   "input '%s' takes %s, but its array holds %s", info->name,
+                   _("input '%s' takes %s, but its array holds %s"), info->name,
                    onyx_elem_type_name (type->elem_type), onyx_elem_type_name (array->elem_type));
       return FALSE;
     }
@@ -214,7 +216,7 @@ check_given (const Onnx__ValueInfoProto *info, const OnyxArray *array, GError **
   if (shape->n_dim != array->n_dims)
     {
       g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                   "input '%s' has %zu dimensions, but its array has %zu", info->name,
+                   _("input '%s' has %zu dimensions, but its array has %zu"), info->name,
                    shape->n_dim, array->n_dims);
       return FALSE;
     }
@@ -223,8 +225,8 @@ check_given (const Onnx__ValueInfoProto *info, const OnyxArray *array, GError **
         shape->dim[i]->dim_value != array->dims[i])
       {
         g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                     "input '%s' has %" G_GINT64_FORMAT " in dimension %zu, but its array has %" G_GINT64_FORMAT,
-                     info->name, shape->dim[i]->dim_value, i, array->dims[i]);
+                     _("input '%s' has %lld in dimension %zu, but its array has %lld"),
+                     info->name, (long long) shape->dim[i]->dim_value, i, (long long) array->dims[i]);
         return FALSE;
       }
   return TRUE;
@@ -256,9 +258,9 @@ onyx_run_prepare_inputs (OnyxModel *model, GPtrArray *given, const OnyxRunInputs
           for (guint k = 0; k < inputs->len; k++)
             g_string_append_printf (names, "%s'%s'", k > 0 ? ", " : "",
                                     ((Onnx__ValueInfoProto *) inputs->pdata[k])->name);
-          g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, "'%s' is not an input of %s (its inputs: %s)",
+          g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, _("'%s' is not an input of %s (its inputs: %s)"),
                        array->name != NULL ? array->name : "", onyx_model_get_display_name (model),
-                       inputs->len > 0 ? names->str : "none");
+                       inputs->len > 0 ? names->str : _("none"));
           return NULL;
         }
     }
@@ -272,7 +274,7 @@ onyx_run_prepare_inputs (OnyxModel *model, GPtrArray *given, const OnyxRunInputs
       if (array == NULL && how->fill == ONYX_RUN_FILL_NONE)
         {
           g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                       "no array for input '%s': give one, or let Onyx make them (--random SEED)",
+                       _("no array for input '%s': give one, or let Onyx make them (--random SEED)"),
                        info->name);
           return NULL;
         }
@@ -400,7 +402,7 @@ describe_node (const Onnx__NodeProto *node)
   gboolean named = node->name != NULL && node->name[0] != '\0';
   gboolean custom = node->domain != NULL && node->domain[0] != '\0';
 
-  return g_strdup_printf ("'%s' (%s%s%s)", named ? node->name : "(unnamed)", custom ? node->domain : "",
+  return g_strdup_printf ("'%s' (%s%s%s)", named ? node->name : _("(unnamed)"), custom ? node->domain : "",
                           custom ? "::" : "", node->op_type);
 }
 
@@ -441,10 +443,10 @@ refusal_message (OnyxModel *model, const char *runtime_text)
     if (names_node (text, graph->node[i], at_run))
       {
         g_autofree char *node = describe_node (graph->node[i]);
-        return at_run ? g_strdup_printf ("ONNX Runtime failed at node %s on these inputs: %s", node, text)
-                      : g_strdup_printf ("ONNX Runtime cannot run node %s: %s", node, text);
+        return at_run ? g_strdup_printf (_("ONNX Runtime failed at node %s on these inputs: %s"), node, text)
+                      : g_strdup_printf (_("ONNX Runtime cannot run node %s: %s"), node, text);
       }
-  return g_strdup_printf ("ONNX Runtime cannot run %s: %s", onyx_model_get_display_name (model), text);
+  return g_strdup_printf (_("ONNX Runtime cannot run %s: %s"), onyx_model_get_display_name (model), text);
 }
 
 static const OnyxRunDelta *
@@ -520,7 +522,7 @@ model_until (OnyxModel *model, const char *node_name, GError **error)
 
   if (index < 0)
     {
-      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, "%s has no node named '%s'",
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT, _("%s has no node named '%s'"),
                    onyx_model_get_display_name (model), node_name);
       return NULL;
     }
@@ -546,7 +548,7 @@ onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *optio
 
   if (!onyx_run_available (&reason))
     {
-      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE, "cannot run models: %s", reason);
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE, _("cannot run models: %s"), reason);
       return NULL;
     }
   if (options->until_node != NULL)
