@@ -4,6 +4,7 @@
  * the C code must be among them, and none may be an English message that the
  * catalog translates (that would be a string shown untranslated). */
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <string.h>
@@ -166,6 +167,31 @@ test_window_german (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A file that cannot be opened: the core's reason, German on the error page. */
+static void
+test_open_error_german (void)
+{
+  OnyxWindow *window = onyx_window_new (NULL);
+  g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *dir = g_dir_make_tmp ("onyx-i18n-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "leer.onnx", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  gtk_window_present (GTK_WINDOW (window));
+  wait_until_shown (GTK_WIDGET (window));
+  onyx_window_open_file (window, file);
+  while (onyx_window_is_opening (window))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (onyx_window_get_page (window), ==, "error");
+  collect_widget (GTK_WIDGET (window), texts);
+  g_assert_true (contains (texts, "leer.onnx: die Datei ist leer"));
+  assert_all_translated (texts);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_assert_cmpint (g_remove (path), ==, 0);
+  g_assert_cmpint (g_rmdir (dir), ==, 0);
+}
+
 static void
 test_preferences_german (void)
 {
@@ -202,6 +228,7 @@ main (int argc, char *argv[])
 
   adw_init ();
   g_test_add_func ("/app-i18n/window", test_window_german);
+  g_test_add_func ("/app-i18n/open-error", test_open_error_german);
   g_test_add_func ("/app-i18n/preferences", test_preferences_german);
   return g_test_run ();
 }
