@@ -798,7 +798,9 @@ onyx_layout_engine_new_for_entry (OnyxGraphList *list, const OnyxGraphEntry *ent
     }
   g_ptr_array_add (enclosing, NULL);
   engine = onyx_layout_engine_new_nested (entry->graph, (const Onnx__GraphProto *const *) enclosing->pdata);
-  engine->list = onyx_graph_list_ref (list);
+  /* A function's view belongs to the list; a subgraph is the model's own. */
+  if (entry->function != NULL)
+    engine->list = onyx_graph_list_ref (list);
   return engine;
 }
 

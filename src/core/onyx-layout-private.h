@@ -89,7 +89,7 @@ typedef struct {
 struct _OnyxLayoutEngine {
   const Onnx__GraphProto *graph;
   GPtrArray *enclosing;     /* const Onnx__GraphProto*, innermost first; NULL for a top graph */
-  OnyxGraphList *list;      /* a ref: it holds the graph when that is a function's view */
+  OnyxGraphList *list;      /* a ref to the list holding the graph, a function's view; or NULL */
   GPtrArray *outer_names;   /* char* (the graph's), what ONYX_LAYOUT_OUTER items index */
   GArray *items;            /* Item */
   GArray *edges;            /* ItemEdge */

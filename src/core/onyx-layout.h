@@ -129,7 +129,7 @@ OnyxLayoutEngine *onyx_layout_engine_new   (const Onnx__GraphProto *graph);
 OnyxLayoutEngine *onyx_layout_engine_new_nested (const Onnx__GraphProto        *graph,
                                                  const Onnx__GraphProto *const *enclosing);
 /* The same for any graph of a model: nested for subgraphs, plain for the others.
- * The engine keeps a reference to `list`, which holds a function's view. */
+ * For a function, the engine keeps a reference to `list`, which holds its view. */
 OnyxLayoutEngine *onyx_layout_engine_new_for_entry (OnyxGraphList        *list,
                                                     const OnyxGraphEntry *entry);
 void              onyx_layout_engine_free  (OnyxLayoutEngine       *engine);
