@@ -269,11 +269,13 @@ save_with_chooser (GtkFileChooser *chooser, const char *folder_path, const char 
   test_accept_file_chooser (chooser, folder_path, path);
 }
 
-/* The other window, opened on the extracted model. */
+/* The other window, opened on the extracted model: its file loads in a thread, so
+ * this waits up to 30 s of wall time (a count of non-blocking main-loop turns ran
+ * out before the load was done on a loaded machine under ASan). */
 static OnyxWindow *
 find_other_window (OnyxWindow *window)
 {
-  for (int round = 0; round < 1000; round++)
+  for (int round = 0; round < 600; round++)
     {
       GListModel *toplevels = gtk_window_get_toplevels ();
       for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
@@ -283,7 +285,7 @@ find_other_window (OnyxWindow *window)
               ONYX_WINDOW (other)->document != NULL)
             return ONYX_WINDOW (other);
         }
-      g_main_context_iteration (NULL, FALSE);
+      test_wait_ms (50);
     }
   return NULL;
 }
