@@ -37,6 +37,10 @@ watchdog_tick (gpointer data)
   gint64 now = g_get_monotonic_time ();
 
   watchdog->longest = MAX (watchdog->longest, now - watchdog->last);
+  /* BENCH_STALLS_TRACE=1: each stall over 20 ms as CLOCK_MONOTONIC seconds, to cut a
+   * `perf record -k mono` profile down to the stalls (bench/stall-profile.py). */
+  if (watchdog->last != 0 && now - watchdog->last > 20000 && g_getenv ("BENCH_STALLS_TRACE") != NULL)
+    fprintf (stderr, "stall %.6f %.6f\n", watchdog->last / 1e6, now / 1e6);
   watchdog->last = now;
   return G_SOURCE_CONTINUE;
 }
@@ -217,6 +221,8 @@ main (int argc, char **argv)
     phase (window, &watchdog, "compare", compare_action, file, 1);
   if (wanted (argc, argv, "run") && onyx_run_available (NULL))
     phase (window, &watchdog, "run", named_action, "win.run", 1);
+  /* Edits left unsaved would be offered back by the next run (or the app). */
+  onyx_window_journal_discard (window);
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (copy_path);
   return 0;
