@@ -5,6 +5,7 @@
 #include "onyx-diagnose.h"
 #include "onyx-schema.h"
 #include "onyx-edits.h"
+#include "onyx-shapes.h"
 #include "onyx-test-util.h"
 
 static Onnx__NodeProto *
@@ -265,6 +266,38 @@ test_graph_wide_followed (void)
     }
 }
 
+/* The app makes validation and shapes in a thread after each step and offers them
+ * to the document: until then their findings are left out, and an offer made for an
+ * older revision is refused. */
+static void
+test_whole_model_later (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
+  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  Onnx__ModelProto *proto = onyx_document_get_proto (doc);
+  Onnx__GraphProto *graph = proto->graph;
+  guint64 before;
+
+  onyx_diagnostics_set_whole_model_later (diagnostics, TRUE);
+  before = onyx_document_get_revision (doc);
+  /* The second node reads what the first made: a dangling input, which only
+   * validation finds. */
+  g_assert_true (onyx_edit_delete_node (doc, graph->node[0], NULL));
+  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 0);
+
+  g_assert_false (onyx_document_offer_validation (doc, onyx_validate_model (proto), before));
+  g_assert_true (onyx_document_offer_validation (doc, onyx_validate_model (proto), onyx_document_get_revision (doc)));
+  g_assert_true (onyx_document_offer_shapes (doc, onyx_shapes_infer (proto, FALSE), onyx_document_get_revision (doc)));
+  onyx_diagnostics_update_whole_model (diagnostics);
+  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 1);
+  assert_same_as_full (diagnostics, doc, "delete, checked later");
+
+  /* Undone, its finding goes at once; nothing is offered for the new revision yet. */
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 0);
+  g_assert_null (onyx_document_peek_shapes (doc));
+}
+
 /* ---- Random edits on real models ---- */
 
 static guint
@@ -331,6 +364,7 @@ main (int argc, char **argv)
   g_test_add_func ("/diagnose/types-downstream", test_types_followed_downstream);
   g_test_add_func ("/diagnose/graph-wide-followed", test_graph_wide_followed);
   g_test_add_func ("/diagnose/newer-opset-followed", test_newer_opset_followed);
+  g_test_add_func ("/diagnose/whole-model-later", test_whole_model_later);
   g_test_add_func ("/diagnose/random-edits/walkthrough", test_random_edits_walkthrough);
   g_test_add_func ("/diagnose/random-edits/testdata", test_random_edits_testdata);
   return g_test_run ();

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "onyx-diagnose.h"
 #include "onyx-document-private.h"
 #include "onyx-shapes.h"
 
@@ -32,7 +33,7 @@ struct _OnyxLayoutSession {
 enum { PROP_0, PROP_BUSY, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-enum { SIGNAL_SHAPES_READY, SIGNAL_LAID_OUT, SIGNAL_CANCELLED, N_SIGNALS };
+enum { SIGNAL_SNAPSHOT_READY, SIGNAL_LAID_OUT, SIGNAL_CANCELLED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (OnyxLayoutSession, onyx_layout_session, G_TYPE_OBJECT)
@@ -42,7 +43,8 @@ typedef struct LayoutJob {
   OnyxDocument *document;         /* frozen until the job is done */
   guint64 revision;
   OnyxLayoutEngine *engine;       /* freed when done if the session has another by then */
-  OnyxShapes *shapes;             /* NULL: inferred by the thread */
+  OnyxShapes *shapes;             /* NULL: inferred by the thread, with the validation */
+  GPtrArray *validation;          /* onyx_validate_model's, made with the shapes */
   gboolean shapes_made;           /* by the thread */
   gboolean items_stale;
   gboolean fold_constants;
@@ -59,6 +61,7 @@ layout_job_free (LayoutJob *job)
 {
   g_clear_object (&job->document);
   g_clear_pointer (&job->shapes, onyx_shapes_unref);
+  g_clear_pointer (&job->validation, g_ptr_array_unref);
   g_clear_object (&job->cancellable);
   g_strfreev (job->expanded);
   g_strfreev (job->collapsed);
@@ -80,7 +83,9 @@ layout_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
 
   if (job->shapes == NULL && job->document != NULL)
     {
+      /* The whole-model checks of a step: 10 ms and more on big graphs, off the UI. */
       job->shapes = onyx_shapes_infer (onyx_document_get_proto (job->document), FALSE);
+      job->validation = onyx_validate_model (onyx_document_get_proto (job->document));
       job->shapes_made = TRUE;
     }
   if (job->items_stale)
@@ -118,12 +123,12 @@ stop_progress (OnyxLayoutSession *self)
 /* In a main-loop turn of its own, after the new layout's: each stays short. Shapes
  * of a document changed meanwhile are no longer its own and are not announced. */
 static gboolean
-announce_shapes (gpointer data)
+announce_snapshot (gpointer data)
 {
   OnyxLayoutSession *self = data;
 
   if (self->document != NULL && onyx_document_peek_shapes (self->document) != NULL)
-    g_signal_emit (self, signals[SIGNAL_SHAPES_READY], 0);
+    g_signal_emit (self, signals[SIGNAL_SNAPSHOT_READY], 0);
   return G_SOURCE_REMOVE;
 }
 
@@ -141,9 +146,12 @@ layout_done (GObject *source, GAsyncResult *result, gpointer data)
   stop_progress (self);
   /* Shapes made of a document frozen meanwhile are its current ones, even when the
    * layout itself was cancelled. */
-  if (job->shapes_made && onyx_document_offer_shapes (job->document, job->shapes, job->revision) &&
-      job->document == self->document)
-    g_idle_add_full (G_PRIORITY_DEFAULT, announce_shapes, g_object_ref (self), g_object_unref);
+  if (job->shapes_made && onyx_document_offer_shapes (job->document, job->shapes, job->revision))
+    {
+      onyx_document_offer_validation (job->document, g_steal_pointer (&job->validation), job->revision);
+      if (job->document == self->document)
+        g_idle_add_full (G_PRIORITY_DEFAULT, announce_snapshot, g_object_ref (self), g_object_unref);
+    }
   if (job->engine != self->engine)
     onyx_layout_engine_free (job->engine);
   if (layout != NULL && current)
@@ -405,7 +413,7 @@ onyx_layout_session_class_init (OnyxLayoutSessionClass *klass)
   props[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                                            G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
-  signals[SIGNAL_SHAPES_READY] = g_signal_new ("shapes-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+  signals[SIGNAL_SNAPSHOT_READY] = g_signal_new ("snapshot-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                                0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_LAID_OUT] = g_signal_new ("laid-out", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                            0, NULL, NULL, NULL, G_TYPE_NONE, 0);

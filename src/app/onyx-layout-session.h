@@ -4,8 +4,9 @@
  * The session owns the layout engine of the graph shown and the groups the user
  * opened or closed. One layout runs at a time, in a thread (libgvc is not
  * thread-safe), with the document frozen meanwhile (onyx_document_freeze): after an
- * edit that thread also infers the document's shapes (which label the edges) and
- * rebuilds the engine's items, so an edit costs the UI thread none of it. A layout
+ * edit that thread also makes the document's whole-model snapshot, its shapes (which
+ * label the edges) and validation, and rebuilds the engine's items, so an edit costs
+ * the UI thread none of it. A layout
  * asked for while one runs follows it; a progress bar shows after 300 ms. */
 #pragma once
 
@@ -20,7 +21,8 @@ G_BEGIN_DECLS
 #define ONYX_TYPE_LAYOUT_SESSION (onyx_layout_session_get_type ())
 G_DECLARE_FINAL_TYPE (OnyxLayoutSession, onyx_layout_session, ONYX, LAYOUT_SESSION, GObject)
 
-/* Signals: "shapes-ready" (the document's shapes were made for its current state),
+/* Signals: "snapshot-ready" (the document's shapes and validation were made for its
+ * current state),
  * "laid-out" (the canvas shows a new layout), "cancelled" (a layout was cancelled
  * by the user, not replaced). Property: "busy" (a layout is being made). */
 OnyxLayoutSession *onyx_layout_session_new (OnyxCanvas     *canvas,

@@ -208,8 +208,8 @@ void     onyx_window_problems_dispose (OnyxWindow *self);
  * findings when they were worked out already (taken; NULL: now), and when it goes. */
 void     onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics);
 void     onyx_window_problems_detach (OnyxWindow *self);
-/* The document's shapes were made after a step: inference's findings follow. */
-void     onyx_window_problems_shapes_ready (OnyxWindow *self);
+/* The document's shapes and validation were made after a step: their findings follow. */
+void     onyx_window_problems_snapshot_ready (OnyxWindow *self);
 /* After a new layout: the dots follow it (closed groups show their nodes'). */
 void     onyx_window_problems_update_badges (OnyxWindow *self);
 /* After a step (onyx_window_settle): the list and the header's count. */

@@ -63,18 +63,19 @@ onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics)
 {
   g_return_if_fail (self->document != NULL && self->problems->diagnostics == NULL);
   self->problems->diagnostics = diagnostics != NULL ? diagnostics : onyx_diagnostics_new (self->document);
-  /* After an edit, shapes are made in the layout's thread (onyx-layout-session.h). */
-  onyx_diagnostics_set_shapes_later (self->problems->diagnostics, TRUE);
+  /* After an edit, shapes and validation are made in the layout's thread
+   * (onyx-layout-session.h). */
+  onyx_diagnostics_set_whole_model_later (self->problems->diagnostics, TRUE);
   onyx_properties_set_diagnostics (self->properties, self->problems->diagnostics);
   refresh (self);
 }
 
 void
-onyx_window_problems_shapes_ready (OnyxWindow *self)
+onyx_window_problems_snapshot_ready (OnyxWindow *self)
 {
   if (self->problems->diagnostics == NULL)
     return;
-  onyx_diagnostics_update_shapes (self->problems->diagnostics);
+  onyx_diagnostics_update_whole_model (self->problems->diagnostics);
   refresh (self);
   onyx_window_problems_update_badges (self);
 }

@@ -458,12 +458,12 @@ laid_out_cb (OnyxWindow *self)
   onyx_window_problems_update_badges (self);
 }
 
-/* Shapes come after an edit, made with its layout: inference's findings and the
- * types shown follow. */
+/* Shapes and validation come after an edit, made with its layout: their findings
+ * and the types shown follow. */
 static void
-shapes_ready_cb (OnyxWindow *self)
+snapshot_ready_cb (OnyxWindow *self)
 {
-  onyx_window_problems_shapes_ready (self);
+  onyx_window_problems_snapshot_ready (self);
   /* The model's page shows recorded types only. */
   if (self->selection != ONYX_SELECTION_MODEL)
     refresh_properties (self);
@@ -816,7 +816,7 @@ onyx_window_init (OnyxWindow *self)
                                           GTK_PROGRESS_BAR (onyx_window_template_child (self, "progress_bar")),
                                           self->settings);
   g_signal_connect_swapped (self->layout, "laid-out", G_CALLBACK (laid_out_cb), self);
-  g_signal_connect_swapped (self->layout, "shapes-ready", G_CALLBACK (shapes_ready_cb), self);
+  g_signal_connect_swapped (self->layout, "snapshot-ready", G_CALLBACK (snapshot_ready_cb), self);
   g_signal_connect_swapped (self->layout, "cancelled", G_CALLBACK (layout_cancelled_cb), self);
   g_signal_connect_swapped (self->layout, "notify::busy", G_CALLBACK (onyx_window_update_state), self);
   self->activity = onyx_activity_new (GTK_SPINNER (onyx_window_template_child (self, "activity_spinner")));

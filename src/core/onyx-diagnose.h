@@ -58,14 +58,21 @@ void             onyx_diagnostics_free         (OnyxDiagnostics *self);
 /* The current findings, ordered as onyx_diagnose_model() orders them; node_index
  * fields are current. Borrowed: valid until the document changes next. */
 GPtrArray       *onyx_diagnostics_get_problems (OnyxDiagnostics *self);
-/* Shape inference's findings wait for the document's shapes to be made elsewhere
- * (the app does it in a thread): after each step they are left out until
- * onyx_diagnostics_update_shapes is called with the shapes ready. By default a step
- * infers them at once. */
-void             onyx_diagnostics_set_shapes_later (OnyxDiagnostics *self,
-                                                    gboolean         later);
-/* Shape inference's findings from the document's shapes, when they are made. */
-void             onyx_diagnostics_update_shapes (OnyxDiagnostics *self);
+/* The two whole-model checks, shape inference and validation (onyx_validate_model),
+ * wait for the document's snapshot to be made elsewhere (the app makes both in a
+ * thread, onyx_document_offer_shapes and onyx_document_offer_validation): after each
+ * step their findings are left out until onyx_diagnostics_update_whole_model is
+ * called with them ready. By default a step runs both at once. */
+void             onyx_diagnostics_set_whole_model_later (OnyxDiagnostics *self,
+                                                         gboolean         later);
+/* The whole-model findings from the document's snapshot, as far as it is made. */
+void             onyx_diagnostics_update_whole_model (OnyxDiagnostics *self);
+/* Keeps `validation` (taken: onyx_validate_model of the document's model at
+ * `revision`, made in a thread while the document was frozen) for the document's
+ * diagnostics: FALSE, and nothing kept, when the document has changed since. */
+gboolean         onyx_document_offer_validation (OnyxDocument *document,
+                                                 GPtrArray    *validation,
+                                                 guint64       revision);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxDiagnostics, onyx_diagnostics_free)
 

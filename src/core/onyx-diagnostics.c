@@ -20,10 +20,10 @@ struct _OnyxDiagnostics {
   OnyxKnownTypes *types;          /* of the main graph */
   OnyxGraphNamer namer;           /* subgraphs' names, made again after each change */
   GHashTable *states;    /* Onnx__NodeProto* → NodeState* */
-  GPtrArray *validation; /* onyx_validate_model()'s problems */
+  GPtrArray *validation; /* onyx_validate_model()'s problems (shared with the document) */
   GPtrArray *lists;      /* initializers, graph inputs/outputs, dims */
   GPtrArray *shape_errors;        /* of the document's current shapes */
-  gboolean shapes_later;          /* see onyx_diagnostics_set_shapes_later */
+  gboolean whole_model_later;     /* see onyx_diagnostics_set_whole_model_later */
   GPtrArray *in_functions;
   GPtrArray *result;     /* borrowed pointers, assembled by get_problems */
   gboolean result_valid; /* nothing changed since: the window asks several times a step */
@@ -160,42 +160,66 @@ is_read (gpointer data, const char *name)
          onyx_graph_index_graph_output (index, name) != NULL;
 }
 
+#define DOCUMENT_VALIDATION "onyx-validation"
+
+gboolean
+onyx_document_offer_validation (OnyxDocument *document, GPtrArray *validation, guint64 revision)
+{
+  return onyx_document_keep_derived (document, DOCUMENT_VALIDATION, revision, validation,
+                                     (GDestroyNotify) g_ptr_array_unref);
+}
+
+/* The document's validation, made now unless it is made elsewhere; NULL while it is
+ * not made yet. */
+static GPtrArray *
+document_validation (OnyxDiagnostics *self)
+{
+  GPtrArray *validation = onyx_document_get_derived (self->document, DOCUMENT_VALIDATION);
+
+  if (validation != NULL || self->whole_model_later)
+    return validation;
+  validation = onyx_validate_model (onyx_document_get_proto (self->document));
+  onyx_document_offer_validation (self->document, validation, onyx_document_get_revision (self->document));
+  return validation;
+}
+
 static void
 refresh_graph_wide (OnyxDiagnostics *self)
 {
   Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
   OnyxCheckedGraph g = main_graph (self);
 
-  self->result_valid = FALSE;
-  g_clear_pointer (&self->validation, g_ptr_array_unref);
-  self->validation = onyx_validate_model (proto);
   g_ptr_array_set_size (self->lists, 0);
   onyx_diagnose_graph_lists (&g, proto->graph, is_read, onyx_document_get_index (self->document),
                              self->lists);
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_library_limits (proto, self->lists);
-  onyx_diagnostics_update_shapes (self);
+  onyx_diagnostics_update_whole_model (self);
 }
 
 void
-onyx_diagnostics_update_shapes (OnyxDiagnostics *self)
+onyx_diagnostics_update_whole_model (OnyxDiagnostics *self)
 {
   Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
+  GPtrArray *validation = document_validation (self);
   /* Shapes flow through the whole graph: ONNX's inference runs once per step. */
-  OnyxShapes *shapes = self->shapes_later ? onyx_document_peek_shapes (self->document)
-                                          : onyx_document_get_shapes (self->document);
+  OnyxShapes *shapes = self->whole_model_later ? onyx_document_peek_shapes (self->document)
+                                               : onyx_document_get_shapes (self->document);
 
   self->result_valid = FALSE;
+  g_clear_pointer (&self->validation, g_ptr_array_unref);
+  if (validation != NULL)
+    self->validation = g_ptr_array_ref (validation);
   g_ptr_array_set_size (self->shape_errors, 0);
   if (shapes != NULL)
     onyx_diagnose_shape_errors (proto, shapes, &self->namer, self->shape_errors);
 }
 
 void
-onyx_diagnostics_set_shapes_later (OnyxDiagnostics *self, gboolean later)
+onyx_diagnostics_set_whole_model_later (OnyxDiagnostics *self, gboolean later)
 {
-  self->shapes_later = later;
+  self->whole_model_later = later;
 }
 
 static void
@@ -440,7 +464,8 @@ onyx_diagnostics_get_problems (OnyxDiagnostics *self)
   if (self->result_valid)
     return self->result;
   g_ptr_array_set_size (self->result, 0);
-  append_all (self->result, self->validation);
+  if (self->validation != NULL)
+    append_all (self->result, self->validation);
   for (size_t i = 0; i < graph->n_node; i++)
     {
       NodeState *state = g_hash_table_lookup (self->states, graph->node[i]);

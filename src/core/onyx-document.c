@@ -416,6 +416,50 @@ onyx_document_get_revision (OnyxDocument *self)
   return self->revision;
 }
 
+typedef struct {
+  guint64 revision;
+  gpointer data;
+  GDestroyNotify destroy;
+} Derived;
+
+static void
+derived_free (Derived *derived)
+{
+  if (derived->destroy != NULL)
+    derived->destroy (derived->data);
+  g_free (derived);
+}
+
+gboolean
+onyx_document_keep_derived (OnyxDocument *self, const char *key, guint64 revision, gpointer data,
+                            GDestroyNotify destroy)
+{
+  Derived *derived;
+
+  g_return_val_if_fail (ONYX_IS_DOCUMENT (self), FALSE);
+  if (revision != self->revision)
+    {
+      if (destroy != NULL)
+        destroy (data);
+      return FALSE;
+    }
+  derived = g_new (Derived, 1);
+  *derived = (Derived) { revision, data, destroy };
+  g_object_set_qdata_full (G_OBJECT (self), g_quark_from_static_string (key), derived,
+                           (GDestroyNotify) derived_free);
+  return TRUE;
+}
+
+gpointer
+onyx_document_get_derived (OnyxDocument *self, const char *key)
+{
+  Derived *derived;
+
+  g_return_val_if_fail (ONYX_IS_DOCUMENT (self), NULL);
+  derived = g_object_get_qdata (G_OBJECT (self), g_quark_from_static_string (key));
+  return derived != NULL && derived->revision == self->revision ? derived->data : NULL;
+}
+
 Onnx__ModelProto *
 onyx_document_get_proto (OnyxDocument *self)
 {

@@ -58,6 +58,19 @@ Onnx__ModelProto *onyx_document_get_proto      (OnyxDocument *self);
 guint64           onyx_document_get_revision   (OnyxDocument *self);
 /* The main graph's index. */
 OnyxGraphIndex   *onyx_document_get_index      (OnyxDocument *self);
+/* Something made from the model as it was at `revision` (its shapes, its whole-model
+ * validation; often in a thread, the document frozen meanwhile), kept under `key`
+ * (a static string) in place of the previous one: FALSE, and `data` destroyed, when
+ * the document has changed since. */
+gboolean          onyx_document_keep_derived   (OnyxDocument   *self,
+                                                const char     *key,
+                                                guint64         revision,
+                                                gpointer        data,
+                                                GDestroyNotify  destroy);
+/* What was kept under `key` for the current revision, or NULL (not made yet, or the
+ * document changed since). Borrowed: valid until the document changes. */
+gpointer          onyx_document_get_derived    (OnyxDocument   *self,
+                                                const char     *key);
 /* The index of any graph of the model (a subgraph's is built when first asked for
  * and kept up to date from then on). A subgraph's reads of outer names count as
  * uses of the node holding it in the graph around it. */

@@ -508,46 +508,20 @@ onyx_shapes_new_value_infos (OnyxShapes *shapes, const Onnx__GraphProto *graph)
 
 /* ---- the document's snapshot ---- */
 
-typedef struct {
-  OnyxShapes *shapes;
-  guint64 revision;
-} DocumentShapes;
-
-static void
-document_shapes_free (DocumentShapes *cached)
-{
-  onyx_shapes_unref (cached->shapes);
-  g_free (cached);
-}
-
-static GQuark
-document_shapes_quark (void)
-{
-  static GQuark quark;
-  if (quark == 0)
-    quark = g_quark_from_static_string ("onyx-shapes");
-  return quark;
-}
+#define DOCUMENT_SHAPES "onyx-shapes"
 
 static OnyxShapes *
 cache_shapes (OnyxDocument *document, OnyxShapes *shapes)
 {
-  DocumentShapes *cached = g_new0 (DocumentShapes, 1);
-  cached->revision = onyx_document_get_revision (document);
-  cached->shapes = shapes;
-  g_object_set_qdata_full (G_OBJECT (document), document_shapes_quark (), cached,
-                           (GDestroyNotify) document_shapes_free);
+  onyx_document_keep_derived (document, DOCUMENT_SHAPES, onyx_document_get_revision (document), shapes,
+                              (GDestroyNotify) onyx_shapes_unref);
   return shapes;
 }
 
 OnyxShapes *
 onyx_document_peek_shapes (OnyxDocument *document)
 {
-  DocumentShapes *cached = g_object_get_qdata (G_OBJECT (document), document_shapes_quark ());
-
-  if (cached != NULL && cached->revision == onyx_document_get_revision (document))
-    return cached->shapes;
-  return NULL;
+  return onyx_document_get_derived (document, DOCUMENT_SHAPES);
 }
 
 OnyxShapes *
