@@ -95,7 +95,8 @@ phase (OnyxWindow *window, Watchdog *watchdog, const char *name, Action action, 
         g_main_context_iteration (NULL, TRUE);
       /* BENCH_STALLS_EACH=1: each action's own longest stall, to find the slow one. */
       if (g_getenv ("BENCH_STALLS_EACH") != NULL)
-        printf ("  %-10s #%-3d %7.1f ms\n", name, i, watchdog->longest / 1000.0);
+        printf ("  %-10s #%-3d %7.1f ms  window %d×%d\n", name, i, watchdog->longest / 1000.0,
+                gtk_widget_get_width (GTK_WIDGET (window)), gtk_widget_get_height (GTK_WIDGET (window)));
       watchdog->longest = MAX (watchdog->longest, longest_before);
     }
   /* What the last action left queued (redraws, rows) belongs to it. */

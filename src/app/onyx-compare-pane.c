@@ -126,6 +126,9 @@ section_title (int section)
     }
 }
 
+/* About as many characters as fit the pane's 300 pixels beside the dot. */
+#define LABEL_CHARS 28
+
 static GtkWidget *
 wrapped_label (const char *css_class)
 {
@@ -133,10 +136,13 @@ wrapped_label (const char *css_class)
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  /* The pane's width, not the text's, sets how wide the label is. */
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 1);
   /* Tensor and node names are long words without spaces. */
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  /* The pane's width, not the text's, sets how wide the label is. GtkLabel measures
+   * a wrapped label at its width-chars (0 without: a line per character, each
+   * shaped on its own) and at max-width-chars: both about the pane's width. */
+  gtk_label_set_width_chars (GTK_LABEL (label), LABEL_CHARS);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), LABEL_CHARS);
   if (css_class != NULL)
     {
       gtk_widget_add_css_class (label, css_class);
@@ -194,29 +200,39 @@ compare_row_new (const OnyxDiffEntry *entry, guint index)
 }
 
 /* A row: the section's title when it starts one, the coloured dot, the head line
- * and the details. */
+ * and the details. The dot overlays the text's start margin rather than sitting
+ * beside it in a box: a horizontal box measures a wrapped label's width for its
+ * height, which GtkLabel finds by laying the text out a dozen times, in every frame
+ * the pane is allocated. */
 static void
 setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
 {
   GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *heading = gtk_label_new (NULL);
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *overlay = gtk_overlay_new ();
   GtkWidget *text = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *dot = gtk_label_new (NULL);
+  GtkWidget *head = wrapped_label (NULL);
+  GtkWidget *details = wrapped_label ("caption");
 
   gtk_label_set_xalign (GTK_LABEL (heading), 0);
   gtk_widget_add_css_class (heading, "heading");
   gtk_widget_set_margin_bottom (heading, 6);
   gtk_box_append (GTK_BOX (outer), heading);
+  gtk_widget_set_halign (dot, GTK_ALIGN_START);
   gtk_widget_set_valign (dot, GTK_ALIGN_START);
-  gtk_box_append (GTK_BOX (box), dot);
-  gtk_box_append (GTK_BOX (text), wrapped_label (NULL));
-  gtk_box_append (GTK_BOX (text), wrapped_label ("caption"));
-  gtk_widget_set_hexpand (text, TRUE);
-  gtk_box_append (GTK_BOX (box), text);
-  gtk_widget_set_margin_top (box, 4);
-  gtk_widget_set_margin_bottom (box, 4);
-  gtk_box_append (GTK_BOX (outer), box);
+  gtk_box_append (GTK_BOX (text), head);
+  gtk_box_append (GTK_BOX (text), details);
+  gtk_widget_set_margin_start (text, 20);
+  gtk_overlay_set_child (GTK_OVERLAY (overlay), text);
+  gtk_overlay_add_overlay (GTK_OVERLAY (overlay), dot);
+  gtk_widget_set_margin_top (overlay, 4);
+  gtk_widget_set_margin_bottom (overlay, 4);
+  gtk_box_append (GTK_BOX (outer), overlay);
+  g_object_set_data (G_OBJECT (outer), "heading", heading);
+  g_object_set_data (G_OBJECT (outer), "dot", dot);
+  g_object_set_data (G_OBJECT (outer), "head", head);
+  g_object_set_data (G_OBJECT (outer), "details", details);
   gtk_list_item_set_child (item, outer);
 }
 
@@ -227,22 +243,19 @@ bind_row (GtkSignalListItemFactory *factory, GtkListItem *item, OnyxComparePane 
   guint position = gtk_list_item_get_position (item);
   g_autoptr (OnyxCompareRow) before = position > 0 ? g_list_model_get_item (G_LIST_MODEL (self->rows), position - 1)
                                                    : NULL;
-  GtkWidget *outer = gtk_list_item_get_child (item);
-  GtkWidget *heading = gtk_widget_get_first_child (outer);
-  GtkWidget *box = gtk_widget_get_next_sibling (heading);
-  GtkWidget *dot = gtk_widget_get_first_child (box);
-  GtkWidget *head = gtk_widget_get_first_child (gtk_widget_get_next_sibling (dot));
-  GtkWidget *details = gtk_widget_get_next_sibling (head);
+  GObject *outer = G_OBJECT (gtk_list_item_get_child (item));
+  GtkWidget *heading = g_object_get_data (outer, "heading");
+  GtkWidget *details = g_object_get_data (outer, "details");
   g_autofree char *markup = dot_markup (row->change);
 
   gtk_label_set_text (GTK_LABEL (heading), section_title (row->section));
   gtk_widget_set_visible (heading, before == NULL || before->section != row->section);
   gtk_widget_set_margin_top (heading, before != NULL ? 12 : 6);
-  gtk_label_set_markup (GTK_LABEL (dot), markup);
-  gtk_label_set_text (GTK_LABEL (head), row->text);
+  gtk_label_set_markup (g_object_get_data (outer, "dot"), markup);
+  gtk_label_set_text (g_object_get_data (outer, "head"), row->text);
   gtk_label_set_text (GTK_LABEL (details), row->details != NULL ? row->details : "");
   gtk_widget_set_visible (details, row->details != NULL);
-  gtk_widget_set_tooltip_text (box, row->message);
+  gtk_widget_set_tooltip_text (gtk_widget_get_next_sibling (heading), row->message);
   gtk_list_item_set_activatable (item, row->activatable);
 }
 
