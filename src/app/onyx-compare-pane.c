@@ -8,6 +8,8 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "onyx-pane-label.h"
+
 #define MAX_DETAILS 6
 #define PANE_WIDTH 320
 
@@ -132,17 +134,8 @@ section_title (int section)
 static GtkWidget *
 wrapped_label (const char *css_class)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = onyx_pane_label_new (NULL, LABEL_CHARS);
 
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  /* Tensor and node names are long words without spaces. */
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  /* The pane's width, not the text's, sets how wide the label is. GtkLabel measures
-   * a wrapped label at its width-chars (0 without: a line per character, each
-   * shaped on its own) and at max-width-chars: both about the pane's width. */
-  gtk_label_set_width_chars (GTK_LABEL (label), LABEL_CHARS);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), LABEL_CHARS);
   if (css_class != NULL)
     {
       gtk_widget_add_css_class (label, css_class);

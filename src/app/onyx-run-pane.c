@@ -4,6 +4,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "onyx-pane-label.h"
 #include "onyx-types.h"
 
 struct _OnyxRunPane {
@@ -251,13 +252,9 @@ tensor_lines (OnyxRunPane *self, const OnyxRunStats *stats, const OnyxRunDelta *
 static GtkWidget *
 caption (const char *text, const char *style)
 {
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   /* The pane keeps its width; long names and messages wrap. */
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 30);
+  GtkWidget *label = onyx_pane_label_new (text, 30);
+
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   if (style != NULL)
     gtk_widget_add_css_class (label, style);

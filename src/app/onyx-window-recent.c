@@ -1,10 +1,12 @@
 /* onyx-window-recent.c: recently opened and saved models. The list lives in the
  * GSettings key recent-models (URIs, newest first, at most recent-models-limit) and
- * is also given to GtkRecentManager so that GNOME's own recent files show it. An
+ * is also added to the desktop's recent files (GtkRecentManager's) so that GNOME's
+ * own recent files show it. An
  * empty window lists it, and the main menu has it as "Open Recent". */
 #include "onyx-window-private.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 
 struct _OnyxWindowRecent {
   GtkWidget *group;               /* the empty page's "Recent Models" */
@@ -29,20 +31,42 @@ recent_uris (GSettings *settings, const char *uri)
   return uris;
 }
 
+/* Adds `uri` (taken) to the desktop's recent files, the file GtkRecentManager reads
+ * and writes. GtkRecentManager itself writes it on the UI thread with an fsync (45 ms
+ * here, far more on a slow disk), so one worker thread does, one entry at a time;
+ * every GtkRecentManager, this process' too, reloads the file when it changes. */
+static void
+add_to_desktop_recent (gpointer uri, gpointer unused)
+{
+  g_autofree char *path = g_build_filename (g_get_user_data_dir (), "recently-used.xbel", NULL);
+  g_autoptr (GBookmarkFile) bookmarks = g_bookmark_file_new ();
+  g_autoptr (GError) error = NULL;
+
+  if (!g_bookmark_file_load_from_file (bookmarks, path, &error) &&
+      !g_error_matches (error, G_FILE_ERROR, G_FILE_ERROR_NOENT))
+    g_warning ("Could not read the recent files in %s: %s", path, error->message);
+  g_clear_error (&error);
+  g_bookmark_file_set_mime_type (bookmarks, uri, "application/x-onnx");
+  /* Also marks it modified and visited now, and counts the use. */
+  g_bookmark_file_add_application (bookmarks, uri, "Onyx", "onyx %u");
+  g_mkdir_with_parents (g_get_user_data_dir (), 0700);
+  if (!g_bookmark_file_to_file (bookmarks, path, &error))
+    g_warning ("Could not add %s to the recent files: %s", (char *) uri, error->message);
+  g_free (uri);
+}
+
 void
 onyx_window_recent_add (OnyxWindow *self, GFile *file)
 {
+  static GThreadPool *desktop_recent;
   g_autofree char *uri = g_file_get_uri (file);
   g_autoptr (GPtrArray) uris = recent_uris (self->settings, uri);
-  GtkRecentData data = {
-    .mime_type = (char *) "application/x-onnx",
-    .app_name = (char *) "Onyx",
-    .app_exec = (char *) "onyx %u",
-  };
 
   g_ptr_array_add (uris, NULL);
   g_settings_set_strv (self->settings, "recent-models", (const char *const *) uris->pdata);
-  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+  if (desktop_recent == NULL)
+    desktop_recent = g_thread_pool_new (add_to_desktop_recent, NULL, 1, FALSE, NULL);
+  g_thread_pool_push (desktop_recent, g_steal_pointer (&uri), NULL);
 }
 
 static GtkWidget *
