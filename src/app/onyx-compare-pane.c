@@ -134,7 +134,7 @@ section_title (int section)
 static GtkWidget *
 wrapped_label (const char *css_class)
 {
-  GtkWidget *label = onyx_pane_label_new (NULL, LABEL_CHARS);
+  GtkWidget *label = onyx_pane_label_new (NULL, LABEL_CHARS, LABEL_CHARS);
 
   if (css_class != NULL)
     {

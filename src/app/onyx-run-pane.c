@@ -252,8 +252,9 @@ tensor_lines (OnyxRunPane *self, const OnyxRunStats *stats, const OnyxRunDelta *
 static GtkWidget *
 caption (const char *text, const char *style)
 {
-  /* The pane keeps its width; long names and messages wrap. */
-  GtkWidget *label = onyx_pane_label_new (text, 30);
+  /* The pane keeps its width; long names and messages wrap. Some captions share a
+   * line with another (the colour legend's ends). */
+  GtkWidget *label = onyx_pane_label_new (text, 10, 30);
 
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   if (style != NULL)
@@ -651,6 +652,7 @@ build_scale (OnyxRunPane *self)
   self->legend_low = GTK_LABEL (caption ("", "caption"));
   self->legend_high = GTK_LABEL (caption ("", "caption"));
   gtk_widget_set_hexpand (GTK_WIDGET (self->legend_low), TRUE);
+  gtk_label_set_xalign (self->legend_high, 1);
   gtk_box_append (GTK_BOX (ends), GTK_WIDGET (self->legend_low));
   gtk_box_append (GTK_BOX (ends), GTK_WIDGET (self->legend_high));
   gtk_box_append (GTK_BOX (self->legend), ends);
