@@ -242,6 +242,38 @@ test_worker_crash_fails_the_job_only (void)
   assert_echo (2);
 }
 
+/* The helper holds its socket and the standard streams, none of the descriptors the
+ * app had open when it was started (spawned inheriting them, to spare the app a fork). */
+static void
+test_worker_keeps_no_descriptors (void)
+{
+  g_autoptr (GBytes) input = g_bytes_new_static ("", 0);
+  g_autofree char *folder = NULL;
+  g_autoptr (GDir) dir = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  const char *name;
+  guint n = 0;
+  int pipe_fds[2];
+
+  /* Not close-on-exec, as a careless library would leave one. */
+  g_assert_cmpint (pipe (pipe_fds), ==, 0);
+  /* Crashed, the helper is replaced by one started with the pipe open. */
+  g_assert_null (onyx_onnx_run_isolated (ONYX_ONNX_JOB_CRASH, input, 0, &text, &error));
+  assert_echo (3);
+  folder = g_strdup_printf ("/proc/%d/fd", (int) worker_pid ());
+  dir = g_dir_open (folder, 0, NULL);
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_assert_cmpint (atoi (name), <=, 3);
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 4);
+  close (pipe_fds[0]);
+  close (pipe_fds[1]);
+}
+
 static gpointer
 sleep_job (gpointer data)
 {
@@ -322,6 +354,7 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/open/values-and-errors", test_open_matches_later_on_values_and_errors);
   g_test_add_func ("/shapes/open/failed", test_failed_open_releases_the_worker);
   g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
+  g_test_add_func ("/shapes/worker/descriptors", test_worker_keeps_no_descriptors);
   g_test_add_func ("/shapes/worker/killed-idle", test_worker_killed_idle_is_replaced);
   g_test_add_func ("/shapes/worker/warm-up", test_worker_warm_up);
   g_test_add_func ("/shapes/worker/cancel", test_worker_cancel);

@@ -272,7 +272,11 @@ start_worker (Worker *worker, GError **error)
                    g_strerror (errno));
       return FALSE;
     }
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  /* Inheriting descriptors lets GLib spawn with posix_spawn (a vfork) rather than
+   * fork: a fork makes every page of the app copy-on-write, and the UI thread then
+   * faults on each page it writes for frames on end (15 ms and more on a big model).
+   * Our descriptors are close-on-exec; the helper closes any other it finds. */
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_INHERIT_FDS);
   g_subprocess_launcher_take_fd (launcher, fds[1], HELPER_FD);
   process = g_subprocess_launcher_spawn (launcher, &spawn_error, path, NULL);
   if (process == NULL)

@@ -4,6 +4,7 @@
  * closed. Not for running by hand. */
 #include <stdio.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "onyx-onnx.h"
 #ifdef ONYX_HAVE_ONNXRUNTIME
@@ -24,5 +25,10 @@ main (int argc, char **argv)
                argv[0]);
       return 2;
     }
+#ifdef HAVE_CLOSEFROM
+  /* Onyx spawns it inheriting descriptors (see onyx-onnx-run.c): none but the
+   * socket is for it. */
+  closefrom (4);
+#endif
   return onyx_onnx_helper_serve (3, RUN_JOB);
 }
