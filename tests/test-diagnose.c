@@ -287,7 +287,10 @@ test_whole_model_later (void)
 
   g_assert_false (onyx_document_offer_validation (doc, onyx_validate_model (proto), before));
   g_assert_true (onyx_document_offer_validation (doc, onyx_validate_model (proto), onyx_document_get_revision (doc)));
-  g_assert_true (onyx_document_offer_shapes (doc, onyx_shapes_infer (proto, FALSE), onyx_document_get_revision (doc)));
+  {
+    g_autoptr (OnyxShapes) shapes = onyx_shapes_infer (proto, FALSE);
+    g_assert_true (onyx_document_offer_shapes (doc, shapes, onyx_document_get_revision (doc)));
+  }
   onyx_diagnostics_update_whole_model (diagnostics);
   g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 1);
   assert_same_as_full (diagnostics, doc, "delete, checked later");
