@@ -281,6 +281,8 @@ crash_after_bypass (const char *path)
 
   g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "FooOp"), -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  /* The journal is written in a thread: the crash comes once it is on disk. */
+  onyx_journal_flush ();
   raise (SIGKILL);
   return 1;
 }

@@ -124,6 +124,24 @@ test_journal_lifecycle (void)
   /* The model file changed since the journal was written: it no longer matches. */
   g_assert_false (onyx_journal_matches (journal));
 
+  /* Stored in a thread, in the order asked: the last word is the file's. */
+  {
+    g_autoptr (GBytes) first = g_bytes_new_static ("first", 5);
+    g_autoptr (GBytes) second = g_bytes_new_static ("second", 6);
+    g_autofree char *contents = NULL;
+
+    onyx_journal_store_later (journal_path, first);
+    onyx_journal_store_later (journal_path, NULL);
+    onyx_journal_store_later (journal_path, second);
+    onyx_journal_flush ();
+    g_assert_true (g_file_get_contents (journal_path, &contents, NULL, NULL));
+    g_assert_cmpstr (contents, ==, "second");
+    onyx_journal_store_later (journal_path, first);
+    onyx_journal_store_later (journal_path, NULL);
+    onyx_journal_flush ();
+    g_assert_false (g_file_test (journal_path, G_FILE_TEST_EXISTS));
+  }
+
   g_assert_true (g_file_set_contents (journal_path, "not a journal\n", -1, NULL));
   g_clear_pointer (&journal, onyx_journal_free);
   journal = onyx_journal_read (journal_path, &error);

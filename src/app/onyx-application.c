@@ -3,6 +3,7 @@
 
 #include <glib/gi18n.h>
 
+#include "onyx-journal.h"
 #include "onyx-preferences.h"
 #include "onyx-settings.h"
 #include "onyx-shapes.h"
@@ -153,6 +154,15 @@ onyx_application_startup (GApplication *app)
 }
 
 static void
+onyx_application_shutdown (GApplication *app)
+{
+  /* A journal removed after a save or a discard must be gone before the next start
+   * finds it. */
+  onyx_journal_flush ();
+  G_APPLICATION_CLASS (onyx_application_parent_class)->shutdown (app);
+}
+
+static void
 onyx_application_dispose (GObject *object)
 {
   g_clear_object (&ONYX_APPLICATION (object)->settings);
@@ -169,6 +179,7 @@ onyx_application_class_init (OnyxApplicationClass *klass)
   app_class->activate = onyx_application_activate;
   app_class->open = onyx_application_open;
   app_class->startup = onyx_application_startup;
+  app_class->shutdown = onyx_application_shutdown;
   app_class->handle_local_options = onyx_application_handle_local_options;
 }
 

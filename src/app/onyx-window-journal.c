@@ -1,6 +1,6 @@
 /* onyx-window-journal.c: no lost work. After every change the window writes the
  * document's unsaved edits to a journal in the XDG state folder (the core's
- * onyx-journal.h); saving or discarding removes it. Opening a model that has a
+ * onyx-journal.h), in a thread of its own; saving or discarding removes it. Opening a model that has a
  * journal left by a crash offers to replay those edits on it. */
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
@@ -24,11 +24,15 @@ onyx_window_journal_update (OnyxWindow *self)
 {
   g_autofree char *path = journal_path (self);
   g_autoptr (GError) error = NULL;
+  g_autoptr (GBytes) contents = NULL;
 
-  /* A journal that cannot be written costs only the crash protection: say so once
-   * in the log, do not stop the user's work. */
-  if (path != NULL && !onyx_journal_write (self->document, path, &error))
+  if (path == NULL)
+    return;
+  contents = onyx_journal_serialize (self->document, &error);
+  if (error != NULL)
     g_warning ("cannot keep the journal of unsaved edits: %s", error->message);
+  else
+    onyx_journal_store_later (path, contents);
 }
 
 void
@@ -37,7 +41,7 @@ onyx_window_journal_discard (OnyxWindow *self)
   g_autofree char *path = journal_path (self);
 
   if (path != NULL)
-    g_unlink (path);
+    onyx_journal_store_later (path, NULL);
 }
 
 /* Edits to replay, kept until no thread reads the document (a layout may run). */
@@ -99,7 +103,11 @@ onyx_window_journal_offer_restore (OnyxWindow *self)
   OnyxJournal *journal;
   AdwMessageDialog *dialog;
 
-  if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+  if (path == NULL)
+    return;
+  /* A journal being written or removed is as its last write leaves it. */
+  onyx_journal_flush ();
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return;
   journal = onyx_journal_read (path, &error);
   /* Edits journaled against another version of the file would not apply to this one. */

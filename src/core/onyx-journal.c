@@ -52,19 +52,42 @@ append_fields (GString *out, const char *const *fields)
   g_string_append_c (out, '\n');
 }
 
-gboolean
-onyx_journal_write (OnyxDocument *doc, const char *journal_path, GError **error)
+GBytes *
+onyx_journal_serialize (OnyxDocument *doc, GError **error)
 {
   const char *model_path = onyx_model_get_path (onyx_document_get_model (doc));
   g_autoptr (GPtrArray) entries = onyx_document_get_replay (doc);
-  g_autoptr (GString) out = g_string_new (MAGIC "\n");
-  g_autofree char *dir = g_path_get_dirname (journal_path);
+  GString *out;
   const char *header[3] = { NULL, NULL, NULL };
   g_autofree char *stamp = NULL;
   guint64 size = 0;
   gint64 mtime = 0;
 
   if (entries->len == 0 || !onyx_document_is_modified (doc))
+    return NULL;
+  if (model_path == NULL || !stat_model (model_path, &size, &mtime))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, _("the model has no file to journal against"));
+      return NULL;
+    }
+  out = g_string_new (MAGIC "\n");
+  header[0] = model_path;
+  append_fields (out, header);
+  stamp = g_strdup_printf ("%" G_GUINT64_FORMAT "\t%" G_GINT64_FORMAT "\n", size, mtime);
+  g_string_append (out, stamp);
+  for (guint i = 0; i < entries->len; i++)
+    append_fields (out, entries->pdata[i]);
+  return g_string_free_to_bytes (out);
+}
+
+gboolean
+onyx_journal_store (const char *journal_path, GBytes *contents, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (journal_path);
+  gsize len = 0;
+  const char *data;
+
+  if (contents == NULL)
     {
       if (g_unlink (journal_path) != 0 && errno != ENOENT)
         {
@@ -75,25 +98,80 @@ onyx_journal_write (OnyxDocument *doc, const char *journal_path, GError **error)
         }
       return TRUE;
     }
-  if (model_path == NULL || !stat_model (model_path, &size, &mtime))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_NOENT, _("the model has no file to journal against"));
-      return FALSE;
-    }
-  header[0] = model_path;
-  append_fields (out, header);
-  stamp = g_strdup_printf ("%" G_GUINT64_FORMAT "\t%" G_GINT64_FORMAT "\n", size, mtime);
-  g_string_append (out, stamp);
-  for (guint i = 0; i < entries->len; i++)
-    append_fields (out, entries->pdata[i]);
   if (g_mkdir_with_parents (dir, 0700) != 0)
     {
       int saved = errno;
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", dir, g_strerror (saved));
       return FALSE;
     }
-  return g_file_set_contents_full (journal_path, out->str, (gssize) out->len,
+  data = g_bytes_get_data (contents, &len);
+  return g_file_set_contents_full (journal_path, data, (gssize) len,
                                    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE, 0600, error);
+}
+
+typedef struct {
+  char *path;
+  GBytes *contents;   /* NULL: remove the journal */
+} Store;
+
+static GThreadPool *writer;
+G_LOCK_DEFINE_STATIC (writer);
+
+static void
+store_in_thread (gpointer data, gpointer unused)
+{
+  Store *store = data;
+  g_autoptr (GError) error = NULL;
+
+  /* A journal that cannot be written costs only the crash protection: say so in the
+   * log, do not stop the user's work. */
+  if (!onyx_journal_store (store->path, store->contents, &error))
+    g_warning ("cannot keep the journal of unsaved edits: %s", error->message);
+  g_free (store->path);
+  g_clear_pointer (&store->contents, g_bytes_unref);
+  g_free (store);
+}
+
+void
+onyx_journal_store_later (const char *journal_path, GBytes *contents)
+{
+  Store *store = g_new0 (Store, 1);
+
+  store->path = g_strdup (journal_path);
+  store->contents = contents != NULL ? g_bytes_ref (contents) : NULL;
+  G_LOCK (writer);
+  /* One thread: journals are written in the order asked. */
+  if (writer == NULL)
+    writer = g_thread_pool_new (store_in_thread, NULL, 1, FALSE, NULL);
+  g_thread_pool_push (writer, store, NULL);
+  G_UNLOCK (writer);
+}
+
+void
+onyx_journal_flush (void)
+{
+  GThreadPool *pool;
+
+  G_LOCK (writer);
+  pool = g_steal_pointer (&writer);
+  G_UNLOCK (writer);
+  /* Freeing the pool waits for what it was given; the next write makes another. */
+  if (pool != NULL)
+    g_thread_pool_free (pool, FALSE, TRUE);
+}
+
+gboolean
+onyx_journal_write (OnyxDocument *doc, const char *journal_path, GError **error)
+{
+  g_autoptr (GError) serialize_error = NULL;
+  g_autoptr (GBytes) contents = onyx_journal_serialize (doc, &serialize_error);
+
+  if (serialize_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&serialize_error));
+      return FALSE;
+    }
+  return onyx_journal_store (journal_path, contents, error);
 }
 
 static GStrv

@@ -21,10 +21,26 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxJournal, onyx_journal_free)
 /* Where the journal of a model lives: $XDG_STATE_HOME/onyx/journals/<hash>.journal. */
 char        *onyx_journal_path_for (const char *model_path);
 
-/* Writes the document's applied edits atomically (an empty list removes the file). */
+/* Writes the document's applied edits atomically (an empty list removes the file):
+ * onyx_journal_serialize, then onyx_journal_store. */
 gboolean     onyx_journal_write    (OnyxDocument *doc,
                                     const char   *journal_path,
                                     GError      **error);
+/* The journal of the document's applied edits; NULL without an error when nothing is
+ * unsaved (the journal file is to go). */
+GBytes      *onyx_journal_serialize (OnyxDocument *doc,
+                                     GError      **error);
+/* Writes `contents` (from onyx_journal_serialize) atomically and durably, or removes
+ * the file when it is NULL; touches no document, so a thread may do it. */
+gboolean     onyx_journal_store    (const char   *journal_path,
+                                    GBytes       *contents,
+                                    GError      **error);
+/* onyx_journal_store in a thread of its own, one journal after another in the order
+ * asked (writing waits for the disk, which a UI must not); a failure is logged. */
+void         onyx_journal_store_later (const char *journal_path,
+                                       GBytes     *contents);
+/* Waits until every journal asked for is written or removed. */
+void         onyx_journal_flush    (void);
 OnyxJournal *onyx_journal_read     (const char   *journal_path,
                                     GError      **error);
 /* TRUE when the model file is still the one the journal was written against. */
