@@ -3,7 +3,8 @@
  *
  *   xvfb-run -a -s '-screen 0 1280x800x24' _build/bench/bench-stalls MODEL.onnx [PHASE...]
  *
- * Phases: open (to the first laid-out frame), 20 edits (Bypass of single-input
+ * Phases: open (until idle; it also prints when the first frame showing the graph
+ * was painted), 20 edits (Bypass of single-input
  * nodes, as the walkthrough does), undo all, redo all, save (to a copy beside the
  * model, removed after: external data is only found from the model's own folder),
  * Compare With the file itself, and Run when this build has
@@ -118,9 +119,40 @@ wanted (int argc, char **argv, const char *phase)
   return FALSE;
 }
 
+static GtkWidget *
+find_widget (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_widget (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* When the open started, and when the first frame showing a layout was painted. */
+typedef struct {
+  OnyxCanvas *canvas;
+  gint64 started;
+  gint64 first_frame;
+} FirstFrame;
+
+static void
+after_paint_cb (GdkFrameClock *clock, FirstFrame *first)
+{
+  if (first->first_frame == 0 && first->started != 0 && onyx_canvas_get_layout (first->canvas) != NULL)
+    first->first_frame = g_get_monotonic_time ();
+}
+
 static void
 open_action (OnyxWindow *window, gpointer data)
 {
+  FirstFrame *first = g_object_get_data (G_OBJECT (window), "first-frame");
+
+  first->started = g_get_monotonic_time ();
   onyx_window_open_file (window, data);
 }
 
@@ -178,6 +210,7 @@ main (int argc, char **argv)
   g_autofree char *folder = NULL, *copy_path = NULL, *copy_name = NULL;
   g_autoptr (GFile) file = NULL, copy = NULL;
   Watchdog watchdog = { 0 };
+  FirstFrame first = { 0 };
   OnyxWindow *window;
   int edits = 20;
 
@@ -208,9 +241,13 @@ main (int argc, char **argv)
   onyx_shapes_warm_up ();
 
   printf ("%s\n", argv[1]);
+  first.canvas = ONYX_CANVAS (find_widget (GTK_WIDGET (window), ONYX_TYPE_CANVAS));
+  g_object_set_data (G_OBJECT (window), "first-frame", &first);
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint", G_CALLBACK (after_paint_cb), &first);
   phase (window, &watchdog, "open", open_action, file, 1);
   if (onyx_window_get_document (window) == NULL)
     return 1;
+  printf ("%-12s first laid-out frame after %6.1f ms\n", "", (first.first_frame - first.started) / 1000.0);
   if (wanted (argc, argv, "edits"))
     phase (window, &watchdog, "20 edits", edit_action, NULL, 2 * edits);
   if (wanted (argc, argv, "undo"))

@@ -47,7 +47,7 @@ struct _OnyxWindow {
 
   gboolean close_confirmed;
   GFile *pending_open;            /* opened once unsaved changes are dealt with */
-  GCancellable *open_cancellable; /* a file being opened in a thread */
+  GCancellable *open_cancellable; /* a file being opened: read in a thread, then shown */
   void (*after_save) (OnyxWindow *self); /* closing or opening over unsaved changes */
   guint follow_change;            /* idle: the Problems list and panel after a step */
 

@@ -68,6 +68,8 @@ onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics)
   onyx_diagnostics_set_whole_model_later (self->problems->diagnostics, TRUE);
   onyx_properties_set_diagnostics (self->properties, self->problems->diagnostics);
   refresh (self);
+  /* (when the first layout came before them) */
+  onyx_window_problems_update_badges (self);
 }
 
 void
