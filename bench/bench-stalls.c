@@ -47,10 +47,20 @@ watchdog_tick (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* When the open started, and when the first frame showing a layout was painted. */
+typedef struct {
+  OnyxCanvas *canvas;
+  gint64 started;
+  gint64 first_frame;
+} FirstFrame;
+
 static gboolean
 window_busy (OnyxWindow *window)
 {
-  return onyx_window_is_opening (window) || onyx_window_is_laying_out (window) ||
+  FirstFrame *first = g_object_get_data (G_OBJECT (window), "first-frame");
+
+  /* An open lasts until its graph was painted. */
+  return onyx_window_is_opening (window) || (first->started != 0 && first->first_frame == 0) || onyx_window_is_laying_out (window) ||
          onyx_window_is_comparing (window) || onyx_window_run_is_running (window) ||
          onyx_activity_get_label (onyx_window_get_activity (window)) != NULL ||
          (onyx_window_get_document (window) != NULL && onyx_document_is_frozen (onyx_window_get_document (window)));
@@ -132,13 +142,6 @@ find_widget (GtkWidget *widget, GType type)
     }
   return NULL;
 }
-
-/* When the open started, and when the first frame showing a layout was painted. */
-typedef struct {
-  OnyxCanvas *canvas;
-  gint64 started;
-  gint64 first_frame;
-} FirstFrame;
 
 static void
 after_paint_cb (GdkFrameClock *clock, FirstFrame *first)
