@@ -375,6 +375,7 @@ test_inferred_types_in_panel (void)
   g_autofree char *path = test_data_path ("model.onnx");
   OnyxWindow *window = open_model_window (path);
   g_autoptr (GString) rows = g_string_new (NULL);
+  GtkWidget *input_row;
 
   panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
   g_assert_nonnull (strstr (rows->str, "float32[N×3×128×128]\n"));
@@ -383,6 +384,8 @@ test_inferred_types_in_panel (void)
     ;
   snapshot_to_png (GTK_WIDGET (window), "test-app-inferred-types.png");
 
+  input_row = test_find_widget (GTK_WIDGET (test_properties (window)), ADW_TYPE_ACTION_ROW, "X: input");
+  g_assert_nonnull (input_row);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.set-input-dim", "(sus)", "input", 0, "2"));
   /* The step shows at once (the panel in the turn after its frame); its shapes are
    * made with its layout, which starts in the next main-loop turn, in a thread the
@@ -398,7 +401,12 @@ test_inferred_types_in_panel (void)
   collect_subtitles (GTK_WIDGET (test_properties (window)), rows);
   g_assert_nonnull (strstr (rows->str, "float32[2×3×128×128]\n"));
   g_assert_nonnull (strstr (rows->str, "…\n"));
+  /* The page built again is the one shown, but for the values: the shown one keeps
+   * its rows and takes the new values. */
+  g_assert_true (test_find_widget (GTK_WIDGET (test_properties (window)), ADW_TYPE_ACTION_ROW, "X: input") == input_row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (input_row)), ==, "float32[2×3×128×128]");
   wait_for_layout (window);
+  g_assert_true (test_find_widget (GTK_WIDGET (test_properties (window)), ADW_TYPE_ACTION_ROW, "X: input") == input_row);
   g_assert_false (onyx_document_is_frozen (onyx_window_get_document (window)));
   g_string_truncate (rows, 0);
   collect_subtitles (GTK_WIDGET (test_properties (window)), rows);

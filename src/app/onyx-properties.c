@@ -1,5 +1,8 @@
-/* onyx-properties.c: rebuilt from the document on every selection change or edit;
- * a panel shows at most a few hundred rows, so rebuilding is cheaper than tracking. */
+/* onyx-properties.c: rebuilt from the document on every selection change or edit; a
+ * panel shows at most a few hundred rows, so rebuilding is simpler than tracking. A
+ * page built the same as the one shown, but for its rows' values, is not shown: the
+ * shown one takes its values, and only the labels that changed are laid out again
+ * (GTK lays a row's wrapped label out a dozen times and more when it is new). */
 #include "onyx-properties.h"
 
 #include <glib/gi18n.h>
@@ -24,6 +27,8 @@ struct _OnyxProperties {
   GtkBox parent_instance;
 
   OnyxDiagnostics *diagnostics;   /* borrowed, or NULL */
+  GtkWidget *page;                /* shown, or NULL */
+  GtkWidget *building;            /* the next page, while a show_* function fills it */
 };
 
 G_DEFINE_FINAL_TYPE (OnyxProperties, onyx_properties, GTK_TYPE_BOX)
@@ -31,10 +36,90 @@ G_DEFINE_FINAL_TYPE (OnyxProperties, onyx_properties, GTK_TYPE_BOX)
 void
 onyx_properties_clear (OnyxProperties *self)
 {
-  GtkWidget *child;
+  if (self->page != NULL)
+    gtk_box_remove (GTK_BOX (self), g_steal_pointer (&self->page));
+}
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
-    gtk_box_remove (GTK_BOX (self), child);
+static void
+begin_page (OnyxProperties *self)
+{
+  g_return_if_fail (self->building == NULL);
+  self->building = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 18));
+}
+
+/* What a page is made of but for its rows' subtitles, written to `shape`; its
+ * AdwActionRows, in order, to `rows`. */
+static void
+page_shape (GtkWidget *widget, GString *shape, GPtrArray *rows, gboolean in_row)
+{
+  g_string_append_printf (shape, "%s%s", G_OBJECT_TYPE_NAME (widget), gtk_widget_get_visible (widget) ? "" : "-");
+  if (ADW_IS_PREFERENCES_GROUP (widget))
+    g_string_append_printf (shape, "[%s]", adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (widget)));
+  if (ADW_IS_PREFERENCES_ROW (widget))
+    g_string_append_printf (shape, "[%s]", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)));
+  if (ADW_IS_ACTION_ROW (widget))
+    {
+      g_ptr_array_add (rows, widget);
+      in_row = TRUE;
+    }
+  if (GTK_IS_EDITABLE (widget) && !GTK_IS_TEXT (widget))
+    {
+      GVariant *target = g_object_get_data (G_OBJECT (widget), "target");
+      g_autofree char *printed = target != NULL ? g_variant_print (target, TRUE) : NULL;
+      g_string_append_printf (shape, "[%s|%s]", gtk_editable_get_text (GTK_EDITABLE (widget)), printed);
+    }
+  if (GTK_IS_ACTIONABLE (widget))
+    {
+      GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
+      g_autofree char *printed = target != NULL ? g_variant_print (target, TRUE) : NULL;
+      g_string_append_printf (shape, "[%s|%s]", gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), printed);
+    }
+  if (GTK_IS_LINK_BUTTON (widget))
+    g_string_append_printf (shape, "[%s]", gtk_link_button_get_uri (GTK_LINK_BUTTON (widget)));
+  if (GTK_IS_BUTTON (widget))
+    g_string_append_printf (shape, "[%s]", gtk_button_get_label (GTK_BUTTON (widget)));
+  if (GTK_IS_IMAGE (widget))
+    g_string_append_printf (shape, "[%s]", gtk_image_get_icon_name (GTK_IMAGE (widget)));
+  if (GTK_IS_LABEL (widget) && !in_row)
+    g_string_append_printf (shape, "[%s]", gtk_label_get_label (GTK_LABEL (widget)));
+  g_string_append_c (shape, '(');
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    page_shape (child, shape, rows, in_row);
+  g_string_append_c (shape, ')');
+}
+
+/* The shown page takes the rows' subtitles of `page` when it is built the same. */
+static gboolean
+take_values (GtkWidget *shown, GtkWidget *page)
+{
+  g_autoptr (GString) shown_shape = g_string_new (NULL);
+  g_autoptr (GString) page_shape_text = g_string_new (NULL);
+  g_autoptr (GPtrArray) shown_rows = g_ptr_array_new ();
+  g_autoptr (GPtrArray) page_rows = g_ptr_array_new ();
+
+  page_shape (shown, shown_shape, shown_rows, FALSE);
+  page_shape (page, page_shape_text, page_rows, FALSE);
+  if (!g_str_equal (shown_shape->str, page_shape_text->str) || shown_rows->len != page_rows->len)
+    return FALSE;
+  for (guint i = 0; i < shown_rows->len; i++)
+    {
+      const char *value = adw_action_row_get_subtitle (page_rows->pdata[i]);
+      if (g_strcmp0 (adw_action_row_get_subtitle (shown_rows->pdata[i]), value) != 0)
+        adw_action_row_set_subtitle (shown_rows->pdata[i], value);
+    }
+  return TRUE;
+}
+
+static void
+present_page (OnyxProperties *self)
+{
+  g_autoptr (GtkWidget) page = g_steal_pointer (&self->building);
+
+  if (self->page != NULL && take_values (self->page, page))
+    return;
+  onyx_properties_clear (self);
+  self->page = page;
+  gtk_box_append (GTK_BOX (self), page);
 }
 
 static GtkWidget *
@@ -43,7 +128,7 @@ add_group (OnyxProperties *self, const char *title)
   GtkWidget *group = adw_preferences_group_new ();
 
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
-  gtk_box_append (GTK_BOX (self), group);
+  gtk_box_append (GTK_BOX (self->building), group);
   return group;
 }
 
@@ -235,7 +320,7 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
   g_autoptr (OnyxSummary) summary = onyx_summary_new (model);
   GtkWidget *group;
 
-  onyx_properties_clear (self);
+  begin_page (self);
   if (graph != NULL && graph != model->graph)
     add_graph_group (self, doc, graph);
   group = add_group (self, _("Model"));
@@ -313,6 +398,7 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
           add_link_row (group, name, type, "win.select-tensor", g_variant_new_string (v->name));
         }
     }
+  present_page (self);
 }
 
 /* On a node's output row: a new node reading that output. */
@@ -569,7 +655,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   const char *domain = node->domain != NULL && node->domain[0] ? node->domain : "ai.onnx";
   gboolean has_module;
 
-  onyx_properties_clear (self);
+  begin_page (self);
   group = add_group (self, _("Node"));
   add_text_row (group, _("Operator"), onyx_display_escape (node->op_type));
   add_text_row (group, _("Domain"), g_strdup_printf ("%s (%s)", domain,
@@ -586,11 +672,11 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   add_button (box, _("_Bypass"), "win.bypass-node", NULL, FALSE);
   add_button (box, _("_Delete"), "win.delete-node", NULL, TRUE);
   add_button (box, _("Delete with _Descendants"), "win.delete-descendants", NULL, TRUE);
-  gtk_box_append (GTK_BOX (self), box);
+  gtk_box_append (GTK_BOX (self->building), box);
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   add_button (box, _("R_eplace Operator…"), "win.replace-operator", NULL, FALSE);
   add_button (box, _("E_xtract to New Model…"), "win.extract-model", NULL, FALSE);
-  gtk_box_append (GTK_BOX (self), box);
+  gtk_box_append (GTK_BOX (self->building), box);
 
   if (node->n_attribute > 0)
     {
@@ -639,6 +725,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
       if (node->output[i] != NULL && node->output[i][0] != '\0')
         adw_action_row_add_suffix (ADW_ACTION_ROW (row), insert_after_button (node->output[i]));
     }
+  present_page (self);
 }
 
 static void
@@ -693,7 +780,7 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
   Onnx__GraphProto *graph = onyx_graph_index_get_graph (index);
   GtkWidget *group, *box;
 
-  onyx_properties_clear (self);
+  begin_page (self);
   group = add_group (self, input != NULL && init == NULL ? _("Graph Input")
                            : output != NULL ? _("Graph Output") : _("Tensor"));
   add_entry_row (group, _("Name"), name, "win.rename-tensor", g_variant_new_string (name));
@@ -747,12 +834,13 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
     add_button (box, _("_Add as Graph Output"), "win.add-output", g_variant_new_string (name), FALSE);
   add_button (box, _("_Insert Node After…"), "win.insert-node-after", g_variant_new_string (name), FALSE);
   add_button (box, _("E_xtract to New Model…"), "win.extract-model", NULL, FALSE);
-  gtk_box_append (GTK_BOX (self), box);
+  gtk_box_append (GTK_BOX (self->building), box);
 
   if (init != NULL)
     add_initializer_rows (self, doc, init);
   if (input != NULL || output != NULL || (input = value_info_named (graph, name)) != NULL)
     add_metadata_group (self, _("Metadata"), &(input != NULL ? input : output)->base, FALSE);
+  present_page (self);
 }
 
 static void
