@@ -73,6 +73,17 @@ test_find_widget (GtkWidget *widget, GType type, const char *label)
 #define test_canvas(window) ONYX_CANVAS (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_CANVAS, NULL))
 #define test_properties(window) \
   ONYX_PROPERTIES (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_PROPERTIES, NULL))
+
+/* The properties panel's page shown (it keeps the one shown before, hidden). */
+static inline GtkWidget *
+test_properties_page (OnyxWindow *window)
+{
+  for (GtkWidget *page = gtk_widget_get_first_child (GTK_WIDGET (test_properties (window))); page != NULL;
+       page = gtk_widget_get_next_sibling (page))
+    if (gtk_widget_get_visible (page))
+      return page;
+  return NULL;
+}
 #define test_compare_pane(window) \
   ONYX_COMPARE_PANE (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_COMPARE_PANE, NULL))
 /* (onyx-run-pane.h for this one) */
@@ -356,6 +367,9 @@ snapshot_to_png (GtkWidget *widget, const char *name)
 static inline void
 collect_text (GtkWidget *widget, GString *text)
 {
+  /* What is shown: a hidden page of the panel is not. */
+  if (!gtk_widget_get_visible (widget))
+    return;
   if (ADW_IS_PREFERENCES_ROW (widget))
     g_string_append_printf (text, "%s\n", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)));
   if (ADW_IS_ACTION_ROW (widget) && adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)) != NULL)

@@ -40,10 +40,13 @@ first_node_of_op (OnyxWindow *window, const char *op_type)
   g_assert_not_reached ();
 }
 
-/* The button of `widget`'s tree that activates `action` (with `target`, if not NULL). */
+/* The shown button of `widget`'s tree that activates `action` (with `target`, if not
+ * NULL). */
 static GtkWidget *
 find_action_button (GtkWidget *widget, const char *action, const char *target)
 {
+  if (!gtk_widget_get_visible (widget))
+    return NULL;
   if (GTK_IS_BUTTON (widget) &&
       g_strcmp0 (gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), action) == 0)
     {

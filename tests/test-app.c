@@ -24,6 +24,7 @@ test_open_bypass_undo_save (void)
   g_autofree char *saved = g_build_filename (tmpdir, "saved.onnx", NULL);
   g_autoptr (GFile) saved_file = g_file_new_for_path (saved);
   g_autofree char *types = NULL, *out = NULL, *err = NULL, *script = NULL;
+  GtkWidget *nodes_row;
   int foo, status;
 
   gtk_window_present (GTK_WINDOW (window));
@@ -34,6 +35,10 @@ test_open_bypass_undo_save (void)
   wait_for_layout (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (test_canvas (window)), "test-app-loaded.png"), >, 2000);
   snapshot_to_png (GTK_WIDGET (window), "test-app-window.png");
+
+  nodes_row = test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "Nodes");
+  g_assert_nonnull (nodes_row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (nodes_row)), ==, "3");
 
   /* A click on FooOp, as the canvas reports it. */
   foo = layout_node_of_op (window, "FooOp");
@@ -51,6 +56,9 @@ test_open_bypass_undo_save (void)
   g_assert_true (g_str_has_prefix (gtk_window_get_title (GTK_WINDOW (window)), "• "));
   wait_for_layout (window);
   g_assert_cmpint (layout_node_of_op (window, "FooOp"), ==, -1);
+  /* The panel is back on the model's page, the same rows with the new count. */
+  g_assert_true (test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "Nodes") == nodes_row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (nodes_row)), ==, "2");
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (test_canvas (window)), "test-app-bypassed.png"), >, 2000);
 
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
@@ -350,6 +358,8 @@ test_crash_restore (void)
 static void
 collect_subtitles (GtkWidget *widget, GString *out)
 {
+  if (!gtk_widget_get_visible (widget))
+    return;
   if (ADW_IS_ACTION_ROW (widget))
     g_string_append_printf (out, "%s\n", adw_action_row_get_subtitle (ADW_ACTION_ROW (widget)));
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
@@ -384,7 +394,7 @@ test_inferred_types_in_panel (void)
     ;
   snapshot_to_png (GTK_WIDGET (window), "test-app-inferred-types.png");
 
-  input_row = test_find_widget (GTK_WIDGET (test_properties (window)), ADW_TYPE_ACTION_ROW, "X: input");
+  input_row = test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "X: input");
   g_assert_nonnull (input_row);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.set-input-dim", "(sus)", "input", 0, "2"));
   /* The step shows at once (the panel in the turn after its frame); its shapes are
@@ -403,10 +413,10 @@ test_inferred_types_in_panel (void)
   g_assert_nonnull (strstr (rows->str, "…\n"));
   /* The page built again is the one shown, but for the values: the shown one keeps
    * its rows and takes the new values. */
-  g_assert_true (test_find_widget (GTK_WIDGET (test_properties (window)), ADW_TYPE_ACTION_ROW, "X: input") == input_row);
+  g_assert_true (test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "X: input") == input_row);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (input_row)), ==, "float32[2×3×128×128]");
   wait_for_layout (window);
-  g_assert_true (test_find_widget (GTK_WIDGET (test_properties (window)), ADW_TYPE_ACTION_ROW, "X: input") == input_row);
+  g_assert_true (test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "X: input") == input_row);
   g_assert_false (onyx_document_is_frozen (onyx_window_get_document (window)));
   g_string_truncate (rows, 0);
   collect_subtitles (GTK_WIDGET (test_properties (window)), rows);
@@ -426,7 +436,7 @@ test_inferred_types_in_panel (void)
 static void
 apply_panel_entry (OnyxWindow *window, const char *title, const char *text)
 {
-  GtkWidget *row = test_find_widget (GTK_WIDGET (test_properties (window)), ADW_TYPE_ENTRY_ROW, title);
+  GtkWidget *row = test_find_widget (test_properties_page (window), ADW_TYPE_ENTRY_ROW, title);
 
   g_assert_nonnull (row);
   gtk_editable_set_text (GTK_EDITABLE (row), text);

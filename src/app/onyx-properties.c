@@ -28,6 +28,8 @@ struct _OnyxProperties {
 
   OnyxDiagnostics *diagnostics;   /* borrowed, or NULL */
   GtkWidget *page;                /* shown, or NULL */
+  GtkWidget *kept;                /* the one shown before, hidden: the model's page is
+                                   * shown again after each edit of a node */
   GtkWidget *building;            /* the next page, while a show_* function fills it */
 };
 
@@ -38,6 +40,8 @@ onyx_properties_clear (OnyxProperties *self)
 {
   if (self->page != NULL)
     gtk_box_remove (GTK_BOX (self), g_steal_pointer (&self->page));
+  if (self->kept != NULL)
+    gtk_box_remove (GTK_BOX (self), g_steal_pointer (&self->kept));
 }
 
 static void
@@ -97,8 +101,11 @@ take_values (GtkWidget *shown, GtkWidget *page)
   g_autoptr (GPtrArray) shown_rows = g_ptr_array_new ();
   g_autoptr (GPtrArray) page_rows = g_ptr_array_new ();
 
-  page_shape (shown, shown_shape, shown_rows, FALSE);
-  page_shape (page, page_shape_text, page_rows, FALSE);
+  /* (the pages themselves differ in being shown or not) */
+  for (GtkWidget *child = gtk_widget_get_first_child (shown); child != NULL; child = gtk_widget_get_next_sibling (child))
+    page_shape (child, shown_shape, shown_rows, FALSE);
+  for (GtkWidget *child = gtk_widget_get_first_child (page); child != NULL; child = gtk_widget_get_next_sibling (child))
+    page_shape (child, page_shape_text, page_rows, FALSE);
   if (!g_str_equal (shown_shape->str, page_shape_text->str) || shown_rows->len != page_rows->len)
     return FALSE;
   for (guint i = 0; i < shown_rows->len; i++)
@@ -110,16 +117,28 @@ take_values (GtkWidget *shown, GtkWidget *page)
   return TRUE;
 }
 
+/* Shows the page built: the one shown or the one kept when either is built the same,
+ * else the new one. The page shown before is kept, hidden. */
 static void
 present_page (OnyxProperties *self)
 {
   g_autoptr (GtkWidget) page = g_steal_pointer (&self->building);
+  GtkWidget *shown = NULL;
 
   if (self->page != NULL && take_values (self->page, page))
     return;
-  onyx_properties_clear (self);
-  self->page = page;
-  gtk_box_append (GTK_BOX (self), page);
+  if (self->kept != NULL && take_values (self->kept, page))
+    shown = g_steal_pointer (&self->kept);
+  else
+    {
+      shown = page;
+      gtk_box_append (GTK_BOX (self), page);
+    }
+  if (self->kept != NULL)
+    gtk_box_remove (GTK_BOX (self), g_steal_pointer (&self->kept));
+  if (self->page != NULL)
+    gtk_widget_set_visible (self->kept = self->page, FALSE);
+  gtk_widget_set_visible (self->page = shown, TRUE);
 }
 
 static GtkWidget *
