@@ -1,7 +1,13 @@
 /* bench-stalls.c: how long the app's main loop stops answering, phase by phase, in
  * the real window (run by hand under Xvfb):
  *
- *   xvfb-run -a -s '-screen 0 1280x800x24' _build/bench/bench-stalls MODEL.onnx [PHASE...]
+ *   xvfb-run -a -s '-screen 0 1280x800x24 -extension MIT-SHM' \
+ *     _build/bench/bench-stalls MODEL.onnx [PHASE...]
+ *
+ * Without MIT-SHM: cairo's X11 path then sends each frame over the socket instead of
+ * through fresh shared memory, whose pages the kernel faults in frame after frame
+ * on this VM (15-35 ms of every full-window frame, the app's or not); the README
+ * gives the figures with it too.
  *
  * Phases: open (until idle; it also prints when the first frame showing the graph
  * was painted), 20 edits (Bypass of single-input
