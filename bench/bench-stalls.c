@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "bench-util.h"
-#include "onyx-journal.h"
+#include "onyx-disk-queue.h"
 #include "onyx-memory.h"
 #include "onyx-run.h"
 #include "onyx-shapes.h"
@@ -271,7 +271,7 @@ main (int argc, char **argv)
     phase (window, &watchdog, "run", named_action, "win.run", 1);
   /* Edits left unsaved would be offered back by the next run (or the app). */
   onyx_window_journal_discard (window);
-  onyx_journal_flush ();
+  onyx_disk_queue_flush ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (copy_path);
   return 0;

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include "onyx-disk-queue.h"
 #include "onyx-journal.h"
 #include "onyx-steps.h"
 
@@ -290,7 +291,7 @@ crash_after_bypass (const char *path)
   g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "FooOp"), -1);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
   /* The journal is written in a thread: the crash comes once it is on disk. */
-  onyx_journal_flush ();
+  onyx_disk_queue_flush ();
   raise (SIGKILL);
   return 1;
 }

@@ -2,6 +2,7 @@
  * between), written and read back, rebuild the same model from the saved file. */
 #include <glib/gstdio.h>
 
+#include "onyx-disk-queue.h"
 #include "onyx-journal.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
@@ -133,12 +134,12 @@ test_journal_lifecycle (void)
     onyx_journal_store_later (journal_path, first);
     onyx_journal_store_later (journal_path, NULL);
     onyx_journal_store_later (journal_path, second);
-    onyx_journal_flush ();
+    onyx_disk_queue_flush ();
     g_assert_true (g_file_get_contents (journal_path, &contents, NULL, NULL));
     g_assert_cmpstr (contents, ==, "second");
     onyx_journal_store_later (journal_path, first);
     onyx_journal_store_later (journal_path, NULL);
-    onyx_journal_flush ();
+    onyx_disk_queue_flush ();
     g_assert_false (g_file_test (journal_path, G_FILE_TEST_EXISTS));
   }
 

@@ -3,7 +3,7 @@
 
 #include <glib/gi18n.h>
 
-#include "onyx-journal.h"
+#include "onyx-disk-queue.h"
 #include "onyx-preferences.h"
 #include "onyx-settings.h"
 #include "onyx-shapes.h"
@@ -157,8 +157,8 @@ static void
 onyx_application_shutdown (GApplication *app)
 {
   /* A journal removed after a save or a discard must be gone before the next start
-   * finds it. */
-  onyx_journal_flush ();
+   * finds it, and a model opened last must be in the recent files. */
+  onyx_disk_queue_flush ();
   G_APPLICATION_CLASS (onyx_application_parent_class)->shutdown (app);
 }
 

@@ -1,10 +1,12 @@
 /* onyx-window-journal.c: no lost work. After every change the window writes the
  * document's unsaved edits to a journal in the XDG state folder (the core's
- * onyx-journal.h), in a thread of its own; saving or discarding removes it. Opening a model that has a
- * journal left by a crash offers to replay those edits on it. */
+ * onyx-journal.h), on the disk queue's thread; saving or discarding removes it.
+ * Opening a model that has a journal left by a crash offers to replay those edits on
+ * it. */
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
+#include "onyx-disk-queue.h"
 #include "onyx-journal.h"
 #include "onyx-window-private.h"
 
@@ -106,7 +108,7 @@ onyx_window_journal_offer_restore (OnyxWindow *self)
   if (path == NULL)
     return;
   /* A journal being written or removed is as its last write leaves it. */
-  onyx_journal_flush ();
+  onyx_disk_queue_flush ();
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     return;
   journal = onyx_journal_read (path, &error);

@@ -1,12 +1,14 @@
 /* onyx-window-recent.c: recently opened and saved models. The list lives in the
  * GSettings key recent-models (URIs, newest first, at most recent-models-limit) and
  * is also added to the desktop's recent files (GtkRecentManager's) so that GNOME's
- * own recent files show it. An
- * empty window lists it, and the main menu has it as "Open Recent". */
+ * own recent files show it. An empty window lists it, and the main menu has it as
+ * "Open Recent". */
 #include "onyx-window-private.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
+
+#include "onyx-disk-queue.h"
 
 struct _OnyxWindowRecent {
   GtkWidget *group;               /* the empty page's "Recent Models" */
@@ -33,8 +35,8 @@ recent_uris (GSettings *settings, const char *uri)
 
 /* Adds `uri` (taken) to the desktop's recent files, the file GtkRecentManager reads
  * and writes. GtkRecentManager itself writes it on the UI thread with an fsync (45 ms
- * here, far more on a slow disk), so one worker thread does, one entry at a time;
- * every GtkRecentManager, this process' too, reloads the file when it changes. */
+ * here, far more on a slow disk), so the disk queue's thread does; every
+ * GtkRecentManager, this process' too, reloads the file when it changes. */
 static void
 add_to_desktop_recent (gpointer uri, gpointer unused)
 {
@@ -58,15 +60,12 @@ add_to_desktop_recent (gpointer uri, gpointer unused)
 void
 onyx_window_recent_add (OnyxWindow *self, GFile *file)
 {
-  static GThreadPool *desktop_recent;
   g_autofree char *uri = g_file_get_uri (file);
   g_autoptr (GPtrArray) uris = recent_uris (self->settings, uri);
 
   g_ptr_array_add (uris, NULL);
   g_settings_set_strv (self->settings, "recent-models", (const char *const *) uris->pdata);
-  if (desktop_recent == NULL)
-    desktop_recent = g_thread_pool_new (add_to_desktop_recent, NULL, 1, FALSE, NULL);
-  g_thread_pool_push (desktop_recent, g_steal_pointer (&uri), NULL);
+  onyx_disk_queue_push (add_to_desktop_recent, g_steal_pointer (&uri));
 }
 
 static GtkWidget *

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "onyx-disk-queue.h"
 #include "onyx-replay.h"
 
 #define MAGIC "onyx-journal 1"
@@ -114,9 +115,6 @@ typedef struct {
   GBytes *contents;   /* NULL: remove the journal */
 } Store;
 
-static GThreadPool *writer;
-G_LOCK_DEFINE_STATIC (writer);
-
 static void
 store_in_thread (gpointer data, gpointer unused)
 {
@@ -139,25 +137,7 @@ onyx_journal_store_later (const char *journal_path, GBytes *contents)
 
   store->path = g_strdup (journal_path);
   store->contents = contents != NULL ? g_bytes_ref (contents) : NULL;
-  G_LOCK (writer);
-  /* One thread: journals are written in the order asked. */
-  if (writer == NULL)
-    writer = g_thread_pool_new (store_in_thread, NULL, 1, FALSE, NULL);
-  g_thread_pool_push (writer, store, NULL);
-  G_UNLOCK (writer);
-}
-
-void
-onyx_journal_flush (void)
-{
-  GThreadPool *pool;
-
-  G_LOCK (writer);
-  pool = g_steal_pointer (&writer);
-  G_UNLOCK (writer);
-  /* Freeing the pool waits for what it was given; the next write makes another. */
-  if (pool != NULL)
-    g_thread_pool_free (pool, FALSE, TRUE);
+  onyx_disk_queue_push (store_in_thread, store);
 }
 
 gboolean

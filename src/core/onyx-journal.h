@@ -35,12 +35,10 @@ GBytes      *onyx_journal_serialize (OnyxDocument *doc,
 gboolean     onyx_journal_store    (const char   *journal_path,
                                     GBytes       *contents,
                                     GError      **error);
-/* onyx_journal_store in a thread of its own, one journal after another in the order
- * asked (writing waits for the disk, which a UI must not); a failure is logged. */
+/* onyx_journal_store on the disk queue's thread (onyx-disk-queue.h: writing waits
+ * for the disk, which a UI must not), in the order asked; a failure is logged. */
 void         onyx_journal_store_later (const char *journal_path,
                                        GBytes     *contents);
-/* Waits until every journal asked for is written or removed. */
-void         onyx_journal_flush    (void);
 OnyxJournal *onyx_journal_read     (const char   *journal_path,
                                     GError      **error);
 /* TRUE when the model file is still the one the journal was written against. */
