@@ -51,10 +51,19 @@ begin_page (OnyxProperties *self)
   self->building = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 18));
 }
 
-/* What a page is made of but for its rows' subtitles, written to `shape`; its
+/* "[what|target]", for an entry's text or an actionable's action name. */
+static void
+append_with_target (GString *shape, const char *what, GVariant *target)
+{
+  g_autofree char *printed = target != NULL ? g_variant_print (target, TRUE) : NULL;
+
+  g_string_append_printf (shape, "[%s|%s]", what, printed);
+}
+
+/* What a widget is made of but for its rows' subtitles, written to `shape`; its
  * AdwActionRows, in order, to `rows`. */
 static void
-page_shape (GtkWidget *widget, GString *shape, GPtrArray *rows, gboolean in_row)
+widget_shape (GtkWidget *widget, GString *shape, GPtrArray *rows, gboolean in_row)
 {
   g_string_append_printf (shape, "%s%s", G_OBJECT_TYPE_NAME (widget), gtk_widget_get_visible (widget) ? "" : "-");
   if (ADW_IS_PREFERENCES_GROUP (widget))
@@ -67,17 +76,11 @@ page_shape (GtkWidget *widget, GString *shape, GPtrArray *rows, gboolean in_row)
       in_row = TRUE;
     }
   if (GTK_IS_EDITABLE (widget) && !GTK_IS_TEXT (widget))
-    {
-      GVariant *target = g_object_get_data (G_OBJECT (widget), "target");
-      g_autofree char *printed = target != NULL ? g_variant_print (target, TRUE) : NULL;
-      g_string_append_printf (shape, "[%s|%s]", gtk_editable_get_text (GTK_EDITABLE (widget)), printed);
-    }
+    append_with_target (shape, gtk_editable_get_text (GTK_EDITABLE (widget)),
+                        g_object_get_data (G_OBJECT (widget), "target"));
   if (GTK_IS_ACTIONABLE (widget))
-    {
-      GVariant *target = gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget));
-      g_autofree char *printed = target != NULL ? g_variant_print (target, TRUE) : NULL;
-      g_string_append_printf (shape, "[%s|%s]", gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)), printed);
-    }
+    append_with_target (shape, gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)),
+                        gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget)));
   if (GTK_IS_LINK_BUTTON (widget))
     g_string_append_printf (shape, "[%s]", gtk_link_button_get_uri (GTK_LINK_BUTTON (widget)));
   if (GTK_IS_BUTTON (widget))
@@ -88,31 +91,49 @@ page_shape (GtkWidget *widget, GString *shape, GPtrArray *rows, gboolean in_row)
     g_string_append_printf (shape, "[%s]", gtk_label_get_label (GTK_LABEL (widget)));
   g_string_append_c (shape, '(');
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    page_shape (child, shape, rows, in_row);
+    widget_shape (child, shape, rows, in_row);
   g_string_append_c (shape, ')');
 }
 
-/* The shown page takes the rows' subtitles of `page` when it is built the same. */
-static gboolean
-take_values (GtkWidget *shown, GtkWidget *page)
-{
-  g_autoptr (GString) shown_shape = g_string_new (NULL);
-  g_autoptr (GString) page_shape_text = g_string_new (NULL);
-  g_autoptr (GPtrArray) shown_rows = g_ptr_array_new ();
-  g_autoptr (GPtrArray) page_rows = g_ptr_array_new ();
+typedef struct {
+  GString *text;
+  GPtrArray *rows;    /* AdwActionRow*, borrowed */
+} PageShape;
 
-  /* (the pages themselves differ in being shown or not) */
-  for (GtkWidget *child = gtk_widget_get_first_child (shown); child != NULL; child = gtk_widget_get_next_sibling (child))
-    page_shape (child, shown_shape, shown_rows, FALSE);
+/* A page's shape: its children's (the pages themselves differ in being shown or not). */
+static PageShape
+page_shape (GtkWidget *page)
+{
+  PageShape shape = { g_string_new (NULL), g_ptr_array_new () };
+
   for (GtkWidget *child = gtk_widget_get_first_child (page); child != NULL; child = gtk_widget_get_next_sibling (child))
-    page_shape (child, page_shape_text, page_rows, FALSE);
-  if (!g_str_equal (shown_shape->str, page_shape_text->str) || shown_rows->len != page_rows->len)
+    widget_shape (child, shape.text, shape.rows, FALSE);
+  return shape;
+}
+
+static void
+page_shape_clear (PageShape *shape)
+{
+  g_string_free (shape->text, TRUE);
+  g_ptr_array_unref (shape->rows);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PageShape, page_shape_clear)
+
+/* `shown` takes the rows' subtitles of the page of shape `built` when it is built the
+ * same. */
+static gboolean
+take_values (GtkWidget *shown, const PageShape *built)
+{
+  g_auto (PageShape) shape = page_shape (shown);
+
+  if (!g_str_equal (shape.text->str, built->text->str) || shape.rows->len != built->rows->len)
     return FALSE;
-  for (guint i = 0; i < shown_rows->len; i++)
+  for (guint i = 0; i < shape.rows->len; i++)
     {
-      const char *value = adw_action_row_get_subtitle (page_rows->pdata[i]);
-      if (g_strcmp0 (adw_action_row_get_subtitle (shown_rows->pdata[i]), value) != 0)
-        adw_action_row_set_subtitle (shown_rows->pdata[i], value);
+      const char *value = adw_action_row_get_subtitle (built->rows->pdata[i]);
+      if (g_strcmp0 (adw_action_row_get_subtitle (shape.rows->pdata[i]), value) != 0)
+        adw_action_row_set_subtitle (shape.rows->pdata[i], value);
     }
   return TRUE;
 }
@@ -123,11 +144,12 @@ static void
 present_page (OnyxProperties *self)
 {
   g_autoptr (GtkWidget) page = g_steal_pointer (&self->building);
+  g_auto (PageShape) built = page_shape (page);
   GtkWidget *shown = NULL;
 
-  if (self->page != NULL && take_values (self->page, page))
+  if (self->page != NULL && take_values (self->page, &built))
     return;
-  if (self->kept != NULL && take_values (self->kept, page))
+  if (self->kept != NULL && take_values (self->kept, &built))
     shown = g_steal_pointer (&self->kept);
   else
     {
