@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "onyx-application.h"
 #include "onyx-document-private.h"
 #include "onyx-edits.h"
 #include "onyx-steps.h"
@@ -305,6 +306,68 @@ test_compare_in_branch (void)
   g_rmdir (dir);
 }
 
+/* `onyx --graph G MODEL` as the command line gives it to the application: the
+ * window opens the model in its thread, then shows G (a branch inside a Loop's
+ * body; a function), or says why not and stays at the main graph. */
+typedef struct {
+  const char *expected_path;   /* the header bar's path once shown; NULL: main */
+  char *path;
+  guint polls;
+} StartUp;
+
+static gboolean
+poll_started (gpointer data)
+{
+  GApplication *app = data;
+  StartUp *start = g_object_get_data (G_OBJECT (app), "start-up");
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (app));
+  OnyxWindow *window = ONYX_IS_WINDOW (active) ? ONYX_WINDOW (active) : NULL;
+
+  /* Bounded: a window that never shows the model fails below. */
+  if (++start->polls > 3000)
+    {
+      g_application_quit (app);
+      return G_SOURCE_REMOVE;
+    }
+  if (window == NULL || onyx_window_is_opening (window) || onyx_window_is_laying_out (window) ||
+      onyx_window_get_document (window) == NULL)
+    return G_SOURCE_CONTINUE;
+  start->path = gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window))
+                  ? path_text (window) : g_strdup ("main");
+  onyx_window_journal_discard (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_application_quit (app);
+  return G_SOURCE_REMOVE;
+}
+
+static char *
+start_at_graph (const char *model, const char *graph)
+{
+  g_autoptr (OnyxApplication) app = onyx_application_new ();
+  g_autofree char *path = test_data_path (model);
+  char *argv[] = { "onyx", "--graph", (char *) graph, path, NULL };
+  StartUp start = { 0 };
+
+  g_application_set_flags (G_APPLICATION (app), G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE);
+  g_object_set_data (G_OBJECT (app), "start-up", &start);
+  g_timeout_add (20, poll_started, app);
+  g_assert_cmpint (g_application_run (G_APPLICATION (app), 4, argv), ==, 0);
+  g_assert_cmpuint (start.polls, <=, 3000);
+  return start.path;
+}
+
+static void
+test_start_at_graph (void)
+{
+  g_autofree char *branch = start_at_graph ("control_loop.onnx", "/If:then_branch");
+  g_autofree char *function = start_at_graph ("local_function.onnx", "ReluNeg");
+  g_autofree char *unknown = start_at_graph ("control_loop.onnx", "/Nope:body");
+
+  g_assert_cmpstr (branch, ==, "main›/Loop›body›/If›then_branch");
+  g_assert_cmpstr (function, ==, "main›ReluNeg");
+  g_assert_cmpstr (unknown, ==, "main");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -321,6 +384,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-subgraphs/holder-deleted", test_holder_deleted);
   g_test_add_func ("/app-subgraphs/function", test_function);
   g_test_add_func ("/app-subgraphs/compare", test_compare_in_branch);
+  g_test_add_func ("/app-subgraphs/start-at-graph", test_start_at_graph);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

@@ -47,10 +47,7 @@ onyx_application_open (GApplication *app, GFile **files, int n_files, const char
       else
         window = onyx_window_new (GTK_APPLICATION (app));
       gtk_window_present (GTK_WINDOW (window));
-      onyx_window_open_file (window, files[i]);
-      if (i == 0 && ONYX_APPLICATION (app)->initial_graph != NULL && onyx_window_has_model (window))
-        gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s",
-                                    ONYX_APPLICATION (app)->initial_graph);
+      onyx_window_open_file_at (window, files[i], i == 0 ? ONYX_APPLICATION (app)->initial_graph : NULL);
     }
   g_clear_pointer (&ONYX_APPLICATION (app)->initial_graph, g_free);
 }

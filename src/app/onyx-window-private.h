@@ -68,6 +68,15 @@ Onnx__NodeProto  *onyx_window_get_selected_node (OnyxWindow *self);
 /* The selected tensor's name, or NULL when the selection is no tensor. */
 const char       *onyx_window_get_selected_tensor (OnyxWindow *self);
 void     onyx_window_update_state   (OnyxWindow *self);
+void     onyx_window_update_title   (OnyxWindow *self);
+/* The window follows its document's "changed" (after the layout session does). */
+void     onyx_window_follow_document (OnyxWindow *self);
+/* Notifies "document" after self->document was replaced. */
+void     onyx_window_notify_document (OnyxWindow *self);
+
+/* onyx-window-open.c */
+/* Leaves the document shown: the panes, the layout and the selection let go of it. */
+void     onyx_window_close_document (OnyxWindow *self);
 /* The Problems list and the properties panel follow a step in a main-loop turn after
  * its frame; this brings them up to date now (before reading them at once). */
 void     onyx_window_settle         (OnyxWindow *self);

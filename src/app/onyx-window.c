@@ -1,5 +1,5 @@
-/* onyx-window.c: opening a model, selection, title, state and closing. Actions live
- * in onyx-window-actions.c, saving in -save.c, the layout in onyx-layout-session.c,
+/* onyx-window.c: selection, title, state and closing. Actions live
+ * in onyx-window-actions.c, opening in -open.c, saving in -save.c, the layout in onyx-layout-session.c,
  * Find in -find.c, drops in -dnd.c. */
 #include "onyx-window-private.h"
 
@@ -82,8 +82,8 @@ onyx_window_show_error (OnyxWindow *self, const char *heading, const char *messa
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-static void
-update_title (OnyxWindow *self)
+void
+onyx_window_update_title (OnyxWindow *self)
 {
   g_autofree char *base = NULL, *dir = NULL, *title = NULL;
 
@@ -345,7 +345,7 @@ onyx_window_update_state (OnyxWindow *self)
       g_menu_append (self->edit_section, undo_label->str, "win.undo");
       g_menu_append (self->edit_section, redo_label->str, "win.redo");
     }
-  update_title (self);
+  onyx_window_update_title (self);
 }
 
 static gboolean
@@ -388,6 +388,18 @@ document_changed_cb (OnyxWindow *self, const OnyxChange *change)
    * list, the panel) follows in a main-loop turn of its own, after the frame. */
   if (self->follow_change == 0)
     self->follow_change = g_idle_add_full (G_PRIORITY_LOW, follow_change_cb, self, NULL);
+}
+
+void
+onyx_window_follow_document (OnyxWindow *self)
+{
+  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
+}
+
+void
+onyx_window_notify_document (OnyxWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DOCUMENT]);
 }
 
 static void
@@ -488,196 +500,6 @@ fold_constants_changed_cb (OnyxWindow *self)
   onyx_layout_session_relayout (self->layout, TRUE);
 }
 
-/* ---- Opening ---- */
-
-static void
-close_document (OnyxWindow *self)
-{
-  g_clear_handle_id (&self->follow_change, g_source_remove);
-  onyx_window_run_reset (self);
-  onyx_window_compare_stop (self);
-  onyx_window_problems_detach (self);
-  onyx_layout_session_set_graph (self->layout, NULL, NULL);
-  onyx_canvas_set_layout (self->canvas, NULL, FALSE);
-  onyx_properties_clear (self->properties);
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  self->selection = ONYX_SELECTION_MODEL;
-  self->selected_node = NULL;
-  g_clear_pointer (&self->selected_tensor, g_free);
-}
-
-/* What a thread makes of a file: the document with its first shapes, its findings
- * and the layout engine, all before the window sees them (load, inference and
- * diagnostics take a few hundred ms on a 13k-node model). */
-typedef struct {
-  char *path;
-  OnyxDocument *document;
-  OnyxDiagnostics *diagnostics;
-  OnyxLayoutEngine *engine;
-} Opening;
-
-static void
-opening_free (Opening *opening)
-{
-  g_free (opening->path);
-  g_clear_pointer (&opening->diagnostics, onyx_diagnostics_free);
-  g_clear_object (&opening->document);
-  g_clear_pointer (&opening->engine, onyx_layout_engine_free);
-  g_free (opening);
-}
-
-static gpointer
-diagnose_thread (gpointer document)
-{
-  return onyx_diagnostics_new (document);
-}
-
-static void
-open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  Opening *opening = data;
-  GError *error = NULL;
-  GThread *diagnosing;
-
-  /* The first view labels edges with shapes: they are inferred while it loads. */
-  opening->document = onyx_document_open_with_shapes (opening->path, &error);
-  if (opening->document == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  /* Both only read the model, each for about 50 ms on a 13k-node graph: side by side. */
-  diagnosing = g_thread_try_new ("onyx-diagnose", diagnose_thread, opening->document, NULL);
-  opening->engine = onyx_layout_engine_new (onyx_document_get_proto (opening->document)->graph);
-  opening->diagnostics = diagnosing != NULL ? g_thread_join (diagnosing) : onyx_diagnostics_new (opening->document);
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-show_open_error (OnyxWindow *self, const char *message)
-{
-  /* The description is markup; file names may hold "<" or "&". */
-  g_autofree char *markup = g_markup_escape_text (message, -1);
-
-  adw_status_page_set_description (self->error_page, markup);
-  gtk_stack_set_visible_child_name (self->stack, "error");
-  g_clear_object (&self->file);
-  update_title (self);
-  gtk_window_set_title (GTK_WINDOW (self), _("Could Not Open the Model"));
-  onyx_window_update_state (self);
-}
-
-/* What the window shows of a model it opened, once its layout has started. */
-typedef struct {
-  OnyxWindow *window;
-  GCancellable *cancellable;      /* the open's: another open or closing drops it */
-  OnyxDiagnostics *diagnostics;
-} Showing;
-
-static void
-showing_free (Showing *showing)
-{
-  g_object_unref (showing->window);
-  g_object_unref (showing->cancellable);
-  g_clear_pointer (&showing->diagnostics, onyx_diagnostics_free);
-  g_free (showing);
-}
-
-/* The Problems list and the model's panel (20 ms and more on a big model) come in a
- * main-loop turn of their own, after the first layout's thread started and after
- * input; the open ends here. */
-static gboolean
-show_opened (gpointer data)
-{
-  Showing *showing = data;
-  OnyxWindow *self = showing->window;
-
-  if (showing->cancellable != self->open_cancellable)
-    return G_SOURCE_REMOVE;
-  g_clear_object (&self->open_cancellable);
-  /* Before the panel is filled: it shows the node's findings. */
-  onyx_window_problems_attach (self, g_steal_pointer (&showing->diagnostics));
-  onyx_window_select_model (self);
-  onyx_window_journal_offer_restore (self);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-open_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr (OnyxWindow) self = data;
-  g_autoptr (GError) error = NULL;
-  Opening *opening = g_task_get_task_data (G_TASK (result));
-  Showing *showing;
-
-  /* Another file was opened meanwhile, or the window closed. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->open_cancellable)
-    return;
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
-    {
-      g_clear_object (&self->open_cancellable);
-      show_open_error (self, error->message);
-      return;
-    }
-  self->document = g_steal_pointer (&opening->document);
-  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DOCUMENT]);
-  onyx_layout_session_set_graph (self->layout, self->document, g_steal_pointer (&opening->engine));
-  /* The first layout's thread starts before the window's parts are filled. */
-  onyx_layout_session_relayout (self->layout, FALSE);
-  /* (its OnyxDiagnostics, made in the thread, follow "changed" before this) */
-  g_signal_connect_swapped (self->document, "changed", G_CALLBACK (document_changed_cb), self);
-  onyx_window_recent_add (self, self->file);
-  gtk_stack_set_visible_child_name (self->stack, "model");
-  gtk_widget_grab_focus (GTK_WIDGET (self->canvas));
-  showing = g_new0 (Showing, 1);
-  showing->window = g_object_ref (self);
-  showing->cancellable = g_object_ref (self->open_cancellable);
-  showing->diagnostics = g_steal_pointer (&opening->diagnostics);
-  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, show_opened, showing, (GDestroyNotify) showing_free);
-}
-
-void
-onyx_window_open_file (OnyxWindow *self, GFile *file)
-{
-  g_autofree char *path = g_file_get_path (file);
-  g_autoptr (GTask) task = NULL;
-  Opening *opening;
-
-  g_return_if_fail (ONYX_IS_WINDOW (self));
-  close_document (self);
-  onyx_window_graphs_reset (self);
-  if (self->document != NULL)
-    {
-      g_clear_object (&self->document);
-      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DOCUMENT]);
-    }
-  g_set_object (&self->file, file);
-  if (self->open_cancellable != NULL)
-    g_cancellable_cancel (self->open_cancellable);
-  g_clear_object (&self->open_cancellable);
-  if (path == NULL)
-    {
-      show_open_error (self, _("Only local files can be opened"));
-      return;
-    }
-  opening = g_new0 (Opening, 1);
-  opening->path = g_steal_pointer (&path);
-  self->open_cancellable = g_cancellable_new ();
-  update_title (self);
-  gtk_stack_set_visible_child_name (self->stack, "opening");
-  task = g_task_new (NULL, self->open_cancellable, open_done, g_object_ref (self));
-  g_task_set_task_data (task, opening, (GDestroyNotify) opening_free);
-  g_task_run_in_thread (task, open_thread);
-  onyx_window_update_state (self);
-}
-
-gboolean
-onyx_window_is_opening (OnyxWindow *self)
-{
-  return self->open_cancellable != NULL;
-}
-
 /* ---- Background jobs ---- */
 
 struct _OnyxWindowJob {
@@ -735,7 +557,7 @@ onyx_window_close_request (GtkWindow *window)
   g_settings_set_int (self->settings, "window-width", width);
   g_settings_set_int (self->settings, "window-height", height);
   g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
-  close_document (self);
+  onyx_window_close_document (self);
   return GTK_WINDOW_CLASS (onyx_window_parent_class)->close_request (window);
 }
 

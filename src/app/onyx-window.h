@@ -15,6 +15,11 @@ OnyxWindow *onyx_window_new       (GtkApplication *application);
  * and starts laying it out, or shows why it cannot. */
 void        onyx_window_open_file (OnyxWindow *self,
                                    GFile      *file);
+/* The same, then shows `graph` (a name as `onyx-cli graphs` gives it; NULL: the main
+ * graph), or says in a toast that the model has no such graph. */
+void        onyx_window_open_file_at (OnyxWindow *self,
+                                      GFile      *file,
+                                      const char *graph);
 gboolean    onyx_window_is_opening (OnyxWindow *self);
 /* Whether a model is shown (an empty or error window can be reused). */
 gboolean    onyx_window_has_model (OnyxWindow *self);
