@@ -12,6 +12,7 @@
 #include "onyx-graph-index.h"
 #include "onyx-graph-path.h"
 #include "onyx-metadata.h"
+#include "onyx-page-shape.h"
 #include "onyx-problems-pane.h"
 #include "onyx-schema.h"
 #include "onyx-shapes.h"
@@ -51,105 +52,18 @@ begin_page (OnyxProperties *self)
   self->building = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 18));
 }
 
-/* "[what|target]", for an entry's text or an actionable's action name. */
-static void
-append_with_target (GString *shape, const char *what, GVariant *target)
-{
-  g_autofree char *printed = target != NULL ? g_variant_print (target, TRUE) : NULL;
-
-  g_string_append_printf (shape, "[%s|%s]", what, printed);
-}
-
-/* What a widget is made of but for its rows' subtitles, written to `shape`; its
- * AdwActionRows, in order, to `rows`. */
-static void
-widget_shape (GtkWidget *widget, GString *shape, GPtrArray *rows, gboolean in_row)
-{
-  g_string_append_printf (shape, "%s%s", G_OBJECT_TYPE_NAME (widget), gtk_widget_get_visible (widget) ? "" : "-");
-  if (ADW_IS_PREFERENCES_GROUP (widget))
-    g_string_append_printf (shape, "[%s]", adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (widget)));
-  if (ADW_IS_PREFERENCES_ROW (widget))
-    g_string_append_printf (shape, "[%s]", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)));
-  if (ADW_IS_ACTION_ROW (widget))
-    {
-      g_ptr_array_add (rows, widget);
-      in_row = TRUE;
-    }
-  if (GTK_IS_EDITABLE (widget) && !GTK_IS_TEXT (widget))
-    append_with_target (shape, gtk_editable_get_text (GTK_EDITABLE (widget)),
-                        g_object_get_data (G_OBJECT (widget), "target"));
-  if (GTK_IS_ACTIONABLE (widget))
-    append_with_target (shape, gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)),
-                        gtk_actionable_get_action_target_value (GTK_ACTIONABLE (widget)));
-  if (GTK_IS_LINK_BUTTON (widget))
-    g_string_append_printf (shape, "[%s]", gtk_link_button_get_uri (GTK_LINK_BUTTON (widget)));
-  if (GTK_IS_BUTTON (widget))
-    g_string_append_printf (shape, "[%s]", gtk_button_get_label (GTK_BUTTON (widget)));
-  if (GTK_IS_IMAGE (widget))
-    g_string_append_printf (shape, "[%s]", gtk_image_get_icon_name (GTK_IMAGE (widget)));
-  if (GTK_IS_LABEL (widget) && !in_row)
-    g_string_append_printf (shape, "[%s]", gtk_label_get_label (GTK_LABEL (widget)));
-  g_string_append_c (shape, '(');
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    widget_shape (child, shape, rows, in_row);
-  g_string_append_c (shape, ')');
-}
-
-typedef struct {
-  GString *text;
-  GPtrArray *rows;    /* AdwActionRow*, borrowed */
-} PageShape;
-
-/* A page's shape: its children's (the pages themselves differ in being shown or not). */
-static PageShape
-page_shape (GtkWidget *page)
-{
-  PageShape shape = { g_string_new (NULL), g_ptr_array_new () };
-
-  for (GtkWidget *child = gtk_widget_get_first_child (page); child != NULL; child = gtk_widget_get_next_sibling (child))
-    widget_shape (child, shape.text, shape.rows, FALSE);
-  return shape;
-}
-
-static void
-page_shape_clear (PageShape *shape)
-{
-  g_string_free (shape->text, TRUE);
-  g_ptr_array_unref (shape->rows);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (PageShape, page_shape_clear)
-
-/* `shown` takes the rows' subtitles of the page of shape `built` when it is built the
- * same. */
-static gboolean
-take_values (GtkWidget *shown, const PageShape *built)
-{
-  g_auto (PageShape) shape = page_shape (shown);
-
-  if (!g_str_equal (shape.text->str, built->text->str) || shape.rows->len != built->rows->len)
-    return FALSE;
-  for (guint i = 0; i < shape.rows->len; i++)
-    {
-      const char *value = adw_action_row_get_subtitle (built->rows->pdata[i]);
-      if (g_strcmp0 (adw_action_row_get_subtitle (shape.rows->pdata[i]), value) != 0)
-        adw_action_row_set_subtitle (shape.rows->pdata[i], value);
-    }
-  return TRUE;
-}
-
 /* Shows the page built: the one shown or the one kept when either is built the same,
  * else the new one. The page shown before is kept, hidden. */
 static void
 present_page (OnyxProperties *self)
 {
   g_autoptr (GtkWidget) page = g_steal_pointer (&self->building);
-  g_auto (PageShape) built = page_shape (page);
+  g_autoptr (OnyxPageShape) built = onyx_page_shape_new (page);
   GtkWidget *shown = NULL;
 
-  if (self->page != NULL && take_values (self->page, &built))
+  if (self->page != NULL && onyx_page_shape_take_values (built, self->page))
     return;
-  if (self->kept != NULL && take_values (self->kept, &built))
+  if (self->kept != NULL && onyx_page_shape_take_values (built, self->kept))
     shown = g_steal_pointer (&self->kept);
   else
     {
