@@ -248,6 +248,42 @@ class Messages(unittest.TestCase):
         # --force saves; it does not make a step apply.
         self.assertNotIn("--force", run.stderr)
 
+    def test_infer_shapes_on_nodes_out_of_order_is_refused_at_its_step(self):
+        path, out = self.save(self.unsorted(), "unsorted.onnx")
+        run = cli("edit", path, "-o", out, "--infer-shapes")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertFalse(os.path.exists(out))
+        # Not "nothing to change" nor "Write inferred shapes", then a refusal.
+        self.assertEqual(run.stdout, "")
+        self.assertIn("step 1 (--infer-shapes): shape inference reads the nodes in file order, so they "
+                      "must be sorted first (nodes are not in topological order: /model/model.3/Conv uses",
+                      run.stderr)
+        self.assertIn("add --toposort before this step", run.stderr)
+        run = cli("edit", path, "-o", out, "--toposort", "--infer-shapes")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout, "Sort nodes topologically\nWrite inferred shapes\n")
+        written = onnx.load(out)
+        onnx.checker.check_model(written)
+        self.assertGreater(len(written.graph.value_info), 0)
+
+    def test_cleanup_drops_every_unused_opset_import_but_ai_onnx(self):
+        model = onnx.load(data("model.onnx"))
+        model.opset_import.extend([onnx.helper.make_opsetid("ai.onnx.ml", 3),
+                                   onnx.helper.make_opsetid("devtech", 1)])
+        path, out = self.save(model, "imports.onnx")
+        self.assertEqual([p["kind"] for p in json.loads(cli("check", path, "--json").stdout)["problems"]
+                          if p["kind"] == "unused-opset"], ["unused-opset"] * 2)
+        run = cli("edit", path, "-o", out, "--cleanup")
+        self.assertEqual((run.returncode, run.stdout), (0, "Clean up\n"), run.stderr)
+        self.assertEqual([(o.domain, o.version) for o in onnx.load(out).opset_import],
+                         [(o.domain, o.version) for o in onnx.load(data("model.onnx")).opset_import])
+        report = json.loads(cli("check", out, "--json").stdout)
+        self.assertNotIn("unused-opset", [p["kind"] for p in report["problems"]])
+        # Nothing left to clean: the second says so, and check agrees.
+        again = os.path.join(os.path.dirname(out), "again.onnx")
+        run = cli("edit", out, "-o", again, "--cleanup")
+        self.assertEqual((run.returncode, run.stdout), (0, "--cleanup: nothing to change\n"), run.stderr)
+
     def test_other_earlier_errors_name_force_and_check(self):
         model = self.unsorted()
         model.graph.node[0].input[0] = "missing"

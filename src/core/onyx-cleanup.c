@@ -67,8 +67,9 @@ cleanup_graph (OnyxDocument *doc, Onnx__GraphProto *graph, guint depth)
       }
 }
 
-/* Opset imports of custom domains that no node uses any more (the standard domains
- * stay: removing them would change how a later edit resolves ops). */
+/* Opset imports that no node uses any more, standard ones (ai.onnx.ml…) included, as
+ * `check` reports them. ai.onnx's stays: `check` never reports it, and a later edit
+ * (Insert Node, Replace Operator) resolves standard operators through it. */
 static void
 drop_unused_opsets (OnyxDocument *doc)
 {
@@ -78,7 +79,7 @@ drop_unused_opsets (OnyxDocument *doc)
   for (size_t i = model->n_opset_import; i-- > 0;)
     {
       const char *domain = model->opset_import[i]->domain;
-      if (!onyx_domain_is_standard (domain) && !g_hash_table_contains (used, domain))
+      if (!onyx_domain_is_default (domain) && !g_hash_table_contains (used, domain))
         onyx_document_remove_item (doc, &model->base, "opset_import", i);
     }
 }

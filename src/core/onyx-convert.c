@@ -48,14 +48,39 @@ refine_types (OnyxDocument *doc, OnyxShapes *shapes, Onnx__GraphProto *graph,
   return n;
 }
 
+/* A problem of node order (not sorted, a cycle), or NULL. */
+static const OnyxProblem *
+order_problem (GPtrArray *problems)
+{
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const OnyxProblem *problem = problems->pdata[i];
+      if (problem->kind == ONYX_PROBLEM_NOT_SORTED || problem->kind == ONYX_PROBLEM_CYCLE)
+        return problem;
+    }
+  return NULL;
+}
+
 gboolean
 onyx_edit_infer_shapes (OnyxDocument *doc, guint *n_written, GError **error)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  OnyxShapes *shapes = onyx_shapes_ref (onyx_document_get_shapes (doc));
+  g_autoptr (GPtrArray) problems = onyx_validate_model (model);
+  const OnyxProblem *unordered = order_problem (problems);
+  OnyxShapes *shapes;
   /* Not functions' bodies: a function is typed at each call, not once. */
-  g_autoptr (GPtrArray) graphs = onyx_graph_list_graphs (model);
+  g_autoptr (GPtrArray) graphs = NULL;
   guint n = 0;
+
+  if (unordered != NULL)
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
+                   _("shape inference reads the nodes in file order, so they must be sorted first "
+                     "(%s): add --toposort before this step"), unordered->message);
+      return FALSE;
+    }
+  shapes = onyx_shapes_ref (onyx_document_get_shapes (doc));
+  graphs = onyx_graph_list_graphs (model);
 
   onyx_document_begin_command (doc, _("Write inferred shapes"));
   onyx_replay_note_infer_shapes (doc);

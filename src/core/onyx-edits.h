@@ -89,11 +89,12 @@ Onnx__NodeProto *onyx_edit_insert_node      (OnyxDocument       *doc,
                                              GError            **error);
 
 /* Removes nodes and initializers no graph output depends on (subgraphs too), and
- * opset imports of custom domains no node uses any more. Graph inputs stay. */
+ * opset imports no node uses any more (but ai.onnx's). Graph inputs stay. */
 gboolean onyx_edit_cleanup              (OnyxDocument *doc, GError **error);
 /* Records what ONNX's shape inference knows (onyx-shapes.h) as value_info of every
  * graph, and as the type of graph outputs that have none; *n_written (nullable)
- * counts what was added. */
+ * counts what was added. Refused while a graph's nodes are out of order (inference
+ * reads them in file order, so it would miss what an early node reads). */
 gboolean onyx_edit_infer_shapes         (OnyxDocument *doc, guint *n_written, GError **error);
 /* Converts the model to opset `target` of ai.onnx with ONNX's version converter
  * (onyx-onnx.h): nodes it changes are replaced, the others kept as they are. */
