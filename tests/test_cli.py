@@ -160,7 +160,7 @@ class Check(unittest.TestCase):
         # The custom op is a warning (standard runtimes cannot run it), not an error.
         run = cli("check", data("model_foo.onnx"))
         self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
-        self.assertIn("0 errors, 1 warnings", run.stdout)
+        self.assertIn("0 errors, 1 warning", run.stdout)
 
     def broken_model(self, tmp):
         nodes = [helper.make_node("Relu", ["x"], ["y"], name="first"),
@@ -332,6 +332,54 @@ class FailingDisks(unittest.TestCase):
         self.assertEqual(onnx.load(target), onnx.load(data("model_foo.onnx")))
 
 
+class SeveralModels(unittest.TestCase):
+    """check and info of a folder of exports in one process: a line (or an object) per
+    model, the same as each alone; an unreadable one is said and the others go on."""
+
+    MODELS = ("model.onnx", "model_foo.onnx", "model_scripted.onnx")
+
+    def test_check_a_line_per_model(self):
+        run = cli("check", *[data(name) for name in self.MODELS])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout.splitlines(), ["model.onnx: no problems found",
+                                                   "model_foo.onnx: 0 errors, 1 warning",
+                                                   "model_scripted.onnx: no problems found"])
+        with tempfile.TemporaryDirectory() as tmp:
+            broken = os.path.join(tmp, "broken.onnx")
+            with open(broken, "wb") as out:
+                out.write(b"not a model")
+            run = cli("check", data("model.onnx"), broken, data("model_foo.onnx"))
+            self.assertEqual(run.returncode, 3, run.stderr)
+            self.assertEqual(len(run.stdout.splitlines()), 2, run.stdout)
+            self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+            self.assertIn("broken.onnx", run.stderr)
+            reports = json.loads(cli("check", "--json", data("model.onnx"), broken).stdout)
+            self.assertEqual([sorted(r) for r in reports][1], ["error", "file"])
+
+    def test_json_arrays_equal_each_model_alone(self):
+        for command in ("check", "info"):
+            together = json.loads(cli(command, "--json", *[data(name) for name in self.MODELS]).stdout)
+            alone = [json.loads(cli(command, "--json", data(name)).stdout) for name in self.MODELS]
+            self.assertEqual(together, alone, command)
+            self.assertEqual([r["file"] for r in together], list(self.MODELS))
+
+    def test_errors_of_any_model_set_the_status(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "dangling.onnx")
+            model = onnx.load(data("model.onnx"))
+            model.graph.node[1].input[0] = "ghost"
+            onnx.save(model, path)
+            run = cli("check", data("model.onnx"), path)
+            self.assertEqual(run.returncode, 1, run.stderr)
+            self.assertRegex(run.stdout.splitlines()[1], r"^dangling.onnx: [1-9]\d* errors?, \d+ warnings?")
+
+    def test_info_of_several(self):
+        run = cli("info", data("model.onnx"), data("model_foo.onnx"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(run.stdout.split("\n\n")[0], cli("info", data("model.onnx")).stdout.rstrip("\n"))
+        self.assertTrue(run.stdout.split("\n\n")[1].startswith("model_foo.onnx\n"))
+
+
 class Usage(unittest.TestCase):
     def test_help_and_version(self):
         run = cli("--help")
@@ -346,7 +394,8 @@ class Usage(unittest.TestCase):
         self.assertIn("--json", run.stdout)
 
     def test_bad_usage(self):
-        for args in ([], ["frobnicate"], ["info"], ["info", "a", "b"], ["info", "--bogus", "x"]):
+        for args in ([], ["frobnicate"], ["info"], ["check", "--json"], ["info", "--bogus", "x"],
+                     ["check", "--graph", "main", data("model.onnx"), data("model_foo.onnx")]):
             run = subprocess.run([CLI, *args], capture_output=True, text=True)
             self.assertEqual(run.returncode, 2, args)
             self.assertTrue(run.stderr, args)

@@ -54,7 +54,7 @@ class Walkthrough(unittest.TestCase):
                               capture_output=True, text=True)
         self.assertEqual(text.returncode, 0)
         self.assertIn("warning: main graph: /FooOp uses the custom operator devtech::FooOp", text.stdout)
-        self.assertIn("0 errors, 1 warnings", text.stdout)
+        self.assertIn("0 errors, 1 warning", text.stdout)
 
 
 FIRST_CONV = "/model/model.0/Conv"

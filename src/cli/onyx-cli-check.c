@@ -14,10 +14,8 @@ severity_name (OnyxProblemSeverity severity)
 }
 
 static void
-print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
+write_problems_json (OnyxJson *json, OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
 {
-  g_autoptr (OnyxJson) json = onyx_json_new ();
-
   onyx_json_begin_object (json);
   onyx_json_member_string (json, "file", onyx_model_get_display_name (model));
   onyx_json_member_uint (json, "errors", onyx_problems_count (problems, ONYX_PROBLEM_ERROR));
@@ -51,7 +49,6 @@ print_problems_json (OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
     }
   onyx_json_end_array (json);
   onyx_json_end_object (json);
-  onyx_cli_print_json (g_steal_pointer (&json));
 }
 
 /* "N (input, output), batch (ids)": the dynamic axes, so that a mistyped one shows. */
@@ -93,69 +90,102 @@ keep_graph (GPtrArray *problems, const OnyxGraphEntry *entry)
     }
 }
 
+/* "model.onnx: 1 errors, 2 warnings": the last line of a model's report, and the
+ * only one when several models are checked. */
+static void
+print_summary (OnyxModel *model, GPtrArray *problems)
+{
+  guint n_errors = onyx_problems_count (problems, ONYX_PROBLEM_ERROR);
+  guint n_warnings = onyx_problems_count (problems, ONYX_PROBLEM_WARNING);
+  guint n_infos = onyx_problems_count (problems, ONYX_PROBLEM_INFO);
+
+  if (problems->len == 0)
+    printf ("%s: no problems found\n", onyx_model_get_display_name (model));
+  else if (n_infos > 0)
+    printf ("%s: %u %s, %u %s, %u %s\n", onyx_model_get_display_name (model),
+            n_errors, n_errors == 1 ? "error" : "errors", n_warnings, n_warnings == 1 ? "warning" : "warnings",
+            n_infos, n_infos == 1 ? "info" : "infos");
+  else
+    printf ("%s: %u %s, %u %s\n", onyx_model_get_display_name (model), n_errors,
+            n_errors == 1 ? "error" : "errors", n_warnings, n_warnings == 1 ? "warning" : "warnings");
+}
+
+typedef struct {
+  gboolean full;
+  const char *graph_name;
+} CheckOptions;
+
+static int
+check_model (OnyxModel *model, OnyxJson *json, gboolean several, gpointer data)
+{
+  const CheckOptions *options = data;
+  g_autoptr (GPtrArray) problems = NULL;
+  g_autoptr (GPtrArray) dims = NULL;
+
+  problems = options->full ? onyx_diagnose_model_full (onyx_model_get_proto (model))
+                           : onyx_diagnose_model (onyx_model_get_proto (model));
+  if (options->graph_name != NULL)
+    {
+      g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_model_get_proto (model));
+      int exit_code;
+      const OnyxGraphEntry *entry = onyx_cli_find_graph ("check", graphs, options->graph_name, &exit_code);
+      if (entry == NULL)
+        return exit_code;
+      keep_graph (problems, entry);
+    }
+  dims = onyx_model_dim_params (onyx_model_get_proto (model));
+  if (json != NULL)
+    write_problems_json (json, model, problems, dims);
+  else
+    {
+      for (guint i = 0; i < problems->len && !several; i++)
+        {
+          const OnyxProblem *problem = problems->pdata[i];
+          printf ("%s: %s: %s: %s\n", onyx_model_get_display_name (model),
+                  severity_name (problem->severity), problem->graph, problem->message);
+        }
+      if (!several)
+        print_dims_text (model, dims);
+      print_summary (model, problems);
+    }
+  return onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 ? ONYX_EXIT_PROBLEMS : ONYX_EXIT_OK;
+}
+
 int
 onyx_cli_check (int argc, char **argv)
 {
   gboolean as_json = FALSE;
   g_autofree char *graph_name = NULL;
   gboolean full = FALSE;
-  GOptionEntry graph_option[] = {
+  GOptionEntry check_options[] = {
     ONYX_CLI_GRAPH_OPTION (&graph_name),
     { "full", 0, 0, G_OPTION_ARG_NONE, &full,
       "also run ONNX's checker with full_check: its own checks and strict shape inference", NULL },
     { NULL } };
+  CheckOptions options;
   int exit_code;
-  g_autoptr (OnyxModel) model = onyx_cli_open_model_with (
-    "check", graph_option,
-    "Validate the model: dangling inputs, cycles, node order, duplicate names,\n"
-    "domains without an opset import; and diagnose it against the ONNX operator\n"
-    "schemas: custom or unknown operators, operators not in the imported opset,\n"
-    "input/output counts, attributes, element types; unused initializers, nodes\n"
-    "that reach no output, inputs/outputs without shape, mistyped dynamic dims.\n"
-    "Problems name the graph they are in (If_1:then_branch); --graph keeps those\n"
-    "of one graph. ONNX's own shape inference reports on its nodes; --full adds\n"
-    "onnx.checker.check_model(full_check=True): the checker and strict inference.\n"
-    "Exit status 1 when errors are found (warnings and infos do not count).",
-    &argc, &argv, &as_json, &exit_code);
-  g_autoptr (GPtrArray) problems = NULL;
-  g_autoptr (GPtrArray) dims = NULL;
-  guint n_errors, n_infos;
 
-  if (model == NULL)
+  if (!onyx_cli_parse_models (
+        "check", check_options,
+        "Validate models: dangling inputs, cycles, node order, duplicate names,\n"
+        "domains without an opset import; and diagnose them against the ONNX operator\n"
+        "schemas: custom or unknown operators, operators not in the imported opset,\n"
+        "input/output counts, attributes, element types; unused initializers, nodes\n"
+        "that reach no output, inputs/outputs without shape, mistyped dynamic dims.\n"
+        "Problems name the graph they are in (If_1:then_branch); --graph keeps those\n"
+        "of one graph. ONNX's own shape inference reports on its nodes; --full adds\n"
+        "onnx.checker.check_model(full_check=True): the checker and strict inference.\n"
+        "Several models (a folder of exports: check exports/*.onnx) are checked in\n"
+        "turn, a line each with the counts (check one for its problems), --json an\n"
+        "array of their reports; a model that cannot be read is said and skipped.\n"
+        "Exit status 1 when errors are found (warnings and infos do not count), 3\n"
+        "when a model could not be read.",
+        &argc, &argv, &as_json, &exit_code))
     return exit_code;
-
-  problems = full ? onyx_diagnose_model_full (onyx_model_get_proto (model))
-               : onyx_diagnose_model (onyx_model_get_proto (model));
-  if (graph_name != NULL)
-    {
-      g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_model_get_proto (model));
-      const OnyxGraphEntry *entry = onyx_cli_find_graph ("check", graphs, graph_name, &exit_code);
-      if (entry == NULL)
-        return exit_code;
-      keep_graph (problems, entry);
-    }
-  dims = onyx_model_dim_params (onyx_model_get_proto (model));
-  n_errors = onyx_problems_count (problems, ONYX_PROBLEM_ERROR);
-  n_infos = onyx_problems_count (problems, ONYX_PROBLEM_INFO);
-  if (as_json)
-    print_problems_json (model, problems, dims);
-  else
-    {
-      for (guint i = 0; i < problems->len; i++)
-        {
-          const OnyxProblem *problem = problems->pdata[i];
-          printf ("%s: %s: %s: %s\n", onyx_model_get_display_name (model),
-                  severity_name (problem->severity), problem->graph, problem->message);
-        }
-      print_dims_text (model, dims);
-      if (problems->len == 0)
-        printf ("%s: no problems found\n", onyx_model_get_display_name (model));
-      else if (n_infos > 0)
-        printf ("%s: %u errors, %u warnings, %u infos\n", onyx_model_get_display_name (model),
-                n_errors, onyx_problems_count (problems, ONYX_PROBLEM_WARNING), n_infos);
-      else
-        printf ("%s: %u errors, %u warnings\n", onyx_model_get_display_name (model), n_errors,
-                onyx_problems_count (problems, ONYX_PROBLEM_WARNING));
-    }
-  return n_errors > 0 ? ONYX_EXIT_PROBLEMS : ONYX_EXIT_OK;
+  if (graph_name != NULL && argc > 3)
+    return onyx_cli_usage_error ("check", "--graph names a graph of one model; %d models were given",
+                                 argc - 2);
+  options.full = full;
+  options.graph_name = graph_name;
+  return onyx_cli_each_model (argc - 2, argv + 2, as_json, check_model, &options);
 }

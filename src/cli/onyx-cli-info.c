@@ -193,12 +193,11 @@ json_optional_string (OnyxJson *json, const char *key, const char *value)
 }
 
 static void
-print_json (OnyxModel *model)
+write_json (OnyxJson *json, OnyxModel *model)
 {
   const Onnx__ModelProto *proto = onyx_model_get_proto (model);
   const Onnx__GraphProto *graph = proto->graph;
   g_autoptr (OnyxSummary) summary = onyx_summary_new (proto);
-  OnyxJson *json = onyx_json_new ();
 
   onyx_json_begin_object (json);
   json_optional_string (json, "file", onyx_model_get_display_name (model));
@@ -280,8 +279,6 @@ print_json (OnyxModel *model)
     }
   onyx_json_end_array (json);
   onyx_json_end_object (json);
-
-  onyx_cli_print_json (json);
 }
 
 /* A broken graph is still worth describing (that is how it gets repaired), but the
@@ -305,20 +302,36 @@ warn_about_problems (OnyxModel *model)
     }
 }
 
+static int
+info_model (OnyxModel *model, OnyxJson *json, gboolean several, gpointer data)
+{
+  gboolean *first = data;
+
+  if (json != NULL)
+    write_json (json, model);
+  else
+    {
+      /* Several models' descriptions, a blank line between. */
+      if (several && !*first)
+        printf ("\n");
+      print_text (model);
+    }
+  *first = FALSE;
+  warn_about_problems (model);
+  return ONYX_EXIT_OK;
+}
+
 int
 onyx_cli_info (int argc, char **argv)
 {
   gboolean as_json = FALSE;
+  gboolean first = TRUE;
   int exit_code;
-  g_autoptr (OnyxModel) model = onyx_cli_open_model ("info", "Print what the model contains.",
-                                                     &argc, &argv, &as_json, &exit_code);
 
-  if (model == NULL)
+  if (!onyx_cli_parse_models ("info", NULL,
+                              "Print what the model contains; of several models, each in turn\n"
+                              "(--json: an array of one object per model).",
+                              &argc, &argv, &as_json, &exit_code))
     return exit_code;
-  if (as_json)
-    print_json (model);
-  else
-    print_text (model);
-  warn_about_problems (model);
-  return ONYX_EXIT_OK;
+  return onyx_cli_each_model (argc - 2, argv + 2, as_json, info_model, &first);
 }

@@ -18,11 +18,11 @@ typedef struct {
 } Command;
 
 static const Command commands[] = {
-  { "info", "MODEL [--json]", "IR version, producer, opsets, inputs/outputs, operators, parameters",
+  { "info", "MODEL... [--json]", "IR version, producer, opsets, inputs/outputs, operators, parameters",
     onyx_cli_info },
   { "graphs", "MODEL [--json]", "the graphs inside If/Loop/Scan nodes, and functions",
     onyx_cli_graphs },
-  { "check", "MODEL [--graph G] [--json]", "validate the model; lists the problems found",
+  { "check", "MODEL... [--graph G] [--json]", "validate models; lists the problems found",
     onyx_cli_check },
   { "nodes", "MODEL [--graph G] [--op OP]", "list nodes with inputs, outputs and attributes",
     onyx_cli_nodes },
@@ -113,8 +113,8 @@ onyx_cli_parse (const char *command, const char *args, const char *summary, GOpt
       *exit_code = onyx_cli_usage_error (command, "%s", error->message);
       return FALSE;
     }
-  /* argv[0] is the program, argv[1] the command. */
-  if (*argc - 2 != n_positional)
+  /* argv[0] is the program, argv[1] the command; n_positional < 0: one or more. */
+  if (n_positional < 0 ? *argc - 2 < 1 : *argc - 2 != n_positional)
     {
       *exit_code = onyx_cli_usage_error (command, "expects %s", args);
       return FALSE;
@@ -141,6 +141,73 @@ onyx_cli_open_model_with (const char *command, GOptionEntry *more, const char *s
   if (model == NULL)
     *exit_code = onyx_cli_report_error (error);
   return model;
+}
+
+gboolean
+onyx_cli_parse_models (const char *command, GOptionEntry *more, const char *summary, int *argc,
+                       char ***argv, gboolean *as_json, int *exit_code)
+{
+  g_autoptr (GArray) entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+  GOptionEntry json = { "json", 0, 0, G_OPTION_ARG_NONE, as_json,
+                        "Print JSON (an array of one object per model when there are several)", NULL };
+
+  g_array_append_val (entries, json);
+  for (guint i = 0; more != NULL && more[i].long_name != NULL; i++)
+    g_array_append_val (entries, more[i]);
+  return onyx_cli_parse (command, "MODEL...", summary, (GOptionEntry *) entries->data, argc, argv, -1,
+                         exit_code);
+}
+
+/* Exit statuses from the least to the most serious. */
+static int
+worse_exit (int a, int b)
+{
+  static const int order[] = { ONYX_EXIT_OK, ONYX_EXIT_PROBLEMS, ONYX_EXIT_USAGE, ONYX_EXIT_IO };
+  guint rank_a = 0, rank_b = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    {
+      rank_a = order[i] == a ? i : rank_a;
+      rank_b = order[i] == b ? i : rank_b;
+    }
+  return rank_a >= rank_b ? a : b;
+}
+
+int
+onyx_cli_each_model (int n_paths, char **paths, gboolean as_json, OnyxCliModelFunc func, gpointer data)
+{
+  gboolean several = n_paths > 1;
+  g_autoptr (OnyxJson) json = as_json ? onyx_json_new () : NULL;
+  int status = ONYX_EXIT_OK;
+
+  if (json != NULL && several)
+    onyx_json_begin_array (json);
+  for (int i = 0; i < n_paths; i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (OnyxModel) model = onyx_model_new_from_file (paths[i], &error);
+
+      if (model == NULL)
+        {
+          fprintf (stderr, "onyx-cli: %s\n", error->message);
+          if (json != NULL && several)
+            {
+              onyx_json_begin_object (json);
+              onyx_json_member_string (json, "file", paths[i]);
+              onyx_json_member_string (json, "error", error->message);
+              onyx_json_end_object (json);
+            }
+          status = worse_exit (status, ONYX_EXIT_IO);
+          continue;
+        }
+      status = worse_exit (status, func (model, json, several, data));
+    }
+  if (json != NULL && several)
+    onyx_json_end_array (json);
+  /* A single model that could not be read or used prints nothing on stdout. */
+  if (json != NULL && (several || status == ONYX_EXIT_OK || status == ONYX_EXIT_PROBLEMS))
+    onyx_cli_print_json (g_steal_pointer (&json));
+  return status;
 }
 
 OnyxModel *

@@ -45,6 +45,29 @@ OnyxModel *onyx_cli_open_model_with (const char   *command,
                                      char       ***argv,
                                      gboolean     *as_json,
                                      int          *exit_code);
+/* For commands of the form "COMMAND MODEL... [--json]": parses the options (--json
+ * and `more`, which may be NULL); the models are (*argv)[2] to (*argv)[*argc - 1].
+ * FALSE (with *exit_code set and a message printed) on bad usage. */
+gboolean onyx_cli_parse_models (const char   *command,
+                                GOptionEntry *more,
+                                const char   *summary,
+                                int          *argc,
+                                char       ***argv,
+                                gboolean     *as_json,
+                                int          *exit_code);
+/* What a command does with one model: writes one JSON object to `json` when it is not
+ * NULL, else prints text (briefly when `several`); returns its exit status. */
+typedef int (*OnyxCliModelFunc) (OnyxModel *model, OnyxJson *json, gboolean several, gpointer data);
+/* Reads the models one at a time, each freed before the next, and hands each to
+ * `func`. With one model the output is that model's; with several, JSON is an array of
+ * the models' objects. A model that cannot be read is said (on stderr, or as an object
+ * {"file", "error"} in the array) and the others go on. Returns the worst status:
+ * ONYX_EXIT_IO when a model could not be read, else the worst of `func`'s. */
+int      onyx_cli_each_model   (int               n_paths,
+                                char            **paths,
+                                gboolean          as_json,
+                                OnyxCliModelFunc  func,
+                                gpointer          data);
 /* The graph named by --graph (NULL: the main graph), or NULL with *exit_code set and
  * the reason printed. */
 const OnyxGraphEntry *onyx_cli_find_graph (const char    *command,
