@@ -8,6 +8,7 @@
 
 #include "onyx-layout.h"
 #include "onyx-render.h"
+#include "onyx-shapes.h"
 #include "onyx-test-util.h"
 
 /* Graphviz rounds coordinates to hundredths of a point. */
@@ -401,9 +402,12 @@ fresh_text_width (const char *text, const char *font_name)
 {
   PangoFontMap *font_map = pango_cairo_font_map_new ();
   PangoContext *context = pango_font_map_create_context (font_map);
-  PangoLayout *pango = pango_layout_new (context);
+  PangoLayout *pango;
   PangoFontDescription *font = pango_font_description_from_string (font_name);
   int width, height;
+
+  onyx_layout_text_context_setup (context);
+  pango = pango_layout_new (context);
 
   pango_layout_set_font_description (pango, font);
   pango_layout_set_text (pango, text, -1);
@@ -446,6 +450,43 @@ test_box_widths_as_measured (void)
     }
   g_assert_cmpuint (n_ops, ==, 4);
   onyx_layout_engine_free (engine);
+}
+
+/* A PNG at any scale cuts no text that 100 % does not cut ("float32[D0×3×D1×…" at
+ * 50 % and 70 %, when glyph advances were rounded to device pixels), shapes on the
+ * edges and in the boxes included. */
+static void
+test_no_text_cut_at_other_scales (void)
+{
+  const char *names[] = { "model.onnx", "model_foo.onnx", "paddle_style.onnx", "control_loop.onnx",
+                          "dynamo_metadata.onnx", "flat_constants.onnx" };
+  const double scales[] = { 0.3, 0.5, 0.7, 1.5, 2.0, 3.0 };
+  guint n_compared = 0;
+
+  for (guint m = 0; m < G_N_ELEMENTS (names); m++)
+    {
+      g_autofree char *path = test_data_path (names[m]);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
+      OnyxShapes *shapes;
+      OnyxLayoutEngine *engine;
+      g_autoptr (OnyxLayout) layout = NULL;
+      guint at_100;
+
+      g_assert_no_error (error);
+      engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+      shapes = onyx_shapes_infer (onyx_model_get_proto (model), FALSE);
+      onyx_layout_engine_set_shapes (engine, shapes);
+      layout = lay_out (engine, ONYX_EXPAND_ALL);
+      at_100 = onyx_render_count_cut_texts (layout, 1.0);
+      for (guint s = 0; s < G_N_ELEMENTS (scales); s++, n_compared++)
+        if (onyx_render_count_cut_texts (layout, scales[s]) != at_100)
+          g_error ("%s at %g: %u texts cut, %u at 100 %%", names[m], scales[s],
+                   onyx_render_count_cut_texts (layout, scales[s]), at_100);
+      onyx_layout_engine_free (engine);
+      onyx_shapes_unref (shapes);
+    }
+  g_assert_cmpuint (n_compared, ==, G_N_ELEMENTS (names) * G_N_ELEMENTS (scales));
 }
 
 /* ---- Subgraphs: names from outside, and the reads of a node's subgraphs ---- */
@@ -785,6 +826,7 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/flat-blocks", test_flat_blocks);
   g_test_add_func ("/layout/header-only-boxes", test_header_only_boxes);
   g_test_add_func ("/layout/box-widths-as-measured", test_box_widths_as_measured);
+  g_test_add_func ("/layout/no-text-cut-at-other-scales", test_no_text_cut_at_other_scales);
   g_test_add_func ("/layout/folded-constants", test_folded_constants);
   g_test_add_func ("/layout/progress-render-index", test_progress_and_render_index);
   g_test_add_func ("/layout/subgraph/implicit-edges", test_implicit_edges_into_holder);

@@ -79,6 +79,16 @@ onyx_cli_render (int argc, char **argv)
   layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
   if (!onyx_render_graph_to_file (layout, entry->graph, output, scale, &error))
     exit_code = onyx_cli_report_error (error);
+  else
+    {
+      int width, height;
+      double used = onyx_render_file_scale (layout, output, scale, &width, &height);
+      /* Said, not silent: the picture is smaller than asked. */
+      if (used < scale)
+        fprintf (stderr, "onyx-cli: render: a PNG is at most 32000 pixels a side: drawn at scale %.3g "
+                 "(%d × %d pixels) instead of %g; an SVG or PDF keeps any scale\n",
+                 used, width, height, scale);
+    }
   onyx_layout_free (layout);
   g_hash_table_unref (expanded);
   onyx_layout_engine_free (engine);

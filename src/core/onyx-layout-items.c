@@ -29,6 +29,18 @@ typedef struct {
   GHashTable *widths[2];    /* by font: text → pixel width + 1 */
 } TextWidths;
 
+void
+onyx_layout_text_context_setup (PangoContext *context)
+{
+  cairo_font_options_t *options = cairo_font_options_create ();
+
+  /* Hinted metrics round each glyph's advance to whole device pixels: at 50 % or
+   * 70 % a text grows past the width it was measured at and is cut short. */
+  cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+  pango_cairo_context_set_font_options (context, options);
+  cairo_font_options_destroy (options);
+}
+
 static void
 text_widths_init (TextWidths *widths)
 {
@@ -36,6 +48,7 @@ text_widths_init (TextWidths *widths)
 
   widths->font_map = pango_cairo_font_map_new ();
   widths->context = pango_font_map_create_context (widths->font_map);
+  onyx_layout_text_context_setup (widths->context);
   for (guint f = 0; f < 2; f++)
     {
       PangoFontDescription *font = pango_font_description_from_string (fonts[f]);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <pango/pango.h>
 
 #include "onyx-category.h"
 #include "onyx-graph-path.h"
@@ -19,6 +20,11 @@
 #include "onyx-shapes.h"
 
 G_BEGIN_DECLS
+
+/* How box and label text is measured (for the layout) and drawn (PNG, SVG, the
+ * canvas): with unhinted metrics, so that a text is as wide at every scale and what
+ * was measured at 100 % fits its box when drawn at 50 % as in an SVG. */
+void onyx_layout_text_context_setup (PangoContext *context);
 
 typedef struct {
   double x, y, width, height; /* points; origin top left, y grows downwards */

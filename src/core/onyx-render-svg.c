@@ -430,7 +430,10 @@ onyx_render_svg_write (const OnyxLayout *layout, const Onnx__GraphProto *graph, 
   /* Text is measured the way onyx-layout-items.c measures it, which sized the boxes. */
   PangoFontMap *font_map = pango_cairo_font_map_new ();
   PangoContext *context = pango_font_map_create_context (font_map);
-  Writer w = { out, graph, pango_layout_new (context) };
+  Writer w = { out, graph, NULL };
+
+  onyx_layout_text_context_setup (context);
+  w.pango = pango_layout_new (context);
 
   w.palette = onyx_render_palette (FALSE);
   w.text = text;

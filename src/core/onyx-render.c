@@ -211,18 +211,6 @@ rounded_rect (cairo_t *cr, const OnyxRect *box, double radius)
   cairo_close_path (cr);
 }
 
-static void
-draw_text (cairo_t *cr, PangoLayout *pango, PangoFontDescription *font, const char *text,
-           double x, double y, double max_width)
-{
-  pango_layout_set_font_description (pango, font);
-  pango_layout_set_text (pango, text, -1);
-  pango_layout_set_width (pango, (int) (max_width * PANGO_SCALE));
-  pango_layout_set_ellipsize (pango, PANGO_ELLIPSIZE_END);
-  cairo_move_to (cr, x, y);
-  pango_cairo_show_layout (cr, pango);
-}
-
 typedef struct {
   cairo_t *cr;
   PangoLayout *pango;
@@ -231,7 +219,20 @@ typedef struct {
   gboolean text;
   Colour fg, body, line, muted, outer_body;
   const OnyxRenderPalette *palette;
+  guint n_cut;                 /* texts ellipsized to fit */
 } Painter;
+
+static void
+draw_text (Painter *p, PangoFontDescription *font, const char *text, double x, double y, double max_width)
+{
+  pango_layout_set_font_description (p->pango, font);
+  pango_layout_set_text (p->pango, text, -1);
+  pango_layout_set_width (p->pango, (int) (max_width * PANGO_SCALE));
+  pango_layout_set_ellipsize (p->pango, PANGO_ELLIPSIZE_END);
+  cairo_move_to (p->cr, x, y);
+  pango_cairo_show_layout (p->cr, p->pango);
+  p->n_cut += pango_layout_is_ellipsized (p->pango);
+}
 
 static void
 outline_state (Painter *p, int index)
@@ -281,12 +282,12 @@ draw_group (Painter *p, const OnyxLayoutNode *node, int index)
     {
       /* Open groups: name and count on the header line above their contents. */
       g_autofree char *header = g_strdup_printf ("%s · %s", node->title, node->subtitle);
-      draw_text (cr, p->pango, p->bold, header, node->box.x + 8, node->box.y + 4, node->box.width - 16);
+      draw_text (p, p->bold, header, node->box.x + 8, node->box.y + 4, node->box.width - 16);
       return;
     }
-  draw_text (cr, p->pango, p->bold, node->title, node->box.x + 8, node->box.y + 4, node->box.width - 16);
+  draw_text (p, p->bold, node->title, node->box.x + 8, node->box.y + 4, node->box.width - 16);
   cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
-  draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 8, node->box.y + 22, node->box.width - 16);
+  draw_text (p, p->small, node->subtitle, node->box.x + 8, node->box.y + 22, node->box.width - 16);
 }
 
 static void
@@ -308,10 +309,10 @@ draw_value (Painter *p, const OnyxLayoutNode *node, int index)
   if (!p->text)
     return;
   cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
-  draw_text (cr, p->pango, p->bold, node->title, node->box.x + 10, node->box.y + 4, node->box.width - 20);
+  draw_text (p, p->bold, node->title, node->box.x + 10, node->box.y + 4, node->box.width - 20);
   cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
   if (node->subtitle != NULL)
-    draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 10, node->box.y + 20, node->box.width - 20);
+    draw_text (p, p->small, node->subtitle, node->box.x + 10, node->box.y + 20, node->box.width - 20);
 }
 
 double
@@ -347,13 +348,13 @@ draw_op (Painter *p, const OnyxLayoutNode *node, int index)
   if (!p->text)
     return;
   cairo_set_source_rgb (cr, 1, 1, 1);
-  draw_text (cr, p->pango, p->bold, node->title, node->box.x + 8, node->box.y + 4, node->box.width - 16);
+  draw_text (p, p->bold, node->title, node->box.x + 8, node->box.y + 4, node->box.width - 16);
   cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
   if (node->subtitle != NULL)
-    draw_text (cr, p->pango, p->small, node->subtitle, node->box.x + 8, node->box.y + TEXT_TOP, node->box.width - 16);
+    draw_text (p, p->small, node->subtitle, node->box.x + 8, node->box.y + TEXT_TOP, node->box.width - 16);
   cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
   for (guint i = 0; i < node->lines->len; i++)
-    draw_text (cr, p->pango, p->small, node->lines->pdata[i], node->box.x + 8,
+    draw_text (p, p->small, node->lines->pdata[i], node->box.x + 8,
                onyx_render_first_line_y (node) + i * LINE_PITCH, node->box.width - 16);
 }
 
@@ -416,12 +417,12 @@ draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
   if (p->text && edge->label != NULL && edge->label_box.width >= 0)
     {
       cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
-      draw_text (cr, p->pango, p->small, edge->label, edge->label_box.x + EDGE_LABEL_INSET, edge->label_box.y,
+      draw_text (p, p->small, edge->label, edge->label_box.x + EDGE_LABEL_INSET, edge->label_box.y,
                  edge->label_box.width - EDGE_LABEL_INSET);
     }
 }
 
-static void draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
+static guint draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
                                        const OnyxRenderOptions *options);
 
 /* The device pixels a layout rectangle covers, rounded to whole pixels but at least
@@ -600,7 +601,8 @@ onyx_render_picture (const OnyxLayout *layout, const OnyxRenderIndex *index, con
   return surface;
 }
 
-static void
+/* Returns how many texts were cut short to fit. */
+static guint
 draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
                            const OnyxRenderOptions *options)
 {
@@ -608,6 +610,8 @@ draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
                 pango_font_description_from_string (FONT_SMALL), options, options->scale >= MIN_TEXT_SCALE };
   const OnyxRenderPalette *palette = onyx_render_palette (options->dark);
 
+  onyx_layout_text_context_setup (pango_layout_get_context (p.pango));
+  pango_layout_context_changed (p.pango);
   p.fg = palette->fg, p.body = palette->body, p.line = palette->line, p.muted = palette->muted;
   p.outer_body = palette->outer_body, p.palette = palette;
 
@@ -641,6 +645,7 @@ draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
   pango_font_description_free (p.bold);
   pango_font_description_free (p.small);
   g_object_unref (p.pango);
+  return p.n_cut;
 }
 
 int
@@ -714,6 +719,15 @@ write_vector_surface (const OnyxLayout *layout, const OnyxRect *area, double sca
   return status;
 }
 
+/* The scale a PNG of `area` is drawn at for `scale`: within cairo's pixel limit. */
+static double
+png_scale (const OnyxRect *area, double scale)
+{
+  if (MAX (area->width, area->height) * scale > MAX_IMAGE_SIDE)
+    return MAX_IMAGE_SIDE / MAX (area->width, area->height);
+  return scale;
+}
+
 /* `area` at `scale` into a file; with `always_text`, text is drawn at any scale.
  * `graph`, or NULL, names op boxes. */
 static gboolean
@@ -735,8 +749,8 @@ render_area_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, co
                    "%s: unknown image format: use .png, .svg or .pdf", name);
       return FALSE;
     }
-  if (png && MAX (area->width, area->height) * scale > MAX_IMAGE_SIDE)
-    scale = MAX_IMAGE_SIDE / MAX (area->width, area->height);
+  if (png)
+    scale = png_scale (area, scale);
   onyx_render_options_init (&options);
   options.scale = always_text ? MAX (scale, MIN_TEXT_SCALE) : scale;
   if (png || (svg && options.scale >= MIN_DETAIL_SCALE))
@@ -778,19 +792,62 @@ render_area_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, co
   return TRUE;
 }
 
+guint
+onyx_render_count_cut_texts (const OnyxLayout *layout, double scale)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+  g_autoptr (OnyxRenderIndex) index = onyx_render_index_new (layout);
+  g_autoptr (GArray) entries = index_query (index, &layout->bounds);
+  OnyxRenderOptions options;
+  guint n_cut;
+
+  onyx_render_options_init (&options);
+  options.scale = MAX (scale, MIN_TEXT_SCALE);
+  cairo_scale (cr, scale, scale);
+  cairo_translate (cr, -layout->bounds.x, -layout->bounds.y);
+  n_cut = draw_detailed (cr, layout, entries, &options);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return n_cut;
+}
+
 gboolean
 onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, GError **error)
 {
   return onyx_render_graph_to_file (layout, NULL, path, scale, error);
 }
 
-gboolean
-onyx_render_graph_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const char *path,
-                           double scale, GError **error)
+/* The whole layout with a margin. */
+static OnyxRect
+whole_area (const OnyxLayout *layout)
 {
   double margin = 16;
   OnyxRect area = { layout->bounds.x - margin, layout->bounds.y - margin,
                     layout->bounds.width + 2 * margin, layout->bounds.height + 2 * margin };
+  return area;
+}
+
+double
+onyx_render_file_scale (const OnyxLayout *layout, const char *path, double scale, int *width, int *height)
+{
+  OnyxRect area = whole_area (layout);
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  if (g_str_has_suffix (lower, ".png"))
+    scale = png_scale (&area, scale);
+  if (width != NULL)
+    *width = (int) ceil (area.width * scale);
+  if (height != NULL)
+    *height = (int) ceil (area.height * scale);
+  return scale;
+}
+
+gboolean
+onyx_render_graph_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const char *path,
+                           double scale, GError **error)
+{
+  OnyxRect area = whole_area (layout);
 
   /* A file is read at any zoom: always with text. */
   return render_area_to_file (layout, graph, &area, scale, TRUE, path, error);

@@ -70,6 +70,21 @@ gboolean onyx_render_graph_to_file (const OnyxLayout       *layout,
                                     double                  scale,
                                     GError                **error);
 
+/* The scale onyx_render_graph_to_file draws `path` at for `scale` (less for a PNG
+ * over 32,000 pixels a side), and the image's size in pixels (points for SVG and PDF);
+ * width and height are nullable. */
+double onyx_render_file_scale (const OnyxLayout *layout,
+                               const char       *path,
+                               double            scale,
+                               int              *width,
+                               int              *height);
+
+/* How many texts of the whole layout drawn at `scale` into an image file are cut short
+ * ("float32[N×3×…") to fit their box: as many as at 100 % (a long attribute value
+ * in a box of capped width), at any scale. */
+guint onyx_render_count_cut_texts (const OnyxLayout *layout,
+                                   double            scale);
+
 /* What of `layout` lies in `area` (layout coordinates) at `scale`, as the canvas
  * shows it, into a .png, .svg or .pdf file: the exported view of the app. */
 gboolean onyx_render_area_to_file (const OnyxLayout *layout,
