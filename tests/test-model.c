@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "onyx-attribute.h"
 #include "onyx-external.h"
 #include "onyx-model.h"
 #include "onyx-test-util.h"
@@ -509,6 +510,42 @@ test_save_atomic (void)
   g_rmdir (dir);
 }
 
+/* Durations read as a person reads them; a graph attribute of one node is "1 node". */
+static void
+test_text_durations_and_plurals (void)
+{
+  const struct { double seconds; const char *text; } durations[] = {
+    { 0.00042, "0.42 ms" }, { 0.0042, "4.2 ms" }, { 0.012, "12 ms" }, { 0.9994, "999 ms" },
+    { 0.9996, "1.0 s" }, { 1.26, "1.3 s" }, { 12.4, "12 s" }, { 125.2, "2 min 05 s" },
+  };
+  Onnx__GraphProto body = ONNX__GRAPH_PROTO__INIT;
+  Onnx__NodeProto node = ONNX__NODE_PROTO__INIT, *nodes[] = { &node };
+  Onnx__AttributeProto attribute = ONNX__ATTRIBUTE_PROTO__INIT;
+  Onnx__GraphProto *bodies[] = { &body, &body };
+  g_autofree char *one = NULL, *two = NULL, *graphs = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
+    {
+      g_autofree char *text = onyx_format_duration (durations[i].seconds);
+      g_assert_cmpstr (text, ==, durations[i].text);
+    }
+  attribute.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
+  attribute.g = &body;
+  body.n_node = 1;
+  body.node = nodes;
+  one = onyx_attribute_to_string (&attribute);
+  g_assert_cmpstr (one, ==, "graph (1 node)");
+  body.n_node = 2;
+  two = onyx_attribute_to_string (&attribute);
+  g_assert_cmpstr (two, ==, "graph (2 nodes)");
+  attribute.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS;
+  attribute.g = NULL;
+  attribute.n_graphs = 1;
+  attribute.graphs = bodies;
+  graphs = onyx_attribute_to_string (&attribute);
+  g_assert_cmpstr (graphs, ==, "1 graph");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -529,5 +566,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/bad/no-graph", test_no_graph);
   g_test_add_func ("/model/external-data", test_external_data);
   g_test_add_func ("/model/save-atomic", test_save_atomic);
+  g_test_add_func ("/model/text/durations-plurals", test_text_durations_and_plurals);
   return g_test_run ();
 }

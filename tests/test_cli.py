@@ -94,6 +94,31 @@ class Info(unittest.TestCase):
         self.assertRegex(run.stdout, r"(?m)^Parameters: %d in 0 initializers and 20 Constant nodes \(16\.2\skB\)$"
                          % count)
 
+    def test_columns_aligned_for_long_and_non_ascii_names(self):
+        inputs = [helper.make_tensor_value_info(name, TensorProto.FLOAT, [1])
+                  for name in ("x", "past_key_values.17.value", "größe")]
+        nodes = [helper.make_node("Sum", [i.name for i in inputs], ["present.17.value_with_a_long_name"]),
+                 helper.make_node("SkipSimplifiedLayerNormalization", ["x", "x"], ["y"], domain="com.microsoft")]
+        outputs = [helper.make_tensor_value_info("present.17.value_with_a_long_name", TensorProto.FLOAT, [1]),
+                   helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])]
+        model = helper.make_model(helper.make_graph(nodes, "g", inputs, outputs),
+                                  opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("com.microsoft", 1)])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "long.onnx")
+            onnx.save(model, path)
+            lines = cli("info", path).stdout.splitlines()
+        values = lines[lines.index("Inputs") + 1:lines.index("Outputs")] + \
+            lines[lines.index("Outputs") + 1:lines.index("Outputs") + 3]
+        self.assertEqual(len(values), 5, lines)
+        # The type column starts at the same character for every input and output.
+        self.assertEqual({line.index("float32") for line in values}, {len("  present.17.value_with_a_long_name ")},
+                         values)
+        start = lines.index(next(line for line in lines if line.startswith("Nodes:")))
+        ops = lines[start + 1:start + 3]
+        self.assertEqual({len(line) - len(line.rstrip("0123456789")) for line in ops}, {1}, ops)
+        self.assertEqual(len({len(line.rstrip("0123456789")) for line in ops}), 1, ops)
+        self.assertTrue(all(re.match(r"^  \S+ +\d+$", line) for line in ops), ops)
+
     def test_parameters_without_constants_unchanged(self):
         run = cli("info", data("model.onnx"))
         self.assertRegex(run.stdout, r"(?m)^Parameters: 9728 in 4 initializers \(38\.9\skB\)$")

@@ -382,15 +382,17 @@ summarize (OnyxRunPane *self)
   const OnyxRunResult *result = self->result;
   guint nonfinite = 0, exceeding = 0;
   g_autofree char *ran = NULL;
+  g_autofree char *took = onyx_format_duration (result->seconds);
 
   for (guint i = 0; i < result->stats->len; i++)
     {
       const OnyxRunStats *stats = result->stats->pdata[i];
       nonfinite += stats->n_nan + stats->n_inf > 0;
     }
-  ran = g_strdup_printf (ngettext ("Ran in %.3g ms: %u tensor captured", "Ran in %.3g ms: %u tensors captured",
-                                      result->stats->len),
-                         result->seconds * 1000, result->stats->len);
+  /* TRANSLATORS: %s is a duration such as "12 ms" or "1.3 s". */
+  ran = g_strdup_printf (ngettext ("Ran in %s: %u tensor captured", "Ran in %s: %u tensors captured",
+                                   result->stats->len),
+                         took, result->stats->len);
   if (nonfinite > 0)
     {
       g_autofree char *warn = g_strdup_printf (ngettext ("%u has NaN or Inf values (in purple)",

@@ -20,9 +20,36 @@ print_field (const char *label, const char *value)
   printf ("  %-16s %s\n", label, shown);
 }
 
+/* `text` and spaces up to `width` characters (not bytes: names are UTF-8). */
+static void
+print_padded (const char *text, int width)
+{
+  int length = (int) g_utf8_strlen (text, -1);
+
+  printf ("%s%*s", text, MAX (width - length, 0), "");
+}
+
+/* The width of a name column: the widest name shown, at least `least`. */
+static int
+name_width (int least, Onnx__ValueInfoProto **values, size_t n_values, const Onnx__GraphProto *graph,
+            gboolean skip_initializers)
+{
+  int width = least;
+
+  for (size_t i = 0; i < n_values; i++)
+    {
+      g_autofree char *name = NULL;
+      if (skip_initializers && onyx_graph_input_is_initializer (graph, values[i]->name))
+        continue;
+      name = onyx_display_escape (values[i]->name);
+      width = MAX (width, (int) g_utf8_strlen (name, -1));
+    }
+  return width;
+}
+
 static void
 print_values (const char *title, Onnx__ValueInfoProto **values, size_t n_values,
-              const Onnx__GraphProto *graph, gboolean skip_initializers)
+              const Onnx__GraphProto *graph, gboolean skip_initializers, int width)
 {
   printf ("%s\n", title);
   for (size_t i = 0; i < n_values; i++)
@@ -34,7 +61,9 @@ print_values (const char *title, Onnx__ValueInfoProto **values, size_t n_values,
         continue;
       name = onyx_display_escape (values[i]->name);
       type = onyx_type_to_string (values[i]->type);
-      printf ("  %-16s %s\n", name, type);
+      printf ("  ");
+      print_padded (name, width);
+      printf (" %s\n", type);
     }
 }
 
@@ -66,6 +95,7 @@ print_text (OnyxModel *model)
   g_autofree char *opsets = opset_list (proto);
   g_autofree char *size = g_format_size (summary->parameter_bytes);
   char number[32];
+  int width;
 
   printf ("%s\n", onyx_model_get_display_name (model));
   if (proto->has_ir_version)
@@ -91,23 +121,35 @@ print_text (OnyxModel *model)
       printf ("  %-16s %s = %s\n", i == 0 ? "Metadata" : "", key, value);
     }
 
-  print_values ("Inputs", graph->input, graph->n_input, graph, TRUE);
-  print_values ("Outputs", graph->output, graph->n_output, graph, FALSE);
+  /* Inputs and outputs in one column, as wide as their longest name. */
+  width = name_width (name_width (16, graph->input, graph->n_input, graph, TRUE), graph->output,
+                      graph->n_output, graph, FALSE);
+  print_values ("Inputs", graph->input, graph->n_input, graph, TRUE, width);
+  print_values ("Outputs", graph->output, graph->n_output, graph, FALSE, width);
 
   printf ("Nodes: %u", summary->n_nodes);
   if (summary->n_nodes_all != summary->n_nodes)
     printf (" (%u with subgraphs and functions)", summary->n_nodes_all);
   printf ("\n");
+  width = 24;
+  for (guint i = 0; i < summary->op_counts->len; i++)
+    {
+      g_autofree char *op = onyx_display_escape (((const OnyxOpCount *) summary->op_counts->pdata[i])->op);
+      width = MAX (width, (int) g_utf8_strlen (op, -1));
+    }
   for (guint i = 0; i < summary->op_counts->len; i++)
     {
       const OnyxOpCount *count = summary->op_counts->pdata[i];
       g_autofree char *op = onyx_display_escape (count->op);
-      printf ("  %-24s %u\n", op, count->count);
+      printf ("  ");
+      print_padded (op, width);
+      printf (" %u\n", count->count);
     }
-  printf ("Parameters: %" G_GUINT64_FORMAT " in %u initializers", summary->n_parameters,
-          summary->n_initializers);
+  printf ("Parameters: %" G_GUINT64_FORMAT " in %u %s", summary->n_parameters, summary->n_initializers,
+          ONYX_CLI_PLURAL (summary->n_initializers, "initializer", "initializers"));
   if (summary->n_constant_tensors > 0)
-    printf (" and %u Constant nodes", summary->n_constant_tensors);
+    printf (" and %u Constant %s", summary->n_constant_tensors,
+            ONYX_CLI_PLURAL (summary->n_constant_tensors, "node", "nodes"));
   printf (" (%s)%s\n", size, summary->parameters_overflow ? ", some sizes could not be computed" : "");
   if (proto->n_functions > 0)
     {
@@ -116,7 +158,8 @@ print_text (OnyxModel *model)
         {
           g_autofree char *domain = onyx_display_escape (proto->functions[i]->domain);
           g_autofree char *name = onyx_display_escape (proto->functions[i]->name);
-          printf ("  %s::%s (%zu nodes)\n", domain, name, proto->functions[i]->n_node);
+          printf ("  %s::%s (%zu %s)\n", domain, name, proto->functions[i]->n_node,
+                  ONYX_CLI_PLURAL (proto->functions[i]->n_node, "node", "nodes"));
         }
     }
   for (guint i = 0; i < summary->custom_domains->len; i++)

@@ -141,9 +141,10 @@ static void
 print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz)
 {
   guint n_exceeding = onyx_run_result_n_exceeding (result);
+  g_autofree char *took = onyx_format_duration (result->seconds);
 
-  printf ("%s: ran in %.3f s, %u tensors\n", onyx_model_get_display_name (model), result->seconds,
-          result->stats->len);
+  printf ("%s: ran in %s, %u %s\n", onyx_model_get_display_name (model), took, result->stats->len,
+          result->stats->len == 1 ? "tensor" : "tensors");
   for (guint i = 0; i < result->stats->len; i++)
     print_stats_text (result->stats->pdata[i]);
   if (options->compare == NULL)

@@ -9,6 +9,9 @@
 
 G_BEGIN_DECLS
 
+/* "1 node", "2 nodes": the CLI speaks English only. */
+#define ONYX_CLI_PLURAL(n, one, many) ((n) == 1 ? (one) : (many))
+
 enum {
   ONYX_EXIT_OK = 0,
   ONYX_EXIT_PROBLEMS = 1,

@@ -1,5 +1,6 @@
 #include "onyx-attribute.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,10 +126,13 @@ onyx_attribute_to_string (const Onnx__AttributeProto *attribute)
       break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH:
       if (attribute->g != NULL)
-        g_string_append_printf (out, "graph (%zu nodes)", attribute->g->n_node);
+        g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "graph (%zu node)", "graph (%zu nodes)",
+                                                  attribute->g->n_node),
+                                attribute->g->n_node);
       break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS:
-      g_string_append_printf (out, "%zu graphs", attribute->n_graphs);
+      g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, "%zu graph", "%zu graphs", attribute->n_graphs),
+                              attribute->n_graphs);
       break;
     default:
       g_string_append (out, onyx_attribute_type_name (attribute->type));

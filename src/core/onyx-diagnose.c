@@ -168,7 +168,8 @@ check_slots (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index,
       g_autofree char *expected = arity_text (min, max);
       onyx_diagnose_add (out, g, outputs ? ONYX_PROBLEM_OUTPUT_COUNT : ONYX_PROBLEM_INPUT_COUNT,
                          severity, node, index, NULL,
-                         outputs ? _("%s has %zu outputs, but %s takes %s") : _("%s has %zu inputs, but %s takes %s"),
+                         outputs ? ngettext ("%s has %zu output, but %s takes %s", "%s has %zu outputs, but %s takes %s", n)
+                                 : ngettext ("%s has %zu input, but %s takes %s", "%s has %zu inputs, but %s takes %s", n),
                          lazy_label (&label, node, index), n, schema->name, expected);
       return;
     }

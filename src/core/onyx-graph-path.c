@@ -463,7 +463,9 @@ onyx_graph_list_find_node (OnyxGraphList *list, const char *reference,
               return entry->graph->node[position];
             }
           g_set_error (error, ONYX_GRAPH_PATH_ERROR, ONYX_GRAPH_PATH_ERROR_NOT_FOUND,
-                       _("there is no node %s: the graph has %zu nodes"), shown, entry->graph->n_node);
+                       ngettext ("there is no node %s: the graph has %zu node",
+                                 "there is no node %s: the graph has %zu nodes", entry->graph->n_node),
+                       shown, entry->graph->n_node);
           return NULL;
         }
     }

@@ -4,6 +4,7 @@
  * the items are filed under. */
 #include "onyx-layout-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 #include <string.h>
 
@@ -28,6 +29,12 @@ typedef struct {
   PangoLayout *layouts[2];  /* by font: regular, bold */
   GHashTable *widths[2];    /* by font: text → pixel width + 1 */
 } TextWidths;
+
+char *
+onyx_layout_count_text (guint n_nodes)
+{
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node", "%u nodes", n_nodes), n_nodes);
+}
 
 void
 onyx_layout_text_context_setup (PangoContext *context)
@@ -756,7 +763,7 @@ build_model (OnyxLayoutEngine *engine)
     g_hash_table_iter_init (&iter, engine->groups);
     while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &group))
       {
-        g_autofree char *count = g_strdup_printf ("%u nodes", group->n_items_total);
+        g_autofree char *count = onyx_layout_count_text (group->n_items_total);
         g_autofree char *header = g_strdup_printf ("%s · %s", group->name, count);
         double width = 0, open_width = 0;
         measure (&widths, group->name, TRUE, &width);

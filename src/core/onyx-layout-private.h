@@ -133,6 +133,8 @@ const EdgeLabel *onyx_layout_edge_label (OnyxLayoutEngine *engine,
 
 Group       *onyx_layout_effective_group      (Group   *group);
 char        *onyx_layout_subgroup_key         (Group   *group);
+/* "1 node", "12 nodes": a group's count as its box shows it. */
+char        *onyx_layout_count_text           (guint    n_nodes);
 guint        onyx_layout_n_children           (Group   *group);
 gboolean     onyx_layout_is_open              (Run     *run,
                                                Group   *group);

@@ -327,3 +327,24 @@ onyx_display_escape (const char *text)
     }
   return g_string_free (out, FALSE);
 }
+
+char *
+onyx_format_duration (double seconds)
+{
+  double ms = seconds * 1000;
+
+  if (!(seconds >= 0))
+    return g_strdup ("?");
+  /* Two significant digits below 10 ms, whole milliseconds below a second. */
+  if (ms < 1)
+    return g_strdup_printf ("%.2g ms", ms);
+  if (ms < 10)
+    return g_strdup_printf ("%.1f ms", ms);
+  if (ms < 999.5)
+    return g_strdup_printf ("%.0f ms", ms);
+  if (seconds < 9.95)
+    return g_strdup_printf ("%.1f s", seconds);
+  if (seconds < 59.5)
+    return g_strdup_printf ("%.0f s", seconds);
+  return g_strdup_printf ("%d min %02d s", (int) (seconds + 0.5) / 60, (int) (seconds + 0.5) % 60);
+}
