@@ -9,6 +9,9 @@
 G_BEGIN_DECLS
 
 #define ONYX_CANVAS_MIN_SCALE 0.01
+/* Labels are Sans 8 and 9 pt (about 11 and 12 px) at 100 %: at 0.8 the smaller ones
+ * are still about 9 px, below that they stop being readable. */
+#define ONYX_CANVAS_READABLE_SCALE 0.8
 
 /* The whole graph, centred, in a `width` × `height` widget: the scale and the layout
  * point at the widget's top-left corner. */

@@ -3,10 +3,8 @@
 #include "onyx-canvas-private.h"
 
 #define FIT_MAX_SCALE 1.5
-/* Labels are Sans 8 and 9 pt (about 11 and 12 px) at 100 %: at 0.8 the smaller ones
- * are still about 9 px, below that they stop being readable. A graph that fits at
- * this scale or more is shown whole when it opens, a bigger one at 100 %. */
-#define READABLE_SCALE 0.8
+/* A graph that fits at ONYX_CANVAS_READABLE_SCALE or more is shown whole when it opens, a bigger
+ * one at 100 %. */
 #define VIEW_MARGIN 20.0      /* widget pixels around a fitted graph, above the inputs */
 
 static double
@@ -84,7 +82,7 @@ onyx_canvas_view_first (const OnyxLayout *layout, int width, int height, double 
   OnyxRect anchor;
   double margin, view_width;
 
-  if (fit_scale (layout, width, height) >= READABLE_SCALE)
+  if (fit_scale (layout, width, height) >= ONYX_CANVAS_READABLE_SCALE)
     {
       onyx_canvas_view_fit (layout, width, height, scale, ox, oy);
       return;

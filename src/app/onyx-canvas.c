@@ -801,6 +801,21 @@ onyx_canvas_center_node (OnyxCanvas *self, int node)
 }
 
 void
+onyx_canvas_present_node (OnyxCanvas *self, int node)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  if (self->layout == NULL || node < 0 || (guint) node >= self->layout->nodes->len)
+    return;
+  if (self->scale < ONYX_CANVAS_READABLE_SCALE)
+    {
+      self->scale = 1.0;
+      onyx_canvas_center_node (self, node);
+      return;
+    }
+  onyx_canvas_reveal_node (self, node);
+}
+
+void
 onyx_canvas_reveal_node (OnyxCanvas *self, int node)
 {
   OnyxRect visible;

@@ -63,6 +63,10 @@ void              onyx_canvas_set_tensor_note (OnyxCanvas           *self,
  * the zoom. */
 void              onyx_canvas_reveal_node    (OnyxCanvas *self,
                                               int         node);
+/* The layout node in view and readable: at a zoom too small to read (an overview,
+ * Fit of a big graph) zoomed to 100 % and centred on it, else as _reveal_node. */
+void              onyx_canvas_present_node   (OnyxCanvas *self,
+                                              int         node);
 /* Scrolls the layout node to the centre of the view, keeping the zoom. */
 void              onyx_canvas_center_node    (OnyxCanvas *self,
                                               int         node);

@@ -1,6 +1,6 @@
 /* onyx-window-find.c: the search bar (Ctrl+F). Enter selects the next graph input,
  * node (by name or operator) or node output whose name holds the text, ignoring case,
- * and cycles round. */
+ * cycles round, and brings the match into view readable. */
 #include "onyx-window-private.h"
 
 #include <glib/gi18n.h>
@@ -24,6 +24,15 @@ matches (const char *text, const char *needle)
   return strstr (folded, needle) != NULL;
 }
 
+/* The match, selected, is brought into view at a zoom that reads, whatever the zoom
+ * was (a node found in a big graph seen whole is otherwise a dot). */
+static void
+found (OnyxWindow *self)
+{
+  gtk_label_set_text (self->find->status, "");
+  onyx_window_present_selection (self);
+}
+
 static void
 search_activate_cb (OnyxWindow *self)
 {
@@ -43,7 +52,7 @@ search_activate_cb (OnyxWindow *self)
             {
               self->find->position = k;
               onyx_window_select_tensor (self, graph->input[k]->name);
-              gtk_label_set_text (self->find->status, "");
+              found (self);
               return;
             }
           continue;
@@ -53,7 +62,7 @@ search_activate_cb (OnyxWindow *self)
         {
           self->find->position = k;
           onyx_window_select_node (self, node);
-          gtk_label_set_text (self->find->status, "");
+          found (self);
           return;
         }
       for (size_t o = 0; o < node->n_output; o++)
@@ -61,7 +70,7 @@ search_activate_cb (OnyxWindow *self)
           {
             self->find->position = k;
             onyx_window_select_tensor (self, node->output[o]);
-            gtk_label_set_text (self->find->status, "");
+            found (self);
             return;
           }
     }

@@ -50,6 +50,7 @@ struct _OnyxWindow {
   GCancellable *open_cancellable; /* a file being opened: read in a thread, then shown */
   void (*after_save) (OnyxWindow *self); /* closing or opening over unsaved changes */
   guint follow_change;            /* idle: the Problems list and panel after a step */
+  gboolean present_selection;     /* Find: the next box selected is zoomed to readable */
 
   /* The parts: each struct is defined, and only touched, in its own file (freed with
    * the window, after dispose). */
@@ -86,6 +87,9 @@ GObject *onyx_window_template_child (OnyxWindow *self, const char *id);
 void     onyx_window_select_model   (OnyxWindow *self);
 void     onyx_window_select_node    (OnyxWindow *self, Onnx__NodeProto *node);
 void     onyx_window_select_tensor  (OnyxWindow *self, const char *name);
+/* The selection's box is brought into view readable (zoomed in from an overview),
+ * now or once the layout that opens its group is done (Find). */
+void     onyx_window_present_selection (OnyxWindow *self);
 /* The canvas shows the selection of the window (after a selection or a new layout). */
 void     onyx_window_sync_canvas_selection (OnyxWindow *self);
 void     onyx_window_toast          (OnyxWindow *self, const char *message, gboolean with_undo);

@@ -195,8 +195,20 @@ onyx_window_sync_canvas_selection (OnyxWindow *self)
         }
     }
   onyx_canvas_set_selection (self->canvas, node, edge);
-  if (node >= 0)
+  if (node >= 0 && self->present_selection)
+    {
+      self->present_selection = FALSE;
+      onyx_canvas_present_node (self->canvas, node);
+    }
+  else if (node >= 0)
     onyx_canvas_reveal_node (self->canvas, node);
+}
+
+void
+onyx_window_present_selection (OnyxWindow *self)
+{
+  self->present_selection = TRUE;
+  onyx_window_sync_canvas_selection (self);
 }
 
 static void
@@ -223,6 +235,7 @@ refresh_properties (OnyxWindow *self)
 void
 onyx_window_select_model (OnyxWindow *self)
 {
+  self->present_selection = FALSE;
   self->selection = ONYX_SELECTION_MODEL;
   self->selected_node = NULL;
   g_clear_pointer (&self->selected_tensor, g_free);
@@ -237,6 +250,7 @@ onyx_window_select_node (OnyxWindow *self, Onnx__NodeProto *node)
   Onnx__GraphProto *graph;
 
   g_return_if_fail (self->document != NULL && node != NULL);
+  self->present_selection = FALSE;
   /* A node of another graph (a Problems row in a branch): show its graph first. */
   graph = onyx_document_graph_of_node (self->document, node);
   if (graph != NULL && graph != onyx_window_get_graph (self) &&
@@ -258,6 +272,7 @@ onyx_window_select_node (OnyxWindow *self, Onnx__NodeProto *node)
 void
 onyx_window_select_tensor (OnyxWindow *self, const char *name)
 {
+  self->present_selection = FALSE;
   g_return_if_fail (self->document != NULL && name != NULL);
   self->selection = ONYX_SELECTION_TENSOR;
   self->selected_node = NULL;
