@@ -17,6 +17,14 @@ def cli(*args):
     return onyx_test.cli(*args, timeout=300)
 
 
+def png_size(path):
+    """(width, height) from a PNG's header, without decoding it."""
+    with open(path, "rb") as f:
+        head = f.read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR"
+    return struct.unpack(">II", head[16:24])
+
+
 def png_rows(path):
     """(width, height, rows of (r, g, b) pixels) of a non-interlaced 8-bit RGB or RGBA PNG,
     with the scanline filters undone (PNG spec, section 9)."""
@@ -213,6 +221,72 @@ class Render(unittest.TestCase):
         titles = [element.text for element in root.iter(SVG + "title")]
         self.assertIn("x&y", titles)
         self.assertTrue(any(title.startswith('a<b> & "c"') for title in titles), titles)
+
+    def chain(self, tmp, length):
+        """A flat chain of `length` nodes, as tf2onnx names them: one tall column."""
+        import onnx
+        from onnx import TensorProto, helper
+        ops = ["Relu", "Sigmoid", "Tanh", "Neg", "Abs", "Exp"]
+        nodes, previous = [], "x"
+        for i in range(length):
+            nodes.append(helper.make_node(ops[i % len(ops)], [previous], ["t%d" % i], name="n%d" % i))
+            previous = "t%d" % i
+        graph = helper.make_graph(nodes, "chain", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8])],
+                                  [helper.make_tensor_value_info(previous, TensorProto.FLOAT, ["N", 8])])
+        path = os.path.join(tmp, "chain.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+        return path
+
+    def test_tall_graph_in_columns(self):
+        """A 672-node chain is over 27,000 points tall: PNG and PDF show it in columns
+        side by side that image viewers open; every node is still drawn, in order."""
+        with tempfile.TemporaryDirectory() as tmp:
+            model = self.chain(tmp, 672)
+            for name in ("chain.png", "chain.pdf"):
+                out = os.path.join(tmp, name)
+                run = cli("render", model, "-o", out)
+                self.assertEqual(run.returncode, 0, run.stderr)
+                columns = int(re.search(r"the graph is (\d+) columns side by side", run.stdout).group(1))
+                self.assertGreater(columns, 4)
+                if name.endswith(".png"):
+                    width, height = png_size(out)
+                else:
+                    info = subprocess.run(["pdfinfo", out], capture_output=True, text=True, check=True).stdout
+                    width, height = (float(v) for v in re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", info).groups())
+                self.assertLess(max(width, height), 16000, name)
+                self.assertLess(max(width, height) / min(width, height), 2.5, name)
+            # The PDF's text in reading order: the nodes from the first to the last.
+            text = subprocess.run(["pdftotext", "-raw", out, "-"], capture_output=True, text=True, check=True).stdout
+            self.assertEqual(text.count("Sigmoid"), 112)
+            self.assertEqual(text.count("Exp"), 112)
+            # A short one stays one column, and says nothing.
+            short = self.chain(tmp, 20)
+            run = cli("render", short, "-o", os.path.join(tmp, "short.png"))
+            self.assertEqual((run.returncode, run.stdout), (0, ""), run.stderr)
+            width, height = png_size(os.path.join(tmp, "short.png"))
+            self.assertGreater(height, 4 * width)
+
+    def test_scale_beyond_what_a_png_holds_is_said(self):
+        import onnx
+        from onnx import TensorProto, helper
+        with tempfile.TemporaryDirectory() as tmp:
+            # 60 readers of one input side by side: about 6,000 points wide.
+            nodes = [helper.make_node("Relu", ["x"], ["y%d" % i], name="r%d" % i) for i in range(60)]
+            graph = helper.make_graph(nodes, "wide", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8])],
+                                      [helper.make_tensor_value_info("y%d" % i, TensorProto.FLOAT, [8])
+                                       for i in range(60)])
+            model = os.path.join(tmp, "wide.onnx")
+            onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), model)
+            out = os.path.join(tmp, "big.png")
+            run = cli("render", model, "-o", out, "--scale", "8")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            line = re.search(r"a PNG is at most 32000 pixels a side: drawn at scale ([\d.]+) \((\d+) × (\d+) pixels\) "
+                             r"instead of 8", run.stderr)
+            self.assertIsNotNone(line, run.stderr)
+            self.assertEqual(png_size(out), (int(line.group(2)), int(line.group(3))))
+            self.assertLess(float(line.group(1)), 8)
+            run = cli("render", model, "-o", os.path.join(tmp, "fine.png"))
+            self.assertEqual(run.stderr, "")
 
     def test_bad_output(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -82,12 +82,15 @@ onyx_cli_render (int argc, char **argv)
   else
     {
       int width, height;
-      double used = onyx_render_file_scale (layout, output, scale, &width, &height);
+      guint n_columns;
+      double used = onyx_render_file_scale (layout, output, scale, &width, &height, &n_columns);
       /* Said, not silent: the picture is smaller than asked. */
       if (used < scale)
         fprintf (stderr, "onyx-cli: render: a PNG is at most 32000 pixels a side: drawn at scale %.3g "
                  "(%d × %d pixels) instead of %g; an SVG or PDF keeps any scale\n",
                  used, width, height, scale);
+      if (n_columns > 1)
+        printf ("%s: the graph is %u columns side by side, read from left to right\n", output, n_columns);
     }
   onyx_layout_free (layout);
   g_hash_table_unref (expanded);

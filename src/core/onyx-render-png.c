@@ -31,10 +31,10 @@ png_warned (png_structp png, png_const_charp message)
 }
 
 cairo_status_t
-onyx_render_png_write (const OnyxLayout *layout, const OnyxRect *area, double scale,
-                       const OnyxRenderOptions *options, FILE *out)
+onyx_render_png_write (const OnyxLayout *layout, const GArray *pieces, double picture_width,
+                       double picture_height, double scale, const OnyxRenderOptions *options, FILE *out)
 {
-  int width = (int) ceil (area->width * scale), height = (int) ceil (area->height * scale);
+  int width = (int) ceil (picture_width * scale), height = (int) ceil (picture_height * scale);
   int strip_rows = MIN (height, MAX (16, STRIP_PIXELS / MAX (width, 1)));
   cairo_surface_t *strip = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, strip_rows);
   cairo_status_t status = cairo_surface_status (strip);
@@ -63,8 +63,7 @@ onyx_render_png_write (const OnyxLayout *layout, const OnyxRect *area, double sc
   for (int top = 0; top < height; top += strip_rows)
     {
       int rows = MIN (strip_rows, height - top);
-      OnyxRect visible = { area->x, area->y + top / scale - STRIP_MARGIN, area->width,
-                           rows / scale + 2 * STRIP_MARGIN };
+      OnyxRect visible = { 0, top / scale - STRIP_MARGIN, picture_width, rows / scale + 2 * STRIP_MARGIN };
       cairo_t *cr = cairo_create (strip);
       const guchar *data;
       int stride;
@@ -74,8 +73,7 @@ onyx_render_png_write (const OnyxLayout *layout, const OnyxRect *area, double sc
       /* Whole device pixels up: the same sampling as drawing the whole image at once. */
       cairo_translate (cr, 0, -top);
       cairo_scale (cr, scale, scale);
-      cairo_translate (cr, -area->x, -area->y);
-      onyx_render_draw (cr, layout, index, &visible, options);
+      onyx_render_draw_pieces (cr, layout, index, pieces, &visible, options);
       cairo_destroy (cr);
       cairo_surface_flush (strip);
       data = cairo_image_surface_get_data (strip);

@@ -59,10 +59,38 @@ gboolean       onyx_render_svg_write (const OnyxLayout        *layout,
                                       gboolean                 text,
                                       FILE                    *out);
 
-/* `area` at `scale`, drawn with `options`, as a PNG into `out`, a strip of rows at a
- * time: the same pixels as one image surface of the whole, without holding it. */
+/* A part of the layout and where it goes in a picture (layout points): a tall graph's
+ * file shows it in columns side by side, each a band of it. */
+typedef struct {
+  OnyxRect source;
+  double x, y;
+} OnyxRenderPiece;
+
+/* The pieces a picture of `area` is made of: `area` itself, or when it is taller
+ * than `max_height` and over twice as tall as wide, bands of it cut where no box or
+ * label is, as columns about as many as make the picture square. The picture's size
+ * is set (layout points). */
+GArray *onyx_render_pieces      (const OnyxLayout        *layout,
+                                 const OnyxRect          *area,
+                                 double                   max_height,
+                                 double                  *width,
+                                 double                  *height);
+/* Draws what of the pieces lies in `visible` (picture coordinates); `cr` maps
+ * picture coordinates to the device. */
+void    onyx_render_draw_pieces (cairo_t                 *cr,
+                                 const OnyxLayout        *layout,
+                                 const OnyxRenderIndex   *index,
+                                 const GArray            *pieces,
+                                 const OnyxRect          *visible,
+                                 const OnyxRenderOptions *options);
+
+/* The pieces, a picture `picture_width` × `picture_height` points, at `scale` drawn
+ * with `options`, as a PNG into `out`, a strip of rows at a time: the same pixels as
+ * one image surface of the whole, without holding it. */
 cairo_status_t onyx_render_png_write (const OnyxLayout        *layout,
-                                      const OnyxRect          *area,
+                                      const GArray            *pieces,
+                                      double                   picture_width,
+                                      double                   picture_height,
                                       double                   scale,
                                       const OnyxRenderOptions *options,
                                       FILE                    *out);

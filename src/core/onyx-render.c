@@ -1,19 +1,11 @@
 #include "onyx-render-private.h"
 
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
-#include <errno.h>
 #include <math.h>
 #include <pango/pangocairo.h>
-#include <glib/gstdio.h>
 #include <string.h>
-#include <unistd.h>
-
-#include "onyx-error.h"
 
 /* Grid cell of the spatial index, in layout points. */
 #define CELL 256.0
-#define MAX_IMAGE_SIDE 32000.0
 
 /* Colour slots of the coarse drawing: groups, then one per category. */
 #define COARSE_GROUPS 0
@@ -694,104 +686,6 @@ onyx_render_line_hit_test (const OnyxLayout *layout, int node, double x, double 
   return row >= 0 && row < n->lines->len ? (int) row : -1;
 }
 
-/* `area` at `scale` drawn onto a cairo vector surface (PDF; SVG too coarse for text)
- * writing to `partial`. */
-static cairo_status_t
-write_vector_surface (const OnyxLayout *layout, const OnyxRect *area, double scale,
-                      const OnyxRenderOptions *options, gboolean pdf, const char *partial)
-{
-  cairo_surface_t *surface = pdf ? cairo_pdf_surface_create (partial, area->width * scale, area->height * scale)
-                                 : cairo_svg_surface_create (partial, area->width * scale, area->height * scale);
-  OnyxRenderIndex *index = onyx_render_index_new (layout);
-  cairo_t *cr = cairo_create (surface);
-  cairo_status_t status;
-
-  cairo_set_source_rgb (cr, 1, 1, 1);
-  cairo_paint (cr);
-  cairo_scale (cr, scale, scale);
-  cairo_translate (cr, -area->x, -area->y);
-  onyx_render_draw (cr, layout, index, area, options);
-  onyx_render_index_free (index);
-  cairo_destroy (cr);
-  cairo_surface_finish (surface);
-  status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  return status;
-}
-
-/* The scale a PNG of `area` is drawn at for `scale`: within cairo's pixel limit. */
-static double
-png_scale (const OnyxRect *area, double scale)
-{
-  if (MAX (area->width, area->height) * scale > MAX_IMAGE_SIDE)
-    return MAX_IMAGE_SIDE / MAX (area->width, area->height);
-  return scale;
-}
-
-/* `area` at `scale` into a file; with `always_text`, text is drawn at any scale.
- * `graph`, or NULL, names op boxes. */
-static gboolean
-render_area_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const OnyxRect *area,
-                     double scale, gboolean always_text, const char *path, GError **error)
-{
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-  g_autofree char *name = g_path_get_basename (path);
-  /* Written beside the target and renamed over it once complete. */
-  g_autofree char *partial = g_strdup_printf ("%s.partial-%d", path, (int) getpid ());
-  const char *reason = NULL;
-  OnyxRenderOptions options;
-  gboolean png = g_str_has_suffix (lower, ".png"), svg = g_str_has_suffix (lower, ".svg");
-  gboolean pdf = g_str_has_suffix (lower, ".pdf");
-
-  if (!png && !svg && !pdf)
-    {
-      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO,
-                   "%s: unknown image format: use .png, .svg or .pdf", name);
-      return FALSE;
-    }
-  if (png)
-    scale = png_scale (area, scale);
-  onyx_render_options_init (&options);
-  options.scale = always_text ? MAX (scale, MIN_TEXT_SCALE) : scale;
-  if (png || (svg && options.scale >= MIN_DETAIL_SCALE))
-    {
-      /* Our own writers, streaming through stdio. */
-      FILE *out = g_fopen (partial, "wb");
-      gboolean written = FALSE;
-      cairo_status_t status = CAIRO_STATUS_SUCCESS;
-
-      if (out != NULL)
-        {
-          setvbuf (out, NULL, _IOFBF, 1 << 18);
-          if (png)
-            written = (status = onyx_render_png_write (layout, area, scale, &options, out)) == CAIRO_STATUS_SUCCESS;
-          else
-            written = onyx_render_svg_write (layout, graph, area, area->width * scale, area->height * scale,
-                                             options.scale >= MIN_TEXT_SCALE, out);
-          written = !ferror (out) && written;
-          written = fclose (out) == 0 && written;
-        }
-      if (!written)
-        reason = status != CAIRO_STATUS_SUCCESS && status != CAIRO_STATUS_WRITE_ERROR
-                   ? cairo_status_to_string (status) : g_strerror (errno);
-    }
-  else
-    {
-      cairo_status_t status = write_vector_surface (layout, area, scale, &options, pdf, partial);
-      if (status != CAIRO_STATUS_SUCCESS)
-        reason = cairo_status_to_string (status);
-    }
-  if (reason == NULL && g_rename (partial, path) != 0)
-    reason = g_strerror (errno);
-  if (reason != NULL)
-    {
-      g_unlink (partial);
-      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: cannot write the image: %s", name, reason);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 guint
 onyx_render_count_cut_texts (const OnyxLayout *layout, double scale)
 {
@@ -812,51 +706,3 @@ onyx_render_count_cut_texts (const OnyxLayout *layout, double scale)
   return n_cut;
 }
 
-gboolean
-onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, GError **error)
-{
-  return onyx_render_graph_to_file (layout, NULL, path, scale, error);
-}
-
-/* The whole layout with a margin. */
-static OnyxRect
-whole_area (const OnyxLayout *layout)
-{
-  double margin = 16;
-  OnyxRect area = { layout->bounds.x - margin, layout->bounds.y - margin,
-                    layout->bounds.width + 2 * margin, layout->bounds.height + 2 * margin };
-  return area;
-}
-
-double
-onyx_render_file_scale (const OnyxLayout *layout, const char *path, double scale, int *width, int *height)
-{
-  OnyxRect area = whole_area (layout);
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-
-  if (g_str_has_suffix (lower, ".png"))
-    scale = png_scale (&area, scale);
-  if (width != NULL)
-    *width = (int) ceil (area.width * scale);
-  if (height != NULL)
-    *height = (int) ceil (area.height * scale);
-  return scale;
-}
-
-gboolean
-onyx_render_graph_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const char *path,
-                           double scale, GError **error)
-{
-  OnyxRect area = whole_area (layout);
-
-  /* A file is read at any zoom: always with text. */
-  return render_area_to_file (layout, graph, &area, scale, TRUE, path, error);
-}
-
-gboolean
-onyx_render_area_to_file (const OnyxLayout *layout, const OnyxRect *area, double scale,
-                          const char *path, GError **error)
-{
-  /* As on screen: what is too small to read there is left out here too. */
-  return render_area_to_file (layout, NULL, area, scale, FALSE, path, error);
-}

@@ -57,7 +57,9 @@ cairo_surface_t *onyx_render_picture (const OnyxLayout       *layout,
                                       double                   device_scale);
 
 /* The whole layout at `scale` into a .png, .svg or .pdf file (by its extension).
- * Large PNGs are scaled down to stay within cairo's 32,767-pixel limit. */
+ * A graph over twice as tall as wide and taller than image viewers open (16,000 px,
+ * or 14,400 pt a PDF page) is drawn in columns in PNG and PDF; large PNGs are scaled
+ * down to stay within cairo's 32,767-pixel limit. */
 gboolean onyx_render_to_file (const OnyxLayout *layout,
                               const char       *path,
                               double            scale,
@@ -71,13 +73,15 @@ gboolean onyx_render_graph_to_file (const OnyxLayout       *layout,
                                     GError                **error);
 
 /* The scale onyx_render_graph_to_file draws `path` at for `scale` (less for a PNG
- * over 32,000 pixels a side), and the image's size in pixels (points for SVG and PDF);
- * width and height are nullable. */
+ * over 32,000 pixels a side), the image's size in pixels (points for SVG and PDF) and
+ * its columns (a tall graph's PNG or PDF shows it in several, side by side); the
+ * out-arguments are nullable. */
 double onyx_render_file_scale (const OnyxLayout *layout,
                                const char       *path,
                                double            scale,
                                int              *width,
-                               int              *height);
+                               int              *height,
+                               guint            *n_columns);
 
 /* How many texts of the whole layout drawn at `scale` into an image file are cut short
  * ("float32[N×3×…") to fit their box: as many as at 100 % (a long attribute value

@@ -1,0 +1,339 @@
+/* onyx-render-file.c: a laid-out graph into a PNG, SVG or PDF file, written beside the
+ * target and renamed over it once complete.
+ *
+ * A graph far taller than wide (a long chain of a flat export: 672 nodes are a
+ * 27,595 px column) is drawn in columns side by side in PNG and PDF files: each a
+ * band of the graph, read left to right, cut where no box or label is. Image viewers
+ * refuse pictures past 16,384 px a side, PDF readers pages past 14,400 pt. SVG keeps
+ * one column: browsers scroll it, and its boxes keep the layout's coordinates. */
+#include "onyx-render-private.h"
+
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
+#include <errno.h>
+#include <math.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
+
+#include "onyx-error.h"
+
+#define MAX_IMAGE_SIDE 32000.0
+/* Taller than this (device pixels, or points for PDF), and over twice as tall as
+ * wide, a picture is cut into columns. */
+#define MAX_PNG_COLUMN 16000.0
+#define MAX_PDF_COLUMN 14400.0
+/* Between two columns, in layout points; a thin rule runs down its middle. */
+#define GUTTER 48.0
+
+/* ---- Columns ---- */
+
+typedef struct {
+  double top, bottom;
+} Span;
+
+static int
+compare_spans (gconstpointer a, gconstpointer b)
+{
+  const Span *x = a, *y = b;
+  return x->top < y->top ? -1 : x->top > y->top;
+}
+
+/* Where a band may end: the middles of the vertical gaps between the boxes and labels
+ * of `area`, in order. */
+static GArray *
+free_cuts (const OnyxLayout *layout, const OnyxRect *area)
+{
+  g_autoptr (GArray) spans = g_array_new (FALSE, FALSE, sizeof (Span));
+  GArray *cuts = g_array_new (FALSE, FALSE, sizeof (double));
+  double reach;
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      /* An open group spans its contents: cutting through its frame is fine. */
+      if (node->kind != ONYX_LAYOUT_GROUP || !node->expanded)
+        g_array_append_vals (spans, &(Span) { node->box.y, node->box.y + node->box.height }, 1);
+    }
+  for (guint i = 0; i < layout->edges->len; i++)
+    {
+      const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, i);
+      if (edge->label != NULL && edge->label_box.width > 0)
+        g_array_append_vals (spans, &(Span) { edge->label_box.y, edge->label_box.y + edge->label_box.height }, 1);
+    }
+  g_array_sort (spans, compare_spans);
+  reach = area->y;
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const Span *span = &g_array_index (spans, Span, i);
+      if (span->top > reach)
+        {
+          double middle = (reach + span->top) / 2;
+          g_array_append_val (cuts, middle);
+        }
+      reach = MAX (reach, span->bottom);
+    }
+  return cuts;
+}
+
+/* The free cut nearest `y` after `after`, or NAN. */
+static double
+nearest_cut (const GArray *cuts, double y, double after)
+{
+  double best = NAN;
+
+  for (guint i = 0; i < cuts->len; i++)
+    {
+      double cut = g_array_index (cuts, double, i);
+      if (cut > after && (isnan (best) || fabs (cut - y) < fabs (best - y)))
+        best = cut;
+    }
+  return best;
+}
+
+GArray *
+onyx_render_pieces (const OnyxLayout *layout, const OnyxRect *area, double max_height, double *width,
+                    double *height)
+{
+  GArray *pieces = g_array_new (FALSE, FALSE, sizeof (OnyxRenderPiece));
+  g_autoptr (GArray) cuts = NULL;
+  guint n_columns;
+  double top = area->y;
+
+  *width = area->width;
+  *height = area->height;
+  if (area->height <= max_height || area->height <= 2 * area->width)
+    {
+      g_array_append_vals (pieces, &(OnyxRenderPiece) { *area, 0, 0 }, 1);
+      return pieces;
+    }
+  /* About as wide as tall, and no column over the limit. */
+  n_columns = (guint) MAX (ceil (area->height / max_height), ceil (sqrt (area->height / (area->width + GUTTER))));
+  cuts = free_cuts (layout, area);
+  for (guint c = 1; c <= n_columns; c++)
+    {
+      double bottom = c == n_columns ? area->y + area->height
+                                     : nearest_cut (cuts, area->y + c * area->height / n_columns, top);
+      OnyxRenderPiece piece;
+      if (isnan (bottom) || bottom >= area->y + area->height)
+        bottom = area->y + area->height;
+      piece.source = (OnyxRect) { area->x, top, area->width, bottom - top };
+      piece.x = pieces->len * (area->width + GUTTER);
+      piece.y = 0;
+      g_array_append_val (pieces, piece);
+      top = bottom;
+      if (bottom >= area->y + area->height)
+        break;
+    }
+  *width = pieces->len * area->width + (pieces->len - 1) * GUTTER;
+  *height = 0;
+  for (guint i = 0; i < pieces->len; i++)
+    *height = MAX (*height, g_array_index (pieces, OnyxRenderPiece, i).source.height);
+  return pieces;
+}
+
+void
+onyx_render_draw_pieces (cairo_t *cr, const OnyxLayout *layout, const OnyxRenderIndex *index,
+                         const GArray *pieces, const OnyxRect *visible, const OnyxRenderOptions *options)
+{
+  for (guint i = 0; i < pieces->len; i++)
+    {
+      const OnyxRenderPiece *piece = &g_array_index (pieces, OnyxRenderPiece, i);
+      OnyxRect seen = { visible->x - piece->x + piece->source.x, visible->y - piece->y + piece->source.y,
+                        visible->width, visible->height };
+      double x0 = MAX (seen.x, piece->source.x), y0 = MAX (seen.y, piece->source.y);
+      double x1 = MIN (seen.x + seen.width, piece->source.x + piece->source.width);
+      double y1 = MIN (seen.y + seen.height, piece->source.y + piece->source.height);
+
+      if (x1 <= x0 || y1 <= y0)
+        continue;
+      cairo_save (cr);
+      if (i > 0)
+        {
+          /* The rule between this column and the one before. */
+          cairo_set_source_rgb (cr, 0.8, 0.8, 0.8);
+          cairo_set_line_width (cr, 1);
+          cairo_move_to (cr, piece->x - GUTTER / 2, 0);
+          cairo_line_to (cr, piece->x - GUTTER / 2, piece->source.height);
+          cairo_stroke (cr);
+        }
+      if (pieces->len > 1)
+        {
+          cairo_rectangle (cr, piece->x, piece->y, piece->source.width, piece->source.height);
+          cairo_clip (cr);
+        }
+      cairo_translate (cr, piece->x - piece->source.x, piece->y - piece->source.y);
+      onyx_render_draw (cr, layout, index, &seen, options);
+      cairo_restore (cr);
+    }
+}
+
+/* ---- Files ---- */
+
+/* The pieces of a file of `area` at `scale`: columns for a tall PNG or PDF. */
+static GArray *
+file_pieces (const OnyxLayout *layout, const OnyxRect *area, double scale, gboolean png, gboolean pdf,
+             gboolean columns, double *width, double *height)
+{
+  double limit = png ? MAX_PNG_COLUMN : MAX_PDF_COLUMN;
+
+  if (columns && (png || pdf))
+    return onyx_render_pieces (layout, area, limit / scale, width, height);
+  return onyx_render_pieces (layout, area, G_MAXDOUBLE, width, height);
+}
+
+/* The pieces at `scale` drawn onto a cairo vector surface (PDF; SVG too coarse for
+ * text) writing to `partial`. */
+static cairo_status_t
+write_vector_surface (const OnyxLayout *layout, const GArray *pieces, double width, double height, double scale,
+                      const OnyxRenderOptions *options, gboolean pdf, const char *partial)
+{
+  cairo_surface_t *surface = pdf ? cairo_pdf_surface_create (partial, width * scale, height * scale)
+                                 : cairo_svg_surface_create (partial, width * scale, height * scale);
+  OnyxRenderIndex *index = onyx_render_index_new (layout);
+  cairo_t *cr = cairo_create (surface);
+  OnyxRect whole = { 0, 0, width, height };
+  cairo_status_t status;
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_scale (cr, scale, scale);
+  onyx_render_draw_pieces (cr, layout, index, pieces, &whole, options);
+  onyx_render_index_free (index);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  return status;
+}
+
+/* The scale a PNG `width` × `height` points is drawn at for `scale`: within cairo's
+ * pixel limit. */
+static double
+png_scale (double width, double height, double scale)
+{
+  if (MAX (width, height) * scale > MAX_IMAGE_SIDE)
+    return MAX_IMAGE_SIDE / MAX (width, height);
+  return scale;
+}
+
+/* `area` at `scale` into a file; with `whole_graph`, text is drawn at any scale and a
+ * tall PNG or PDF is drawn in columns. `graph`, or NULL, names op boxes. */
+static gboolean
+render_area_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const OnyxRect *area,
+                     double scale, gboolean whole_graph, const char *path, GError **error)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  g_autofree char *name = g_path_get_basename (path);
+  /* Written beside the target and renamed over it once complete. */
+  g_autofree char *partial = g_strdup_printf ("%s.partial-%d", path, (int) getpid ());
+  g_autoptr (GArray) pieces = NULL;
+  const char *reason = NULL;
+  OnyxRenderOptions options;
+  gboolean png = g_str_has_suffix (lower, ".png"), svg = g_str_has_suffix (lower, ".svg");
+  gboolean pdf = g_str_has_suffix (lower, ".pdf");
+  double width, height;
+
+  if (!png && !svg && !pdf)
+    {
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO,
+                   "%s: unknown image format: use .png, .svg or .pdf", name);
+      return FALSE;
+    }
+  pieces = file_pieces (layout, area, scale, png, pdf, whole_graph, &width, &height);
+  if (png)
+    scale = png_scale (width, height, scale);
+  onyx_render_options_init (&options);
+  options.scale = whole_graph ? MAX (scale, MIN_TEXT_SCALE) : scale;
+  if (png || (svg && options.scale >= MIN_DETAIL_SCALE))
+    {
+      /* Our own writers, streaming through stdio. */
+      FILE *out = g_fopen (partial, "wb");
+      gboolean written = FALSE;
+      cairo_status_t status = CAIRO_STATUS_SUCCESS;
+
+      if (out != NULL)
+        {
+          setvbuf (out, NULL, _IOFBF, 1 << 18);
+          if (png)
+            written = (status = onyx_render_png_write (layout, pieces, width, height, scale, &options, out))
+                      == CAIRO_STATUS_SUCCESS;
+          else
+            written = onyx_render_svg_write (layout, graph, area, area->width * scale, area->height * scale,
+                                             options.scale >= MIN_TEXT_SCALE, out);
+          written = !ferror (out) && written;
+          written = fclose (out) == 0 && written;
+        }
+      if (!written)
+        reason = status != CAIRO_STATUS_SUCCESS && status != CAIRO_STATUS_WRITE_ERROR
+                   ? cairo_status_to_string (status) : g_strerror (errno);
+    }
+  else
+    {
+      cairo_status_t status = write_vector_surface (layout, pieces, width, height, scale, &options, pdf, partial);
+      if (status != CAIRO_STATUS_SUCCESS)
+        reason = cairo_status_to_string (status);
+    }
+  if (reason == NULL && g_rename (partial, path) != 0)
+    reason = g_strerror (errno);
+  if (reason != NULL)
+    {
+      g_unlink (partial);
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO, "%s: cannot write the image: %s", name, reason);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+onyx_render_to_file (const OnyxLayout *layout, const char *path, double scale, GError **error)
+{
+  return onyx_render_graph_to_file (layout, NULL, path, scale, error);
+}
+
+/* The whole layout with a margin. */
+static OnyxRect
+whole_area (const OnyxLayout *layout)
+{
+  double margin = 16;
+  OnyxRect area = { layout->bounds.x - margin, layout->bounds.y - margin,
+                    layout->bounds.width + 2 * margin, layout->bounds.height + 2 * margin };
+  return area;
+}
+
+double
+onyx_render_file_scale (const OnyxLayout *layout, const char *path, double scale, int *width, int *height,
+                        guint *n_columns)
+{
+  OnyxRect area = whole_area (layout);
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+  gboolean png = g_str_has_suffix (lower, ".png"), pdf = g_str_has_suffix (lower, ".pdf");
+  double picture_width, picture_height;
+  g_autoptr (GArray) pieces = file_pieces (layout, &area, scale, png, pdf, TRUE, &picture_width, &picture_height);
+
+  if (png)
+    scale = png_scale (picture_width, picture_height, scale);
+  if (width != NULL)
+    *width = (int) ceil (picture_width * scale);
+  if (height != NULL)
+    *height = (int) ceil (picture_height * scale);
+  if (n_columns != NULL)
+    *n_columns = pieces->len;
+  return scale;
+}
+
+gboolean
+onyx_render_graph_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const char *path,
+                           double scale, GError **error)
+{
+  OnyxRect area = whole_area (layout);
+
+  return render_area_to_file (layout, graph, &area, scale, TRUE, path, error);
+}
+
+gboolean
+onyx_render_area_to_file (const OnyxLayout *layout, const OnyxRect *area, double scale,
+                          const char *path, GError **error)
+{
+  /* As on screen: what is too small to read there is left out here too. */
+  return render_area_to_file (layout, NULL, area, scale, FALSE, path, error);
+}
