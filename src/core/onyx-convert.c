@@ -48,15 +48,56 @@ refine_types (OnyxDocument *doc, OnyxShapes *shapes, Onnx__GraphProto *graph,
   return n;
 }
 
-/* A problem of node order (not sorted, a cycle), or NULL. */
-static const OnyxProblem *
-order_problem (GPtrArray *problems)
+typedef struct {
+  GHashTable *position;         /* node → its position + 1 */
+  gsize first;                  /* the earliest node reading what a later one makes, + 1 */
+  const char *tensor;           /* what it reads */
+} OrderCheck;
+
+static void
+check_value_order (gpointer key, gpointer value, gpointer data)
 {
-  for (guint i = 0; i < problems->len; i++)
+  const OnyxValue *v = value;
+  OrderCheck *check = data;
+  gsize made;
+
+  if (v->producer == NULL)
+    return;
+  made = GPOINTER_TO_SIZE (g_hash_table_lookup (check->position, v->producer));
+  for (guint u = 0; u < v->uses->len; u++)
     {
-      const OnyxProblem *problem = problems->pdata[i];
-      if (problem->kind == ONYX_PROBLEM_NOT_SORTED || problem->kind == ONYX_PROBLEM_CYCLE)
-        return problem;
+      gsize at = GPOINTER_TO_SIZE (g_hash_table_lookup (check->position, g_array_index (v->uses, OnyxUse, u).node));
+      if (at != 0 && at <= made && (check->first == 0 || at < check->first))
+        {
+          check->first = at;
+          check->tensor = v->name;
+        }
+    }
+}
+
+/* The first node of a graph of the model that reads what a node after it (or itself)
+ * makes, said as validation says it; NULL when every graph is in order. From the
+ * document's indexes, by node pointers: this runs before every inference step, and a
+ * whole validation (or hashing every name) cost more than the step itself. */
+static char *
+order_problem (OnyxDocument *doc, GPtrArray *graphs)
+{
+  for (guint g = 0; g < graphs->len; g++)
+    {
+      Onnx__GraphProto *graph = graphs->pdata[g];
+      g_autoptr (GHashTable) position = g_hash_table_new (g_direct_hash, g_direct_equal);
+      OrderCheck check = { position, 0, NULL };
+
+      for (size_t n = 0; n < graph->n_node; n++)
+        g_hash_table_insert (position, graph->node[n], GSIZE_TO_POINTER (n + 1));
+      onyx_graph_index_foreach (onyx_document_get_graph_index (doc, graph), check_value_order, &check);
+      if (check.first != 0)
+        {
+          g_autofree char *label = onyx_node_label (graph->node[check.first - 1], (int) check.first - 1);
+          g_autofree char *shown = onyx_display_escape (check.tensor);
+          return g_strdup_printf (_("nodes are not in topological order: %s uses '%s' before it is produced"),
+                                  label, shown);
+        }
     }
   return NULL;
 }
@@ -65,22 +106,20 @@ gboolean
 onyx_edit_infer_shapes (OnyxDocument *doc, guint *n_written, GError **error)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  g_autoptr (GPtrArray) problems = onyx_validate_model (model);
-  const OnyxProblem *unordered = order_problem (problems);
-  OnyxShapes *shapes;
   /* Not functions' bodies: a function is typed at each call, not once. */
-  g_autoptr (GPtrArray) graphs = NULL;
+  g_autoptr (GPtrArray) graphs = onyx_graph_list_graphs (model);
+  g_autofree char *unordered = order_problem (doc, graphs);
+  OnyxShapes *shapes;
   guint n = 0;
 
   if (unordered != NULL)
     {
       g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
                    _("shape inference reads the nodes in file order, so they must be sorted first "
-                     "(%s): add --toposort before this step"), unordered->message);
+                     "(%s): add --toposort before this step"), unordered);
       return FALSE;
     }
   shapes = onyx_shapes_ref (onyx_document_get_shapes (doc));
-  graphs = onyx_graph_list_graphs (model);
 
   onyx_document_begin_command (doc, _("Write inferred shapes"));
   onyx_replay_note_infer_shapes (doc);
