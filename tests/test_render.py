@@ -280,8 +280,8 @@ class Render(unittest.TestCase):
             out = os.path.join(tmp, "big.png")
             run = cli("render", model, "-o", out, "--scale", "8")
             self.assertEqual(run.returncode, 0, run.stderr)
-            line = re.search(r"a PNG is at most 32000 pixels a side: drawn at scale ([\d.]+) \((\d+) × (\d+) pixels\) "
-                             r"instead of 8", run.stderr)
+            line = re.search(r"drawn at scale ([\d.]+) \((\d+) × (\d+) pixels\) instead of 8: a PNG is at most "
+                             r"32000 pixels a side", run.stderr)
             self.assertIsNotNone(line, run.stderr)
             self.assertEqual(png_size(out), (int(line.group(2)), int(line.group(3))))
             self.assertLess(float(line.group(1)), 8)

@@ -86,9 +86,8 @@ onyx_cli_render (int argc, char **argv)
       double used = onyx_render_file_scale (layout, output, scale, &width, &height, &n_columns);
       /* Said, not silent: the picture is smaller than asked. */
       if (used < scale)
-        fprintf (stderr, "onyx-cli: render: a PNG is at most 32000 pixels a side: drawn at scale %.3g "
-                 "(%d × %d pixels) instead of %g; an SVG or PDF keeps any scale\n",
-                 used, width, height, scale);
+        fprintf (stderr, "onyx-cli: render: drawn at scale %.3g (%d × %d pixels) instead of %g: a PNG is at "
+                 "most 32000 pixels a side (16000 in columns); an SVG keeps any scale\n", used, width, height, scale);
       if (n_columns > 1)
         printf ("%s: the graph is %u columns side by side, read from left to right\n", output, n_columns);
     }

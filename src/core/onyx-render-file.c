@@ -24,6 +24,8 @@
 #define MAX_PDF_COLUMN 14400.0
 /* Between two columns, in layout points; a thin rule runs down its middle. */
 #define GUTTER 48.0
+/* Columns drawn below this scale to fit would not read: one column then. */
+#define READABLE_SCALE 0.8
 
 /* ---- Columns ---- */
 
@@ -169,15 +171,26 @@ onyx_render_draw_pieces (cairo_t *cr, const OnyxLayout *layout, const OnyxRender
 
 /* ---- Files ---- */
 
-/* The pieces of a file of `area` at `scale`: columns for a tall PNG or PDF. */
+/* The pieces of a file of `area` at `*scale`: columns for a tall PNG or PDF when they
+ * fit the limit at a readable scale (*scale is lowered to fit it); past that (a
+ * 12,000-node graph expanded whole), one column as before, which no picture reads. */
 static GArray *
-file_pieces (const OnyxLayout *layout, const OnyxRect *area, double scale, gboolean png, gboolean pdf,
+file_pieces (const OnyxLayout *layout, const OnyxRect *area, double *scale, gboolean png, gboolean pdf,
              gboolean columns, double *width, double *height)
 {
   double limit = png ? MAX_PNG_COLUMN : MAX_PDF_COLUMN;
 
   if (columns && (png || pdf))
-    return onyx_render_pieces (layout, area, limit / scale, width, height);
+    {
+      GArray *pieces = onyx_render_pieces (layout, area, limit / *scale, width, height);
+      double fit = MIN (*scale, limit / MAX (*width, *height));
+      if (pieces->len == 1 || fit >= MIN (*scale, READABLE_SCALE))
+        {
+          *scale = fit;
+          return pieces;
+        }
+      g_array_unref (pieces);
+    }
   return onyx_render_pieces (layout, area, G_MAXDOUBLE, width, height);
 }
 
@@ -239,7 +252,7 @@ render_area_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, co
                    "%s: unknown image format: use .png, .svg or .pdf", name);
       return FALSE;
     }
-  pieces = file_pieces (layout, area, scale, png, pdf, whole_graph, &width, &height);
+  pieces = file_pieces (layout, area, &scale, png, pdf, whole_graph, &width, &height);
   if (png)
     scale = png_scale (width, height, scale);
   onyx_render_options_init (&options);
@@ -308,7 +321,7 @@ onyx_render_file_scale (const OnyxLayout *layout, const char *path, double scale
   g_autofree char *lower = g_ascii_strdown (path, -1);
   gboolean png = g_str_has_suffix (lower, ".png"), pdf = g_str_has_suffix (lower, ".pdf");
   double picture_width, picture_height;
-  g_autoptr (GArray) pieces = file_pieces (layout, &area, scale, png, pdf, TRUE, &picture_width, &picture_height);
+  g_autoptr (GArray) pieces = file_pieces (layout, &area, &scale, png, pdf, TRUE, &picture_width, &picture_height);
 
   if (png)
     scale = png_scale (picture_width, picture_height, scale);
