@@ -35,11 +35,26 @@ class Table(unittest.TestCase):
         self.assertEqual(body, oracle)
 
     def test_every_schema_listed(self):
-        rows = set(re.findall(r'^  \{ "([^"]*)", "([^"]*)", (\d+), ', self.table, re.M))
+        onnx_part = self.table[:self.table.index("/* ONNX Runtime's operators")]
+        rows = set(re.findall(r'^  \{ "([^"]*)", "([^"]*)", (\d+), ', onnx_part, re.M))
         expected = {(s.domain, s.name, str(s.since_version))
                     for s in onnx.defs.get_all_schemas_with_history()}
         self.assertEqual(rows, expected)
         self.assertGreaterEqual(len(rows), 444)
+
+    def test_onnxruntime_operators_after_onnx_own(self):
+        """Every operator of ONNX Runtime's documentation, in a table of its own; its
+        ai.onnx kernels only where ONNX has no operator of the name."""
+        ort_part = self.table[self.table.index("/* ONNX Runtime's operators"):]
+        rows = set(re.findall(r'^  \{ "([^"]*)", "([^"]*)", (\d+), ', ort_part, re.M))
+        with open(os.path.join(ROOT, "src", "core", "onyx-ort-operators.c"), encoding="utf-8") as f:
+            documented = set(re.findall(r'^  \{ "(com\.microsoft)", "([^"]*)", (\d+), ', f.read(), re.M))
+        self.assertGreaterEqual(len(documented), 120)
+        self.assertLessEqual(documented, rows)
+        standard = {(s.domain, s.name) for s in onnx.defs.get_all_schemas_with_history()}
+        kernels = {(d, n) for d, n, _ in rows if not d.startswith("com.microsoft")}
+        self.assertIn(("", "SimplifiedLayerNormalization"), kernels)
+        self.assertEqual(kernels & standard, set())
 
     def test_library_limits(self):
         ranges = dict(((d, int(hi)) for d, _, hi in

@@ -11,8 +11,11 @@
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
+#include "onyx-ort-schemas.h"
+
 #include <algorithm>
 #include <climits>
+#include <utility>
 #include <cstdio>
 #include <map>
 #include <regex>
@@ -154,6 +157,8 @@ class Writer {
   }
 
   const std::vector<std::string>& lines() const { return lines_; }
+  // The arrays written since the last call; later ones may reuse earlier ones.
+  std::vector<std::string> TakeLines() { return std::exchange(lines_, {}); }
   const std::vector<std::string>& types() const { return types_; }
 
  private:
@@ -208,24 +213,8 @@ std::string Constraints(Writer& writer, const onnx::OpSchema& schema) {
   return writer.Array("c", "OnyxSchemaTypeConstraint", items);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s OUTPUT.c\n", argv[0]);
-    return 2;
-  }
-  const auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
-  std::vector<onnx::OpSchema> schemas;
-  for (const auto& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history())
-    if (ranges.count(schema.domain()) > 0)
-      schemas.push_back(schema);
-  std::sort(schemas.begin(), schemas.end(), [](const onnx::OpSchema& a, const onnx::OpSchema& b) {
-    return std::make_tuple(a.domain(), a.Name(), a.SinceVersion()) <
-           std::make_tuple(b.domain(), b.Name(), b.SinceVersion());
-  });
-
-  Writer writer;
+// The table's rows for `schemas`, their arrays written by `writer`.
+std::vector<std::string> Rows(Writer& writer, const std::vector<onnx::OpSchema>& schemas) {
   std::vector<std::string> rows;
   for (const auto& s : schemas) {
     std::string inputs = Params(writer, "i", s.inputs());
@@ -240,6 +229,31 @@ int main(int argc, char** argv) {
                    Arity(s.max_input()) + ", " + Arity(s.min_output()) + ", " + Arity(s.max_output()) + ", " +
                    CString(OneLine(s.doc() != nullptr ? s.doc() : "")) + " },");
   }
+  return rows;
+}
+
+bool SchemaOrder(const onnx::OpSchema& a, const onnx::OpSchema& b) {
+  return std::make_tuple(a.domain(), a.Name(), a.SinceVersion()) <
+         std::make_tuple(b.domain(), b.Name(), b.SinceVersion());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s OUTPUT.c\n", argv[0]);
+    return 2;
+  }
+  // A copy: registering ONNX Runtime's domains below changes the registry's map.
+  const auto ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  std::vector<onnx::OpSchema> schemas;
+  for (const auto& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history())
+    if (ranges.count(schema.domain()) > 0)
+      schemas.push_back(schema);
+  std::sort(schemas.begin(), schemas.end(), SchemaOrder);
+
+  Writer writer;
+  std::vector<std::string> rows = Rows(writer, schemas);
   if (writer.types().size() > 256) {
     std::fprintf(stderr, "%s: %zu type strings do not fit the table's guint8 indices\n", argv[0],
                  writer.types().size());
@@ -278,6 +292,46 @@ int main(int argc, char** argv) {
     std::fprintf(out, "  { %s, %d, %d },\n", CString(domain).c_str(), range.first, range.second);
   std::fprintf(out, "};\nconst guint onyx_schema_n_domain_ranges = %zu;\n", sorted_ranges.size());
   std::fprintf(out, "const int onyx_schema_table_ir_version = %d;\n", static_cast<int>(onnx::IR_VERSION));
+
+  // ONNX Runtime's operators, registered from onyx-ort-operators.c after ONNX's were
+  // read: a table of their own, so that the one above stays the library's alone. Its
+  // arrays may reuse those above; its type ids go on from theirs.
+  size_t n_types = writer.types().size();
+  std::set<std::string> known_domains;
+  for (const auto& range : ranges)
+    known_domains.insert(range.first);
+  onyx_ort_register_schemas();
+  std::vector<onnx::OpSchema> ort;
+  for (const auto& schema : onnx::OpSchemaRegistry::get_all_schemas_with_history())
+    if (onyx_ort_is_registered(schema.domain().c_str(), schema.Name().c_str()))
+      ort.push_back(schema);
+  std::sort(ort.begin(), ort.end(), SchemaOrder);
+  writer.TakeLines();
+  std::vector<std::string> ort_rows = Rows(writer, ort);
+  if (writer.types().size() > 256) {
+    std::fprintf(stderr, "%s: %zu type strings do not fit the table's guint8 indices\n", argv[0],
+                 writer.types().size());
+    return 1;
+  }
+  std::fprintf(out, "\n/* ONNX Runtime's operators (onyx-ort-schemas.cc), %zu schemas. */\n", ort.size());
+  for (const auto& line : writer.TakeLines())
+    std::fprintf(out, "%s\n", line.c_str());
+  std::fprintf(out, "\nconst char *const onyx_schema_ort_type_strings[] = {\n");
+  for (size_t t = n_types; t < writer.types().size(); t++)
+    std::fprintf(out, "  %s,\n", CString(writer.types()[t]).c_str());
+  std::fprintf(out, "  NULL\n};\nconst guint onyx_schema_ort_n_type_strings = %zu;\n", writer.types().size() - n_types);
+  std::fprintf(out, "const OnyxSchema onyx_schema_ort_table[] = {\n");
+  for (const auto& row : ort_rows)
+    std::fprintf(out, "%s\n", row.c_str());
+  std::fprintf(out, "};\nconst guint onyx_schema_ort_table_size = %zu;\n", ort_rows.size());
+  std::map<std::string, std::pair<int, int>> ort_ranges;
+  for (const auto& [domain, range] : onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map())
+    if (known_domains.count(domain) == 0)
+      ort_ranges.emplace(domain, range);
+  std::fprintf(out, "const OnyxSchemaDomainRange onyx_schema_ort_domain_ranges[] = {\n");
+  for (const auto& [domain, range] : ort_ranges)
+    std::fprintf(out, "  { %s, %d, %d },\n", CString(domain).c_str(), range.first, range.second);
+  std::fprintf(out, "  { NULL, 0, 0 }\n};\nconst guint onyx_schema_ort_n_domain_ranges = %zu;\n", ort_ranges.size());
   if (std::fclose(out) != 0) {
     std::perror(argv[1]);
     return 1;

@@ -12,6 +12,7 @@
 #include <onnx/version_converter/convert.h>
 
 #include "onyx-error.h"
+#include "onyx-ort-schemas.h"
 
 namespace {
 
@@ -383,6 +384,7 @@ rewrite_axis_operators (onnx::ModelProto &model)
 extern "C" GBytes *
 onyx_onnx_infer_shapes (GBytes *model_bytes, gboolean check_types, char **errors, GError **error)
 {
+  onyx_onnx_prepare ();
   /* One arena for the whole model: freeing thousands of small messages one
      by one cost more than the inference itself. */
   google::protobuf::ArenaOptions arena_options;
@@ -415,6 +417,7 @@ onyx_onnx_infer_shapes (GBytes *model_bytes, gboolean check_types, char **errors
 extern "C" gboolean
 onyx_onnx_check_model (GBytes *model_bytes, char **message)
 {
+  onyx_onnx_prepare ();
   onnx::ModelProto model;
   g_autoptr (GError) error = NULL;
 
@@ -440,6 +443,7 @@ onyx_onnx_check_model (GBytes *model_bytes, char **message)
 extern "C" GBytes *
 onyx_onnx_convert_version (GBytes *model_bytes, int target, GError **error)
 {
+  onyx_onnx_prepare ();
   onnx::ModelProto model;
 
   if (!parse_model (model_bytes, model, error))
@@ -491,8 +495,9 @@ onyx_onnx_prepare (void)
   static gsize done = 0;
   if (g_once_init_enter (&done))
     {
-      // Every schema is registered on first use: in the parent, not in each child.
-      onnx::OpSchemaRegistry::Schema ("Relu", 13, "");
+      // Every schema is registered on first use: in the parent, not in each child;
+      // ONNX Runtime's after ONNX's.
+      onyx_ort_register_schemas ();
       g_once_init_leave (&done, 1);
     }
 }

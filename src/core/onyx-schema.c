@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "onyx-attribute.h"
+#include "onyx-ort-operators.h"
 #include "onyx-schema-private.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -20,31 +21,55 @@ compare_key (const OnyxSchema *schema, const char *domain, const char *name)
   return c != 0 ? c : strcmp (schema->name, name);
 }
 
-const OnyxSchema *
-onyx_schema_history (const char *domain, const char *op_type, guint *n_versions)
+/* The versions of domain::op_type in a sorted table, or NULL. */
+static const OnyxSchema *
+table_history (const OnyxSchema *table, guint size, const char *domain, const char *op_type,
+               guint *n_versions)
 {
-  guint lo = 0, hi = onyx_schema_table_size, end;
+  guint lo = 0, hi = size, end;
 
-  if (op_type == NULL)
-    return NULL;
-  domain = normal_domain (domain);
   /* First entry not before (domain, op_type). */
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (compare_key (&onyx_schema_table[mid], domain, op_type) < 0)
+      if (compare_key (&table[mid], domain, op_type) < 0)
         lo = mid + 1;
       else
         hi = mid;
     }
-  for (end = lo; end < onyx_schema_table_size &&
-                 compare_key (&onyx_schema_table[end], domain, op_type) == 0; end++)
+  for (end = lo; end < size && compare_key (&table[end], domain, op_type) == 0; end++)
     ;
   if (end == lo)
     return NULL;
   if (n_versions != NULL)
     *n_versions = end - lo;
-  return &onyx_schema_table[lo];
+  return &table[lo];
+}
+
+const OnyxSchema *
+onyx_schema_history (const char *domain, const char *op_type, guint *n_versions)
+{
+  const OnyxSchema *found;
+
+  if (op_type == NULL)
+    return NULL;
+  domain = normal_domain (domain);
+  found = table_history (onyx_schema_table, onyx_schema_table_size, domain, op_type, n_versions);
+  if (found == NULL)
+    found = table_history (onyx_schema_ort_table, onyx_schema_ort_table_size, domain, op_type, n_versions);
+  return found;
+}
+
+gboolean
+onyx_schema_is_onnxruntime (const OnyxSchema *schema)
+{
+  return schema >= onyx_schema_ort_table && schema < onyx_schema_ort_table + onyx_schema_ort_table_size;
+}
+
+const char *
+onyx_schema_onnxruntime_source (void)
+{
+  return onyx_ort_contrib_commit;
 }
 
 const OnyxSchema *
@@ -67,6 +92,9 @@ onyx_schema_domain_version (const char *domain)
   for (guint i = 0; i < onyx_schema_n_domain_ranges; i++)
     if (strcmp (onyx_schema_domain_ranges[i].domain, key) == 0)
       return onyx_schema_domain_ranges[i].max_version;
+  for (guint i = 0; i < onyx_schema_ort_n_domain_ranges; i++)
+    if (strcmp (onyx_schema_ort_domain_ranges[i].domain, key) == 0)
+      return onyx_schema_ort_domain_ranges[i].max_version;
   return 0;
 }
 
@@ -88,6 +116,11 @@ onyx_schema_library_summary (void)
                             onyx_schema_domain_ranges[i].domain[0] != '\0'
                                 ? onyx_schema_domain_ranges[i].domain : "ai.onnx",
                             onyx_schema_domain_ranges[i].max_version);
+  g_string_append_printf (out, "\nONNX Runtime's operators: %u schemas", onyx_schema_ort_table_size);
+  for (guint i = 0; i < onyx_schema_ort_n_domain_ranges; i++)
+    g_string_append_printf (out, ", %s opset %d", onyx_schema_ort_domain_ranges[i].domain,
+                            onyx_schema_ort_domain_ranges[i].max_version);
+  g_string_append_printf (out, " (from its documentation at %.12s)", onyx_ort_contrib_commit);
   return g_string_free (out, FALSE);
 }
 
@@ -115,26 +148,39 @@ onyx_schema_newer_ir_text (gint64 ir_version)
                           ir_version, onyx_schema_onnx_version (), onyx_schema_ir_version ());
 }
 
+static int
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(const OnyxSchema *const *) a)->name, (*(const OnyxSchema *const *) b)->name);
+}
+
 GPtrArray *
 onyx_schema_list_ops (const char *domain, gint64 opset_version)
 {
   GPtrArray *ops = g_ptr_array_new ();
-  guint n = 0;
+  const struct { const OnyxSchema *rows; guint size; } tables[] = {
+    { onyx_schema_table, onyx_schema_table_size }, { onyx_schema_ort_table, onyx_schema_ort_table_size } };
 
   domain = normal_domain (domain);
-  /* The versions of an op are contiguous in the table: one lookup per op. */
-  for (guint i = 0; i < onyx_schema_table_size; i += n)
+  for (guint t = 0; t < G_N_ELEMENTS (tables); t++)
     {
-      const OnyxSchema *schema;
+      guint n = 0;
+      /* The versions of an op are contiguous in a table: one lookup per op. */
+      for (guint i = 0; i < tables[t].size; i += n)
+        {
+          const OnyxSchema *schema;
 
-      n = 1;
-      if (!g_str_equal (onyx_schema_table[i].domain, domain))
-        continue;
-      onyx_schema_history (domain, onyx_schema_table[i].name, &n);
-      schema = onyx_schema_lookup (domain, onyx_schema_table[i].name, opset_version);
-      if (schema != NULL && !schema->deprecated)
-        g_ptr_array_add (ops, (gpointer) schema);
+          n = 1;
+          if (!g_str_equal (tables[t].rows[i].domain, domain))
+            continue;
+          table_history (tables[t].rows, tables[t].size, domain, tables[t].rows[i].name, &n);
+          schema = onyx_schema_lookup (domain, tables[t].rows[i].name, opset_version);
+          if (schema != NULL && !schema->deprecated)
+            g_ptr_array_add (ops, (gpointer) schema);
+        }
     }
+  /* ai.onnx's own and ONNX Runtime's kernels in it, in one name order. */
+  g_ptr_array_sort (ops, compare_names);
   return ops;
 }
 
@@ -269,7 +315,11 @@ onyx_schema_find_constraint (const OnyxSchema *schema, const char *type_str)
 const char *
 onyx_schema_type_string (guint8 id)
 {
-  g_return_val_if_fail (id < onyx_schema_n_type_strings, NULL);
+  if (id >= onyx_schema_n_type_strings)
+    {
+      g_return_val_if_fail (id - onyx_schema_n_type_strings < onyx_schema_ort_n_type_strings, NULL);
+      return onyx_schema_ort_type_strings[id - onyx_schema_n_type_strings];
+    }
   return onyx_schema_type_strings[id];
 }
 
@@ -282,7 +332,7 @@ onyx_schema_param_allows (const OnyxSchema *schema, const OnyxSchemaParam *param
   if (constraint == NULL)
     return strcmp (param->type_str, type_string) == 0;
   for (guint i = 0; i < constraint->n_types; i++)
-    if (strcmp (onyx_schema_type_strings[constraint->types[i]], type_string) == 0)
+    if (strcmp (onyx_schema_type_string (constraint->types[i]), type_string) == 0)
       return TRUE;
   return FALSE;
 }

@@ -90,6 +90,11 @@ char             *onyx_schema_newer_ir_text   (gint64 ir_version);
  * left out), in name order (const OnyxSchema*, owned by the table). */
 GPtrArray        *onyx_schema_list_ops        (const char *domain,
                                                gint64      opset_version);
+/* Whether the schema is one of ONNX Runtime's operators (com.microsoft, or a kernel
+ * it adds to ai.onnx such as SimplifiedLayerNormalization), not ONNX's. */
+gboolean          onyx_schema_is_onnxruntime  (const OnyxSchema *schema);
+/* The commit of ONNX Runtime's documentation its operators were taken from. */
+const char       *onyx_schema_onnxruntime_source (void);
 /* Version of the linked ONNX library the table was generated from ("1.12.0"). */
 const char       *onyx_schema_onnx_version    (void);
 
