@@ -353,18 +353,47 @@ class Domains(unittest.TestCase):
         return json.loads(run.stdout), text
 
     def test_onnxruntime_contrib_operator(self):
+        """ONNX Runtime's operators are said once for the model, not once per node, and
+        checked against their schemas as ONNX's are."""
         with tempfile.TemporaryDirectory() as tmp:
-            path = self.save(tmp, [helper.make_node("FastGelu", ["x"], ["y"], domain="com.microsoft")],
+            path = self.save(tmp, [helper.make_node("FastGelu", ["x"], ["g"], domain="com.microsoft"),
+                                   helper.make_node("FastGelu", ["g"], ["y"], domain="com.microsoft")],
                              [("", 17), ("com.microsoft", 1)])
             problems = check(path)["problems"]
-            self.assertEqual([(p["kind"], p["severity"]) for p in problems], [("custom-op", "warning")])
-            self.assertIn("a contrib operator of ONNX Runtime: the model runs on ONNX Runtime only",
-                          problems[0]["message"])
-            self.assertNotIn("standard runtimes", problems[0]["message"])
+            self.assertEqual([(p["kind"], p["severity"]) for p in problems], [("onnxruntime", "info")])
+            self.assertEqual(problems[0]["message"], "uses 1 operator of ONNX Runtime in 2 nodes (FastGelu): "
+                                                     "the model runs on ONNX Runtime")
             report, text = self.info(path)
             self.assertEqual(report["custom_domains"], ["com.microsoft"])
             self.assertIn("Custom domain: com.microsoft (ONNX Runtime's contrib operators: runs on ONNX "
                           "Runtime only)", text)
+            # A MatMulNBits without K (required) is an error, as ONNX Runtime says too.
+            nodes = [helper.make_node("MatMulNBits", ["x", "b", "s"], ["y"], name="mm", domain="com.microsoft",
+                                      N=4, bits=4, block_size=32)]
+            path = self.save(tmp, nodes, [("", 17), ("com.microsoft", 1)])
+            kinds = [(p["kind"], p["severity"], p["node"]) for p in check(path)["problems"]]
+            self.assertIn(("missing-attribute", "error", "mm"), kinds)
+            # An operator ONNX Runtime's documentation does not list stays a warning.
+            path = self.save(tmp, [helper.make_node("NoSuchOp", ["x"], ["y"], domain="com.microsoft")],
+                             [("", 17), ("com.microsoft", 1)])
+            problems = check(path)["problems"]
+            self.assertEqual([(p["kind"], p["severity"]) for p in problems], [("custom-op", "warning")])
+            self.assertIn("which ONNX Runtime's documentation", problems[0]["message"])
+
+    def test_onnxruntime_kernel_in_the_standard_domain(self):
+        """SimplifiedLayerNormalization is ONNX Runtime's kernel in ai.onnx, not ONNX's:
+        no false error, its attributes unchecked (its documentation lists none)."""
+        node = helper.make_node("SimplifiedLayerNormalization", ["x", "scale"], ["y"], name="rms", axis=-1,
+                                epsilon=1e-5, stash_type=1)
+        graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])],
+                                  [numpy_helper.from_array(np.ones(4, dtype=np.float32), "scale")])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "rms.onnx")
+            onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+            problems = check(path)["problems"]
+            self.assertEqual([(p["kind"], p["severity"]) for p in problems], [("onnxruntime", "info")],
+                             problems)
 
     def test_unused_import_is_not_a_custom_operator(self):
         with tempfile.TemporaryDirectory() as tmp:

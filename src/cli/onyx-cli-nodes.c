@@ -245,7 +245,9 @@ print_schema_text (const OnyxSchema *schema, const Onnx__NodeProto *node)
       printf ("       %s = %s (default)\n", attr->name, value);
     }
   url = onyx_schema_docs_url (schema->domain, schema->name);
-  printf ("       %s-%d: %s\n       %s\n", schema->name, schema->since_version, schema->doc, url);
+  printf ("       %s-%d: %s\n       %s\n", schema->name, schema->since_version,
+          schema->doc[0] != '\0' ? schema->doc
+                                 : onyx_schema_is_onnxruntime (schema) ? "an operator of ONNX Runtime" : "", url);
 }
 
 /* "module: network/network.0 (Net › Sequential › Linear › aten.linear.default)", the

@@ -89,6 +89,9 @@ void     onyx_diagnose_opset_imports   (const Onnx__ModelProto *model, GPtrArray
 /* One information per opset import (of the model or a function) and for an IR
  * version newer than the linked ONNX library knows: what its checks cannot judge. */
 void     onyx_diagnose_library_limits  (const Onnx__ModelProto *model, GPtrArray *out);
+/* One information when the model uses ONNX Runtime's own operators: how many, in how
+ * many nodes (a warning per node said the same thing hundreds of times). */
+void     onyx_diagnose_onnxruntime     (const Onnx__ModelProto *model, GPtrArray *out);
 void     onyx_diagnose_functions       (const Onnx__ModelProto *model, GHashTable *functions,
                                         OnyxGraphNamer *namer, GPtrArray *out);
 

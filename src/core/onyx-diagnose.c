@@ -90,13 +90,20 @@ node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, 
 
   if (node->op_type == NULL || is_local_function (g, node))
     return NULL;
+  /* ONNX Runtime's documented operators are checked as ONNX's are; that the model
+   * needs ONNX Runtime is said once (onyx_diagnose_onnxruntime). */
+  if (onyx_domain_is_onnxruntime (node->domain) &&
+      (schema = onyx_schema_lookup (node->domain, node->op_type,
+                                    onyx_opset_version (g->opsets, g->n_opsets, node->domain))) != NULL)
+    return schema;
   if (!onyx_domain_is_standard (node->domain))
     {
       describe_op (node, index, &label, &op, &domain);
       if (onyx_domain_is_onnxruntime (node->domain))
         onyx_diagnose_add (out, g, ONYX_PROBLEM_CUSTOM_OP, ONYX_PROBLEM_WARNING, node, index, NULL,
-                           _("%s uses %s::%s, a contrib operator of ONNX Runtime: the model runs "
-                           "on ONNX Runtime only"), label, domain, op);
+                           _("%s uses %s::%s, which ONNX Runtime's documentation (%.12s) does not list: "
+                           "an operator of another ONNX Runtime, or a custom one"),
+                           label, domain, op, onyx_schema_onnxruntime_source ());
       else
         onyx_diagnose_add (
             out, g, ONYX_PROBLEM_CUSTOM_OP, ONYX_PROBLEM_WARNING, node, index, NULL,
@@ -194,6 +201,8 @@ check_attributes (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int in
 {
   g_autofree char *label = NULL;
 
+  if (!onyx_schema_checks_attributes (schema))
+    return;
   for (size_t a = 0; a < node->n_attribute; a++)
     {
       const Onnx__AttributeProto *attr = node->attribute[a];
@@ -533,6 +542,71 @@ add_newer_opsets (Onnx__OperatorSetIdProto *const *opsets, size_t n_opsets, GHas
     }
 }
 
+typedef struct {
+  const Onnx__ModelProto *model;
+  GHashTable *ops;              /* domain::op of ONNX Runtime's operators used */
+  guint n_nodes;
+} OrtUse;
+
+static void
+count_onnxruntime_node (ProtobufCMessage *message, gpointer data)
+{
+  OrtUse *use = data;
+  const Onnx__NodeProto *node = (const Onnx__NodeProto *) message;
+  const OnyxSchema *schema;
+
+  /* Most nodes are ONNX's: a binary search in ONNX Runtime's short table first. */
+  if (message->descriptor != &onnx__node_proto__descriptor ||
+      !onyx_schema_onnxruntime_has (node->domain, node->op_type))
+    return;
+  schema = onyx_schema_for_node (node, use->model->opset_import, use->model->n_opset_import);
+  if (schema == NULL || !onyx_schema_is_onnxruntime (schema))
+    return;
+  use->n_nodes++;
+  g_hash_table_add (use->ops, (gpointer) schema->name);
+}
+
+static int
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+void
+onyx_diagnose_onnxruntime (const Onnx__ModelProto *model, GPtrArray *out)
+{
+  g_autoptr (GHashTable) ops = g_hash_table_new (g_str_hash, g_str_equal);
+  OrtUse use = { model, ops, 0 };
+  const OnyxCheckedGraph g = { NULL };
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree char *nodes = NULL, *listed = NULL;
+  guint n_ops;
+
+  if (model->graph == NULL)
+    return;
+  onyx_proto_foreach_message ((ProtobufCMessage *) &model->graph->base, count_onnxruntime_node, &use);
+  if (use.n_nodes == 0)
+    return;
+  names = g_ptr_array_new ();
+  {
+    GHashTableIter iter;
+    gpointer name;
+    g_hash_table_iter_init (&iter, ops);
+    while (g_hash_table_iter_next (&iter, &name, NULL))
+      g_ptr_array_add (names, name);
+  }
+  g_ptr_array_sort (names, compare_strings);
+  g_ptr_array_add (names, NULL);
+  n_ops = names->len - 1;
+  listed = g_strjoinv (", ", (char **) names->pdata);
+  nodes = g_strdup_printf (ngettext ("%u node", "%u nodes", use.n_nodes), use.n_nodes);
+  onyx_diagnose_add (out, &g, ONYX_PROBLEM_ONNXRUNTIME, ONYX_PROBLEM_INFO, NULL, -1, NULL,
+                     ngettext ("uses %u operator of ONNX Runtime in %s (%s): the model runs on ONNX Runtime",
+                               "uses %u operators of ONNX Runtime in %s (%s): the model runs on ONNX Runtime",
+                               n_ops),
+                     n_ops, nodes, listed);
+}
+
 void
 onyx_diagnose_library_limits (const Onnx__ModelProto *model, GPtrArray *out)
 {
@@ -691,6 +765,7 @@ diagnose (const Onnx__ModelProto *model, gboolean full)
       onyx_known_types_free (g.types);
     }
   onyx_diagnose_opset_imports (model, problems);
+  onyx_diagnose_onnxruntime (model, problems);
   onyx_diagnose_library_limits (model, problems);
   if (full)
     add_checker_problem (model, &namer, problems);

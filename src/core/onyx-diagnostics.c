@@ -194,6 +194,7 @@ refresh_graph_wide (OnyxDiagnostics *self)
                              self->lists);
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
+  onyx_diagnose_onnxruntime (proto, self->lists);
   onyx_diagnose_library_limits (proto, self->lists);
   onyx_diagnostics_update_whole_model (self);
 }

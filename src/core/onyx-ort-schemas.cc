@@ -36,6 +36,26 @@ bool KnownType(const std::string& type) {
   }
 }
 
+// Every tensor type the linked ONNX knows (its own lists are named differently from
+// release to release).
+const std::vector<std::string>& AnyTensor() {
+  static const std::vector<std::string> types = [] {
+    static const char* const names[] = {
+        "float",   "uint8",    "int8",        "uint16",        "int16",      "int32",          "int64",
+        "string",  "bool",     "float16",     "double",        "uint32",     "uint64",         "complex64",
+        "complex128", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz", "uint4",
+        "int4"};
+    std::vector<std::string> known;
+    for (const char* name : names) {
+      std::string type = std::string("tensor(") + name + ")";
+      if (KnownType(type))
+        known.push_back(type);
+    }
+    return known;
+  }();
+  return types;
+}
+
 std::vector<std::string> Split(const std::string& text, char separator) {
   std::vector<std::string> parts;
   std::stringstream stream(text);
@@ -114,14 +134,14 @@ void Register(const OnyxOrtOperator& op) {
     if (used.count(op.constraints[c].name) == 0)
       continue;
     if (allowed.empty())
-      allowed = onnx::OpSchema::all_tensor_types();
+      allowed = AnyTensor();
     schema.TypeConstraint(op.constraints[c].name, allowed, "");
     used.erase(op.constraints[c].name);
   }
   // Slots the documentation types with what no constraint declares.
   for (const auto& name : used)
     if (name.find('(') == std::string::npos)
-      schema.TypeConstraint(name, onnx::OpSchema::all_tensor_types_with_bfloat(), "");
+      schema.TypeConstraint(name, AnyTensor(), "");
   onyx_ort_set_inference(schema);
   onnx::RegisterSchema(schema);
   Registered().emplace(op.domain, op.name);
@@ -146,9 +166,9 @@ void RegisterKernel(const OnyxOrtKernel& kernel, int domain_max) {
     schema.Output(static_cast<int>(i), outputs[i], "", "O" + std::to_string(i),
                   i == 0 ? onnx::OpSchema::Single : onnx::OpSchema::Optional);
   for (size_t i = 0; i < inputs.size(); i++)
-    schema.TypeConstraint("T" + std::to_string(i), onnx::OpSchema::all_tensor_types_with_bfloat(), "");
+    schema.TypeConstraint("T" + std::to_string(i), AnyTensor(), "");
   for (size_t i = 0; i < outputs.size(); i++)
-    schema.TypeConstraint("O" + std::to_string(i), onnx::OpSchema::all_tensor_types_with_bfloat(), "");
+    schema.TypeConstraint("O" + std::to_string(i), AnyTensor(), "");
   onyx_ort_set_inference(schema);
   onnx::RegisterSchema(schema);
   Registered().emplace(kernel.domain, kernel.name);

@@ -66,6 +66,19 @@ onyx_schema_is_onnxruntime (const OnyxSchema *schema)
   return schema >= onyx_schema_ort_table && schema < onyx_schema_ort_table + onyx_schema_ort_table_size;
 }
 
+gboolean
+onyx_schema_onnxruntime_has (const char *domain, const char *op_type)
+{
+  return op_type != NULL && table_history (onyx_schema_ort_table, onyx_schema_ort_table_size,
+                                           normal_domain (domain), op_type, NULL) != NULL;
+}
+
+gboolean
+onyx_schema_checks_attributes (const OnyxSchema *schema)
+{
+  return !onyx_schema_is_onnxruntime (schema) || onyx_domain_is_onnxruntime (schema->domain);
+}
+
 const char *
 onyx_schema_onnxruntime_source (void)
 {
@@ -440,8 +453,18 @@ onyx_schema_docs_url (const char *domain, const char *op_type)
 {
   g_autofree char *compact = NULL;
 
-  if (op_type == NULL || op_type[0] == '\0' || onyx_schema_history (domain, op_type, NULL) == NULL)
+  const OnyxSchema *history;
+
+  if (op_type == NULL || op_type[0] == '\0' || (history = onyx_schema_history (domain, op_type, NULL)) == NULL)
     return NULL;
+  /* ONNX Runtime's operators: their section of its documentation, at the commit the
+   * facts come from (its kernels in ai.onnx have none: the kernel list). */
+  if (onyx_schema_is_onnxruntime (history))
+    return onyx_domain_is_onnxruntime (history->domain)
+             ? g_strdup_printf ("https://github.com/microsoft/onnxruntime/blob/%s/docs/ContribOperators.md#%s.%s",
+                                onyx_ort_contrib_commit, history->domain, op_type)
+             : g_strdup_printf ("https://github.com/microsoft/onnxruntime/blob/%s/docs/OperatorKernels.md",
+                                onyx_ort_kernels_commit);
   /* The pages are named onnx__Conv.html and onnx_aionnxml_LinearClassifier.html. */
   compact = g_strdup (normal_domain (domain));
   for (char *p = compact, *q = compact;; p++)

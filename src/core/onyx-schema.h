@@ -93,6 +93,13 @@ GPtrArray        *onyx_schema_list_ops        (const char *domain,
 /* Whether the schema is one of ONNX Runtime's operators (com.microsoft, or a kernel
  * it adds to ai.onnx such as SimplifiedLayerNormalization), not ONNX's. */
 gboolean          onyx_schema_is_onnxruntime  (const OnyxSchema *schema);
+/* Whether ONNX Runtime adds an operator domain::op_type (a cheap test, before a
+ * lookup of the schema in force). */
+gboolean          onyx_schema_onnxruntime_has (const char *domain,
+                                               const char *op_type);
+/* Whether a node's attributes can be checked against the schema: not for ONNX
+ * Runtime's kernels in ai.onnx, whose documentation lists no attributes. */
+gboolean          onyx_schema_checks_attributes (const OnyxSchema *schema);
 /* The commit of ONNX Runtime's documentation its operators were taken from. */
 const char       *onyx_schema_onnxruntime_source (void);
 /* Version of the linked ONNX library the table was generated from ("1.12.0"). */
@@ -144,7 +151,8 @@ char             *onyx_elem_type_schema_string (int32_t elem_type);
 int32_t           onyx_elem_type_from_schema_string (const char *type_string);
 
 /* The operator's page in the ONNX documentation, e.g.
- * https://onnx.ai/onnx/operators/onnx__Conv.html; NULL outside the standard domains. */
+ * https://onnx.ai/onnx/operators/onnx__Conv.html, or for ONNX Runtime's operators
+ * their section of its documentation; NULL for operators Onyx does not know. */
 char             *onyx_schema_docs_url        (const char *domain,
                                                const char *op_type);
 

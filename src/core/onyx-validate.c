@@ -105,6 +105,7 @@ onyx_problem_kind_name (OnyxProblemKind kind)
     [ONYX_PROBLEM_UNUSED_OPSET] = "unused-opset",
     [ONYX_PROBLEM_NEWER_OPSET] = "newer-opset",
     [ONYX_PROBLEM_NEWER_IR] = "newer-ir",
+    [ONYX_PROBLEM_ONNXRUNTIME] = "onnxruntime",
     [ONYX_PROBLEM_SHAPE_INFERENCE] = "shape-inference",
     [ONYX_PROBLEM_CHECKER] = "onnx-checker",
   };

@@ -41,6 +41,7 @@ typedef enum {
   ONYX_PROBLEM_UNUSED_OPSET,
   ONYX_PROBLEM_NEWER_OPSET,  /* newer than the linked ONNX library knows */
   ONYX_PROBLEM_NEWER_IR,
+  ONYX_PROBLEM_ONNXRUNTIME,  /* uses ONNX Runtime's own operators: said once a model */
   /* Found by ONNX's own library (onyx-shapes.h, onyx-onnx.h). */
   ONYX_PROBLEM_SHAPE_INFERENCE,
   ONYX_PROBLEM_CHECKER,

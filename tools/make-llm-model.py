@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+"""Writes a decoder-only LLM as onnxruntime-genai's model builder writes them for ONNX
+Runtime (a LLaMA/Phi-3 shape): int4 MatMulNBits projections, GroupQueryAttention with
+a KV cache and rotary from cos/sin caches, SimplifiedLayerNormalization then
+SkipSimplifiedLayerNormalization around each block, the attention-mask subgraph that
+makes seqlens_k and total_sequence_length, inputs input_ids, attention_mask and
+past_key_values.N.key/value, outputs logits and present.N.key/value, node names
+/model/layers.N/…, weights as external data in one file beside the model. IR 10,
+ai.onnx opset 21 and com.microsoft 1. Random weights, fixed seed.
+
+usage: make-llm-model.py OUT.onnx [--layers N] [--hidden H] [--heads N] [--kv-heads N]
+                         [--intermediate I] [--vocab V] [--max-length L] [--no-external]
+                         [--value-info] [--broken-total-length]
+
+Small sizes by default (hidden 256, 4 layers) for the test suite; Phi-3-mini's for
+benches: --layers 32 --hidden 3072 --heads 32 --kv-heads 32 --intermediate 8192
+--vocab 32064 --max-length 4096 (2.2 GB of int4 weights). --broken-total-length
+wires total_sequence_length from the new tokens' shape instead of the mask's, the
+KV-cache bug that only shows once there is a past. Run with /usr/bin/python3
+(python3-onnx, python3-numpy)."""
+import argparse
+import os
+import re
+
+import numpy as np
+import onnx
+import onnx.shape_inference
+from onnx import TensorProto, helper, numpy_helper
+
+BLOCK = 32
+
+
+class Builder:
+    def __init__(self, rng):
+        self.nodes, self.initializers, self.rng = [], [], rng
+
+    def node(self, op, inputs, outputs, name, domain="", **attrs):
+        self.nodes.append(helper.make_node(op, inputs, outputs, name=name, domain=domain or None, **attrs))
+        return outputs[0] if len(outputs) == 1 else outputs
+
+    def weight(self, name, array):
+        self.initializers.append(numpy_helper.from_array(array, name))
+        return name
+
+    def matmul_nbits(self, scope, x, k, n, out_name=None):
+        """(scope names the weights: model.layers.0.attn.qkv_proj; the node is
+        /model/layers.0/attn/qkv_proj/MatMulNBits, as the builder names them.)"""
+        """x [..., k] times a random [k, n] weight quantized to int4 in blocks of 32:
+        B [n, k/32, 16] uint8 (two values a byte, low nibble first), scales [n·k/32]."""
+        w = self.rng.standard_normal((n, k)).astype(np.float32) * (1.0 / np.sqrt(k))
+        blocks = w.reshape(n, k // BLOCK, BLOCK)
+        scales = np.maximum(np.abs(blocks).max(axis=2) / 7.0, 1e-8).astype(np.float32)
+        q = np.clip(np.rint(blocks / scales[:, :, None]) + 8, 0, 15).astype(np.uint8)
+        packed = (q[:, :, 0::2] | (q[:, :, 1::2] << 4)).astype(np.uint8)
+        b = self.weight(scope + ".qweight", packed)
+        s = self.weight(scope + ".scales", scales.reshape(-1))
+        path = "/" + re.sub(r"\.(?!\d)", "/", scope)
+        out = out_name or path + "/MatMul/output_0"
+        return self.node("MatMulNBits", [x, b, s], [out], path + "/MatMulNBits",
+                         domain="com.microsoft", K=k, N=n, bits=4, block_size=BLOCK, accuracy_level=4)
+
+
+def build(args):
+    rng = np.random.default_rng(0)
+    b = Builder(rng)
+    head = args.hidden // args.heads
+    hidden, inter = args.hidden, args.intermediate
+    f32 = TensorProto.FLOAT
+
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch_size", "sequence_length"]),
+              helper.make_tensor_value_info("attention_mask", TensorProto.INT64,
+                                            ["batch_size", "total_sequence_length"])]
+    outputs = [helper.make_tensor_value_info("logits", f32, ["batch_size", "sequence_length", args.vocab])]
+    for i in range(args.layers):
+        for kind in ("key", "value"):
+            inputs.append(helper.make_tensor_value_info(
+                "past_key_values.%d.%s" % (i, kind), f32,
+                ["batch_size", args.kv_heads, "past_sequence_length", head]))
+            outputs.append(helper.make_tensor_value_info(
+                "present.%d.%s" % (i, kind), f32, ["batch_size", args.kv_heads, "total_sequence_length", head]))
+
+    # The attention-mask subgraph every layer's GroupQueryAttention reads.
+    sub = "/model/attn_mask_reformat/attn_mask_subgraph"
+    b.weight("one_i64", np.array(1, dtype=np.int64))
+    b.weight("axes_1", np.array([1], dtype=np.int64))
+    total = b.node("ReduceSum", ["attention_mask", "axes_1"], [sub + "/ReduceSum/output_0"], sub + "/ReduceSum",
+                   keepdims=0)
+    minus = b.node("Sub", [total, "one_i64"], [sub + "/Sub/output_0"], sub + "/Sub")
+    b.node("Cast", [minus], [sub + "/Sub/Cast/output_0"], sub + "/Sub/Cast", to=TensorProto.INT32)
+    shape_of = "input_ids" if args.broken_total_length else "attention_mask"
+    shape = b.node("Shape", [shape_of], [sub + "/Shape/output_0"], sub + "/Shape")
+    b.weight("index_1", np.array(1, dtype=np.int64))
+    length = b.node("Gather", [shape, "index_1"], [sub + "/Gather/output_0"], sub + "/Gather", axis=0)
+    b.node("Cast", [length], [sub + "/Gather/Cast/output_0"], sub + "/Gather/Cast", to=TensorProto.INT32)
+    seqlens_k, total_len = sub + "/Sub/Cast/output_0", sub + "/Gather/Cast/output_0"
+
+    # Rotary caches [max_length, head/2], as the builder precomputes them.
+    inv_freq = 1.0 / (10000.0 ** (np.arange(0, head, 2, dtype=np.float32) / head))
+    angles = np.outer(np.arange(args.max_length, dtype=np.float32), inv_freq)
+    cos = b.weight("cos_cache", np.cos(angles).astype(np.float32))
+    sin = b.weight("sin_cache", np.sin(angles).astype(np.float32))
+
+    embed = b.weight("model.embed_tokens.weight",
+                     (rng.standard_normal((args.vocab, hidden)) * 0.02).astype(np.float32))
+    x = b.node("Gather", [embed, "input_ids"], ["/model/embed_tokens/Gather/output_0"], "/model/embed_tokens/Gather")
+    residual, pending = x, None
+    for i in range(args.layers):
+        scope = "/model/layers.%d" % i
+        norm_w = b.weight("model.layers.%d.input_layernorm.weight" % i, np.ones(hidden, dtype=np.float32))
+        if pending is None:
+            normed = b.node("SimplifiedLayerNormalization", [residual, norm_w],
+                            [scope + "/input_layernorm/output_0"], scope + "/input_layernorm/LayerNorm",
+                            axis=-1, epsilon=1e-5, stash_type=1)
+        else:
+            normed, _, _, residual = b.node("SkipSimplifiedLayerNormalization", [pending, residual, norm_w],
+                                            [scope + "/input_layernorm/output_0", "", "",
+                                             scope + "/input_layernorm/output_3"],
+                                            scope + "/input_layernorm/SkipLayerNorm", domain="com.microsoft",
+                                            epsilon=1e-5)
+        qkv = b.matmul_nbits("model.layers.%d.attn.qkv_proj" % i, normed, hidden,
+                             (args.heads + 2 * args.kv_heads) * head)
+        attn = b.node("GroupQueryAttention",
+                      [qkv, "", "", "past_key_values.%d.key" % i, "past_key_values.%d.value" % i, seqlens_k,
+                       total_len, cos, sin],
+                      [scope + "/attn/GroupQueryAttention/output_0", "present.%d.key" % i, "present.%d.value" % i],
+                      scope + "/attn/GroupQueryAttention", domain="com.microsoft",
+                      num_heads=args.heads, kv_num_heads=args.kv_heads, do_rotary=1, rotary_interleaved=0,
+                      scale=float(1.0 / np.sqrt(head)), local_window_size=-1)[0]
+        attn_out = b.matmul_nbits("model.layers.%d.attn.o_proj" % i, attn, args.heads * head, hidden)
+        post_w = b.weight("model.layers.%d.post_attention_layernorm.weight" % i, np.ones(hidden, dtype=np.float32))
+        normed, _, _, residual = b.node("SkipSimplifiedLayerNormalization", [attn_out, residual, post_w],
+                                        [scope + "/post_attention_layernorm/output_0", "", "",
+                                         scope + "/post_attention_layernorm/output_3"],
+                                        scope + "/post_attention_layernorm/SkipLayerNorm", domain="com.microsoft",
+                                        epsilon=1e-5)
+        gate = b.matmul_nbits("model.layers.%d.mlp.gate_proj" % i, normed, hidden, inter)
+        up = b.matmul_nbits("model.layers.%d.mlp.up_proj" % i, normed, hidden, inter)
+        sig = b.node("Sigmoid", [gate], [scope + "/mlp/act_fn/Sigmoid/output_0"], scope + "/mlp/act_fn/Sigmoid")
+        silu = b.node("Mul", [gate, sig], [scope + "/mlp/act_fn/Mul/output_0"], scope + "/mlp/act_fn/Mul")
+        prod = b.node("Mul", [silu, up], [scope + "/mlp/Mul/output_0"], scope + "/mlp/Mul")
+        pending = b.matmul_nbits("model.layers.%d.mlp.down_proj" % i, prod, inter, hidden)
+    final_w = b.weight("model.norm.weight", np.ones(hidden, dtype=np.float32))
+    final, _, _, _ = b.node("SkipSimplifiedLayerNormalization", [pending, residual, final_w],
+                            ["/model/norm/output_0", "", "", "/model/norm/output_3"], "/model/norm/SkipLayerNorm",
+                            domain="com.microsoft", epsilon=1e-5)
+    b.matmul_nbits("lm_head", final, hidden, args.vocab, out_name="logits")
+
+    graph = helper.make_graph(b.nodes, "main_graph", inputs, outputs, b.initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21),
+                                                    helper.make_opsetid("com.microsoft", 1)],
+                              producer_name="onnxruntime-genai", producer_version="0.9.0")
+    model.ir_version = 10
+    return model
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("out")
+    parser.add_argument("--layers", type=int, default=4)
+    parser.add_argument("--hidden", type=int, default=256)
+    parser.add_argument("--heads", type=int, default=8)
+    parser.add_argument("--kv-heads", type=int, default=2)
+    parser.add_argument("--intermediate", type=int, default=512)
+    parser.add_argument("--vocab", type=int, default=1024)
+    parser.add_argument("--max-length", type=int, default=256)
+    parser.add_argument("--no-external", action="store_true")
+    parser.add_argument("--value-info", action="store_true", help="record every tensor's type, as the builder does")
+    parser.add_argument("--broken-total-length", action="store_true")
+    args = parser.parse_args()
+    model = build(args)
+    if args.value_info:
+        inferred = onnx.shape_inference.infer_shapes(model)
+        model.graph.value_info.extend(inferred.graph.value_info)
+    if args.no_external:
+        onnx.save(model, args.out)
+    else:
+        data = os.path.basename(args.out) + ".data"
+        if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(args.out)), data)):
+            os.unlink(os.path.join(os.path.dirname(os.path.abspath(args.out)), data))
+        onnx.save(model, args.out, save_as_external_data=True, all_tensors_to_one_file=True, location=data,
+                  size_threshold=1024)
+
+
+if __name__ == "__main__":
+    main()
