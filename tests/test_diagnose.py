@@ -467,6 +467,34 @@ class Modern(unittest.TestCase):
                 else:
                     self.assertNotIn("newer-opset", kinds)
 
+    def test_seeded_faults_found_at_todays_opsets(self):
+        """Five faults seeded into models of opsets 18 to 22 (what PyTorch and ONNX
+        Runtime's builder write today) are each found, at every opset the library
+        knows: the default build's ONNX must know them."""
+        self.assertGreaterEqual(library_opset(), 22, "the default build knows opset 22 (ONNX 1.17 or newer)")
+        faults = {
+            "unknown-op": (helper.make_node("Frobnicate", ["x"], ["y"], name="n"), TensorProto.FLOAT),
+            "input-count": (helper.make_node("Relu", ["x", "x"], ["y"], name="n"), TensorProto.FLOAT),
+            "unknown-attribute": (helper.make_node("Relu", ["x"], ["y"], name="n", bogus=1), TensorProto.FLOAT),
+            "type-conflict": (helper.make_node("Sqrt", ["x"], ["y"], name="n"), TensorProto.INT64),
+            "missing-input": (helper.make_node("Add", ["x"], ["y"], name="n"), TensorProto.FLOAT),
+        }
+        found = 0
+        with tempfile.TemporaryDirectory() as tmp:
+            for opset in (18, 19, 20, 21, 22):
+                for kind, (node, elem) in faults.items():
+                    graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", elem, [4])],
+                                              [helper.make_tensor_value_info("y", elem, [4])])
+                    path = os.path.join(tmp, "%s-%d.onnx" % (kind, opset))
+                    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                                                ir_version=10), path)
+                    report = check(path)
+                    kinds = {p["kind"] for p in report["problems"] if p["severity"] == "error"}
+                    expected = {"missing-input": "input-count"}.get(kind, kind)
+                    self.assertIn(expected, kinds, (opset, kind, report["problems"]))
+                    found += 1
+        self.assertEqual(found, 25)
+
     def test_info_says_what_the_library_knows(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = self.save(tmp, 23)

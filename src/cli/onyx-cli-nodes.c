@@ -31,6 +31,8 @@ print_schema_json (OnyxJson *json, const OnyxSchema *schema, const Onnx__NodePro
   onyx_json_member_int (json, "since_version", schema->since_version);
   onyx_json_member_string (json, "doc", schema->doc);
   onyx_json_member_string (json, "docs_url", url);
+  /* One of ONNX Runtime's operators, not ONNX's. */
+  onyx_json_member_bool (json, "onnxruntime", onyx_schema_is_onnxruntime (schema));
   for (int outputs = 0; outputs < 2; outputs++)
     {
       onyx_json_key (json, outputs ? "output_names" : "input_names");

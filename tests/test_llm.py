@@ -1,0 +1,113 @@
+#!/usr/bin/python3
+"""A decoder LLM as onnxruntime-genai's builder writes it (tools/make-llm-model.py:
+int4 MatMulNBits, GroupQueryAttention with a KV cache, SimplifiedLayerNormalization and
+SkipSimplifiedLayerNormalization, the attention-mask subgraph, external data, IR 10,
+opset 21): what Onyx knows of ONNX Runtime's operators, against what ONNX Runtime does.
+
+- `check` finds nothing wrong and says once that the model runs on ONNX Runtime;
+- every com.microsoft node has a schema with named slots (`nodes --json`);
+- `--infer-shapes` on the model, which records no value_info, types every tensor, and
+  each type and shape is what ONNX Runtime produced in a run (every tensor captured),
+  symbolic dims standing for one size each throughout.
+Needs a build on ONNX 1.17 or newer (opset 21) and onnxruntime-node for the run."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import onnx
+
+from onyx_test import HERE, cli, library
+
+MAKE = os.path.join(os.path.dirname(HERE), "tools", "make-llm-model.py")
+# One run's sizes: a past of 3 tokens, 5 new ones.
+DIMS = {"batch_size": 1, "sequence_length": 5, "past_sequence_length": 3, "total_sequence_length": 8}
+ELEM = {1: "float32", 6: "int32", 7: "int64"}
+
+
+def make_model(tmp, *options):
+    path = os.path.join(tmp, "llm.onnx")
+    subprocess.run(["/usr/bin/python3", MAKE, path, *options], check=True)
+    return path
+
+
+def dims_of(info):
+    return [d.dim_value if d.HasField("dim_value") else (d.dim_param or None)
+            for d in info.type.tensor_type.shape.dim]
+
+
+@unittest.skipIf(library()[1] < 21, "the build's ONNX does not know opset 21")
+class GenaiLLM(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.path = make_model(cls.tmp)
+
+    @classmethod
+    def tearDownClass(cls):
+        __import__("shutil").rmtree(cls.tmp)
+
+    def test_check_says_onnxruntime_once(self):
+        run = cli("check", self.path, "--json")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        report = json.loads(run.stdout)
+        self.assertEqual((report["errors"], report["warnings"]), (0, 0), report["problems"])
+        statements = [p["message"] for p in report["problems"] if p["kind"] == "onnxruntime"]
+        self.assertEqual(statements, ["uses 4 operators of ONNX Runtime in 34 nodes (GroupQueryAttention, "
+                                      "MatMulNBits, SimplifiedLayerNormalization, "
+                                      "SkipSimplifiedLayerNormalization): the model runs on ONNX Runtime"])
+
+    def test_every_contrib_node_has_named_slots(self):
+        nodes = json.loads(cli("nodes", self.path, "--json").stdout)
+        contrib = [n for n in nodes if n["domain"] == "com.microsoft"]
+        self.assertEqual(len(contrib), 33)
+        for node in contrib:
+            self.assertIsNotNone(node["schema"], node["name"])
+            self.assertTrue(node["schema"]["onnxruntime"])
+            self.assertIn("ContribOperators.md#com.microsoft." + node["op_type"], node["schema"]["docs_url"])
+            self.assertEqual(len(node["schema"]["input_names"]), len(node["inputs"]), node["name"])
+        gqa = next(n for n in contrib if n["op_type"] == "GroupQueryAttention")
+        self.assertEqual(gqa["schema"]["input_names"], ["query", "key", "value", "past_key", "past_value",
+                                                        "seqlens_k", "total_sequence_length", "cos_cache",
+                                                        "sin_cache"])
+        self.assertEqual(gqa["schema"]["output_names"], ["output", "present_key", "present_value"])
+        rms = next(n for n in nodes if n["op_type"] == "SimplifiedLayerNormalization")
+        self.assertTrue(rms["schema"]["onnxruntime"])
+        self.assertEqual(rms["schema"]["input_names"], ["X", "scale"])
+
+    def test_inferred_shapes_are_what_onnxruntime_produces(self):
+        if os.environ.get("ONYX_HAVE_ONNXRUNTIME") != "1":
+            self.skipTest("built without ONNX Runtime")
+        inferred = os.path.join(self.tmp, "inferred.onnx")
+        run = cli("edit", self.path, "-o", inferred, "--infer-shapes")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        graph = onnx.load(inferred, load_external_data=False).graph
+        types = {v.name: v for v in list(graph.value_info) + list(graph.output)}
+        produced = [o for n in graph.node for o in n.output if o]
+        self.assertEqual([o for o in produced if o not in types], [])
+
+        options = ["--all", "--json", "--fill", "ones"] + sum((["--dim", "%s=%d" % kv] for kv in DIMS.items()), [])
+        run = cli("run", self.path, *options)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        ran = {t["name"]: t for t in json.loads(run.stdout)["tensors"]}
+        sizes, compared = dict(DIMS), 0
+        for name in produced:
+            info, tensor = types[name], ran[name]
+            self.assertEqual(ELEM.get(info.type.tensor_type.elem_type), tensor["dtype"], name)
+            ours = dims_of(info)
+            self.assertEqual(len(ours), len(tensor["shape"]), (name, ours, tensor["shape"]))
+            for dim, size in zip(ours, tensor["shape"]):
+                if isinstance(dim, int):
+                    self.assertEqual(dim, size, (name, ours, tensor["shape"]))
+                elif dim is not None:
+                    # A symbolic dim is one size wherever it appears.
+                    self.assertEqual(sizes.setdefault(dim, size), size, (name, dim))
+            compared += 1
+        self.assertEqual(compared, len(produced))
+        self.assertGreater(compared, 60)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
