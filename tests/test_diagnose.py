@@ -495,6 +495,19 @@ class Modern(unittest.TestCase):
                     found += 1
         self.assertEqual(found, 25)
 
+    def test_inverse_onesided_dft_is_valid(self):
+        """An inverse real DFT (onesided and inverse) is valid from opset 20, though
+        ONNX 1.17's inference refuses it (ONNX's test_dft_irfft)."""
+        node = helper.make_node("DFT", ["x", "", "axis"], ["y"], name="irfft", inverse=1, onesided=1)
+        graph = helper.make_graph([node], "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 5, 2])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                                  [numpy_helper.from_array(np.array(1, dtype=np.int64), "axis")])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "irfft.onnx")
+            onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 20)], ir_version=10), path)
+            report = check(path)
+        self.assertEqual(report["errors"], 0, report["problems"])
+
     def test_info_says_what_the_library_knows(self):
         with tempfile.TemporaryDirectory() as tmp:
             path = self.save(tmp, 23)
