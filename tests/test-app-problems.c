@@ -9,6 +9,7 @@
 
 #include "onyx-document-private.h"
 #include "onyx-edits.h"
+#include "onyx-schema.h"
 
 /* The last change the window's document announced: whether the Problems list could
  * follow it node by node, and that it touched `node`. */
@@ -507,6 +508,45 @@ test_properties_schema (void)
   close_window (window);
 }
 
+/* A genai-built LLM (tests/data/llm_tiny.onnx): one Problems row says it runs on ONNX
+ * Runtime; GroupQueryAttention's panel names its slots from ONNX Runtime's facts and
+ * links to its section of ONNX Runtime's documentation; shapes flow through it. */
+static void
+test_onnxruntime_operators (void)
+{
+  OnyxWindow *window;
+  Onnx__NodeProto *gqa;
+  g_autofree char *text = NULL;
+
+  if (onyx_schema_domain_version ("") < 21)
+    {
+      g_test_skip ("the build's ONNX does not know opset 21");
+      return;
+    }
+  window = open_window ("llm_tiny.onnx");
+  g_assert_cmpuint (problems (window)->len, ==, 1);
+  g_assert_cmpuint (n_of_kind (window, ONYX_PROBLEM_ONNXRUNTIME), ==, 1);
+  g_assert_cmpuint (n_badges (window), ==, 0);
+  gqa = onyx_edit_find_node (onyx_window_get_document (window), "/model/layers.0/attn/GroupQueryAttention", NULL);
+  g_assert_nonnull (gqa);
+  onyx_window_select_node (window, gqa);
+  onyx_window_settle (window);
+  wait_for_layout (window);
+  text = properties_text (window);
+  for (const char *const *slot = (const char *const[]) { "\nquery: ", "\npast_key: past_key_values.0.key\n",
+                                                         "\nseqlens_k: ", "\ncos_cache: cos_cache\n",
+                                                         "\npresent_key: present.0.key\n", NULL };
+       *slot != NULL; slot++)
+    if (strstr (text, *slot) == NULL)
+      g_error ("no %s in the panel:\n%s", *slot, text);
+  g_assert_nonnull (strstr (text, "docs/ContribOperators.md#com.microsoft.GroupQueryAttention\n"));
+  /* Its output's shape, inferred through MatMulNBits and GroupQueryAttention. */
+  g_assert_nonnull (strstr (text, "float32[batch_size×sequence_length×64] (inferred)"));
+  snapshot_to_png (GTK_WIDGET (window), "test-app-problems-onnxruntime.png");
+  snapshot_to_png (GTK_WIDGET (test_properties (window)), "test-app-problems-onnxruntime-panel.png");
+  close_window (window);
+}
+
 /* A finding on a Constant folded into BatchNormalization's box puts the dot on it. */
 static void
 test_problem_on_folded_constant (void)
@@ -540,6 +580,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-problems/collapsed-group", test_problems_collapsed_group);
   g_test_add_func ("/app-problems/schema", test_properties_schema);
   g_test_add_func ("/app-problems/folded-constant", test_problem_on_folded_constant);
+  g_test_add_func ("/app-problems/onnxruntime", test_onnxruntime_operators);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

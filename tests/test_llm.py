@@ -59,6 +59,23 @@ class GenaiLLM(unittest.TestCase):
                                       "MatMulNBits, SimplifiedLayerNormalization, "
                                       "SkipSimplifiedLayerNormalization): the model runs on ONNX Runtime"])
 
+    def test_int4_weights_counted_as_values(self):
+        """MatMulNBits's B packs two int4 a byte: N × K values, not its bytes; the
+        scales are counted apart."""
+        info = json.loads(cli("info", self.path, "--json").stdout)
+        layers, hidden, inter, kv, head, vocab = 4, 256, 512, 2, 32, 1024
+        per_layer = hidden * (8 + 2 * kv) * head + 8 * head * hidden + 2 * hidden * inter + inter * hidden
+        low_bit = layers * per_layer + hidden * vocab
+        norms = (2 * layers + 1) * hidden
+        caches = 2 * 256 * head // 2
+        self.assertEqual(info["low_bit_parameter_count"], low_bit)
+        self.assertEqual(info["low_bit_width"], 4)
+        self.assertEqual(info["quantization_parameter_count"], low_bit // 32)
+        self.assertEqual(info["parameter_count"], low_bit + vocab * hidden + norms + caches + 3)
+        text = cli("info", self.path).stdout
+        self.assertIn(", %d of them in 4 bits, besides %d quantization scales and zero points\n" % (low_bit, low_bit // 32),
+                      text)
+
     def test_every_contrib_node_has_named_slots(self):
         nodes = json.loads(cli("nodes", self.path, "--json").stdout)
         contrib = [n for n in nodes if n["domain"] == "com.microsoft"]

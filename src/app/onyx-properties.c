@@ -191,18 +191,39 @@ format_parameters (const OnyxSummary *summary)
   g_autofree char *size = NULL;
   g_autofree char *total = NULL;
   g_autofree char *in_constants = NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
 
   if (summary->parameters_overflow)
     return g_strdup (_("too many to count"));
   size = g_format_size (summary->parameter_bytes);
   total = format_count (summary->n_parameters);
   if (summary->n_constant_tensors == 0)
-    return g_strdup_printf ("%s (%s)", total, size);
-  in_constants = format_count (summary->constant_parameters);
-  return g_strdup_printf (ngettext ("%s (%s), %s of them in %u Constant node",
-                                    "%s (%s), %s of them in %u Constant nodes",
-                                    summary->n_constant_tensors),
-                          total, size, in_constants, summary->n_constant_tensors);
+    g_string_printf (text, "%s (%s)", total, size);
+  else
+    {
+      in_constants = format_count (summary->constant_parameters);
+      g_string_printf (text, ngettext ("%s (%s), %s of them in %u Constant node",
+                                       "%s (%s), %s of them in %u Constant nodes", summary->n_constant_tensors),
+                       total, size, in_constants, summary->n_constant_tensors);
+    }
+  /* A quantized model: its low-bit weights, and the scales and zero points apart. */
+  if (summary->low_bit_parameters > 0)
+    {
+      g_autofree char *low = format_count (summary->low_bit_parameters);
+      g_string_append (text, ", ");
+      if (summary->low_bits > 0)
+        /* TRANSLATORS: "2.49 M in 4 bits", of a model's weights. */
+        g_string_append_printf (text, _("%s in %u bits"), low, summary->low_bits);
+      else
+        g_string_append_printf (text, _("%s in fewer than 8 bits"), low);
+    }
+  if (summary->quantization_parameters > 0)
+    {
+      g_autofree char *scales = format_count (summary->quantization_parameters);
+      g_string_append (text, "; ");
+      g_string_append_printf (text, _("%s quantization scales and zero points besides"), scales);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
 /* A message's metadata_props as rows, each value escaped as the file has it; the
@@ -466,12 +487,15 @@ add_schema_rows (GtkWidget *group, OnyxDocument *doc, Onnx__NodeProto *node)
   g_autofree char *url = NULL;
   GtkWidget *link;
 
-  if (onyx_domain_is_onnxruntime (node->domain))
+  if (schema != NULL && onyx_schema_is_onnxruntime (schema))
+    add_row (group, _("Schema"), _("An operator of ONNX Runtime: the model runs on ONNX Runtime"));
+  else if (onyx_domain_is_onnxruntime (node->domain))
     {
-      add_row (group, _("Schema"), _("ONNX Runtime contrib operator: runs on ONNX Runtime only"));
+      add_row (group, _("Schema"), _("Not in ONNX Runtime’s documentation: an operator of another "
+                                     "ONNX Runtime, or a custom one"));
       return NULL;
     }
-  if (!onyx_domain_is_standard (node->domain))
+  else if (!onyx_domain_is_standard (node->domain))
     {
       add_row (group, _("Schema"), _("Custom operator: no ONNX schema describes it; "
                                      "standard runtimes need its implementation"));
@@ -494,7 +518,10 @@ add_schema_rows (GtkWidget *group, OnyxDocument *doc, Onnx__NodeProto *node)
   url = onyx_schema_docs_url (node->domain, node->op_type);
   if (url != NULL)
     {
-      g_autofree char *label = g_strdup_printf (_("%s in the ONNX Documentation"), node->op_type);
+      g_autofree char *label = g_strdup_printf (schema != NULL && onyx_schema_is_onnxruntime (schema)
+                                                  ? _("%s in ONNX Runtime’s Documentation")
+                                                  : _("%s in the ONNX Documentation"),
+                                                node->op_type);
       link = gtk_link_button_new_with_label (url, label);
       gtk_widget_set_halign (link, GTK_ALIGN_START);
       gtk_widget_add_css_class (link, "onyx-docs-link");
@@ -614,7 +641,8 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   group = add_group (self, _("Node"));
   add_text_row (group, _("Operator"), onyx_display_escape (node->op_type));
   add_text_row (group, _("Domain"), g_strdup_printf ("%s (%s)", domain,
-                onyx_domain_is_standard (node->domain) ? _("standard ONNX") : _("custom")));
+                onyx_domain_is_standard (node->domain) ? _("standard ONNX")
+                : onyx_domain_is_onnxruntime (node->domain) ? _("ONNX Runtime’s") : _("custom")));
   add_entry_row (group, _("Name"), node->name != NULL ? node->name : "", "win.rename-node", NULL);
   if (node->doc_string != NULL && node->doc_string[0] != '\0')
     add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));

@@ -150,7 +150,15 @@ print_text (OnyxModel *model)
   if (summary->n_constant_tensors > 0)
     printf (" and %u Constant %s", summary->n_constant_tensors,
             ONYX_CLI_PLURAL (summary->n_constant_tensors, "node", "nodes"));
-  printf (" (%s)%s\n", size, summary->parameters_overflow ? ", some sizes could not be computed" : "");
+  printf (" (%s)%s", size, summary->parameters_overflow ? ", some sizes could not be computed" : "");
+  /* Quantized models: how much is low-bit, and the scales and zero points apart. */
+  if (summary->low_bit_parameters > 0 && summary->low_bits > 0)
+    printf (", %" G_GUINT64_FORMAT " of them in %u bits", summary->low_bit_parameters, summary->low_bits);
+  else if (summary->low_bit_parameters > 0)
+    printf (", %" G_GUINT64_FORMAT " of them in fewer than 8 bits", summary->low_bit_parameters);
+  if (summary->quantization_parameters > 0)
+    printf (", besides %" G_GUINT64_FORMAT " quantization scales and zero points", summary->quantization_parameters);
+  printf ("\n");
   if (proto->n_functions > 0)
     {
       printf ("Functions:\n");
@@ -305,6 +313,9 @@ write_json (OnyxJson *json, OnyxModel *model)
   onyx_json_member_uint (json, "initializer_count", summary->n_initializers);
   onyx_json_member_uint (json, "parameter_count", summary->n_parameters);
   onyx_json_member_uint (json, "parameter_bytes", summary->parameter_bytes);
+  onyx_json_member_uint (json, "low_bit_parameter_count", summary->low_bit_parameters);
+  onyx_json_member_uint (json, "low_bit_width", summary->low_bits);
+  onyx_json_member_uint (json, "quantization_parameter_count", summary->quantization_parameters);
   onyx_json_member_uint (json, "constant_count", summary->n_constant_tensors);
   onyx_json_member_uint (json, "constant_parameter_count", summary->constant_parameters);
   onyx_json_member_uint (json, "constant_parameter_bytes", summary->constant_bytes);

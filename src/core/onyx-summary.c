@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "onyx-attribute.h"
+#include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 
@@ -144,22 +146,137 @@ constant_value_size (const Onnx__NodeProto *node, gboolean *computed,
   return FALSE;
 }
 
+/* What an initializer is to the nodes that read it. */
+typedef struct {
+  gboolean quantization;      /* read as a scale or zero point (x_scale, zero_points, absmax) */
+  guint bits;                 /* packed: values of this many bits (MatMulNBits's B), else 0 */
+  guint64 values;             /* packed: how many (N × K), 0 when to be had from its bytes */
+} Role;
+
+/* x_scale, y_zero_point, scales, zero_points, absmax; not a norm's "scale", a weight. */
+static gboolean
+names_quantization (const char *slot)
+{
+  return slot != NULL && (g_str_has_suffix (slot, "_scale") || strcmp (slot, "scales") == 0 ||
+                          strstr (slot, "zero_point") != NULL || strcmp (slot, "absmax") == 0);
+}
+
+static gint64
+int_attribute (const Onnx__NodeProto *node, const char *name, gint64 fallback)
+{
+  const Onnx__AttributeProto *attribute = onyx_node_find_attribute (node, name, NULL);
+  return attribute != NULL ? attribute->i : fallback;
+}
+
+/* The roles of a graph's initializers, by name, from its nodes' schemas: ONNX's
+ * quantization operators and ONNX Runtime's block-quantized ones. */
+static GHashTable *
+initializer_roles (const Onnx__ModelProto *model, const Onnx__GraphProto *graph)
+{
+  GHashTable *roles = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+
+  for (size_t n = 0; n < graph->n_node; n++)
+    {
+      const Onnx__NodeProto *node = graph->node[n];
+      const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
+      gboolean onnxruntime = onyx_domain_is_onnxruntime (node->domain);
+
+      for (size_t i = 0; schema != NULL && i < node->n_input; i++)
+        {
+          const OnyxSchemaParam *param = onyx_schema_input (schema, i);
+          Role *role;
+          if (node->input[i][0] == '\0' || param == NULL)
+            continue;
+          role = g_new0 (Role, 1);
+          role->quantization = names_quantization (param->name);
+          if (onnxruntime && i == 1 && g_strcmp0 (node->op_type, "MatMulNBits") == 0)
+            {
+              role->bits = (guint) int_attribute (node, "bits", 4);
+              role->values = (guint64) MAX (int_attribute (node, "N", 0), 0) * (guint64) MAX (int_attribute (node, "K", 0), 0);
+            }
+          else if (onnxruntime && i == 0 && g_strcmp0 (node->op_type, "GatherBlockQuantized") == 0)
+            role->bits = (guint) int_attribute (node, "bits", 4);
+          if (!role->quantization && role->bits == 0)
+            g_free (role);
+          else
+            g_hash_table_replace (roles, node->input[i], role);
+        }
+    }
+  return roles;
+}
+
+/* Bits of a sub-byte element type (int4, uint4, int2, float4), else 0. */
+static guint
+element_bits (int32_t type)
+{
+  switch (type)
+    {
+    case 21: case 22: case 23:     /* UINT4, INT4, FLOAT4E2M1 */
+      return 4;
+    case 25: case 26:              /* UINT2, INT2 */
+      return 2;
+    default:
+      return 0;
+    }
+}
+
+static void
+add_low_bit (OnyxSummary *summary, guint64 n_values, guint bits)
+{
+  summary->low_bit_parameters += n_values;
+  summary->low_bits = summary->low_bit_parameters == n_values || summary->low_bits == bits ? bits : 0;
+}
+
+typedef struct {
+  const Onnx__ModelProto *model;
+  OnyxSummary *summary;
+} ParameterWalk;
+
+/* An initializer as what it holds: a packed weight's values, a sub-byte tensor's
+ * elements (in ¼ or ½ byte each), scales and zero points apart. */
+static void
+add_initializer (OnyxSummary *summary, const Onnx__TensorProto *tensor, const Role *role)
+{
+  guint64 n_elements = 0, n_bytes = 0;
+  gboolean computed = tensor_size (tensor, &n_elements, &n_bytes);
+
+  if (computed && role != NULL && role->quantization)
+    {
+      add_parameters (summary, TRUE, 0, n_bytes, FALSE);
+      summary->quantization_parameters += n_elements;
+      return;
+    }
+  if (computed && role != NULL && role->bits > 0 && role->bits < 8)
+    {
+      guint64 values = role->values > 0 ? role->values : n_bytes * 8 / role->bits;
+      add_parameters (summary, TRUE, values, n_bytes, FALSE);
+      add_low_bit (summary, values, role->bits);
+      return;
+    }
+  add_parameters (summary, computed, n_elements, n_bytes, FALSE);
+  if (computed && element_bits (tensor->data_type) > 0)
+    add_low_bit (summary, n_elements, element_bits (tensor->data_type));
+}
+
 /* Visits the main graph and every subgraph in it, each once. */
 static void
 walk_parameters (ProtobufCMessage *message, gpointer user_data)
 {
-  OnyxSummary *summary = user_data;
+  ParameterWalk *walk = user_data;
+  OnyxSummary *summary = walk->summary;
   guint64 n_elements = 0, n_bytes = 0;
   gboolean computed;
 
   if (message->descriptor == &onnx__graph_proto__descriptor)
     {
       const Onnx__GraphProto *graph = (const Onnx__GraphProto *) message;
+      g_autoptr (GHashTable) roles = graph->n_initializer > 0 ? initializer_roles (walk->model, graph) : NULL;
       for (size_t i = 0; i < graph->n_initializer; i++)
         {
+          const Onnx__TensorProto *tensor = graph->initializer[i];
           summary->n_initializers++;
-          computed = tensor_size (graph->initializer[i], &n_elements, &n_bytes);
-          add_parameters (summary, computed, n_elements, n_bytes, FALSE);
+          add_initializer (summary, tensor,
+                           tensor->name != NULL && roles != NULL ? g_hash_table_lookup (roles, tensor->name) : NULL);
         }
     }
   else if (message->descriptor == &onnx__node_proto__descriptor)
@@ -235,7 +352,10 @@ onyx_summary_new (const Onnx__ModelProto *model)
   g_ptr_array_sort (summary->op_counts, compare_op_counts);
 
   if (graph != NULL)
-    onyx_proto_foreach_message ((ProtobufCMessage *) &graph->base, walk_parameters, summary);
+    {
+      ParameterWalk parameters = { model, summary };
+      onyx_proto_foreach_message ((ProtobufCMessage *) &graph->base, walk_parameters, &parameters);
+    }
   g_hash_table_unref (by_op);
   return summary;
 }

@@ -20,8 +20,13 @@ typedef struct {
    * not in functions: a function's Constants are part of its definition. */
   guint n_initializers;
   guint n_constant_tensors;   /* Constant nodes with a value attribute */
-  guint64 n_parameters;       /* elements of all initializers and Constant values */
-  guint64 parameter_bytes;
+  guint64 n_parameters;       /* elements of all initializers and Constant values but
+                               * quantization's scales and zero points; a packed weight
+                               * (MatMulNBits's B: two int4 a byte) counts its values */
+  guint64 parameter_bytes;    /* of everything, scales and zero points included */
+  guint64 low_bit_parameters; /* the part of n_parameters stored in fewer than 8 bits */
+  guint low_bits;             /* their width when all have one (4), else 0 */
+  guint64 quantization_parameters; /* scales and zero points (slots so named) */
   guint64 constant_parameters; /* the part of n_parameters held by Constant nodes */
   guint64 constant_bytes;
   gboolean parameters_overflow; /* some tensor's size could not be computed */
