@@ -122,18 +122,27 @@ onyx_cli_parse (const char *command, const char *args, const char *summary, GOpt
   return TRUE;
 }
 
-OnyxModel *
-onyx_cli_open_model_with (const char *command, GOptionEntry *more, const char *summary,
-                          int *argc, char ***argv, gboolean *as_json, int *exit_code)
+/* --json, then `more` (NULL, or ending with a zeroed entry), as one option list. */
+static GArray *
+json_and (GOptionEntry *more, gboolean *as_json, const char *json_help)
 {
-  g_autoptr (GArray) entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
-  GOptionEntry json = { "json", 0, 0, G_OPTION_ARG_NONE, as_json, "Print JSON", NULL };
-  GError *error = NULL;
-  OnyxModel *model;
+  GArray *entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+  GOptionEntry json = { "json", 0, 0, G_OPTION_ARG_NONE, as_json, json_help, NULL };
 
   g_array_append_val (entries, json);
   for (guint i = 0; more != NULL && more[i].long_name != NULL; i++)
     g_array_append_val (entries, more[i]);
+  return entries;
+}
+
+OnyxModel *
+onyx_cli_open_model_with (const char *command, GOptionEntry *more, const char *summary,
+                          int *argc, char ***argv, gboolean *as_json, int *exit_code)
+{
+  g_autoptr (GArray) entries = json_and (more, as_json, "Print JSON");
+  GError *error = NULL;
+  OnyxModel *model;
+
   if (!onyx_cli_parse (command, "MODEL", summary, (GOptionEntry *) entries->data, argc, argv, 1,
                        exit_code))
     return NULL;
@@ -147,13 +156,9 @@ gboolean
 onyx_cli_parse_models (const char *command, GOptionEntry *more, const char *summary, int *argc,
                        char ***argv, gboolean *as_json, int *exit_code)
 {
-  g_autoptr (GArray) entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
-  GOptionEntry json = { "json", 0, 0, G_OPTION_ARG_NONE, as_json,
-                        "Print JSON (an array of one object per model when there are several)", NULL };
+  g_autoptr (GArray) entries = json_and (more, as_json,
+                                         "Print JSON (an array of one object per model when there are several)");
 
-  g_array_append_val (entries, json);
-  for (guint i = 0; more != NULL && more[i].long_name != NULL; i++)
-    g_array_append_val (entries, more[i]);
   return onyx_cli_parse (command, "MODEL...", summary, (GOptionEntry *) entries->data, argc, argv, -1,
                          exit_code);
 }
