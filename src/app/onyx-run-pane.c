@@ -389,10 +389,11 @@ summarize (OnyxRunPane *self)
       const OnyxRunStats *stats = result->stats->pdata[i];
       nonfinite += stats->n_nan + stats->n_inf > 0;
     }
-  /* TRANSLATORS: %s is a duration such as "12 ms" or "1.3 s". */
-  ran = g_strdup_printf (ngettext ("Ran in %s: %u tensor captured", "Ran in %s: %u tensors captured",
-                                   result->stats->len),
-                         took, result->stats->len);
+  /* TRANSLATORS: the first %s is a duration such as "12 ms" or "1.3 s", the second ONNX
+   * Runtime's version ("1.31.1"). */
+  ran = g_strdup_printf (ngettext ("Ran in %s with ONNX Runtime %s: %u tensor captured",
+                                   "Ran in %s with ONNX Runtime %s: %u tensors captured", result->stats->len),
+                         took, result->runtime_version, result->stats->len);
   if (nonfinite > 0)
     {
       g_autofree char *warn = g_strdup_printf (ngettext ("%u has NaN or Inf values (in purple)",

@@ -143,8 +143,8 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
   guint n_exceeding = onyx_run_result_n_exceeding (result);
   g_autofree char *took = onyx_format_duration (result->seconds);
 
-  printf ("%s: ran in %s, %u %s\n", onyx_model_get_display_name (model), took, result->stats->len,
-          result->stats->len == 1 ? "tensor" : "tensors");
+  printf ("%s: ran in %s with ONNX Runtime %s, %u %s\n", onyx_model_get_display_name (model), took,
+          result->runtime_version, result->stats->len, result->stats->len == 1 ? "tensor" : "tensors");
   for (guint i = 0; i < result->stats->len; i++)
     print_stats_text (result->stats->pdata[i]);
   if (options->compare == NULL)
@@ -219,6 +219,7 @@ print_json (OnyxModel *model, const OnyxRunResult *result, const Options *option
   onyx_json_begin_object (json);
   onyx_json_member_string (json, "model", onyx_model_get_display_name (model));
   onyx_json_member_double (json, "seconds", result->seconds);
+  onyx_json_member_string (json, "onnxruntime_version", result->runtime_version);
   onyx_json_key (json, "tensors");
   onyx_json_begin_array (json);
   for (guint i = 0; i < result->stats->len; i++)

@@ -9,7 +9,7 @@
 #define STATS_TYPE "(siaxtttddddau)"
 #define DELTA_TYPE "(ssmsddt)"
 #define REQUEST_TYPE "(aysbaysa" ARRAY_TYPE "a" ARRAY_TYPE "asasbdd)"
-#define RESULT_TYPE "(a" STATS_TYPE "a" STATS_TYPE "a" ARRAY_TYPE "a" DELTA_TYPE "d)"
+#define RESULT_TYPE "(a" STATS_TYPE "a" STATS_TYPE "a" ARRAY_TYPE "a" DELTA_TYPE "ds)"
 
 static GVariant *
 bytes_value (GBytes *bytes)
@@ -229,11 +229,12 @@ onyx_run_result_encode (const OnyxRunResult *result)
       g_variant_builder_add (&deltas, DELTA_TYPE, delta->name, delta->other, delta->mismatch,
                              delta->max_abs, delta->max_rel, delta->n_exceeding);
     }
-  value = g_variant_ref_sink (g_variant_new ("(@a" STATS_TYPE "@a" STATS_TYPE "@a" ARRAY_TYPE "@a" DELTA_TYPE "d)",
+  value = g_variant_ref_sink (g_variant_new ("(@a" STATS_TYPE "@a" STATS_TYPE "@a" ARRAY_TYPE "@a" DELTA_TYPE "ds)",
                                              stats_list_value (result->stats),
                                              stats_list_value (result->other_stats),
                                              arrays_value (result->values), g_variant_builder_end (&deltas),
-                                             result->seconds));
+                                             result->seconds,
+                                             result->runtime_version != NULL ? result->runtime_version : ""));
   return g_variant_get_data_as_bytes (value);
 }
 
@@ -260,6 +261,7 @@ onyx_run_result_decode (GBytes *bytes)
       g_ptr_array_add (result->deltas, delta);
     }
   g_variant_get_child (value, 4, "d", &result->seconds);
+  g_variant_get_child (value, 5, "s", &result->runtime_version);
   result->first_divergence = -1;
   return result;
 }
@@ -273,6 +275,7 @@ onyx_run_result_free (OnyxRunResult *result)
   g_clear_pointer (&result->other_stats, g_ptr_array_unref);
   g_clear_pointer (&result->values, g_ptr_array_unref);
   g_clear_pointer (&result->deltas, g_ptr_array_unref);
+  g_free (result->runtime_version);
   g_free (result);
 }
 

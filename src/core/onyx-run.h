@@ -88,6 +88,7 @@ typedef struct {
   GPtrArray *values;         /* OnyxArray kept */
   GPtrArray *deltas;         /* OnyxRunDelta, when compared */
   double seconds;            /* ONNX Runtime's run alone, of the model */
+  char *runtime_version;     /* of the ONNX Runtime that ran it ("1.31.1") */
   /* The first node in topological order whose output exceeds the tolerance while
    * none of its inputs did (-1: none), and that output. */
   int first_divergence;

@@ -302,6 +302,7 @@ onyx_ort_run_job (GBytes *input, char **text)
       result.stats = stats_of (views);
       result.values = kept_values (&request, views);
       result.seconds = run.seconds;
+      result.runtime_version = (char *) onyx_ort_version ();
       if (request.other_model != NULL)
         {
           other_views = views_of (&other);
