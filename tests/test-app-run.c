@@ -14,6 +14,7 @@
 #include "onyx-run-pane.h"
 #include "onyx-run-settings.h"
 #include "onyx-run.h"
+#include "onyx-steps.h"
 
 static void
 wait_for_run (OnyxWindow *window)
@@ -290,6 +291,34 @@ test_settings (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A Log inserted after the first Conv makes NaN of its negative values: the pane says
+ * so and where they first appear, not only the purple of the graph. */
+static void
+test_nonfinite (void)
+{
+  g_autofree char *model = test_data_path ("model.onnx");
+  OnyxWindow *window = open_model_window (model);
+  OnyxDocument *doc = onyx_window_get_document (window);
+  g_autofree char *note = NULL, *text = NULL, *expected = NULL;
+  g_autoptr (GError) error = NULL;
+  const OnyxRunStats *first;
+
+  g_assert_true (onyx_step_apply_noted (doc, "insert", "/model/model.0/Conv_output_0=Log", &note, &error));
+  g_assert_no_error (error);
+  wait_for_layout (window);
+  run_action (window, "win.run");
+  first = onyx_run_result_first_nonfinite (onyx_run_pane_get_result (test_run_pane (window)));
+  g_assert_nonnull (first);
+  g_assert_cmpuint (first->n_nan, >, 0);
+  expected = g_strdup_printf ("NaN or Inf first in %s", first->name);
+  text = pane_text (window);
+  g_assert_nonnull (strstr (text, expected));
+  g_assert_nonnull (strstr (first->name, "Log"));
+  look (window, "app-run-nonfinite.png");
+  onyx_window_journal_discard (window);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Built without ONNX Runtime, Run says why in the pane instead of running. */
 static void
 test_unavailable (void)
@@ -327,6 +356,7 @@ main (int argc, char **argv)
       g_test_add_func ("/app-run/walkthrough", test_walkthrough);
       g_test_add_func ("/app-run/first-divergence", test_first_divergence);
       g_test_add_func ("/app-run/settings", test_settings);
+      g_test_add_func ("/app-run/nonfinite", test_nonfinite);
     }
   else
     g_test_add_func ("/app-run/unavailable", test_unavailable);

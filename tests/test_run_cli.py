@@ -270,5 +270,47 @@ class Run(unittest.TestCase):
         self.assertIn("'nope' is not an input of chain.onnx (its inputs: 'x')", run.stderr)
 
 
+class NonFinite(unittest.TestCase):
+    """A run that makes NaN or Inf says so, naming the node that made them first, and
+    fails unless --allow-nonfinite."""
+
+    def setUp(self):
+        if not BUILT_WITH_ORT:
+            self.skipTest("this build has no ONNX Runtime (meson found none)")
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        nodes = [helper.make_node("Sub", ["x", "two"], ["shifted"], name="minus"),
+                 helper.make_node("Log", ["shifted"], ["logged"], name="log"),
+                 helper.make_node("Relu", ["logged"], ["y"], name="relu")]
+        graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [2, 4])],
+                                  [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, [2, 4])],
+                                  [numpy_helper.from_array(np.array(2, dtype=np.float32), "two")])
+        self.model = os.path.join(self.tmp, "nan.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), self.model)
+
+    def test_named_with_its_first_node(self):
+        run = cli("run", self.model, "--random", "1", "--all")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("onyx-cli run: NaN first made by node log (Log), in logged: 8 NaN, 0 Inf of 8 values "
+                      "(--allow-nonfinite lets a run make them)", run.stderr)
+        run = cli("run", self.model, "--random", "1", "--all", "--allow-nonfinite", "--json")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        first = json.loads(run.stdout)["first_nonfinite"]
+        self.assertEqual((first["tensor"], first["node"], first["nan"]), ("logged", "log", 8))
+        self.assertIn("NaN first made by node log", run.stderr)
+
+    def test_without_every_tensor_the_output_is_named(self):
+        run = cli("run", self.model, "--random", "1")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("onyx-cli run: NaN in y: 8 NaN, 0 Inf of 8 values; --all finds the node that makes them "
+                      "first", run.stderr)
+
+    def test_finite_runs_say_nothing(self):
+        run = cli("run", data("model.onnx"), "--random", "1", "--json")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertIsNone(json.loads(run.stdout)["first_nonfinite"])
+        self.assertEqual(run.stderr, "")
+
+
 if __name__ == "__main__":
     unittest.main()

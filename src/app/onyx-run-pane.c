@@ -399,8 +399,11 @@ summarize (OnyxRunPane *self)
       g_autofree char *warn = g_strdup_printf (ngettext ("%u has NaN or Inf values (in purple)",
                                                             "%u have NaN or Inf values (in purple)", nonfinite),
                                                nonfinite);
-      g_autofree char *both = g_strdup_printf ("%s\n%s", ran, warn);
-      gtk_label_set_text (self->summary_label, both);
+      /* The tensors come in the order the run made them: the first is where they start. */
+      g_autofree char *first = g_strdup_printf (_("NaN or Inf first in %s"),
+                                                onyx_run_result_first_nonfinite (result)->name);
+      g_autofree char *all = g_strdup_printf ("%s\n%s\n%s", ran, warn, first);
+      gtk_label_set_text (self->summary_label, all);
     }
   else
     gtk_label_set_text (self->summary_label, ran);

@@ -19,6 +19,7 @@ typedef struct {
   char *range;
   char **dims;
   gboolean all;
+  gboolean allow_nonfinite;
   char *save;
   char *compare;
   double atol, rtol;
@@ -137,6 +138,39 @@ node_name (OnyxModel *model, int index)
   return node->name != NULL && node->name[0] != '\0' ? node->name : node->op_type;
 }
 
+/* The main graph's node that makes `tensor`, or -1 (a graph input). */
+static int
+producer_of (OnyxModel *model, const char *tensor)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+
+  for (size_t n = 0; n < graph->n_node; n++)
+    for (size_t o = 0; o < graph->node[n]->n_output; o++)
+      if (g_strcmp0 (graph->node[n]->output[o], tensor) == 0)
+        return (int) n;
+  return -1;
+}
+
+/* One line naming where NaN or Inf first appear: the node when every tensor was
+ * captured, else the output, with how to find the node. */
+static void
+say_nonfinite (OnyxModel *model, const OnyxRunStats *stats, const Options *options)
+{
+  g_autofree char *tensor = onyx_display_escape (stats->name);
+  g_autofree char *counts = g_strdup_printf ("%" G_GUINT64_FORMAT " NaN, %" G_GUINT64_FORMAT " Inf of %" G_GUINT64_FORMAT
+                                             " values", stats->n_nan, stats->n_inf, stats->count);
+  int node = producer_of (model, stats->name);
+  const char *what = stats->n_nan > 0 ? "NaN" : "Inf";
+
+  if (options->all && node >= 0)
+    fprintf (stderr, "onyx-cli run: %s first made by node %s (%s), in %s: %s%s\n", what,
+             node_name (model, node), onyx_model_get_proto (model)->graph->node[node]->op_type, tensor, counts,
+             options->allow_nonfinite ? "" : " (--allow-nonfinite lets a run make them)");
+  else
+    fprintf (stderr, "onyx-cli run: %s in %s: %s; --all finds the node that makes them first\n", what, tensor,
+             counts);
+}
+
 static void
 print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz)
 {
@@ -220,6 +254,23 @@ print_json (OnyxModel *model, const OnyxRunResult *result, const Options *option
   onyx_json_member_string (json, "model", onyx_model_get_display_name (model));
   onyx_json_member_double (json, "seconds", result->seconds);
   onyx_json_member_string (json, "onnxruntime_version", result->runtime_version);
+  onyx_json_key (json, "first_nonfinite");
+  {
+    const OnyxRunStats *first = onyx_run_result_first_nonfinite (result);
+    int node = first != NULL && options->all ? producer_of (model, first->name) : -1;
+    if (first == NULL)
+      onyx_json_null (json);
+    else
+      {
+        onyx_json_begin_object (json);
+        onyx_json_member_string (json, "tensor", first->name);
+        onyx_json_member_string (json, "node", node >= 0 ? node_name (model, node) : NULL);
+        onyx_json_member_int (json, "node_index", node);
+        onyx_json_member_uint (json, "nan", first->n_nan);
+        onyx_json_member_uint (json, "inf", first->n_inf);
+        onyx_json_end_object (json);
+      }
+  }
   onyx_json_key (json, "tensors");
   onyx_json_begin_array (json);
   for (guint i = 0; i < result->stats->len; i++)
@@ -359,6 +410,12 @@ run_with (OnyxModel *model, Options *options)
     print_text (model, result, options, repro_npz);
   if (onyx_run_result_n_exceeding (result) > 0)
     exit_code = ONYX_EXIT_PROBLEMS;
+  if (onyx_run_result_first_nonfinite (result) != NULL)
+    {
+      say_nonfinite (model, onyx_run_result_first_nonfinite (result), options);
+      if (!options->allow_nonfinite)
+        exit_code = ONYX_EXIT_PROBLEMS;
+    }
 out:
   g_clear_pointer (&how.dims, g_hash_table_unref);
   return exit_code;
@@ -394,6 +451,8 @@ onyx_cli_run (int argc, char **argv)
       "Run only the part of the model that NODE's outputs need", "NODE" },
     { "repro", 0, 0, G_OPTION_ARG_FILENAME, &options.repro,
       "With --compare: save the first divergent node as a model, its inputs beside it (OUT.npz)", "OUT.onnx" },
+    { "allow-nonfinite", 0, 0, G_OPTION_ARG_NONE, &options.allow_nonfinite,
+      "A run that makes NaN or Inf still succeeds (they are said either way)", NULL },
     { NULL },
   };
   g_autoptr (OnyxModel) model = NULL;
@@ -403,7 +462,9 @@ onyx_cli_run (int argc, char **argv)
   model = onyx_cli_open_model_with ("run", entries,
                                     "Runs MODEL with ONNX Runtime (in Onyx's helper) and prints statistics of "
                                     "its tensors; with --compare, where it parts from another model or from "
-                                    "reference arrays. Exit status 1 when it cannot run or diverges.",
+                                    "reference arrays. NaN or Inf are named with the node that first made them "
+                                    "(with --all). Exit status 1 when it cannot run, diverges or makes NaN or "
+                                    "Inf (unless --allow-nonfinite).",
                                     &argc, &argv, &options.as_json, &exit_code);
   if (model != NULL && !onyx_run_available (&reason))
     {

@@ -461,6 +461,18 @@ onyx_run_delta_exceeds (const OnyxRunDelta *delta)
   return delta != NULL && (delta->mismatch != NULL || delta->n_exceeding > 0);
 }
 
+const OnyxRunStats *
+onyx_run_result_first_nonfinite (const OnyxRunResult *result)
+{
+  for (guint i = 0; result->stats != NULL && i < result->stats->len; i++)
+    {
+      const OnyxRunStats *stats = result->stats->pdata[i];
+      if (stats->n_nan + stats->n_inf > 0)
+        return stats;
+    }
+  return NULL;
+}
+
 guint
 onyx_run_result_n_exceeding (const OnyxRunResult *result)
 {

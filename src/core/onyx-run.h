@@ -96,6 +96,9 @@ typedef struct {
 } OnyxRunResult;
 
 void onyx_run_result_free (OnyxRunResult *result);
+/* The first tensor of the run holding NaN or Inf, in the order the run made them (with
+ * every tensor captured, the one the first such node made), or NULL. */
+const OnyxRunStats *onyx_run_result_first_nonfinite (const OnyxRunResult *result);
 /* How many of the compared tensors exceed (onyx_run_delta_exceeds); 0 uncompared. */
 guint onyx_run_result_n_exceeding (const OnyxRunResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxRunResult, onyx_run_result_free)
