@@ -270,6 +270,52 @@ class Run(unittest.TestCase):
         self.assertIn("'nope' is not an input of chain.onnx (its inputs: 'x')", run.stderr)
 
 
+class CompareNoise(unittest.TestCase):
+    """Two equivalent computations differ by float noise in their intermediate tensors
+    (a MatMul's weights moved by 2e-7 of themselves, as a conversion moves them): no
+    divergence and exit 0, as long as the outputs agree; --strict judges element by
+    element; a wrong weight is still found where it is."""
+
+    def setUp(self):
+        if not BUILT_WITH_ORT:
+            self.skipTest("this build has no ONNX Runtime (meson found none)")
+        self.tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.tmp)
+        rng = np.random.default_rng(3)
+        weights = (rng.standard_normal((512, 512)) * 10).astype(np.float32)
+        np.savez(os.path.join(self.tmp, "x.npz"), x=rng.standard_normal((1, 512)).astype(np.float32))
+        noisy = (weights * (1 + rng.uniform(-2e-7, 2e-7, weights.shape))).astype(np.float32)
+        wrong = weights.copy()
+        wrong[:, 7] += 5
+        for name, w in (("a", weights), ("noisy", noisy), ("wrong", wrong)):
+            nodes = [helper.make_node("MatMul", ["x", "W"], ["y"], name="matmul"),
+                     helper.make_node("Sign", ["y"], ["out"], name="sign")]
+            graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, [1, 512])],
+                                      [helper.make_tensor_value_info("out", onnx.TensorProto.FLOAT, [1, 512])],
+                                      [numpy_helper.from_array(w, "W")])
+            onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]),
+                      os.path.join(self.tmp, name + ".onnx"))
+
+    def compare(self, other, *options):
+        return cli("run", os.path.join(self.tmp, "a.onnx"), "--inputs", os.path.join(self.tmp, "x.npz"),
+                   "--compare", os.path.join(self.tmp, other + ".onnx"), *options)
+
+    def test_float_noise_is_no_divergence(self):
+        run = self.compare("noisy")
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        self.assertRegex(run.stdout, r"no divergence beyond float noise: 1 tensor differs element by element, by "
+                                     r"at most [0-9.e-]+ of its largest value \(--scale-rtol 0.0001; --strict")
+        self.assertNotIn("first divergence", run.stdout)
+        run = self.compare("noisy", "--strict")
+        self.assertEqual(run.returncode, 1, run.stdout)
+        self.assertIn("first divergence: node matmul, output y", run.stdout)
+
+    def test_a_wrong_weight_is_found(self):
+        run = self.compare("wrong")
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("first divergence: node matmul, output y", run.stdout)
+
+
 class NonFinite(unittest.TestCase):
     """A run that makes NaN or Inf says so, naming the node that made them first, and
     fails unless --allow-nonfinite."""

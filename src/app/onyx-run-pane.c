@@ -415,9 +415,17 @@ summarize (OnyxRunPane *self)
   {
     g_autofree char *head = g_strdup_printf (_("Compared with %s: %u of %u tensors exceed the tolerance"),
                                              self->compared_with, exceeding, result->deltas->len);
-    g_autofree char *first = result->first_divergence_delta != NULL
+    gboolean diverging = FALSE;
+    g_autofree char *first = NULL;
+
+    /* Differences within float noise of each tensor's scale are no divergence. */
+    for (guint i = 0; i < result->deltas->len; i++)
+      diverging |= onyx_run_delta_diverges (result->deltas->pdata[i], ONYX_RUN_DEFAULT_ATOL,
+                                            ONYX_RUN_DEFAULT_SCALE_RTOL);
+    first = result->first_divergence_delta != NULL
       ? g_strdup_printf (_("First divergence: %s"), result->first_divergence_delta->name)
-      : g_strdup (exceeding > 0 ? _("No single first divergence") : _("No divergence"));
+      : g_strdup (diverging ? _("No single first divergence")
+                            : exceeding > 0 ? _("No divergence beyond float noise") : _("No divergence"));
     g_autofree char *text = g_strdup_printf ("%s\n%s", head, first);
     gtk_label_set_text (self->compare_label, text);
   }

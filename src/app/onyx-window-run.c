@@ -185,6 +185,7 @@ run_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellab
   RunJob *job = data;
   OnyxRunOptions options = { .all = TRUE, .compare_model = job->compare_model, .reference = job->reference,
                              .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
+                             .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL,
                              .until_node = job->until_node };
   GError *error = NULL;
 

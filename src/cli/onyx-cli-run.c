@@ -20,6 +20,8 @@ typedef struct {
   char **dims;
   gboolean all;
   gboolean allow_nonfinite;
+  gboolean strict;
+  double scale_rtol;
   char *save;
   char *compare;
   double atol, rtol;
@@ -138,6 +140,21 @@ node_name (OnyxModel *model, int index)
   return node->name != NULL && node->name[0] != '\0' ? node->name : node->op_type;
 }
 
+/* The largest difference of any compared tensor against its own largest value. */
+static double
+largest_scaled_difference (const OnyxRunResult *result)
+{
+  double largest = 0;
+
+  for (guint i = 0; i < result->deltas->len; i++)
+    {
+      const OnyxRunDelta *delta = result->deltas->pdata[i];
+      if (delta->mismatch == NULL && delta->max_ref > 0)
+        largest = MAX (largest, delta->max_abs / delta->max_ref);
+    }
+  return largest;
+}
+
 /* The main graph's node that makes `tensor`, or -1 (a graph input). */
 static int
 producer_of (OnyxModel *model, const char *tensor)
@@ -201,6 +218,11 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
             result->first_divergence_delta->max_abs, result->first_divergence_delta->max_rel);
   else if (n_exceeding == 0)
     printf ("no divergence\n");
+  else if (!options->strict)
+    printf ("no divergence beyond float noise: %u %s element by element, by at most %.3g of %s largest value "
+            "(--scale-rtol %g; --strict judges element by element)\n", n_exceeding,
+            n_exceeding == 1 ? "tensor differs" : "tensors differ", largest_scaled_difference (result),
+            n_exceeding == 1 ? "its" : "their", options->scale_rtol);
   if (repro_npz != NULL)
     printf ("repro: %s, its inputs in %s (onyx-cli run %s --inputs %s)\n", options->repro, repro_npz,
             options->repro, repro_npz);
@@ -388,6 +410,8 @@ run_with (OnyxModel *model, Options *options)
   run.reference = reference;
   run.atol = options->atol;
   run.rtol = options->rtol;
+  run.strict = options->strict;
+  run.scale_rtol = options->scale_rtol;
   run.until_node = options->until;
   result = onyx_run_model (model, inputs, &run, &error);
   if (result == NULL)
@@ -408,7 +432,8 @@ run_with (OnyxModel *model, Options *options)
     print_json (model, result, options, repro_npz);
   else
     print_text (model, result, options, repro_npz);
-  if (onyx_run_result_n_exceeding (result) > 0)
+  /* The graph's outputs decide, element by element; --strict: every tensor. */
+  if ((options->strict ? onyx_run_result_n_exceeding (result) : onyx_run_result_n_outputs_exceeding (result, model)) > 0)
     exit_code = ONYX_EXIT_PROBLEMS;
   if (onyx_run_result_first_nonfinite (result) != NULL)
     {
@@ -424,7 +449,8 @@ out:
 int
 onyx_cli_run (int argc, char **argv)
 {
-  Options options = { .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL };
+  Options options = { .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
+                      .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL };
   GOptionEntry entries[] = {
     { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &options.inputs_npz,
       "The graph inputs' arrays, by name, from an .npz (np.savez)", "IN.npz" },
@@ -447,6 +473,10 @@ onyx_cli_run (int argc, char **argv)
       "B.onnx|REF.npz" },
     { "atol", 0, 0, G_OPTION_ARG_DOUBLE, &options.atol, "Absolute tolerance (default 1e-5)", "X" },
     { "rtol", 0, 0, G_OPTION_ARG_DOUBLE, &options.rtol, "Relative tolerance (default 1e-5)", "Y" },
+    { "scale-rtol", 0, 0, G_OPTION_ARG_DOUBLE, &options.scale_rtol,
+      "Where the runs part: a tensor's largest difference against its largest value (default 1e-4)", "Z" },
+    { "strict", 0, 0, G_OPTION_ARG_NONE, &options.strict,
+      "Judge every tensor element by element (atol + rtol x |b|), and fail on any", NULL },
     { "until", 0, 0, G_OPTION_ARG_STRING, &options.until,
       "Run only the part of the model that NODE's outputs need", "NODE" },
     { "repro", 0, 0, G_OPTION_ARG_FILENAME, &options.repro,
@@ -462,9 +492,14 @@ onyx_cli_run (int argc, char **argv)
   model = onyx_cli_open_model_with ("run", entries,
                                     "Runs MODEL with ONNX Runtime (in Onyx's helper) and prints statistics of "
                                     "its tensors; with --compare, where it parts from another model or from "
-                                    "reference arrays. NaN or Inf are named with the node that first made them "
-                                    "(with --all). Exit status 1 when it cannot run, diverges or makes NaN or "
-                                    "Inf (unless --allow-nonfinite).",
+                                    "reference arrays. Compared, the graph's outputs must agree element by "
+                                    "element (|a - b| <= atol + rtol x |b|); where the runs part is the first "
+                                    "node whose output's largest difference exceeds atol + scale-rtol x its "
+                                    "largest value while its inputs' do not, so that float noise of an "
+                                    "equivalent computation is no divergence (--strict judges every tensor "
+                                    "element by element). NaN or Inf are named with the node that first made them "
+                                    "(with --all). Exit status 1 when it cannot run, its outputs disagree, or it "
+                                    "makes NaN or Inf (unless --allow-nonfinite).",
                                     &argc, &argv, &options.as_json, &exit_code);
   if (model != NULL && !onyx_run_available (&reason))
     {

@@ -156,6 +156,8 @@ onyx_run_delta_compute (const OnyxArray *a, const OnyxArray *b, double atol, dou
       double diff;
       element_as_double (a->elem_type, data_a, i, &va);
       element_as_double (b->elem_type, data_b, i, &vb);
+      if (isfinite (vb))
+        delta->max_ref = MAX (delta->max_ref, fabs (vb));
       if (isnan (va) && isnan (vb))
         continue;
       if (va == vb)  /* infinities of one sign too */

@@ -473,6 +473,28 @@ onyx_run_result_first_nonfinite (const OnyxRunResult *result)
   return NULL;
 }
 
+gboolean
+onyx_run_delta_diverges (const OnyxRunDelta *delta, double atol, double scale_rtol)
+{
+  return delta != NULL && (delta->mismatch != NULL || !(delta->max_abs <= atol + scale_rtol * delta->max_ref));
+}
+
+guint
+onyx_run_result_n_outputs_exceeding (const OnyxRunResult *result, OnyxModel *model)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  guint n = 0;
+
+  for (guint i = 0; result->deltas != NULL && i < result->deltas->len; i++)
+    {
+      const OnyxRunDelta *delta = result->deltas->pdata[i];
+      for (size_t o = 0; o < graph->n_output; o++)
+        if (g_strcmp0 (graph->output[o]->name, delta->name) == 0)
+          n += onyx_run_delta_exceeds (delta);
+    }
+  return n;
+}
+
 guint
 onyx_run_result_n_exceeding (const OnyxRunResult *result)
 {
@@ -483,10 +505,18 @@ onyx_run_result_n_exceeding (const OnyxRunResult *result)
   return n;
 }
 
+/* Whether a tensor parts from its counterpart as `options` judge it. */
+static gboolean
+parts (const OnyxRunDelta *delta, const OnyxRunOptions *options)
+{
+  return options->strict ? onyx_run_delta_exceeds (delta)
+                         : onyx_run_delta_diverges (delta, options->atol, options->scale_rtol);
+}
+
 /* The first node, in the graph's order (which ONNX asks to be topological), whose
- * output exceeds while none of its inputs do: where the two runs part. */
+ * output parts while none of its inputs do: where the two runs part. */
 static void
-find_first_divergence (OnyxModel *model, OnyxRunResult *result)
+find_first_divergence (OnyxModel *model, OnyxRunResult *result, const OnyxRunOptions *options)
 {
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   g_autoptr (GHashTable) deltas = g_hash_table_new (g_str_hash, g_str_equal);
@@ -501,10 +531,10 @@ find_first_divergence (OnyxModel *model, OnyxRunResult *result)
       gboolean inputs_agree = TRUE;
 
       for (size_t k = 0; k < node->n_output && exceeding == NULL; k++)
-        if (onyx_run_delta_exceeds (find_delta (deltas, node->output[k])))
+        if (parts (find_delta (deltas, node->output[k]), options))
           exceeding = find_delta (deltas, node->output[k]);
       for (size_t k = 0; k < node->n_input && inputs_agree; k++)
-        inputs_agree = !onyx_run_delta_exceeds (find_delta (deltas, node->input[k]));
+        inputs_agree = !parts (find_delta (deltas, node->input[k]), options);
       if (exceeding != NULL && inputs_agree)
         {
           result->first_divergence = (int) i;
@@ -603,7 +633,7 @@ onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *optio
       return NULL;
     }
   result = onyx_run_result_decode (result_bytes);
-  find_first_divergence (model, result);
+  find_first_divergence (model, result, options);
   return result;
 }
 
@@ -618,7 +648,8 @@ onyx_run_save_repro (OnyxModel *model, int node, GPtrArray *inputs, const char *
   g_autoptr (OnyxModel) cut = NULL;
   g_autoptr (OnyxRunResult) result = NULL;
   g_autofree char *stem = NULL;
-  OnyxRunOptions options = { .all = TRUE, .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL };
+  OnyxRunOptions options = { .all = TRUE, .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
+                             .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL };
 
   g_return_val_if_fail (node >= 0 && (size_t) node < graph->n_node, FALSE);
   target = graph->node[node];

@@ -49,12 +49,20 @@ typedef struct {
   char *mismatch;      /* shapes or types that cannot be compared; NULL when compared */
   double max_abs;
   double max_rel;      /* |a - b| / |b| at its largest, over b ≠ 0 */
+  double max_ref;      /* max |b|: the tensor's own scale */
   guint64 n_exceeding;
 } OnyxRunDelta;
 
-/* Whether the tensor is beyond the tolerance (or could not be compared); FALSE for
- * NULL. */
+/* Whether the tensor is beyond the tolerance element by element (or could not be
+ * compared); FALSE for NULL. */
 gboolean onyx_run_delta_exceeds (const OnyxRunDelta *delta);
+/* Whether it parts from its counterpart by more than float noise: the largest
+ * difference against the tensor's own scale, max |a - b| > atol + scale_rtol × max |b|
+ * (a different but equivalent computation, a converted opset, moves intermediate
+ * values by a few units of their largest's last digits); or could not be compared. */
+gboolean onyx_run_delta_diverges (const OnyxRunDelta *delta,
+                                  double              atol,
+                                  double              scale_rtol);
 
 void onyx_run_delta_compute (const OnyxArray *a,
                              const OnyxArray *b,
@@ -64,6 +72,9 @@ void onyx_run_delta_compute (const OnyxArray *a,
 
 #define ONYX_RUN_DEFAULT_ATOL 1e-5
 #define ONYX_RUN_DEFAULT_RTOL 1e-5
+/* Against a tensor's largest magnitude: float32 accumulations of another order differ
+ * by about 1e-6 of it; a wrong weight or wiring by far more. */
+#define ONYX_RUN_DEFAULT_SCALE_RTOL 1e-4
 
 typedef struct {
   /* Every tensor of the main graph, not just the graph's outputs. */
@@ -77,6 +88,10 @@ typedef struct {
   OnyxModel *compare_model;
   GPtrArray *reference;      /* of OnyxArray */
   double atol, rtol;
+  /* Where the runs part: every tensor judged element by element (strict), or the
+   * graph's intermediate tensors against their own scale (onyx_run_delta_diverges). */
+  gboolean strict;
+  double scale_rtol;
   /* Run only as far as this node of the main graph (by name): the part of the model
    * its outputs need. NULL: the whole model. */
   const char *until_node;
@@ -100,6 +115,10 @@ void onyx_run_result_free (OnyxRunResult *result);
  * every tensor captured, the one the first such node made), or NULL. */
 const OnyxRunStats *onyx_run_result_first_nonfinite (const OnyxRunResult *result);
 /* How many of the compared tensors exceed (onyx_run_delta_exceeds); 0 uncompared. */
+/* The deltas of the model's graph outputs that exceed element by element: what
+ * decides whether two runs agree. */
+guint onyx_run_result_n_outputs_exceeding (const OnyxRunResult *result,
+                                           OnyxModel           *model);
 guint onyx_run_result_n_exceeding (const OnyxRunResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxRunResult, onyx_run_result_free)
 
