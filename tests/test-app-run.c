@@ -14,6 +14,7 @@
 #include "onyx-run-pane.h"
 #include "onyx-run-settings.h"
 #include "onyx-run.h"
+#include "onyx-schema.h"
 #include "onyx-steps.h"
 
 static void
@@ -319,6 +320,45 @@ test_nonfinite (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Run Settings of a genai-built LLM shows what Onyx makes of each input (token ids
+ * within the embedding, a mask of ones, a cache whose lengths agree), and the run it
+ * starts makes no NaN. */
+static void
+test_llm_inputs (void)
+{
+  g_autofree char *model = test_data_path ("llm_tiny.onnx");
+  OnyxWindow *window;
+  OnyxRunSettings *dialog;
+  GtkWidget *ids, *run, *past;
+  g_autofree char *text = NULL;
+
+  if (onyx_schema_domain_version ("") < 21)
+    {
+      g_test_skip ("the build's ONNX does not know opset 21");
+      return;
+    }
+  window = open_model_window (model);
+  dialog = onyx_window_run_show_settings (window);
+  ids = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "input_ids");
+  g_assert_nonnull (ids);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (ids)), ==,
+                   "token ids in [0, 128): /model/embed_tokens/Gather reads a table of 128 rows");
+  past = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "past_sequence_length");
+  g_assert_nonnull (past);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (test_find_widget (past, GTK_TYPE_SPIN_BUTTON, NULL))),
+                     ==, 4);
+  wait_for_frames (window);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "app-run-settings-llm.png"), >, 2000);
+  run = test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Run");
+  g_signal_emit_by_name (run, "clicked");
+  wait_for_run (window);
+  g_assert_null (onyx_run_result_first_nonfinite (onyx_run_pane_get_result (test_run_pane (window))));
+  text = pane_text (window);
+  g_assert_nonnull (strstr (text, "past_sequence_length = 4"));
+  g_assert_nonnull (strstr (text, "total_sequence_length = 8"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Built without ONNX Runtime, Run says why in the pane instead of running. */
 static void
 test_unavailable (void)
@@ -357,6 +397,7 @@ main (int argc, char **argv)
       g_test_add_func ("/app-run/first-divergence", test_first_divergence);
       g_test_add_func ("/app-run/settings", test_settings);
       g_test_add_func ("/app-run/nonfinite", test_nonfinite);
+      g_test_add_func ("/app-run/llm-inputs", test_llm_inputs);
     }
   else
     g_test_add_func ("/app-run/unavailable", test_unavailable);

@@ -59,6 +59,51 @@ class GenaiLLM(unittest.TestCase):
                                       "MatMulNBits, SimplifiedLayerNormalization, "
                                       "SkipSimplifiedLayerNormalization): the model runs on ONNX Runtime"])
 
+    def test_run_with_no_input_options_makes_meaningful_inputs(self):
+        """Token ids within the vocabulary, a mask of ones, a cache of 4 past tokens for 4
+        new ones (total 8): GroupQueryAttention gets lengths that agree, so no NaN and
+        no all-zero attention; the inputs made are saved with the outputs."""
+        if os.environ.get("ONYX_HAVE_ONNXRUNTIME") != "1":
+            self.skipTest("built without ONNX Runtime")
+        saved = os.path.join(self.tmp, "run.npz")
+        run = cli("run", self.path, "--all", "--json", "--save", saved)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        report = json.loads(run.stdout)
+        self.assertIsNone(report["first_nonfinite"])
+        made = {i["name"]: i for i in report["inputs"]}
+        self.assertEqual(made["input_ids"]["shape"], [1, 4])
+        self.assertIn("token ids in [0, 1024)", made["input_ids"]["made_as"])
+        self.assertEqual(made["attention_mask"]["shape"], [1, 8])
+        self.assertEqual(made["past_key_values.3.value"]["shape"], [1, 2, 4, 32])
+        tensors = {t["name"]: t for t in report["tensors"]}
+        for layer in range(4):
+            attention = tensors["/model/layers.%d/attn/GroupQueryAttention/output_0" % layer]
+            self.assertGreater(attention["std"], 0)
+            self.assertEqual(tensors["present.%d.key" % layer]["shape"], [1, 2, 8, 32])
+        import numpy as np
+        arrays = np.load(saved)
+        self.assertTrue(0 <= arrays["input_ids"].min() and arrays["input_ids"].max() < 1024)
+        self.assertTrue((arrays["attention_mask"] == 1).all())
+        self.assertIn("logits", arrays.files)
+
+    def test_dims_by_name_or_axis_and_unknown_names_refused(self):
+        if os.environ.get("ONYX_HAVE_ONNXRUNTIME") != "1":
+            self.skipTest("built without ONNX Runtime")
+        run = cli("run", self.path, "--json", "--dim", "sequence_length=2", "--dim", "past_sequence_length=6")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        made = {i["name"]: i["shape"] for i in json.loads(run.stdout)["inputs"]}
+        self.assertEqual((made["input_ids"], made["attention_mask"]), ([1, 2], [1, 8]))
+        # (GroupQueryAttention on CPU takes several sequences one token at a time.)
+        run = cli("run", self.path, "--json", "--dim", "input_ids:0=3", "--dim", "batch_size=3",
+                  "--dim", "sequence_length=1")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(json.loads(run.stdout)["inputs"][0]["shape"], [3, 1])
+        run = cli("run", self.path, "--dim", "seq_len=2")
+        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertIn("'seq_len' is no dimension of the inputs of llm.onnx (named ones: batch_size, "
+                      "sequence_length, total_sequence_length, past_sequence_length; any one as INPUT:AXIS)",
+                      run.stderr)
+
     def test_int4_weights_counted_as_values(self):
         """MatMulNBits's B packs two int4 a byte: N × K values, not its bytes; the
         scales are counted apart."""

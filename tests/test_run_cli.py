@@ -94,13 +94,15 @@ class Run(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertIn("sigmoid", open(self.model, "rb").read().decode("latin-1"))
         saved = np.load(out)
-        self.assertEqual(list(saved.keys()), ["y"])
+        # The inputs the run was fed too, so that it can be repeated elsewhere.
+        self.assertEqual(list(saved.keys()), ["y", "x"])
+        np.testing.assert_array_equal(saved["x"], self.x)
         expected = onyx_test.run_onnxruntime_feeds(self.model, {"x": self.x}, self.tmp)["y"]
         np.testing.assert_allclose(saved["y"], expected, rtol=1e-6)
         # --all saves every tensor.
         run = cli("run", self.model, "--inputs", self.inputs, "--all", "--save", out)
         self.assertEqual(run.returncode, 0, run.stderr)
-        self.assertEqual(sorted(np.load(out).keys()), ["h", "r", "y", "z"])
+        self.assertEqual(sorted(np.load(out).keys()), ["h", "r", "x", "y", "z"])
 
     def test_random_inputs_follow_seed_and_symbolic_dims(self):
         first = self.run_json(self.model, "--random", "7", "--dim", "N=5")
@@ -254,10 +256,9 @@ class Run(unittest.TestCase):
         self.run_json(path, "--fill", "ones", "--until", "remainder")
 
     def test_inputs_that_do_not_fit_say_which_and_why(self):
-        run = cli("run", self.model)
-        self.assertEqual(run.returncode, 3, run.stderr)
-        self.assertIn("no array for input 'x'", run.stderr)
-        self.assertIn("--random", run.stderr)
+        # Nothing given: Onyx makes them (the default is --random 0).
+        made = self.run_json(self.model)
+        self.assertEqual([(i["name"], i["shape"][1:]) for i in made["inputs"]], [("x", [4])])
         wrong = os.path.join(self.tmp, "wrong.npy")
         np.save(wrong, np.zeros((2, 4), dtype=np.int64))
         run = cli("run", self.model, "--input", "x=" + wrong)
@@ -268,6 +269,21 @@ class Run(unittest.TestCase):
         self.assertIn("input 'x' has 4 in dimension 1, but its array has 5", run.stderr)
         run = cli("run", self.model, "--input", "nope=" + wrong)
         self.assertIn("'nope' is not an input of chain.onnx (its inputs: 'x')", run.stderr)
+
+
+class ImageInputs(unittest.TestCase):
+    """An image input whose height and width are free is not run at 1×1 unasked."""
+
+    def test_refused_until_given(self):
+        if not BUILT_WITH_ORT:
+            self.skipTest("this build has no ONNX Runtime (meson found none)")
+        run = cli("run", data("paddle_style.onnx"))
+        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertIn("input 'image' looks like an image whose height and width are not fixed: give them "
+                      "(Run Settings, or --dim image:2=HEIGHT --dim image:3=WIDTH)", run.stderr)
+        run = cli("run", data("paddle_style.onnx"), "--dim", "image:2=32", "--dim", "image:3=32", "--json")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(json.loads(run.stdout)["inputs"][0]["shape"][2:], [32, 32])
 
 
 class CompareNoise(unittest.TestCase):

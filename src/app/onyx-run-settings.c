@@ -96,12 +96,41 @@ build_header (OnyxRunSettings *self)
   return header;
 }
 
+/* What Onyx makes of each input when its values are random (token ids, a mask…). */
+static void
+add_plans (AdwPreferencesPage *page, OnyxModel *model)
+{
+  g_autoptr (GPtrArray) plans = onyx_run_plan_inputs (model);
+  AdwPreferencesGroup *group = NULL;
+
+  for (guint i = 0; i < plans->len; i++)
+    {
+      const OnyxInputPlan *plan = plans->pdata[i];
+      GtkWidget *row;
+      if (plan->why == NULL)
+        continue;
+      if (group == NULL)
+        {
+          group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+          adw_preferences_group_set_title (group, _("Made for Each Input"));
+          adw_preferences_group_set_description (group, _("With random values, as the model reads them."));
+          adw_preferences_page_add (page, group);
+        }
+      row = adw_action_row_new ();
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), plan->name);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), plan->why);
+      adw_preferences_group_add (group, row);
+    }
+}
+
 OnyxRunSettings *
-onyx_run_settings_new (GtkWindow *parent, const Onnx__GraphProto *graph, const OnyxRunInputs *current)
+onyx_run_settings_new (GtkWindow *parent, OnyxModel *model, const OnyxRunInputs *current)
 {
   OnyxRunSettings *self = g_object_new (ONYX_TYPE_RUN_SETTINGS, "transient-for", parent, "modal", TRUE,
                                         "title", _("Run Settings"), "default-width", 420, NULL);
-  g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (graph);
+  g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (onyx_model_get_proto (model)->graph);
+  g_autoptr (GHashTable) sizes_chosen = onyx_run_plan_sizes (model, current->dims);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *page = adw_preferences_page_new ();
   AdwPreferencesGroup *values = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
@@ -131,12 +160,13 @@ onyx_run_settings_new (GtkWindow *parent, const Onnx__GraphProto *graph, const O
   for (guint i = 0; i < dims->len; i++)
     {
       gpointer chosen;
-      int value = current->dims != NULL && g_hash_table_lookup_extended (current->dims, dims->pdata[i], NULL, &chosen)
+      int value = g_hash_table_lookup_extended (sizes_chosen, dims->pdata[i], NULL, &chosen)
                     ? GPOINTER_TO_INT (chosen) : 1;
       g_ptr_array_add (self->dim_names, g_strdup (dims->pdata[i]));
       g_ptr_array_add (self->dim_spins, spin_row (sizes, dims->pdata[i], NULL, 0, G_MAXINT, 1, 0, value, NULL));
     }
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), sizes);
+  add_plans (ADW_PREFERENCES_PAGE (page), model);
 
   gtk_box_append (GTK_BOX (box), build_header (self));
   gtk_widget_set_vexpand (page, TRUE);

@@ -14,9 +14,10 @@ G_DECLARE_FINAL_TYPE (OnyxRunSettings, onyx_run_settings, ONYX, RUN_SETTINGS, Ad
 
 /* Signal "run": the Run button; the settings are read with _get_inputs. */
 
-/* For the inputs of `graph`, starting from `current` (dims not in it are 1). */
+/* For the inputs of `model`, starting from `current` (dims not in it as Onyx chooses
+ * them: 1, or a KV cache's lengths), with what Onyx makes of each input. */
 OnyxRunSettings *onyx_run_settings_new        (GtkWindow              *parent,
-                                               const Onnx__GraphProto *graph,
+                                               OnyxModel              *model,
                                                const OnyxRunInputs    *current);
 /* What the dialog says now; `inputs->dims` is a new table, the caller's. */
 void             onyx_run_settings_get_inputs (OnyxRunSettings        *self,

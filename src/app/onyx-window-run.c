@@ -271,6 +271,7 @@ static char *
 describe_inputs (RunState *run, OnyxModel *model)
 {
   g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (onyx_model_get_proto (model)->graph);
+  g_autoptr (GHashTable) sizes = onyx_run_plan_sizes (model, run->how.dims);
   GString *text = g_string_new (NULL);
 
   if (run->given_name != NULL)
@@ -287,8 +288,7 @@ describe_inputs (RunState *run, OnyxModel *model)
   for (guint i = 0; i < dims->len; i++)
     {
       gpointer chosen;
-      int size = run->how.dims != NULL && g_hash_table_lookup_extended (run->how.dims, dims->pdata[i], NULL, &chosen)
-                   ? GPOINTER_TO_INT (chosen) : 1;
+      int size = g_hash_table_lookup_extended (sizes, dims->pdata[i], NULL, &chosen) ? GPOINTER_TO_INT (chosen) : 1;
       g_string_append_printf (text, "%s%s = %d", i == 0 ? "; " : ", ", (char *) dims->pdata[i], size);
     }
   return g_string_free (text, FALSE);
@@ -563,8 +563,7 @@ onyx_window_run_show_settings (OnyxWindow *self)
   OnyxRunSettings *dialog;
 
   g_return_val_if_fail (self->document != NULL, NULL);
-  dialog = onyx_run_settings_new (GTK_WINDOW (self), onyx_document_get_proto (self->document)->graph,
-                                  &state (self)->how);
+  dialog = onyx_run_settings_new (GTK_WINDOW (self), onyx_document_get_model (self->document), &state (self)->how);
   g_signal_connect_object (dialog, "run", G_CALLBACK (settings_run_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
   return dialog;

@@ -46,7 +46,8 @@ parse_range (const char *text, double *low, double *high)
 static gboolean
 parse_making (const Options *options, OnyxRunInputs *how, int *exit_code)
 {
-  how->fill = ONYX_RUN_FILL_NONE;
+  /* With no input said, Onyx makes them as the model wants them (onyx-run-plan.c). */
+  how->fill = options->inputs_npz == NULL && options->input_files == NULL ? ONYX_RUN_FILL_RANDOM : ONYX_RUN_FILL_NONE;
   how->low = 0;
   how->high = 1;
   how->dims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -77,7 +78,8 @@ parse_making (const Options *options, OnyxRunInputs *how, int *exit_code)
       char *end;
       gint64 value = equals != NULL ? g_ascii_strtoll (equals + 1, &end, 10) : -1;
       if (equals == NULL || equals == options->dims[i] || *end != '\0' || value < 0 || value > G_MAXINT)
-        return (*exit_code = onyx_cli_usage_error ("run", "--dim is NAME=SIZE, e.g. --dim N=8")), FALSE;
+        return (*exit_code = onyx_cli_usage_error ("run", "--dim is NAME=SIZE or INPUT:AXIS=SIZE, e.g. --dim N=8")),
+               FALSE;
       g_hash_table_insert (how->dims, g_strndup (options->dims[i], equals - options->dims[i]),
                            GINT_TO_POINTER ((int) value));
     }
@@ -267,8 +269,35 @@ json_delta (OnyxJson *json, const OnyxRunDelta *delta)
   onyx_json_member_uint (json, "exceeding", delta->n_exceeding);
 }
 
+/* The inputs the run was fed, with what Onyx made of each. */
 static void
-print_json (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz)
+json_inputs (OnyxJson *json, OnyxModel *model, GPtrArray *inputs)
+{
+  g_autoptr (GPtrArray) plans = onyx_run_plan_inputs (model);
+
+  onyx_json_key (json, "inputs");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      const OnyxArray *array = inputs->pdata[i];
+      const OnyxInputPlan *plan = onyx_run_plan_find (plans, array->name);
+      onyx_json_begin_object (json);
+      onyx_json_member_string (json, "name", array->name);
+      onyx_json_member_string (json, "dtype", onyx_elem_type_name (array->elem_type));
+      onyx_json_key (json, "shape");
+      onyx_json_begin_array (json);
+      for (gsize d = 0; d < array->n_dims; d++)
+        onyx_json_int (json, array->dims[d]);
+      onyx_json_end_array (json);
+      onyx_json_member_string (json, "made_as", plan != NULL ? plan->why : NULL);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+}
+
+static void
+print_json (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz,
+            GPtrArray *inputs)
 {
   OnyxJson *json = onyx_json_new ();
 
@@ -276,6 +305,7 @@ print_json (OnyxModel *model, const OnyxRunResult *result, const Options *option
   onyx_json_member_string (json, "model", onyx_model_get_display_name (model));
   onyx_json_member_double (json, "seconds", result->seconds);
   onyx_json_member_string (json, "onnxruntime_version", result->runtime_version);
+  json_inputs (json, model, inputs);
   onyx_json_key (json, "first_nonfinite");
   {
     const OnyxRunStats *first = onyx_run_result_first_nonfinite (result);
@@ -421,6 +451,14 @@ run_with (OnyxModel *model, Options *options)
       g_error_free (error);
       goto out;
     }
+  /* The inputs too: a run of made-up inputs can be repeated elsewhere. */
+  for (guint i = 0; options->save != NULL && i < inputs->len; i++)
+    if (onyx_array_find (result->values, ((OnyxArray *) inputs->pdata[i])->name) == NULL)
+      {
+        const OnyxArray *input = inputs->pdata[i];
+        g_ptr_array_add (result->values, onyx_array_new (input->name, input->elem_type, input->dims,
+                                                         input->n_dims, input->data));
+      }
   if (options->save != NULL && !onyx_npz_write (options->save, result->values, &error))
     {
       exit_code = onyx_cli_report_error (error);
@@ -429,7 +467,7 @@ run_with (OnyxModel *model, Options *options)
   if (options->repro != NULL && (exit_code = save_repro (model, result, inputs, options, &repro_npz)) != ONYX_EXIT_OK)
     goto out;
   if (options->as_json)
-    print_json (model, result, options, repro_npz);
+    print_json (model, result, options, repro_npz, inputs);
   else
     print_text (model, result, options, repro_npz);
   /* The graph's outputs decide, element by element; --strict: every tensor. */
@@ -457,17 +495,19 @@ onyx_cli_run (int argc, char **argv)
     { "input", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &options.input_files,
       "One input's array from an .npy (np.save); repeatable", "NAME=FILE.npy" },
     { "random", 0, 0, G_OPTION_ARG_STRING, &options.random_seed,
-      "Make the inputs not given: uniform random values from SEED", "SEED" },
+      "Make the inputs not given from SEED (the default, seed 0, when no input is given): token ids within the "
+      "embedding, masks of ones, positions after the past, the rest uniform random", "SEED" },
     { "fill", 0, 0, G_OPTION_ARG_STRING, &options.fill, "Make the inputs not given: zeros, ones or random",
       "HOW" },
     { "range", 0, 0, G_OPTION_ARG_STRING, &options.range, "Random values in [LOW, HIGH) (default 0,1)",
       "LOW,HIGH" },
     { "dim", 0, 0, G_OPTION_ARG_STRING_ARRAY, &options.dims,
-      "Size of a symbolic dimension of the inputs made (default 1); repeatable", "NAME=SIZE" },
+      "Size of a dimension of the inputs made: a symbolic one by its name, any one as INPUT:AXIS (default 1; a "
+      "KV cache's lengths agree: new 4, past 4, total 8); repeatable", "NAME=SIZE" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &options.all, "Every tensor of the main graph, not just the outputs",
       NULL },
     { "save", 0, 0, G_OPTION_ARG_FILENAME, &options.save,
-      "Save the outputs' values (every tensor's with --all) to an .npz", "OUT.npz" },
+      "Save the inputs' and outputs' values (every tensor's with --all) to an .npz", "OUT.npz" },
     { "compare", 0, 0, G_OPTION_ARG_FILENAME, &options.compare,
       "Run another model on the same inputs, or compare with reference arrays of an .npz, tensor by tensor",
       "B.onnx|REF.npz" },

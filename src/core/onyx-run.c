@@ -2,7 +2,7 @@
  * copy of the model that captures every tensor, the job for the helper, and what
  * the comparison means for the graph. ONNX Runtime itself is in the helper
  * (src/helper/onyx-ort.c). */
-#include "onyx-run.h"
+#include "onyx-run-private.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -40,9 +40,8 @@ is_initializer (const Onnx__GraphProto *graph, const char *name)
   return FALSE;
 }
 
-/* The inputs a run must be given: graph inputs that no initializer backs. */
-static GPtrArray *
-runtime_inputs (const Onnx__GraphProto *graph)
+GPtrArray *
+onyx_run_runtime_inputs (const Onnx__GraphProto *graph)
 {
   GPtrArray *inputs = g_ptr_array_new ();
   for (size_t i = 0; i < graph->n_input; i++)
@@ -58,10 +57,24 @@ tensor_type (const Onnx__ValueInfoProto *info)
            ? info->type->tensor_type : NULL;
 }
 
+const Onnx__TensorShapeProto *
+onyx_run_input_shape (const Onnx__ValueInfoProto *info)
+{
+  const Onnx__TypeProto__Tensor *type = tensor_type (info);
+  return type != NULL ? type->shape : NULL;
+}
+
+int
+onyx_run_input_elem_type (const Onnx__ValueInfoProto *info)
+{
+  const Onnx__TypeProto__Tensor *type = tensor_type (info);
+  return type != NULL ? type->elem_type : 0;
+}
+
 GPtrArray *
 onyx_run_input_dim_params (const Onnx__GraphProto *graph)
 {
-  g_autoptr (GPtrArray) inputs = runtime_inputs (graph);
+  g_autoptr (GPtrArray) inputs = onyx_run_runtime_inputs (graph);
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   GPtrArray *names = g_ptr_array_new ();
 
@@ -134,8 +147,55 @@ is_floating (int elem_type)
   return elem_type == 1 || elem_type == 10 || elem_type == 11;
 }
 
+/* Whether the dim is fixed in the model, or given by name or as INPUT:AXIS in `dims`
+ * (its size in *size then). */
+static gboolean
+dim_known (const Onnx__ValueInfoProto *info, gsize axis, GHashTable *dims, gint64 *size)
+{
+  const Onnx__TensorShapeProto__Dimension *dim = onyx_run_input_shape (info)->dim[axis];
+  g_autofree char *by_axis = g_strdup_printf ("%s:%zu", info->name, axis);
+  gpointer chosen = NULL;
+
+  if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value >= 0)
+    *size = dim->dim_value;
+  else if (g_hash_table_lookup_extended (dims, by_axis, NULL, &chosen) ||
+           (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+            g_hash_table_lookup_extended (dims, dim->dim_param, NULL, &chosen)))
+    *size = GPOINTER_TO_INT (chosen);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* A value for element `i` of an input as its plan wants it (random fill only: zeros
+ * and ones are what they say). */
+static double
+planned_value (const OnyxInputPlan *plan, const OnyxRunInputs *how, GRand *random, guint64 i,
+               gint64 last_dim, int past, gboolean floating)
+{
+  double value;
+
+  if (how->fill == ONYX_RUN_FILL_ZEROS || how->fill == ONYX_RUN_FILL_ONES)
+    return how->fill == ONYX_RUN_FILL_ONES ? 1 : 0;
+  switch (plan != NULL ? plan->role : ONYX_INPUT_PLAIN)
+    {
+    case ONYX_INPUT_TOKEN_IDS:
+      return g_rand_int_range (random, 0, (gint32) MIN (plan->vocabulary, G_MAXINT32));
+    case ONYX_INPUT_MASK:
+      return 1;
+    case ONYX_INPUT_POSITIONS:
+      return past + (double) (i % (guint64) MAX (last_dim, 1));
+    case ONYX_INPUT_INDEX:
+      return g_rand_int_range (random, 0, 4);
+    default:
+      value = g_rand_double_range (random, how->low, how->high);
+      return floating ? value : floor (value);
+    }
+}
+
 static OnyxArray *
-make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GRand *random, GError **error)
+make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GHashTable *dims_chosen,
+            const OnyxInputPlan *plan, int past, GRand *random, GError **error)
 {
   const Onnx__TypeProto__Tensor *type = tensor_type (info);
   const Onnx__TensorShapeProto *shape = type != NULL ? type->shape : NULL;
@@ -161,16 +221,19 @@ make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GRand *r
       return NULL;
     }
   dims = g_new0 (gint64, MAX (n_dims, 1));
+  /* An image whose height and width are free: a 1×1 picture means nothing. */
+  if (n_dims == 4 && is_floating (type->elem_type) && (plan == NULL || plan->role == ONYX_INPUT_PLAIN) &&
+      (!dim_known (info, 2, dims_chosen, &dims[2]) || !dim_known (info, 3, dims_chosen, &dims[3])))
+    {
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
+                   _("input '%s' looks like an image whose height and width are not fixed: give them "
+                     "(Run Settings, or --dim %s:2=HEIGHT --dim %s:3=WIDTH)"),
+                   info->name, info->name, info->name);
+      return NULL;
+    }
   for (gsize i = 0; i < n_dims; i++)
     {
-      const Onnx__TensorShapeProto__Dimension *dim = shape->dim[i];
-      gpointer chosen = NULL;
-      if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value >= 0)
-        dims[i] = dim->dim_value;
-      else if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && how->dims != NULL &&
-               g_hash_table_lookup_extended (how->dims, dim->dim_param, NULL, &chosen))
-        dims[i] = GPOINTER_TO_INT (chosen);
-      else
+      if (!dim_known (info, i, dims_chosen, &dims[i]))
         dims[i] = 1;
       if (dims[i] > 0 && count > (G_MAXSIZE / size) / (guint64) dims[i])
         {
@@ -182,18 +245,50 @@ make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GRand *r
     }
   data = g_malloc0 (MAX (count * size, 1));
   for (guint64 i = 0; i < count; i++)
-    {
-      double value = how->fill == ONYX_RUN_FILL_ONES ? 1 : 0;
-      if (how->fill == ONYX_RUN_FILL_RANDOM)
-        {
-          value = g_rand_double_range (random, how->low, how->high);
-          if (!is_floating (type->elem_type))
-            value = floor (value);
-        }
-      store_element (data + i * size, type->elem_type, value);
-    }
+    store_element (data + i * size, type->elem_type,
+                   planned_value (plan, how, random, i, n_dims > 0 ? dims[n_dims - 1] : 1, past,
+                                  is_floating (type->elem_type)));
   bytes = g_bytes_new_take (data, count * size);
   return onyx_array_new (info->name, type->elem_type, dims, n_dims, bytes);
+}
+
+/* Every name of how->dims is a symbolic dim of the inputs or INPUT:AXIS of one;
+ * else an error listing the names there are. */
+static gboolean
+check_dim_names (OnyxModel *model, GPtrArray *inputs, GHashTable *dims, GError **error)
+{
+  g_autoptr (GPtrArray) params = onyx_run_input_dim_params (onyx_model_get_proto (model)->graph);
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, dims);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const char *name = key, *colon = strrchr (name, ':');
+      gboolean known = FALSE;
+      g_autoptr (GString) listed = g_string_new (NULL);
+
+      for (guint i = 0; i < params->len && !known; i++)
+        known = g_strcmp0 (params->pdata[i], name) == 0;
+      for (guint i = 0; i < inputs->len && !known && colon != NULL; i++)
+        {
+          const Onnx__ValueInfoProto *info = inputs->pdata[i];
+          const Onnx__TensorShapeProto *shape = onyx_run_input_shape (info);
+          char *end;
+          guint64 axis = g_ascii_strtoull (colon + 1, &end, 10);
+          known = shape != NULL && *end == '\0' && end != colon + 1 && axis < shape->n_dim &&
+                  strlen (info->name) == (gsize) (colon - name) && strncmp (info->name, name, colon - name) == 0;
+        }
+      if (known)
+        continue;
+      for (guint i = 0; i < params->len; i++)
+        g_string_append_printf (listed, "%s%s", i > 0 ? ", " : "", (char *) params->pdata[i]);
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
+                   _("'%s' is no dimension of the inputs of %s (named ones: %s; any one as INPUT:AXIS)"), name,
+                   onyx_model_get_display_name (model), params->len > 0 ? listed->str : _("none"));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* A given array fits the input when its element type is the input's and its dims
@@ -242,9 +337,16 @@ GPtrArray *
 onyx_run_prepare_inputs (OnyxModel *model, GPtrArray *given, const OnyxRunInputs *how, GError **error)
 {
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
-  g_autoptr (GPtrArray) inputs = runtime_inputs (graph);
+  g_autoptr (GPtrArray) inputs = onyx_run_runtime_inputs (graph);
   g_autoptr (GPtrArray) arrays = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_array_free);
   g_autoptr (GRand) random = g_rand_new_with_seed ((guint32) (how->seed ^ (how->seed >> 32)));
+  g_autoptr (GPtrArray) plans = onyx_run_plan_inputs (model);
+  g_autoptr (GHashTable) dims = onyx_run_copy_dims (how->dims);
+  int past;
+
+  if (how->dims != NULL && !check_dim_names (model, inputs, how->dims, error))
+    return NULL;
+  past = onyx_run_plan_dims (plans, model, dims);
 
   for (guint i = 0; given != NULL && i < given->len; i++)
     {
@@ -278,7 +380,8 @@ onyx_run_prepare_inputs (OnyxModel *model, GPtrArray *given, const OnyxRunInputs
                        info->name);
           return NULL;
         }
-      array = array != NULL ? copy_array (array) : make_input (info, how, random, error);
+      array = array != NULL ? copy_array (array)
+                            : make_input (info, how, dims, onyx_run_plan_find (plans, info->name), past, random, error);
       if (array == NULL)
         return NULL;
       g_ptr_array_add (arrays, array);
@@ -330,7 +433,7 @@ static GBytes *
 capturing_model (OnyxModel *model, gboolean all, GError **error)
 {
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
-  g_autoptr (GPtrArray) inputs = runtime_inputs (graph);
+  g_autoptr (GPtrArray) inputs = onyx_run_runtime_inputs (graph);
   g_autoptr (GPtrArray) outputs = g_ptr_array_new ();
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (OnyxModel) capturing = NULL;
@@ -559,7 +662,7 @@ model_until (OnyxModel *model, const char *node_name, GError **error)
 {
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   int index = node_index (graph, node_name);
-  g_autoptr (GPtrArray) inputs = runtime_inputs (graph);
+  g_autoptr (GPtrArray) inputs = onyx_run_runtime_inputs (graph);
   g_autoptr (GPtrArray) outputs = g_ptr_array_new ();
 
   if (index < 0)

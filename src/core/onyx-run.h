@@ -134,17 +134,48 @@ typedef struct {
   OnyxRunFill fill;
   guint64 seed;
   double low, high;
-  /* Symbolic dims by name (char * → GINT_TO_POINTER (value)); others are 1. */
+  /* Sizes of dims (char * → GINT_TO_POINTER (value)): symbolic ones by name, any by
+   * "INPUT:AXIS" (dims without a name). Others: a KV-cached model's sequence dims as
+   * onyx-run-plan.c chooses them, the rest 1. */
   GHashTable *dims;
 } OnyxRunInputs;
+
+/* What a graph input is to the model, worked out from it (onyx-run-plan.c), so that
+ * the values Onyx makes for it mean something. */
+typedef enum {
+  ONYX_INPUT_PLAIN,        /* values as the fill says */
+  ONYX_INPUT_TOKEN_IDS,    /* whole numbers in [0, vocabulary): it indexes an embedding */
+  ONYX_INPUT_MASK,         /* ones */
+  ONYX_INPUT_POSITIONS,    /* past … past + new − 1 along its last axis */
+  ONYX_INPUT_PAST,         /* a KV cache, past tokens long */
+  ONYX_INPUT_INDEX,        /* other integers: small non-negative numbers */
+} OnyxInputRole;
+
+typedef struct {
+  const char *name;        /* borrowed from the model */
+  OnyxInputRole role;
+  gint64 vocabulary;       /* token ids: the embedding table's rows */
+  char *why;               /* what the values are and why, for a person; NULL: plain */
+} OnyxInputPlan;
+
+/* One OnyxInputPlan per input a run must be given, in the graph's order. */
+GPtrArray           *onyx_run_plan_inputs (OnyxModel *model);
+const OnyxInputPlan *onyx_run_plan_find   (GPtrArray *plans, const char *name);
+/* The sizes `chosen` gives (nullable; name → GINT_TO_POINTER (size)) and those Onyx
+ * takes for a KV-cached model's sequence dims it does not give: 4 new tokens, 4 past,
+ * their total. A new table. */
+GHashTable          *onyx_run_plan_sizes  (OnyxModel  *model,
+                                           GHashTable *chosen);
 
 /* The names of the symbolic dims of the inputs a run must be given (graph inputs
  * no initializer backs), each once, in order; borrowed from `graph`. */
 GPtrArray *onyx_run_input_dim_params (const Onnx__GraphProto *graph);
 
 /* The arrays the model's graph inputs take: `given` (OnyxArray by name, may be NULL)
- * checked against the inputs' element types and ranks, the rest made as `how` says.
- * Names in `given` that are no input of the model are an error. */
+ * checked against the inputs' element types and ranks, the rest made as `how` says
+ * (random values as each input's OnyxInputPlan wants them). Names in `given` or in
+ * how->dims that are no input or dim of the model are an error naming those there
+ * are; so is an image-like input (4 float dims) whose height and width no one gave. */
 GPtrArray *onyx_run_prepare_inputs (OnyxModel           *model,
                                     GPtrArray           *given,
                                     const OnyxRunInputs *how,
