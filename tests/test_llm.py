@@ -27,8 +27,8 @@ DIMS = {"batch_size": 1, "sequence_length": 5, "past_sequence_length": 3, "total
 ELEM = {1: "float32", 6: "int32", 7: "int64"}
 
 
-def make_model(tmp, *options):
-    path = os.path.join(tmp, "llm.onnx")
+def make_model(tmp, *options, name="llm.onnx"):
+    path = os.path.join(tmp, name)
     subprocess.run(["/usr/bin/python3", MAKE, path, *options], check=True)
     return path
 
@@ -103,6 +103,38 @@ class GenaiLLM(unittest.TestCase):
         self.assertIn("'seq_len' is no dimension of the inputs of llm.onnx (named ones: batch_size, "
                       "sequence_length, total_sequence_length, past_sequence_length; any one as INPUT:AXIS)",
                       run.stderr)
+
+    def test_generate_keeps_to_one_pass(self):
+        """Fed its own outputs (present into past) the model's logits at every step are
+        those of one pass over the whole sequence."""
+        if os.environ.get("ONYX_HAVE_ONNXRUNTIME") != "1":
+            self.skipTest("built without ONNX Runtime")
+        run = cli("run", self.path, "--generate", "6", "--prompt-ids", "5,9,200,3,77", "--json")
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        report = json.loads(run.stdout)
+        self.assertEqual(report["prompt"], [5, 9, 200, 3, 77])
+        self.assertEqual(len(report["steps"]), 6)
+        self.assertTrue(all(0 <= step["token"] < 1024 for step in report["steps"]))
+        self.assertIsNone(report["first_bad_step"])
+        text = cli("run", self.path, "--generate", "3").stdout
+        self.assertIn("the cache keeps to one pass over the whole sequence at every step", text)
+
+    def test_generate_names_where_a_broken_cache_parts(self):
+        """Two ways exports break the cache, each only once there is a past: the step and
+        the layer are named."""
+        if os.environ.get("ONYX_HAVE_ONNXRUNTIME") != "1":
+            self.skipTest("built without ONNX Runtime")
+        seqlens = make_model(self.tmp, "--broken-seqlens", name="seqlens.onnx")
+        run = cli("run", seqlens, "--generate", "4", "--json")
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        report = json.loads(run.stdout)
+        self.assertEqual((report["first_bad_step"], report["first_bad_cache"]), (2, "present.0.key"))
+        self.assertEqual(report["steps"][0]["max_abs_vs_full_pass"], 0)
+        total = make_model(self.tmp, "--broken-total-length", name="total.onnx")
+        run = cli("run", total, "--generate", "4")
+        self.assertEqual(run.returncode, 1, run.stdout + run.stderr)
+        self.assertIn("step 2: ONNX Runtime failed at node '/model/layers.0/attn/GroupQueryAttention'", run.stdout)
+        self.assertIn("the KV cache or its lengths are wired wrongly", run.stdout)
 
     def test_int4_weights_counted_as_values(self):
         """MatMulNBits's B packs two int4 a byte: N × K values, not its bytes; the

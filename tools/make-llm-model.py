@@ -10,14 +10,15 @@ ai.onnx opset 21 and com.microsoft 1. Random weights, fixed seed.
 
 usage: make-llm-model.py OUT.onnx [--layers N] [--hidden H] [--heads N] [--kv-heads N]
                          [--intermediate I] [--vocab V] [--max-length L] [--no-external]
-                         [--value-info] [--broken-total-length]
+                         [--value-info] [--broken-total-length] [--broken-seqlens]
 
 Small sizes by default (hidden 256, 4 layers) for the test suite; Phi-3-mini's for
 benches: --layers 32 --hidden 3072 --heads 32 --kv-heads 32 --intermediate 8192
 --vocab 32064 --max-length 4096 (2.2 GB of int4 weights). --broken-total-length
 wires total_sequence_length from the new tokens' shape instead of the mask's, the
-KV-cache bug that only shows once there is a past. Run with /usr/bin/python3
-(python3-onnx, python3-numpy)."""
+KV-cache bug that only shows once there is a past (ONNX Runtime refuses the second
+step); --broken-seqlens counts seqlens_k from the new tokens, which it runs with wrong
+numbers. Run with /usr/bin/python3 (python3-onnx, python3-numpy)."""
 import argparse
 import os
 import re
@@ -31,8 +32,9 @@ BLOCK = 32
 
 
 class Builder:
-    def __init__(self, rng):
+    def __init__(self, rng, accuracy_level):
         self.nodes, self.initializers, self.rng = [], [], rng
+        self.accuracy_level = accuracy_level
 
     def node(self, op, inputs, outputs, name, domain="", **attrs):
         self.nodes.append(helper.make_node(op, inputs, outputs, name=name, domain=domain or None, **attrs))
@@ -57,12 +59,12 @@ class Builder:
         path = "/" + re.sub(r"\.(?!\d)", "/", scope)
         out = out_name or path + "/MatMul/output_0"
         return self.node("MatMulNBits", [x, b, s], [out], path + "/MatMulNBits",
-                         domain="com.microsoft", K=k, N=n, bits=4, block_size=BLOCK, accuracy_level=4)
+                         domain="com.microsoft", K=k, N=n, bits=4, block_size=BLOCK, accuracy_level=self.accuracy_level)
 
 
 def build(args):
     rng = np.random.default_rng(0)
-    b = Builder(rng)
+    b = Builder(rng, args.accuracy_level)
     head = args.hidden // args.heads
     hidden, inter = args.hidden, args.intermediate
     f32 = TensorProto.FLOAT
@@ -83,7 +85,13 @@ def build(args):
     sub = "/model/attn_mask_reformat/attn_mask_subgraph"
     b.weight("one_i64", np.array(1, dtype=np.int64))
     b.weight("axes_1", np.array([1], dtype=np.int64))
-    total = b.node("ReduceSum", ["attention_mask", "axes_1"], [sub + "/ReduceSum/output_0"], sub + "/ReduceSum",
+    counted = "attention_mask"
+    if args.broken_seqlens:
+        # The new tokens counted instead of the mask's: input_ids × 0 + 1.
+        b.weight("zero_i64", np.array(0, dtype=np.int64))
+        zeros = b.node("Mul", ["input_ids", "zero_i64"], [sub + "/Mul/output_0"], sub + "/Mul")
+        counted = b.node("Add", [zeros, "one_i64"], [sub + "/Add/output_0"], sub + "/Add")
+    total = b.node("ReduceSum", [counted, "axes_1"], [sub + "/ReduceSum/output_0"], sub + "/ReduceSum",
                    keepdims=0)
     minus = b.node("Sub", [total, "one_i64"], [sub + "/Sub/output_0"], sub + "/Sub")
     b.node("Cast", [minus], [sub + "/Sub/Cast/output_0"], sub + "/Sub/Cast", to=TensorProto.INT32)
@@ -163,9 +171,13 @@ def main():
     parser.add_argument("--intermediate", type=int, default=512)
     parser.add_argument("--vocab", type=int, default=1024)
     parser.add_argument("--max-length", type=int, default=256)
+    parser.add_argument("--accuracy-level", type=int, default=4,
+                        help="MatMulNBits's: 4 (int8 activations, the builder's default for CPU) or 0")
     parser.add_argument("--no-external", action="store_true")
     parser.add_argument("--value-info", action="store_true", help="record every tensor's type, as the builder does")
     parser.add_argument("--broken-total-length", action="store_true")
+    parser.add_argument("--broken-seqlens", action="store_true",
+                        help="seqlens_k counted from the new tokens instead of the mask")
     args = parser.parse_args()
     model = build(args)
     if args.value_info:

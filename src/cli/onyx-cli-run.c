@@ -22,6 +22,8 @@ typedef struct {
   gboolean allow_nonfinite;
   gboolean strict;
   double scale_rtol;
+  int generate;
+  char *prompt_ids;
   char *save;
   char *compare;
   double atol, rtol;
@@ -484,6 +486,95 @@ out:
   return exit_code;
 }
 
+/* --generate: the tokens made, the time of each step, and whether the cache keeps to
+ * one pass over the sequence (exit 1 when it does not). */
+static int
+generate (OnyxModel *model, const Options *options)
+{
+  g_autoptr (GArray) prompt = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (OnyxGenerateReport) report = NULL;
+  g_auto (GStrv) parts = g_strsplit (options->prompt_ids != NULL ? options->prompt_ids : "1,2,3,4", ",", -1);
+  GError *error = NULL;
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      gint64 token;
+      if (!g_ascii_string_to_signed (g_strstrip (parts[i]), 10, 0, G_MAXINT64, &token, NULL))
+        return onyx_cli_usage_error ("run", "--prompt-ids is token ids separated by commas, e.g. 1,2,3");
+      g_array_append_val (prompt, token);
+    }
+  if (options->generate < 1)
+    return onyx_cli_usage_error ("run", "--generate takes how many tokens to make, 1 or more");
+  report = onyx_run_generate (model, (const gint64 *) prompt->data, prompt->len, (guint) options->generate, &error);
+  if (report == NULL)
+    {
+      fprintf (stderr, "onyx-cli run: %s\n", error->message);
+      g_error_free (error);
+      return ONYX_EXIT_PROBLEMS;
+    }
+  if (options->as_json)
+    {
+      OnyxJson *json = onyx_json_new ();
+      onyx_json_begin_object (json);
+      onyx_json_member_string (json, "model", onyx_model_get_display_name (model));
+      onyx_json_member_string (json, "onnxruntime_version", report->runtime_version);
+      onyx_json_key (json, "prompt");
+      onyx_json_begin_array (json);
+      for (gsize i = 0; i < report->n_prompt; i++)
+        onyx_json_int (json, g_array_index (report->tokens, gint64, i));
+      onyx_json_end_array (json);
+      onyx_json_key (json, "steps");
+      onyx_json_begin_array (json);
+      for (guint s = 0; s < report->step_seconds->len; s++)
+        {
+          onyx_json_begin_object (json);
+          onyx_json_member_int (json, "token", g_array_index (report->tokens, gint64, report->n_prompt + s));
+          onyx_json_member_double (json, "seconds", g_array_index (report->step_seconds, double, s));
+          if (s < report->step_differences->len)
+            onyx_json_member_double (json, "max_abs_vs_full_pass", g_array_index (report->step_differences, double, s));
+          onyx_json_end_object (json);
+        }
+      onyx_json_end_array (json);
+      onyx_json_key (json, "first_bad_step");
+      if (report->first_bad_step >= 0)
+        onyx_json_int (json, report->first_bad_step + 1);
+      else
+        onyx_json_null (json);
+      onyx_json_member_string (json, "first_bad_cache", report->first_bad_cache);
+      onyx_json_member_string (json, "step_error", report->step_error);
+      onyx_json_end_object (json);
+      onyx_cli_print_json (json);
+    }
+  else
+    {
+      printf ("%s: generated %u tokens with ONNX Runtime %s after a prompt of %zu\n",
+              onyx_model_get_display_name (model), report->step_seconds->len, report->runtime_version,
+              report->n_prompt);
+      for (guint s = 0; s < report->step_seconds->len; s++)
+        {
+          g_autofree char *took = onyx_format_duration (g_array_index (report->step_seconds, double, s));
+          printf ("  step %-3u token %-8" G_GINT64_FORMAT " %-8s", s + 1,
+                  g_array_index (report->tokens, gint64, report->n_prompt + s), took);
+          /* (No pass to compare with when a step was refused.) */
+          if (s < report->step_differences->len)
+            printf (" |logits - one pass| %.3g of %.3g", g_array_index (report->step_differences, double, s),
+                    g_array_index (report->step_scales, double, s));
+          printf ("\n");
+        }
+      if (report->step_error != NULL)
+        printf ("step %d: %s: the KV cache or its lengths are wired wrongly\n", report->first_bad_step + 1,
+                report->step_error);
+      else if (report->first_bad_step < 0)
+        printf ("the cache keeps to one pass over the whole sequence at every step\n");
+      else
+        printf ("step %d parts from one pass over the sequence%s%s%s: the KV cache or positions are wired "
+                "wrongly\n", report->first_bad_step + 1, report->first_bad_cache != NULL ? " (first in " : "",
+                report->first_bad_cache != NULL ? report->first_bad_cache : "",
+                report->first_bad_cache != NULL ? ")" : "");
+    }
+  return report->first_bad_step < 0 ? ONYX_EXIT_OK : ONYX_EXIT_PROBLEMS;
+}
+
 int
 onyx_cli_run (int argc, char **argv)
 {
@@ -521,6 +612,11 @@ onyx_cli_run (int argc, char **argv)
       "Run only the part of the model that NODE's outputs need", "NODE" },
     { "repro", 0, 0, G_OPTION_ARG_FILENAME, &options.repro,
       "With --compare: save the first divergent node as a model, its inputs beside it (OUT.npz)", "OUT.onnx" },
+    { "generate", 0, 0, G_OPTION_ARG_INT, &options.generate,
+      "Feed an LLM its own outputs for N tokens (greedy; present into past) and check each step's logits "
+      "against one pass over the whole sequence", "N" },
+    { "prompt-ids", 0, 0, G_OPTION_ARG_STRING, &options.prompt_ids,
+      "With --generate: the prompt's token ids (default 1,2,3,4)", "ID,ID…" },
     { "allow-nonfinite", 0, 0, G_OPTION_ARG_NONE, &options.allow_nonfinite,
       "A run that makes NaN or Inf still succeeds (they are said either way)", NULL },
     { NULL },
@@ -546,6 +642,8 @@ onyx_cli_run (int argc, char **argv)
       fprintf (stderr, "onyx-cli run: %s\n", reason);
       exit_code = ONYX_EXIT_USAGE;
     }
+  else if (model != NULL && options.generate != 0)
+    exit_code = generate (model, &options);
   else if (model != NULL)
     exit_code = run_with (model, &options);
   g_free (options.inputs_npz);
@@ -558,5 +656,6 @@ onyx_cli_run (int argc, char **argv)
   g_free (options.compare);
   g_free (options.until);
   g_free (options.repro);
+  g_free (options.prompt_ids);
   return exit_code;
 }

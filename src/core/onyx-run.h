@@ -193,6 +193,35 @@ gboolean       onyx_run_open_comparison   (const char  *path,
                                            GPtrArray  **reference,
                                            GError     **error);
 
+/* Greedy generation with the model's own KV cache (onyx-run-generate.c), checked
+ * against one pass over the whole sequence without a cache. */
+typedef struct {
+  GArray *tokens;            /* gint64: the prompt's, then one per step */
+  gsize n_prompt;
+  GArray *step_seconds;      /* double: ONNX Runtime's time of each step */
+  GArray *step_differences;  /* double: each step's logits against the pass's, largest |Δ| */
+  GArray *step_scales;       /* double: the pass's logits there, largest |value| */
+  int first_bad_step;        /* the first step whose logits part from the pass's (0-based), or -1 */
+  char *first_bad_cache;     /* at that step, the first present output that differs from the
+                              * pass's, in the graph's order (a layer), or NULL */
+  char *step_error;          /* ONNX Runtime refused that step (its message), or NULL */
+  char *runtime_version;
+} OnyxGenerateReport;
+
+void onyx_generate_report_free (OnyxGenerateReport *report);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxGenerateReport, onyx_generate_report_free)
+
+/* Feeds the model `prompt` then its own arg-max token `n_new` times (present → past),
+ * then the prompt and the tokens made but the last in one pass without a cache, and
+ * compares each step's logits with the pass's at the same position. The model takes
+ * token ids, past_* inputs and gives logits first and as many present* outputs; a
+ * mask and position_ids are fed when it takes them. */
+OnyxGenerateReport *onyx_run_generate (OnyxModel     *model,
+                                       const gint64  *prompt,
+                                       gsize          n_prompt,
+                                       guint          n_new,
+                                       GError       **error);
+
 /* Runs the model on `inputs` (from onyx_run_prepare_inputs) in the helper. A model
  * ONNX Runtime refuses is one error (ONYX_RUN_ERROR_REFUSED) naming the node
  * when the runtime named one. */
