@@ -438,17 +438,39 @@ test_external_data (void)
   assert_external_refused (dir, "dev.bin");
   assert_external_refused (dir, "");
 
-  /* Saving a model with external data into another folder would break it. */
+  /* Saved into another folder, a model takes its external data with it: the file is
+   * copied beside it, the original left as it was, and the saved model reads the
+   * same values there. */
   {
     g_autoptr (GBytes) bytes = external_model ("weights.bin", NULL, NULL);
     g_autoptr (GError) error = NULL;
     g_autoptr (OnyxModel) model = write_and_load (dir, bytes, &error);
     g_autofree char *elsewhere = g_build_filename (root, "moved.onnx", NULL);
+    g_autofree char *copied = g_build_filename (root, "weights.bin", NULL);
+    g_autoptr (OnyxModel) moved = NULL;
+    g_autoptr (GBytes) data = NULL;
+    g_autofree char *original = NULL;
+    gsize length = 0;
 
     g_assert_no_error (error);
-    g_assert_false (onyx_model_save (model, elsewhere, &error));
-    g_assert_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EXTERNAL_DATA);
-    g_assert_false (g_file_test (elsewhere, G_FILE_TEST_EXISTS));
+    g_assert_true (onyx_model_save (model, elsewhere, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (copied, G_FILE_TEST_IS_REGULAR));
+    g_assert_true (g_file_get_contents (weights, &original, &length, NULL));
+    g_assert_cmpmem (original, length, values, sizeof values);
+    moved = onyx_model_new_from_file (elsewhere, &error);
+    g_assert_no_error (error);
+    data = onyx_external_read (onyx_model_get_proto (moved)->graph->initializer[0], onyx_model_get_base_dir (moved),
+                               &error);
+    g_assert_no_error (error);
+    g_assert_cmpmem (g_bytes_get_data (data, NULL), g_bytes_get_size (data), values, sizeof values);
+    /* Again over the copy: it is replaced whole. */
+    g_assert_true (onyx_model_save (model, elsewhere, &error));
+    g_assert_no_error (error);
+    g_clear_pointer (&data, g_bytes_unref);
+    g_clear_object (&moved);
+    g_unlink (elsewhere);
+    g_unlink (copied);
   }
 
   g_unlink (link_dev);
@@ -510,6 +532,52 @@ test_save_atomic (void)
   g_rmdir (dir);
 }
 
+/* A model too large for one protobuf is saved with its large payloads in NAME.data
+ * beside it (the limit lowered to 1,000 bytes for the test): it loads back with the
+ * same values, and the model in memory is as it was. */
+static void
+test_save_too_large_for_protobuf (void)
+{
+  g_autofree char *source = test_data_path ("model.onnx");
+  g_autofree char *dir = g_dir_make_tmp ("onyx-big-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "big.onnx", NULL);
+  g_autofree char *data = g_build_filename (dir, "big.onnx.data", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (OnyxModel) model = onyx_model_new_from_file (source, &error);
+  g_autoptr (OnyxModel) loaded = NULL;
+  g_autoptr (GBytes) before = NULL, after = NULL;
+  Onnx__GraphProto *graph;
+  guint n_external = 0;
+
+  g_assert_no_error (error);
+  before = onyx_model_serialize (model);
+  onyx_model_set_proto_limit (1000);
+  g_assert_true (onyx_model_save (model, path, &error));
+  onyx_model_set_proto_limit (0);
+  g_assert_no_error (error);
+  after = onyx_model_serialize (model);
+  g_assert_true (g_bytes_equal (before, after));
+  g_assert_true (g_file_test (data, G_FILE_TEST_IS_REGULAR));
+  loaded = onyx_model_new_from_file (path, &error);
+  g_assert_no_error (error);
+  graph = onyx_model_get_proto (loaded)->graph;
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    {
+      const Onnx__TensorProto *original = onyx_model_get_proto (model)->graph->initializer[i];
+      if (!onyx_tensor_is_external (graph->initializer[i]))
+        continue;
+      g_autoptr (GBytes) values = onyx_external_read (graph->initializer[i], dir, &error);
+      g_assert_no_error (error);
+      g_assert_cmpmem (g_bytes_get_data (values, NULL), g_bytes_get_size (values), original->raw_data.data,
+                       original->raw_data.len);
+      n_external++;
+    }
+  g_assert_cmpuint (n_external, >=, 2);
+  g_unlink (path);
+  g_unlink (data);
+  g_rmdir (dir);
+}
+
 /* Durations read as a person reads them; a graph attribute of one node is "1 node". */
 static void
 test_text_durations_and_plurals (void)
@@ -567,5 +635,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/external-data", test_external_data);
   g_test_add_func ("/model/save-atomic", test_save_atomic);
   g_test_add_func ("/model/text/durations-plurals", test_text_durations_and_plurals);
+  g_test_add_func ("/model/save-too-large-for-protobuf", test_save_too_large_for_protobuf);
   return g_test_run ();
 }

@@ -136,6 +136,25 @@ class GenaiLLM(unittest.TestCase):
         self.assertIn("step 2: ONNX Runtime failed at node '/model/layers.0/attn/GroupQueryAttention'", run.stdout)
         self.assertIn("the KV cache or its lengths are wired wrongly", run.stdout)
 
+    def test_saved_elsewhere_with_its_data(self):
+        """An edited model with external data saved into another folder takes its data
+        with it, runs there, and leaves the original files as they were."""
+        import hashlib
+        data = self.path + ".data"
+        digest = hashlib.sha256(open(data, "rb").read()).hexdigest()
+        other = os.path.join(self.tmp, "elsewhere")
+        os.mkdir(other)
+        out = os.path.join(other, "edited.onnx")
+        run = cli("edit", self.path, "-o", out, "--set-name", "#0=renamed")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(sorted(os.listdir(other)), ["edited.onnx", "llm.onnx.data"])
+        self.assertEqual(hashlib.sha256(open(data, "rb").read()).hexdigest(), digest)
+        self.assertEqual(open(os.path.join(other, "llm.onnx.data"), "rb").read(), open(data, "rb").read())
+        if os.environ.get("ONYX_HAVE_ONNXRUNTIME") == "1":
+            run = cli("run", out, "--json")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertIsNone(json.loads(run.stdout)["first_nonfinite"])
+
     def test_int4_weights_counted_as_values(self):
         """MatMulNBits's B packs two int4 a byte: N × K values, not its bytes; the
         scales are counted apart."""

@@ -1,11 +1,18 @@
+#define _GNU_SOURCE  /* copy_file_range */
 #include "onyx-external.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/fs.h>  /* FICLONE */
+#endif
 
 #include "onyx-error.h"
 
@@ -135,36 +142,106 @@ onyx_external_check_model (Onnx__ModelProto *model, const char *display_name,
   return TRUE;
 }
 
+
+typedef struct {
+  GHashTable *locations;     /* distinct locations (borrowed) */
+} Locations;
+
 static void
-count_external (Onnx__TensorProto *tensor, gpointer user_data)
+collect_location (Onnx__TensorProto *tensor, gpointer user_data)
 {
-  if (onyx_tensor_is_external (tensor))
-    (*(guint *) user_data)++;
+  Locations *found = user_data;
+  const char *location;
+
+  if (onyx_tensor_is_external (tensor) && (location = onyx_tensor_external_location (tensor)) != NULL)
+    g_hash_table_add (found->locations, (gpointer) location);
+}
+
+/* `from` into `to`, whole or not at all: a reflink where the file system shares blocks,
+ * else copied by the kernel in pieces (copy_file_range: no buffer of ours), into a
+ * temporary file beside `to`, synced, then renamed over it. */
+static gboolean
+copy_data_file (const char *from, const char *to, GError **error)
+{
+  g_autofree char *dir = g_path_get_dirname (to);
+  g_autofree char *base = g_path_get_basename (to);
+  g_autofree char *tmp = g_strdup_printf ("%s/.%s.XXXXXX", dir, base);
+  int in = -1, out = -1, saved_errno = 0;
+  GStatBuf st;
+  gboolean done = FALSE;
+
+  if (g_mkdir_with_parents (dir, 0755) != 0 || (in = g_open (from, O_RDONLY | O_CLOEXEC, 0)) < 0 ||
+      fstat (in, &st) != 0 || (out = g_mkstemp_full (tmp, O_WRONLY | O_CLOEXEC, 0644)) < 0)
+    saved_errno = errno;
+#ifdef FICLONE
+  if (saved_errno == 0 && ioctl (out, FICLONE, in) == 0)
+    done = TRUE;
+#endif
+  for (gint64 left = st.st_size; saved_errno == 0 && !done && left > 0;)
+    {
+      ssize_t n = copy_file_range (in, NULL, out, NULL, (size_t) MIN (left, (gint64) 1 << 30), 0);
+      if (n <= 0)
+        saved_errno = n < 0 ? errno : EIO;
+      else
+        left -= n;
+    }
+  if (saved_errno == 0 && fsync (out) != 0)
+    saved_errno = errno;
+  if (out >= 0 && close (out) != 0 && saved_errno == 0)
+    saved_errno = errno;
+  if (in >= 0)
+    close (in);
+  if (saved_errno == 0 && g_rename (tmp, to) != 0)
+    saved_errno = errno;
+  if (saved_errno != 0)
+    {
+      if (out >= 0)
+        g_unlink (tmp);
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EXTERNAL_DATA,
+                   _("%s: cannot copy the model's external data there: %s"), base, g_strerror (saved_errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Whether two paths name one file (a save into the model's own folder). */
+static gboolean
+same_file (const char *a, const char *b)
+{
+  GStatBuf sa, sb;
+  return g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 gboolean
-onyx_external_check_save_dir (Onnx__ModelProto *model, const char *display_name,
-                              const char *base_dir, const char *target_dir, GError **error)
+onyx_external_copy_for_save (Onnx__ModelProto *model, const char *display_name, const char *base_dir,
+                             const char *target_dir, GError **error)
 {
-  guint n_external = 0;
-  g_autofree char *real_base = NULL;
-  g_autofree char *real_target = NULL;
+  g_autoptr (GHashTable) locations = g_hash_table_new (g_str_hash, g_str_equal);
+  Locations found = { locations };
+  GHashTableIter iter;
+  gpointer location;
 
-  onyx_proto_foreach_tensor (&model->base, count_external, &n_external);
-  if (n_external == 0)
+  onyx_proto_foreach_tensor (&model->base, collect_location, &found);
+  if (g_hash_table_size (locations) == 0)
     return TRUE;
-  real_base = base_dir != NULL ? realpath (base_dir, NULL) : NULL;
-  real_target = realpath (target_dir, NULL);
-  if (real_base != NULL && real_target != NULL && strcmp (real_base, real_target) == 0)
-    return TRUE;
-  g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EXTERNAL_DATA,
-               ngettext ("%s: %u tensor keeps its data in a file beside the model; "
-                         "save it in its own folder so that the file is still found",
-                         "%s: %u tensors keep their data in files beside the model; "
-                         "save it in its own folder so that those files are still found",
-                         n_external),
-               display_name, n_external);
-  return FALSE;
+  g_hash_table_iter_init (&iter, locations);
+  while (g_hash_table_iter_next (&iter, &location, NULL))
+    {
+      const char *why = NULL;
+      g_autofree char *from = resolve_location (base_dir, location, &why);
+      g_autofree char *to = g_build_filename (target_dir, (const char *) location, NULL);
+      if (from == NULL)
+        {
+          g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EXTERNAL_DATA,
+                       _("%s: external data at '%s' refused: %s"), display_name, (const char *) location, why);
+          return FALSE;
+        }
+      if (same_file (from, to))
+        continue;
+      if (!copy_data_file (from, to, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean

@@ -20,8 +20,11 @@ gboolean     onyx_external_check_model     (Onnx__ModelProto *model,
                                             const char       *base_dir,
                                             GError          **error);
 
-/* Relative locations only stay valid when the model is saved into its own folder. */
-gboolean     onyx_external_check_save_dir  (Onnx__ModelProto *model,
+/* A model saved into another folder takes its external data with it: each data file
+ * it names is copied to the same place under `target_dir` (a reflink where the file
+ * system can, else copied by the kernel, never through memory), complete or not at
+ * all; the originals are only read. Nothing to do in the model's own folder. */
+gboolean     onyx_external_copy_for_save   (Onnx__ModelProto *model,
                                             const char       *display_name,
                                             const char       *base_dir,
                                             const char       *target_dir,

@@ -55,11 +55,16 @@ void              onyx_model_release_pages   (OnyxModel     *self,
                                               gconstpointer  data,
                                               gsize          len);
 
+/* For tests: the size past which a save moves payloads to a data file (0: 2 GiB). */
+void              onyx_model_set_proto_limit (guint64 limit);
+
 /* Serialize to memory (tests, fuzzing). */
 GBytes           *onyx_model_serialize       (OnyxModel   *self);
 
 /* Atomic: writes a temporary file beside `path`, fsyncs it and renames it over `path`
- * keeping the original's permissions. On failure the old file is untouched. */
+ * keeping the original's permissions. On failure the old file is untouched. Saved
+ * into another folder, the model's external data files are copied there; a model too
+ * large for one protobuf (2 GiB) keeps its large payloads in PATH.data beside it. */
 gboolean          onyx_model_save            (OnyxModel   *self,
                                               const char  *path,
                                               GError     **error);
