@@ -51,6 +51,7 @@ struct _OnyxWindow {
   void (*after_save) (OnyxWindow *self); /* closing or opening over unsaved changes */
   guint follow_change;            /* idle: the Problems list and panel after a step */
   gboolean present_selection;     /* Find: the next box selected is zoomed to readable */
+  gboolean generating;            /* Generate Tokens runs (onyx-window-generate.c) */
 
   /* The parts: each struct is defined, and only touched, in its own file (freed with
    * the window, after dispose). */
@@ -186,6 +187,13 @@ void     onyx_window_compare_update_tints (OnyxWindow *self);
  * colours. */
 typedef struct _OnyxWindowRun OnyxWindowRun;
 void     onyx_window_class_init_run (GtkWidgetClass *widget_class);
+
+/* Run ▸ Generate Tokens… (onyx-window-generate.c): feeds an LLM its own tokens with
+ * its KV cache in a thread, then shows the steps in a dialog. FALSE (and *error)
+ * when the prompt is not token ids. */
+gboolean onyx_window_generate (OnyxWindow *self, const char *prompt, guint n_new, GError **error);
+void     onyx_window_generate_update_state (OnyxWindow *self, gboolean doc);
+void     onyx_window_class_init_generate (GtkWidgetClass *widget_class);
 void     onyx_window_init_run       (OnyxWindow *self);
 /* Cancels a run under way, forgets inputs and comparison, hides the pane. */
 void     onyx_window_run_reset      (OnyxWindow *self);

@@ -347,6 +347,7 @@ onyx_window_update_state (OnyxWindow *self)
   gtk_widget_action_set_enabled (widget, "win.graph-up", doc && !onyx_window_shows_main_graph (self));
   onyx_window_update_repair_state (self, editable, node);
   onyx_window_run_update_state (self, doc);
+  onyx_window_generate_update_state (self, doc);
   gtk_widget_set_tooltip_text (self->undo_button, undo_tip);
   gtk_widget_set_tooltip_text (self->redo_button, redo_tip);
   g_menu_remove_all (self->edit_section);
@@ -686,6 +687,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   onyx_window_class_init_recent (widget_class);
   onyx_window_class_init_compare (widget_class);
   onyx_window_class_init_run (widget_class);
+  onyx_window_class_init_generate (widget_class);
   onyx_window_class_init_problems (widget_class);
   onyx_window_class_init_graphs (widget_class);
 }
