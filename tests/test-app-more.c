@@ -792,6 +792,9 @@ test_activity (void)
 
   exporting = onyx_activity_begin (activity, "Exporting model.png");
   g_assert_cmpstr (onyx_activity_get_label (activity), ==, "Saving model.onnx\nExporting model.png");
+  /* A job that knows how far it is says so (the external data a save copies). */
+  onyx_activity_set_progress (activity, saving, 0.456);
+  g_assert_cmpstr (onyx_activity_get_label (activity), ==, "Saving model.onnx: 45 %\nExporting model.png");
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-more-activity.png"), >, 2000);
   onyx_activity_end (activity, saving);
   g_assert_true (onyx_activity_get_busy (activity));

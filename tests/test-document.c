@@ -301,6 +301,74 @@ saved_cb (GObject *source, GAsyncResult *result, gpointer data)
     g_assert_nonnull (*error);
 }
 
+typedef struct {
+  guint calls;
+  guint64 done, total;
+  gboolean after_callback;
+  GError **saved;
+} Progress;
+
+static void
+progress_cb (guint64 done, guint64 total, gpointer data)
+{
+  Progress *progress = data;
+
+  g_assert_true (g_main_context_is_owner (g_main_context_default ()));
+  g_assert_cmpuint (done, >, progress->done);
+  progress->calls++;
+  progress->done = done;
+  progress->total = total;
+  progress->after_callback |= *progress->saved != NULL;
+}
+
+/* Saved into another folder, a model with external data says how much of it is
+ * copied, on the caller's thread and before the save's callback, up to all of it. */
+static void
+test_save_async_progress (void)
+{
+  g_autoptr (OnyxModel) model = test_load_data ("model.onnx");
+  g_autoptr (OnyxModel) external = NULL;
+  g_autoptr (OnyxDocument) doc = NULL;
+  g_autoptr (GError) error = NULL, done = NULL;
+  g_autofree char *root = g_dir_make_tmp ("onyx-test-document-XXXXXX", NULL);
+  g_autofree char *here = g_build_filename (root, "here", NULL);
+  g_autofree char *there = g_build_filename (root, "there", NULL);
+  g_autofree char *path = g_build_filename (here, "big.onnx", NULL);
+  g_autofree char *data = g_build_filename (here, "big.onnx.data", NULL);
+  g_autofree char *moved = g_build_filename (there, "big.onnx", NULL);
+  g_autofree char *moved_data = g_build_filename (there, "big.onnx.data", NULL);
+  Progress progress = { .saved = &done };
+  GStatBuf st;
+
+  /* A lowered limit puts model.onnx's weights in big.onnx.data. */
+  g_assert_cmpint (g_mkdir (here, 0755), ==, 0);
+  g_assert_cmpint (g_mkdir (there, 0755), ==, 0);
+  onyx_model_set_proto_limit (1024);
+  g_assert_true (onyx_model_save (model, path, &error));
+  onyx_model_set_proto_limit (0);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (data, &st), ==, 0);
+  external = onyx_model_new_from_file (path, &error);
+  g_assert_no_error (error);
+  doc = onyx_document_new (external);
+  onyx_document_save_async (doc, moved, progress_cb, &progress, saved_cb, &done);
+  while (done == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_error (done, G_IO_ERROR, G_IO_ERROR_EXISTS);
+  g_assert_cmpuint (progress.calls, >=, 1);
+  g_assert_false (progress.after_callback);
+  g_assert_cmpuint (progress.total, ==, (guint64) st.st_size);
+  g_assert_cmpuint (progress.done, ==, progress.total);
+  g_assert_true (g_file_test (moved_data, G_FILE_TEST_IS_REGULAR));
+  g_unlink (moved_data);
+  g_unlink (moved);
+  g_unlink (data);
+  g_unlink (path);
+  g_rmdir (there);
+  g_rmdir (here);
+  g_rmdir (root);
+}
+
 /* A save in a thread writes what the plain save writes (dead value_info left out),
  * keeps the document frozen meanwhile, and marks it saved when finished. */
 static void
@@ -319,7 +387,7 @@ test_save_async (void)
   g_assert_true (onyx_edit_set_node_name (doc, graph->node[0], "renamed", &error));
   g_assert_true (onyx_document_is_modified (doc));
   expected = onyx_document_serialize (doc);
-  onyx_document_save_async (doc, path, saved_cb, &done);
+  onyx_document_save_async (doc, path, NULL, NULL, saved_cb, &done);
   g_assert_true (onyx_document_is_frozen (doc));
   while (done == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -335,7 +403,7 @@ test_save_async (void)
 
   /* A file that cannot be written: the error, nothing marked, editable. */
   g_clear_error (&done);
-  onyx_document_save_async (doc, "/nonexistent-folder/x.onnx", saved_cb, &done);
+  onyx_document_save_async (doc, "/nonexistent-folder/x.onnx", NULL, NULL, saved_cb, &done);
   while (done == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (g_error_matches (done, G_IO_ERROR, G_IO_ERROR_EXISTS));
@@ -426,5 +494,6 @@ main (int argc, char **argv)
   g_test_add_func ("/document/change/subgraph-reads", test_subgraph_reads);
   g_test_add_func ("/document/change/save-refusal-group", test_save_refusal_group);
   g_test_add_func ("/document/save-async", test_save_async);
+  g_test_add_func ("/document/save-async-progress", test_save_async_progress);
   return g_test_run ();
 }

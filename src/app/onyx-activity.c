@@ -1,12 +1,15 @@
 /* onyx-activity.c: background jobs of a window and the header bar's spinner. */
 #include "onyx-activity.h"
 
+#include <glib/gi18n.h>
+
 #define DEFAULT_DELAY_MS 500
 
 typedef struct {
   guint id;
   char *label;
   gint64 started;       /* monotonic, µs */
+  int percent;          /* -1 while unknown */
 } Job;
 
 struct _OnyxActivity {
@@ -62,7 +65,16 @@ update (OnyxActivity *self)
       if (!busy)
         self->timeout = g_timeout_add ((guint) (self->delay_ms - ran_ms), delay_reached_cb, self);
       for (guint i = 0; i < self->jobs->len; i++)
-        g_string_append_printf (label, "%s%s", i > 0 ? "\n" : "", g_array_index (self->jobs, Job, i).label);
+        {
+          const Job *job = &g_array_index (self->jobs, Job, i);
+          if (i > 0)
+            g_string_append_c (label, '\n');
+          if (job->percent >= 0)
+            /* TRANSLATORS: a background job and how far it is: "Saving model.onnx: 45 %" */
+            g_string_append_printf (label, _("%s: %d %%"), job->label, job->percent);
+          else
+            g_string_append (label, job->label);
+        }
     }
   if (g_strcmp0 (self->label, self->jobs->len > 0 ? label->str : NULL) != 0)
     {
@@ -89,9 +101,23 @@ onyx_activity_begin (OnyxActivity *self, const char *label)
   job.id = ++self->next_id;
   job.label = g_strdup (label);
   job.started = g_get_monotonic_time ();
+  job.percent = -1;
   g_array_append_val (self->jobs, job);
   update (self);
   return job.id;
+}
+
+void
+onyx_activity_set_progress (OnyxActivity *self, guint id, double fraction)
+{
+  g_return_if_fail (ONYX_IS_ACTIVITY (self));
+  for (guint i = 0; id != 0 && i < self->jobs->len; i++)
+    if (g_array_index (self->jobs, Job, i).id == id)
+      {
+        g_array_index (self->jobs, Job, i).percent = (int) (CLAMP (fraction, 0, 1) * 100);
+        update (self);
+        return;
+      }
 }
 
 void

@@ -20,6 +20,10 @@ OnyxActivity *onyx_activity_new       (GtkSpinner   *spinner);
 /* A job starts: `label` says what it does ("Saving model.onnx"). Returns its id. */
 guint         onyx_activity_begin     (OnyxActivity *self,
                                        const char   *label);
+/* How far the job `id` is, 0 to 1: its label says the percent from now on. */
+void          onyx_activity_set_progress (OnyxActivity *self,
+                                          guint         id,
+                                          double        fraction);
 /* The job `id` is done (or was dropped); 0 is ignored. */
 void          onyx_activity_end       (OnyxActivity *self,
                                        guint         id);

@@ -111,6 +111,8 @@ gboolean onyx_window_save_file      (OnyxWindow *self, GFile *file);
 typedef struct _OnyxWindowJob OnyxWindowJob;
 OnyxWindowJob *onyx_window_job_begin (OnyxWindow *self, const char *label);
 OnyxWindow    *onyx_window_job_end   (OnyxWindowJob *job);
+/* How far it is, 0 to 1 (the spinner's tooltip says the percent). */
+void           onyx_window_job_set_progress (OnyxWindowJob *job, double fraction);
 OnyxActivity  *onyx_window_get_activity (OnyxWindow *self);
 
 /* A layout is being made (onyx-layout-session.h). */

@@ -12,6 +12,15 @@ typedef struct {
   GFile *file;
 } Saving;
 
+/* External data copied into another folder: gigabytes take a while. */
+static void
+save_progress_cb (guint64 done, guint64 total, gpointer data)
+{
+  Saving *saving = data;
+
+  onyx_window_job_set_progress (saving->job, total > 0 ? (double) done / (double) total : 1);
+}
+
 static void
 written_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -60,7 +69,7 @@ write_file (OnyxWindow *self, GFile *file)
   saving = g_new (Saving, 1);
   saving->job = onyx_window_job_begin (self, label);
   saving->file = g_object_ref (file);
-  onyx_document_save_async (self->document, path, written_cb, saving);
+  onyx_document_save_async (self->document, path, save_progress_cb, saving, written_cb, saving);
   onyx_window_update_state (self);
   return TRUE;
 }

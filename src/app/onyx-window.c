@@ -533,6 +533,12 @@ onyx_window_job_begin (OnyxWindow *self, const char *label)
   return job;
 }
 
+void
+onyx_window_job_set_progress (OnyxWindowJob *job, double fraction)
+{
+  onyx_activity_set_progress (job->window->activity, job->activity, fraction);
+}
+
 OnyxWindow *
 onyx_window_job_end (OnyxWindowJob *job)
 {

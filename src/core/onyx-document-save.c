@@ -83,7 +83,55 @@ typedef struct {
   char *path;
   ValueInfoSwap swap;
   gboolean released;
+  GTask *task;                  /* not a reference: the job is the task's data */
+  OnyxProgressFunc progress;
+  gpointer progress_data;
+  int percent_shown;            /* the thread's last reported percent */
 } SaveJob;
+
+typedef struct {
+  GTask *task;
+  guint64 done, total;
+} SaveProgress;
+
+static void
+save_progress_free (SaveProgress *progress)
+{
+  g_object_unref (progress->task);
+  g_free (progress);
+}
+
+/* On the caller's main context; none once the callback has run (the caller's data
+ * may be gone by then). */
+static gboolean
+save_progress_show (gpointer data)
+{
+  SaveProgress *progress = data;
+  SaveJob *job = g_task_get_task_data (progress->task);
+
+  if (!g_task_get_completed (progress->task) && job != NULL)
+    job->progress (progress->done, progress->total, job->progress_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* In the thread: handed over once a percent. */
+static void
+save_progress (guint64 done, guint64 total, gpointer data)
+{
+  SaveJob *job = data;
+  int percent = total > 0 ? (int) (done * 100 / total) : 100;
+  SaveProgress *progress;
+
+  if (percent == job->percent_shown)
+    return;
+  job->percent_shown = percent;
+  progress = g_new (SaveProgress, 1);
+  progress->task = g_object_ref (job->task);
+  progress->done = done;
+  progress->total = total;
+  g_main_context_invoke_full (g_task_get_context (job->task), G_PRIORITY_DEFAULT, save_progress_show, progress,
+                              (GDestroyNotify) save_progress_free);
+}
 
 /* On the caller's thread, once the writing is over. */
 static void
@@ -111,14 +159,16 @@ save_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   SaveJob *job = data;
   GError *error = NULL;
 
-  if (onyx_model_save (onyx_document_get_model (job->document), job->path, &error))
+  if (onyx_model_save_with_progress (onyx_document_get_model (job->document), job->path,
+                                     job->progress != NULL ? save_progress : NULL, job, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
 }
 
 void
-onyx_document_save_async (OnyxDocument *self, const char *path, GAsyncReadyCallback callback, gpointer user_data)
+onyx_document_save_async (OnyxDocument *self, const char *path, OnyxProgressFunc progress, gpointer progress_data,
+                          GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr (GTask) task = NULL;
   SaveJob *job;
@@ -128,6 +178,10 @@ onyx_document_save_async (OnyxDocument *self, const char *path, GAsyncReadyCallb
   job = g_new0 (SaveJob, 1);
   job->document = g_object_ref (self);
   job->path = g_strdup (path);
+  job->task = task;
+  job->progress = progress;
+  job->progress_data = progress_data;
+  job->percent_shown = -1;
   swap_in_live_value_info (self, &job->swap);
   onyx_document_freeze (self);
   g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);

@@ -128,9 +128,13 @@ gboolean          onyx_document_save           (OnyxDocument *self,
                                                 const char   *path,
                                                 GError      **error);
 /* The same in a thread: the document is frozen (no edit, undo or redo) until the
- * callback, which runs on the caller's main context; `_finish` marks it saved. */
+ * callback, which runs on the caller's main context; `_finish` marks it saved.
+ * `progress` (or NULL) follows the external data copied into another folder, called
+ * on the caller's main context too, at most once a percent. */
 void              onyx_document_save_async     (OnyxDocument        *self,
                                                 const char          *path,
+                                                OnyxProgressFunc     progress,
+                                                gpointer             progress_data,
                                                 GAsyncReadyCallback  callback,
                                                 gpointer             user_data);
 gboolean          onyx_document_save_finish    (OnyxDocument  *self,

@@ -157,11 +157,29 @@ collect_location (Onnx__TensorProto *tensor, gpointer user_data)
     g_hash_table_add (found->locations, (gpointer) location);
 }
 
+/* Bytes copied of all the files to copy, for the caller's progress. */
+typedef struct {
+  OnyxProgressFunc func;
+  gpointer data;
+  guint64 done, total;
+} CopyProgress;
+
+static void
+copied (CopyProgress *progress, guint64 bytes)
+{
+  progress->done += bytes;
+  if (progress->func != NULL)
+    progress->func (progress->done, progress->total, progress->data);
+}
+
+/* Pieces small enough for progress to move, large enough to cost nothing. */
+#define COPY_PIECE ((gint64) 64 << 20)
+
 /* `from` into `to`, whole or not at all: a reflink where the file system shares blocks,
  * else copied by the kernel in pieces (copy_file_range: no buffer of ours), into a
  * temporary file beside `to`, synced, then renamed over it. */
 static gboolean
-copy_data_file (const char *from, const char *to, GError **error)
+copy_data_file (const char *from, const char *to, CopyProgress *progress, GError **error)
 {
   g_autofree char *dir = g_path_get_dirname (to);
   g_autofree char *base = g_path_get_basename (to);
@@ -175,15 +193,21 @@ copy_data_file (const char *from, const char *to, GError **error)
     saved_errno = errno;
 #ifdef FICLONE
   if (saved_errno == 0 && ioctl (out, FICLONE, in) == 0)
-    done = TRUE;
+    {
+      done = TRUE;
+      copied (progress, (guint64) st.st_size);
+    }
 #endif
   for (gint64 left = st.st_size; saved_errno == 0 && !done && left > 0;)
     {
-      ssize_t n = copy_file_range (in, NULL, out, NULL, (size_t) MIN (left, (gint64) 1 << 30), 0);
+      ssize_t n = copy_file_range (in, NULL, out, NULL, (size_t) MIN (left, COPY_PIECE), 0);
       if (n <= 0)
         saved_errno = n < 0 ? errno : EIO;
       else
-        left -= n;
+        {
+          left -= n;
+          copied (progress, (guint64) n);
+        }
     }
   if (saved_errno == 0 && fsync (out) != 0)
     saved_errno = errno;
@@ -214,9 +238,13 @@ same_file (const char *a, const char *b)
 
 gboolean
 onyx_external_copy_for_save (Onnx__ModelProto *model, const char *display_name, const char *base_dir,
-                             const char *target_dir, GError **error)
+                             const char *target_dir, OnyxProgressFunc progress_func, gpointer progress_data,
+                             GError **error)
 {
   g_autoptr (GHashTable) locations = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) from_paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) to_paths = g_ptr_array_new_with_free_func (g_free);
+  CopyProgress progress = { progress_func, progress_data, 0, 0 };
   Locations found = { locations };
   GHashTableIter iter;
   gpointer location;
@@ -224,12 +252,14 @@ onyx_external_copy_for_save (Onnx__ModelProto *model, const char *display_name, 
   onyx_proto_foreach_tensor (&model->base, collect_location, &found);
   if (g_hash_table_size (locations) == 0)
     return TRUE;
+  /* All refusals and sizes first: progress is over the whole copy. */
   g_hash_table_iter_init (&iter, locations);
   while (g_hash_table_iter_next (&iter, &location, NULL))
     {
       const char *why = NULL;
       g_autofree char *from = resolve_location (base_dir, location, &why);
       g_autofree char *to = g_build_filename (target_dir, (const char *) location, NULL);
+      GStatBuf st;
       if (from == NULL)
         {
           g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_EXTERNAL_DATA,
@@ -238,9 +268,14 @@ onyx_external_copy_for_save (Onnx__ModelProto *model, const char *display_name, 
         }
       if (same_file (from, to))
         continue;
-      if (!copy_data_file (from, to, error))
-        return FALSE;
+      if (g_stat (from, &st) == 0)
+        progress.total += (guint64) st.st_size;
+      g_ptr_array_add (from_paths, g_steal_pointer (&from));
+      g_ptr_array_add (to_paths, g_steal_pointer (&to));
     }
+  for (guint i = 0; i < from_paths->len; i++)
+    if (!copy_data_file (from_paths->pdata[i], to_paths->pdata[i], &progress, error))
+      return FALSE;
   return TRUE;
 }
 

@@ -6,6 +6,7 @@
 #include <glib.h>
 
 #include "onyx-proto.h"
+#include "onyx-types.h"
 
 G_BEGIN_DECLS
 
@@ -23,11 +24,14 @@ gboolean     onyx_external_check_model     (Onnx__ModelProto *model,
 /* A model saved into another folder takes its external data with it: each data file
  * it names is copied to the same place under `target_dir` (a reflink where the file
  * system can, else copied by the kernel, never through memory), complete or not at
- * all; the originals are only read. Nothing to do in the model's own folder. */
+ * all; the originals are only read. Nothing to do in the model's own folder.
+ * `progress` (or NULL) follows the bytes copied. */
 gboolean     onyx_external_copy_for_save   (Onnx__ModelProto *model,
                                             const char       *display_name,
                                             const char       *base_dir,
                                             const char       *target_dir,
+                                            OnyxProgressFunc  progress,
+                                            gpointer          progress_data,
                                             GError          **error);
 
 /* Maps the tensor's bytes (offset/length honoured) without copying them. */

@@ -879,6 +879,13 @@ save_fail (GError **error, const char *path, const char *what, int error_number)
 gboolean
 onyx_model_save (OnyxModel *self, const char *path, GError **error)
 {
+  return onyx_model_save_with_progress (self, path, NULL, NULL, error);
+}
+
+gboolean
+onyx_model_save_with_progress (OnyxModel *self, const char *path, OnyxProgressFunc progress,
+                               gpointer progress_data, GError **error)
+{
   g_autofree char *abs_path = NULL;
   g_autofree char *dir = NULL;
   g_autofree char *base = NULL;
@@ -897,7 +904,8 @@ onyx_model_save (OnyxModel *self, const char *path, GError **error)
   dir = g_path_get_dirname (abs_path);
   base = g_path_get_basename (abs_path);
 
-  if (!onyx_external_copy_for_save (self->proto, self->display_name, self->base_dir, dir, error))
+  if (!onyx_external_copy_for_save (self->proto, self->display_name, self->base_dir, dir, progress,
+                                    progress_data, error))
     return FALSE;
 
   if (!onyx_file_replacing_mode (abs_path, &mode))

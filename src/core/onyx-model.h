@@ -10,6 +10,7 @@
 
 #include "onyx-error.h"
 #include "onyx-proto.h"
+#include "onyx-types.h"
 
 G_BEGIN_DECLS
 
@@ -68,6 +69,12 @@ GBytes           *onyx_model_serialize       (OnyxModel   *self);
 gboolean          onyx_model_save            (OnyxModel   *self,
                                               const char  *path,
                                               GError     **error);
+/* The same, `progress` (or NULL) following the external data copied. */
+gboolean          onyx_model_save_with_progress (OnyxModel        *self,
+                                                 const char       *path,
+                                                 OnyxProgressFunc  progress,
+                                                 gpointer          progress_data,
+                                                 GError          **error);
 
 /* A deep copy of a message of this model's tree in which the raw_data payloads that
  * live in the model's file point at the same bytes instead of being copied (the

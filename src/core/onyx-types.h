@@ -55,4 +55,7 @@ char       *onyx_display_escape       (const char *text);
 /* A duration as a person reads it: "0.42 ms", "12 ms", "1.3 s", "2 min 05 s". */
 char       *onyx_format_duration      (double seconds);
 
+/* A long job's progress: `done` of `total` bytes, called from the job's thread. */
+typedef void (*OnyxProgressFunc) (guint64 done, guint64 total, gpointer data);
+
 G_END_DECLS
