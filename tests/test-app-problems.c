@@ -563,6 +563,134 @@ test_problem_on_folded_constant (void)
   close_window (window);
 }
 
+static Onnx__ValueInfoProto *
+float_value_info (const char *name)
+{
+  Onnx__ValueInfoProto *info = g_new0 (Onnx__ValueInfoProto, 1);
+  Onnx__TypeProto *type = g_new0 (Onnx__TypeProto, 1);
+  Onnx__TypeProto__Tensor *tensor = g_new0 (Onnx__TypeProto__Tensor, 1);
+
+  onnx__value_info_proto__init (info);
+  onnx__type_proto__init (type);
+  onnx__type_proto__tensor__init (tensor);
+  tensor->has_elem_type = TRUE;
+  tensor->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
+  type->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
+  type->tensor_type = tensor;
+  info->name = g_strdup (name);
+  info->type = type;
+  return info;
+}
+
+static void
+value_info_free (gpointer info)
+{
+  onnx__value_info_proto__free_unpacked (info, NULL);
+}
+
+/* A decoder's inputs without its layers: x and 20 layers' past_key_values.N.key/value,
+ * which nothing reads (a finding each); one Identity x → y. */
+static char *
+write_kv_cache_model (void)
+{
+  Onnx__ModelProto model = ONNX__MODEL_PROTO__INIT;
+  Onnx__GraphProto graph = ONNX__GRAPH_PROTO__INIT;
+  Onnx__OperatorSetIdProto opset = ONNX__OPERATOR_SET_ID_PROTO__INIT;
+  Onnx__OperatorSetIdProto *opsets[] = { &opset };
+  Onnx__NodeProto node = ONNX__NODE_PROTO__INIT;
+  Onnx__NodeProto *nodes[] = { &node };
+  char *node_inputs[] = { "x" }, *node_outputs[] = { "y" };
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func (value_info_free);
+  Onnx__ValueInfoProto *output = float_value_info ("y");
+  g_autofree guint8 *packed = NULL;
+  char *path = g_build_filename (g_get_tmp_dir (), "onyx-test-kv-cache.onnx", NULL);
+  gsize size;
+
+  g_ptr_array_add (inputs, float_value_info ("x"));
+  for (int layer = 0; layer < 20; layer++)
+    for (int value = 0; value < 2; value++)
+      {
+        g_autofree char *name = g_strdup_printf ("past_key_values.%d.%s", layer, value ? "value" : "key");
+        g_ptr_array_add (inputs, float_value_info (name));
+      }
+  opset.domain = "";
+  opset.has_version = TRUE;
+  opset.version = 17;
+  node.op_type = "Identity";
+  node.name = "identity";
+  node.n_input = 1;
+  node.input = node_inputs;
+  node.n_output = 1;
+  node.output = node_outputs;
+  graph.name = "g";
+  graph.n_node = 1;
+  graph.node = nodes;
+  graph.n_input = inputs->len;
+  graph.input = (Onnx__ValueInfoProto **) inputs->pdata;
+  graph.n_output = 1;
+  graph.output = &output;
+  model.has_ir_version = TRUE;
+  model.ir_version = 8;
+  model.n_opset_import = 1;
+  model.opset_import = opsets;
+  model.graph = &graph;
+  size = protobuf_c_message_get_packed_size (&model.base);
+  packed = g_malloc (size);
+  protobuf_c_message_pack (&model.base, packed);
+  g_assert_true (g_file_set_contents (path, (const char *) packed, (gssize) size, NULL));
+  value_info_free (output);
+  return path;
+}
+
+/* A decoder's 40 KV-cache inputs are one row of the model's page, opened on demand
+ * and still open after an edit; the findings an edit leaves as they were keep their
+ * rows (remade, dozens of them stalled the window after every edit). */
+static void
+test_many_inputs (void)
+{
+  g_autofree char *path = write_kv_cache_model ();
+  OnyxWindow *window = open_model_window (path);
+  GListModel *rows = onyx_problems_pane_get_rows (test_problems_pane (window));
+  GtkWidget *family = test_find_widget (test_properties_page (window), ADW_TYPE_EXPANDER_ROW,
+                                        "past_key_values.0–19.key/value");
+  OnyxProblemRow *first_row, *last_row;
+  g_autoptr (GError) error = NULL;
+  guint n;
+
+  g_assert_nonnull (family);
+  g_assert_cmpstr (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (family)), ==, "40 inputs");
+  g_assert_nonnull (test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "x"));
+  g_assert_null (test_find_widget (family, ADW_TYPE_ACTION_ROW, "past_key_values.7.value"));
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (family), TRUE);
+  g_assert_nonnull (test_find_widget (family, ADW_TYPE_ACTION_ROW, "past_key_values.7.value"));
+  wait_for_frames (window);
+  snapshot_to_png (GTK_WIDGET (test_properties (window)), "test-app-problems-kv-inputs.png");
+
+  n = n_rows (window);
+  g_assert_cmpuint (n, >=, 40);
+  first_row = g_list_model_get_item (rows, 0);
+  last_row = g_list_model_get_item (rows, n - 1);
+  g_assert_true (onyx_edit_set_node_name (onyx_window_get_document (window),
+                                          onyx_document_get_proto (onyx_window_get_document (window))->graph->node[0],
+                                          "renamed", &error));
+  g_assert_no_error (error);
+  wait_for_layout (window);
+  for (int i = 0; i < 100; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (n_rows (window), ==, n);
+  g_assert_true (g_list_model_get_item (rows, 0) == (gpointer) first_row);
+  g_object_unref (first_row);
+  g_assert_true (g_list_model_get_item (rows, n - 1) == (gpointer) last_row);
+  g_object_unref (last_row);
+  g_object_unref (first_row);
+  g_object_unref (last_row);
+  family = test_find_widget (test_properties_page (window), ADW_TYPE_EXPANDER_ROW, "past_key_values.0–19.key/value");
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (family)));
+  g_assert_nonnull (test_find_widget (family, ADW_TYPE_ACTION_ROW, "past_key_values.7.value"));
+  close_window (window);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -581,6 +709,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-problems/schema", test_properties_schema);
   g_test_add_func ("/app-problems/folded-constant", test_problem_on_folded_constant);
   g_test_add_func ("/app-problems/onnxruntime", test_onnxruntime_operators);
+  g_test_add_func ("/app-problems/many-inputs", test_many_inputs);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

@@ -9,6 +9,7 @@
 #include "onyx-attribute.h"
 #include "onyx-external.h"
 #include "onyx-model.h"
+#include "onyx-name-family.h"
 #include "onyx-test-util.h"
 #include "onyx-types.h"
 
@@ -614,6 +615,49 @@ test_text_durations_and_plurals (void)
   g_assert_cmpstr (graphs, ==, "1 graph");
 }
 
+/* Names are gathered by the text before their first number: a KV cache's 64 inputs
+ * are one family, names without a number or with another prefix stand alone, and too
+ * few of a kind stay separate. */
+static void
+test_name_families (void)
+{
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) families = NULL;
+  const OnyxNameFamily *f;
+
+  g_ptr_array_add (names, g_strdup ("input_ids"));
+  g_ptr_array_add (names, g_strdup ("attention_mask"));
+  for (int layer = 0; layer < 32; layer++)
+    {
+      g_ptr_array_add (names, g_strdup_printf ("past_key_values.%d.key", layer));
+      g_ptr_array_add (names, g_strdup_printf ("past_key_values.%d.value", layer));
+    }
+  g_ptr_array_add (names, g_strdup ("state0"));
+  g_ptr_array_add (names, g_strdup ("state1"));
+  for (int i = 0; i < 5; i++)
+    g_ptr_array_add (names, g_strdup_printf ("h%d%s", 10 + i, i == 4 ? ".bias" : ""));
+  families = onyx_name_families ((const char *const *) names->pdata, names->len, 4);
+  g_assert_cmpuint (families->len, ==, 6);
+  f = &g_array_index (families, OnyxNameFamily, 0);
+  g_assert_cmpuint (f->n, ==, 1);
+  g_assert_null (f->title);
+  f = &g_array_index (families, OnyxNameFamily, 2);
+  g_assert_cmpuint (f->first, ==, 2);
+  g_assert_cmpuint (f->n, ==, 64);
+  g_assert_cmpstr (f->title, ==, "past_key_values.0–31.key/value");
+  /* Two of a kind are fewer than four: each on its own. */
+  f = &g_array_index (families, OnyxNameFamily, 3);
+  g_assert_cmpuint (f->n, ==, 1);
+  g_assert_null (f->title);
+  f = &g_array_index (families, OnyxNameFamily, 5);
+  g_assert_cmpuint (f->first, ==, 68);
+  g_assert_cmpuint (f->n, ==, 5);
+  g_assert_cmpstr (f->title, ==, "h10–14…");
+  f = &g_array_index (families, OnyxNameFamily, 4);
+  g_assert_cmpuint (f->first, ==, 67);
+  g_assert_null (f->title);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -636,5 +680,6 @@ main (int argc, char **argv)
   g_test_add_func ("/model/save-atomic", test_save_atomic);
   g_test_add_func ("/model/text/durations-plurals", test_text_durations_and_plurals);
   g_test_add_func ("/model/save-too-large-for-protobuf", test_save_too_large_for_protobuf);
+  g_test_add_func ("/model/name-families", test_name_families);
   return g_test_run ();
 }

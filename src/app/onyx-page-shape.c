@@ -24,6 +24,9 @@ widget_shape (GtkWidget *widget, GString *shape, GPtrArray *rows, gboolean in_ro
     g_string_append_printf (shape, "[%s]", adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (widget)));
   if (ADW_IS_PREFERENCES_ROW (widget))
     g_string_append_printf (shape, "[%s]", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)));
+  if (ADW_IS_EXPANDER_ROW (widget))
+    g_string_append_printf (shape, "[%s|%d]", adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (widget)),
+                            adw_expander_row_get_expanded (ADW_EXPANDER_ROW (widget)));
   if (ADW_IS_ACTION_ROW (widget))
     {
       g_ptr_array_add (rows, widget);

@@ -178,6 +178,44 @@ bind_row (GtkSignalListItemFactory *factory, GtkListItem *item)
   gtk_widget_set_tooltip_text (box, row->message);
 }
 
+/* Shown the same: the list need not make its widget again. */
+static gboolean
+row_looks_same (const OnyxProblemRow *a, const OnyxProblemRow *b)
+{
+  return a->severity == b->severity && g_str_equal (a->message, b->message) && g_strcmp0 (a->where, b->where) == 0;
+}
+
+/* Only the rows between the unchanged first and last ones are replaced; those keep
+ * their widgets and take the new problems' indexes. After an edit most findings
+ * are the same, and a list of dozens made again each time stalls the window. */
+static void
+replace_rows (GListStore *store, GPtrArray *rows)
+{
+  guint n_old = g_list_model_get_n_items (G_LIST_MODEL (store)), same_start = 0, same_end = 0;
+
+  while (same_start < MIN (n_old, rows->len))
+    {
+      g_autoptr (OnyxProblemRow) old = g_list_model_get_item (G_LIST_MODEL (store), same_start);
+      OnyxProblemRow *row = rows->pdata[same_start];
+      if (!row_looks_same (old, row))
+        break;
+      old->problem = row->problem;
+      same_start++;
+    }
+  while (same_end < MIN (n_old, rows->len) - same_start)
+    {
+      g_autoptr (OnyxProblemRow) old = g_list_model_get_item (G_LIST_MODEL (store), n_old - 1 - same_end);
+      OnyxProblemRow *row = rows->pdata[rows->len - 1 - same_end];
+      if (!row_looks_same (old, row))
+        break;
+      old->problem = row->problem;
+      same_end++;
+    }
+  if (same_start + same_end < MAX (n_old, rows->len))
+    g_list_store_splice (store, same_start, n_old - same_start - same_end, rows->pdata + same_start,
+                         rows->len - same_start - same_end);
+}
+
 void
 onyx_problems_pane_set_problems (OnyxProblemsPane *self, GPtrArray *problems)
 {
@@ -196,8 +234,7 @@ onyx_problems_pane_set_problems (OnyxProblemsPane *self, GPtrArray *problems)
         counts[severity]++;
         g_ptr_array_add (rows, problem_row_new (p, i));
       }
-  g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)),
-                       rows->pdata, rows->len);
+  replace_rows (self->rows, rows);
   if (n == 0)
     title = g_strdup (_("No Problems"));
   else
