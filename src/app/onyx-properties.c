@@ -3,7 +3,7 @@
  * page built the same as the one shown, but for its rows' values, is not shown: the
  * shown one takes its values, and only the labels that changed are laid out again
  * (GTK lays a row's wrapped label out a dozen times and more when it is new). */
-#include "onyx-properties.h"
+#include "onyx-properties-private.h"
 
 #include <glib/gi18n.h>
 
@@ -12,7 +12,6 @@
 #include "onyx-graph-index.h"
 #include "onyx-graph-path.h"
 #include "onyx-metadata.h"
-#include "onyx-name-family.h"
 #include "onyx-page-shape.h"
 #include "onyx-problems-pane.h"
 #include "onyx-schema.h"
@@ -36,11 +35,6 @@ struct _OnyxProperties {
 };
 
 G_DEFINE_FINAL_TYPE (OnyxProperties, onyx_properties, GTK_TYPE_BOX)
-
-/* Inputs or outputs are gathered into families past this many (a screen's worth),
- * families of at least this many names. */
-#define FAMILIES_PAST_ROWS 16
-#define FAMILY_MIN_MEMBERS 4
 
 void
 onyx_properties_clear (OnyxProperties *self)
@@ -116,9 +110,8 @@ add_row (GtkWidget *group, const char *title, const char *value)
   return row;
 }
 
-/* A row that runs a window action when activated (links to nodes and tensors). */
-static GtkWidget *
-new_link_row (const char *title, const char *value, const char *action, GVariant *target)
+GtkWidget *
+onyx_properties_new_link_row (const char *title, const char *value, const char *action, GVariant *target)
 {
   GtkWidget *row = new_row (title, value);
 
@@ -133,7 +126,7 @@ static GtkWidget *
 add_link_row (GtkWidget *group, const char *title, const char *value,
               const char *action, GVariant *target)
 {
-  GtkWidget *row = new_link_row (title, value, action, target);
+  GtkWidget *row = onyx_properties_new_link_row (title, value, action, target);
 
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
   return row;
@@ -312,88 +305,6 @@ version_text (gint64 version, int known, const char *newer_format)
   return g_strdup_printf (newer_format, number, onyx_schema_onnx_version (), known);
 }
 
-/* An input or output: its name, its type, a link that selects it. */
-static GtkWidget *
-new_value_info_row (const Onnx__ValueInfoProto *info)
-{
-  g_autofree char *name = onyx_display_escape (info->name);
-  g_autofree char *type = onyx_type_to_string (info->type);
-
-  return new_link_row (name, type, "win.select-tensor", g_variant_new_string (info->name));
-}
-
-/* A family's members are made when it is first opened: 64 KV-cache rows rebuilt
- * after every edit would stall the window. */
-static void
-family_expanded_cb (AdwExpanderRow *row, GParamSpec *pspec, gpointer data)
-{
-  GPtrArray *members = g_object_get_data (G_OBJECT (row), "members");
-
-  if (!adw_expander_row_get_expanded (row) || members == NULL)
-    return;
-  for (guint i = 0; i < members->len; i++)
-    adw_expander_row_add_row (row, new_value_info_row (members->pdata[i]));
-  g_object_set_data (G_OBJECT (row), "members", NULL);
-}
-
-/* Whether the page shown has the family `title` open: it stays open when the page
- * is made again after an edit. */
-static gboolean
-family_open_in (GtkWidget *widget, const char *title)
-{
-  if (widget == NULL)
-    return FALSE;
-  if (ADW_IS_EXPANDER_ROW (widget) &&
-      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return adw_expander_row_get_expanded (ADW_EXPANDER_ROW (widget));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    if (family_open_in (child, title))
-      return TRUE;
-  return FALSE;
-}
-
-/* A group of inputs or outputs; names that differ only in a number (a KV cache's
- * past_key_values.N.key/value) are one row that opens on them, once there are more
- * rows than fit a screen. */
-static void
-add_value_info_list (OnyxProperties *self, const char *title, Onnx__ValueInfoProto **infos, size_t n,
-                     gboolean inputs)
-{
-  GtkWidget *group = add_group (self, title);
-  g_autofree const char **names = g_new (const char *, n + 1);
-  g_autoptr (GArray) families = NULL;
-
-  for (size_t i = 0; i < n; i++)
-    names[i] = infos[i]->name;
-  families = onyx_name_families (names, (guint) n, n > FAMILIES_PAST_ROWS ? FAMILY_MIN_MEMBERS : G_MAXUINT);
-  for (guint f = 0; f < families->len; f++)
-    {
-      const OnyxNameFamily *family = &g_array_index (families, OnyxNameFamily, f);
-      g_autofree char *escaped = NULL, *count = NULL;
-      GPtrArray *members;
-      GtkWidget *row;
-
-      if (family->title == NULL)
-        {
-          adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), new_value_info_row (infos[family->first]));
-          continue;
-        }
-      escaped = onyx_display_escape (family->title);
-      count = g_strdup_printf (inputs ? ngettext ("%u input", "%u inputs", family->n)
-                                      : ngettext ("%u output", "%u outputs", family->n), family->n);
-      row = adw_expander_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped);
-      adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), count);
-      members = g_ptr_array_new ();
-      for (guint i = family->first; i < family->first + family->n; i++)
-        g_ptr_array_add (members, infos[i]);
-      g_object_set_data_full (G_OBJECT (row), "members", members, (GDestroyNotify) g_ptr_array_unref);
-      g_signal_connect (row, "notify::expanded", G_CALLBACK (family_expanded_cb), NULL);
-      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), family_open_in (self->page, escaped));
-      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-    }
-}
-
 void
 onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
 {
@@ -464,8 +375,10 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
       for (size_t i = 0; i < model->graph->n_input; i++)
         if (!onyx_graph_input_is_initializer (model->graph, model->graph->input[i]->name))
           g_ptr_array_add (inputs, model->graph->input[i]);
-      add_value_info_list (self, _("Inputs"), (Onnx__ValueInfoProto **) inputs->pdata, inputs->len, TRUE);
-      add_value_info_list (self, _("Outputs"), model->graph->output, model->graph->n_output, FALSE);
+      onyx_properties_add_value_infos (add_group (self, _("Inputs")), self->page,
+                                       (Onnx__ValueInfoProto **) inputs->pdata, inputs->len, TRUE);
+      onyx_properties_add_value_infos (add_group (self, _("Outputs")), self->page, model->graph->output,
+                                       model->graph->n_output, FALSE);
     }
   present_page (self);
 }
