@@ -5,13 +5,9 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "onyx-test-util.h"
 #include "onyx-window-private.h"
 
-static inline char *
-test_data_path (const char *name)
-{
-  return g_build_filename (g_getenv ("ONYX_TEST_DATA"), name, NULL);
-}
 
 static inline void
 test_remove_tree (const char *path)

@@ -563,82 +563,38 @@ test_problem_on_folded_constant (void)
   close_window (window);
 }
 
-static Onnx__ValueInfoProto *
-float_value_info (const char *name)
-{
-  Onnx__ValueInfoProto *info = g_new0 (Onnx__ValueInfoProto, 1);
-  Onnx__TypeProto *type = g_new0 (Onnx__TypeProto, 1);
-  Onnx__TypeProto__Tensor *tensor = g_new0 (Onnx__TypeProto__Tensor, 1);
-
-  onnx__value_info_proto__init (info);
-  onnx__type_proto__init (type);
-  onnx__type_proto__tensor__init (tensor);
-  tensor->has_elem_type = TRUE;
-  tensor->elem_type = ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT;
-  type->value_case = ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE;
-  type->tensor_type = tensor;
-  info->name = g_strdup (name);
-  info->type = type;
-  return info;
-}
-
-static void
-value_info_free (gpointer info)
-{
-  onnx__value_info_proto__free_unpacked (info, NULL);
-}
-
-/* A decoder's inputs without its layers: x and 20 layers' past_key_values.N.key/value,
- * which nothing reads (a finding each); one Identity x → y. */
+/* A decoder's inputs without its layers: x and 20 layers' past_key_values.N.key/value
+ * without shapes (a finding each); one Identity x → y. */
 static char *
 write_kv_cache_model (void)
 {
-  Onnx__ModelProto model = ONNX__MODEL_PROTO__INIT;
-  Onnx__GraphProto graph = ONNX__GRAPH_PROTO__INIT;
-  Onnx__OperatorSetIdProto opset = ONNX__OPERATOR_SET_ID_PROTO__INIT;
-  Onnx__OperatorSetIdProto *opsets[] = { &opset };
-  Onnx__NodeProto node = ONNX__NODE_PROTO__INIT;
-  Onnx__NodeProto *nodes[] = { &node };
-  char *node_inputs[] = { "x" }, *node_outputs[] = { "y" };
-  g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func (value_info_free);
-  Onnx__ValueInfoProto *output = float_value_info ("y");
-  g_autofree guint8 *packed = NULL;
+  Onnx__ModelProto *model = test_model_new ();
+  Onnx__GraphProto *graph = model->graph;
+  g_autoptr (GPtrArray) inputs = g_ptr_array_new ();
+  g_autoptr (GBytes) packed = NULL;
   char *path = g_build_filename (g_get_tmp_dir (), "onyx-test-kv-cache.onnx", NULL);
-  gsize size;
 
-  g_ptr_array_add (inputs, float_value_info ("x"));
+  g_ptr_array_add (inputs, test_value_info ("x", 0, NULL));
   for (int layer = 0; layer < 20; layer++)
     for (int value = 0; value < 2; value++)
       {
         g_autofree char *name = g_strdup_printf ("past_key_values.%d.%s", layer, value ? "value" : "key");
-        g_ptr_array_add (inputs, float_value_info (name));
+        Onnx__ValueInfoProto *past = test_value_info (name, 0, NULL);
+        onnx__tensor_shape_proto__free_unpacked (past->type->tensor_type->shape, NULL);
+        past->type->tensor_type->shape = NULL;
+        g_ptr_array_add (inputs, past);
       }
-  opset.domain = "";
-  opset.has_version = TRUE;
-  opset.version = 17;
-  node.op_type = "Identity";
-  node.name = "identity";
-  node.n_input = 1;
-  node.input = node_inputs;
-  node.n_output = 1;
-  node.output = node_outputs;
-  graph.name = "g";
-  graph.n_node = 1;
-  graph.node = nodes;
-  graph.n_input = inputs->len;
-  graph.input = (Onnx__ValueInfoProto **) inputs->pdata;
-  graph.n_output = 1;
-  graph.output = &output;
-  model.has_ir_version = TRUE;
-  model.ir_version = 8;
-  model.n_opset_import = 1;
-  model.opset_import = opsets;
-  model.graph = &graph;
-  size = protobuf_c_message_get_packed_size (&model.base);
-  packed = g_malloc (size);
-  protobuf_c_message_pack (&model.base, packed);
-  g_assert_true (g_file_set_contents (path, (const char *) packed, (gssize) size, NULL));
-  value_info_free (output);
+  graph->n_input = inputs->len;
+  graph->input = (Onnx__ValueInfoProto **) g_ptr_array_free (g_steal_pointer (&inputs), FALSE);
+  graph->n_node = 1;
+  graph->node = g_new (Onnx__NodeProto *, 1);
+  graph->node[0] = test_node ("Identity", "identity", "x", NULL, "y", NULL);
+  graph->n_output = 1;
+  graph->output = g_new (Onnx__ValueInfoProto *, 1);
+  graph->output[0] = test_value_info ("y", 0, NULL);
+  packed = test_model_pack (model);
+  protobuf_c_message_free_unpacked (&model->base, NULL);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (packed, NULL), (gssize) g_bytes_get_size (packed), NULL));
   return path;
 }
 
