@@ -235,16 +235,22 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
 }
 
 static void
+json_shape (OnyxJson *json, const gint64 *dims, gsize n_dims)
+{
+  onyx_json_key (json, "shape");
+  onyx_json_begin_array (json);
+  for (gsize i = 0; i < n_dims; i++)
+    onyx_json_int (json, dims[i]);
+  onyx_json_end_array (json);
+}
+
+static void
 json_stats (OnyxJson *json, const OnyxRunStats *stats)
 {
   onyx_json_begin_object (json);
   onyx_json_member_string (json, "name", stats->name);
   onyx_json_member_string (json, "dtype", onyx_elem_type_name (stats->elem_type));
-  onyx_json_key (json, "shape");
-  onyx_json_begin_array (json);
-  for (gsize i = 0; i < stats->n_dims; i++)
-    onyx_json_int (json, stats->dims[i]);
-  onyx_json_end_array (json);
+  json_shape (json, stats->dims, stats->n_dims);
   onyx_json_member_uint (json, "count", stats->count);
   onyx_json_member_uint (json, "nan", stats->n_nan);
   onyx_json_member_uint (json, "inf", stats->n_inf);
@@ -286,11 +292,7 @@ json_inputs (OnyxJson *json, OnyxModel *model, GPtrArray *inputs)
       onyx_json_begin_object (json);
       onyx_json_member_string (json, "name", array->name);
       onyx_json_member_string (json, "dtype", onyx_elem_type_name (array->elem_type));
-      onyx_json_key (json, "shape");
-      onyx_json_begin_array (json);
-      for (gsize d = 0; d < array->n_dims; d++)
-        onyx_json_int (json, array->dims[d]);
-      onyx_json_end_array (json);
+      json_shape (json, array->dims, array->n_dims);
       onyx_json_member_string (json, "made_as", plan != NULL ? plan->why : NULL);
       onyx_json_end_object (json);
     }
