@@ -812,6 +812,57 @@ test_folded_constants (void)
   onyx_layout_engine_free (engine);
 }
 
+static const OnyxLayoutNode *
+node_titled (const OnyxLayout *layout, OnyxLayoutKind kind, const char *title)
+{
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      if (node->kind == kind && g_str_equal (node->title, title))
+        return node;
+    }
+  return NULL;
+}
+
+/* A decoder's KV cache is drawn beside its layers: each past_key_values.N input and
+ * present.N output in the group of layer N that reads or makes it, so that the
+ * top and bottom rows keep only the model's own inputs and outputs; input_ids, on
+ * its own, stays at the top. */
+static void
+test_kv_cache_beside_layers (void)
+{
+  g_autoptr (OnyxModel) model = test_load_data ("llm_tiny.onnx");
+  OnyxLayoutEngine *engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
+  g_autoptr (OnyxLayout) collapsed = lay_out (engine, ONYX_EXPAND_NONE);
+  g_autoptr (OnyxLayout) open = lay_out (engine, ONYX_EXPAND_ALL);
+  const char *values[][2] = { { "past_key_values.0.key", "layers.0" }, { "past_key_values.1.value", "layers.1" },
+                              { "present.0.value", "layers.0" }, { "present.1.key", "layers.1" } };
+  const OnyxLayoutNode *ids;
+
+  g_assert_cmpuint (count_kind (collapsed, ONYX_LAYOUT_INPUT), ==, 2);
+  g_assert_cmpuint (count_kind (collapsed, ONYX_LAYOUT_OUTPUT), ==, 1);
+  g_assert_cmpuint (count_kind (open, ONYX_LAYOUT_INPUT), ==, 6);
+  g_assert_cmpuint (count_kind (open, ONYX_LAYOUT_OUTPUT), ==, 5);
+  for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+    {
+      gboolean input = g_str_has_prefix (values[v][0], "past");
+      const OnyxLayoutNode *node = node_titled (open, input ? ONYX_LAYOUT_INPUT : ONYX_LAYOUT_OUTPUT, values[v][0]);
+      const OnyxLayoutNode *group;
+      g_assert_nonnull (node);
+      g_assert_cmpint (node->parent, >=, 0);
+      group = &g_array_index (open->nodes, OnyxLayoutNode, node->parent);
+      g_test_message ("%s in %s", values[v][0], group->scope);
+      g_assert_nonnull (strstr (group->scope, values[v][1]));
+      g_assert_cmpfloat (node->box.x, >=, group->box.x);
+      g_assert_cmpfloat (node->box.x + node->box.width, <=, group->box.x + group->box.width);
+    }
+  ids = node_titled (open, ONYX_LAYOUT_INPUT, "input_ids");
+  g_assert_nonnull (ids);
+  g_assert_true (ids->parent < 0 ||
+                 strstr (g_array_index (open->nodes, OnyxLayoutNode, ids->parent).scope, "layers") == NULL);
+  onyx_layout_engine_free (engine);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -832,5 +883,6 @@ main (int argc, char **argv)
   g_test_add_func ("/layout/subgraph/implicit-edges", test_implicit_edges_into_holder);
   g_test_add_func ("/layout/subgraph/outer-boxes", test_outer_boxes_in_branch);
   g_test_add_func ("/layout/subgraph/nested", test_outer_boxes_nested);
+  g_test_add_func ("/layout/kv-cache-beside-layers", test_kv_cache_beside_layers);
   return g_test_run ();
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "onyx-metadata.h"
+#include "onyx-name-family.h"
 #include "onyx-types.h"
 
 /* "/layers.0/self_attn/MatMul" → "layers.0/self_attn"; "" when unscoped. */
@@ -192,5 +193,93 @@ onyx_layout_scope_flat_blocks (OnyxLayoutEngine *engine)
       g_free (item->scope);
       /* Named by the positions it spans, as `onyx-cli nodes` numbers them. */
       item->scope = g_strdup_printf ("nodes %u–%u", first, last - 1);
+    }
+}
+
+/* Inputs or outputs gathered into the groups that use them come in families of at
+ * least this many ("past_key_values.0.key" … "past_key_values.31.value"). */
+#define FAMILY_MIN_MEMBERS 4
+
+/* `scope` cut back to the path it shares with `other`, whole components only:
+ * "model/layers.5/attn" and "model/layers.5/mlp" share "model/layers.5". */
+static void
+keep_common_path (char *scope, const char *other)
+{
+  gsize k = 0, cut = 0;
+
+  while (scope[k] != '\0' && scope[k] == other[k])
+    k++;
+  if ((scope[k] == '\0' || scope[k] == '/') && (other[k] == '\0' || other[k] == '/'))
+    cut = k;
+  else
+    for (gsize i = 0; i < k; i++)
+      if (scope[i] == '/')
+        cut = i;
+  scope[cut] = '\0';
+}
+
+/* Marks in `in_family` the items of `kind` whose names are one of a family of at
+ * least FAMILY_MIN_MEMBERS (onyx-name-family.h): a KV cache's, not a CNN's one input. */
+static void
+mark_families (OnyxLayoutEngine *engine, OnyxLayoutKind kind, gboolean *in_family)
+{
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GArray) families = NULL;
+
+  for (guint t = 0; t < engine->items->len; t++)
+    {
+      const Item *item = &g_array_index (engine->items, Item, t);
+      const Onnx__ValueInfoProto *info = NULL;
+      if (item->kind != kind)
+        continue;
+      info = kind == ONYX_LAYOUT_INPUT ? engine->graph->input[item->index] : engine->graph->output[item->index];
+      g_array_append_val (items, t);
+      g_ptr_array_add (names, info->name != NULL ? info->name : "");
+    }
+  families = onyx_name_families ((const char *const *) names->pdata, names->len, FAMILY_MIN_MEMBERS);
+  for (guint f = 0; f < families->len; f++)
+    {
+      const OnyxNameFamily *family = &g_array_index (families, OnyxNameFamily, f);
+      for (guint i = family->first; family->title != NULL && i < family->first + family->n; i++)
+        in_family[g_array_index (items, guint, i)] = TRUE;
+    }
+}
+
+void
+onyx_layout_scope_graph_values (OnyxLayoutEngine *engine)
+{
+  g_autofree char **common = g_new0 (char *, MAX (engine->items->len, 1));
+  g_autofree gboolean *in_family = g_new0 (gboolean, MAX (engine->items->len, 1));
+
+  mark_families (engine, ONYX_LAYOUT_INPUT, in_family);
+  mark_families (engine, ONYX_LAYOUT_OUTPUT, in_family);
+
+  /* A decoder's 64 KV-cache inputs and outputs then sit beside their layers; the
+   * picture is no longer wider than the network. */
+  for (guint e = 0; e < engine->edges->len; e++)
+    {
+      const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, e);
+      const Item *from = &g_array_index (engine->items, Item, edge->from);
+      const Item *to = &g_array_index (engine->items, Item, edge->to);
+      int value = from->kind == ONYX_LAYOUT_INPUT ? edge->from : to->kind == ONYX_LAYOUT_OUTPUT ? edge->to : -1;
+      const char *scope = value == edge->from ? to->scope : from->scope;
+
+      if (value < 0 || !in_family[value])
+        continue;
+      if (common[value] == NULL)
+        common[value] = g_strdup (scope);
+      else
+        keep_common_path (common[value], scope);
+    }
+  for (guint t = 0; t < engine->items->len; t++)
+    {
+      Item *item = &g_array_index (engine->items, Item, t);
+      if (common[t] != NULL && common[t][0] != '\0')
+        {
+          g_free (item->scope);
+          item->scope = g_steal_pointer (&common[t]);
+        }
+      g_free (common[t]);
     }
 }

@@ -346,15 +346,20 @@ ensure_group (OnyxLayoutEngine *engine, const char *path)
 }
 
 static void
-count_group (Group *group)
+count_group (OnyxLayoutEngine *engine, Group *group)
 {
   group->n_items_total = group->items->len;
+  group->n_nodes_total = 0;
+  for (guint i = 0; i < group->items->len; i++)
+    group->n_nodes_total += g_array_index (engine->items, Item, g_array_index (group->items, int, i)).kind ==
+                            ONYX_LAYOUT_OP;
   group->hash = g_str_hash (group->path);
   for (guint i = 0; i < group->groups->len; i++)
     {
       Group *child = group->groups->pdata[i];
-      count_group (child);
+      count_group (engine, child);
       group->n_items_total += child->n_items_total;
+      group->n_nodes_total += child->n_nodes_total;
       group->hash = group->hash * 31 + child->hash;
     }
 }
@@ -461,7 +466,7 @@ measure_labels (OnyxLayoutEngine *engine, TextWidths *widths)
       Item *to = &g_array_index (engine->items, Item, edge->to);
       to->label_hash = to->label_hash * 31 + (shown != NULL ? g_str_hash (shown->text) : 1);
     }
-  count_group (engine->root);
+  count_group (engine, engine->root);
   hash_group_items (engine, engine->root);
 }
 
@@ -746,6 +751,7 @@ build_model (OnyxLayoutEngine *engine)
 
   adopt_constants (engine);
   onyx_layout_scope_flat_blocks (engine);
+  onyx_layout_scope_graph_values (engine);
   for (guint t = 0; t < engine->items->len; t++)
     {
       Item *item = &g_array_index (engine->items, Item, t);
@@ -763,7 +769,7 @@ build_model (OnyxLayoutEngine *engine)
     g_hash_table_iter_init (&iter, engine->groups);
     while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &group))
       {
-        g_autofree char *count = onyx_layout_count_text (group->n_items_total);
+        g_autofree char *count = onyx_layout_count_text (group->n_nodes_total);
         g_autofree char *header = g_strdup_printf ("%s · %s", group->name, count);
         double width = 0, open_width = 0;
         measure (&widths, group->name, TRUE, &width);

@@ -54,6 +54,7 @@ struct _Group {
   GPtrArray *groups;      /* Group* */
   GArray *items;          /* int */
   guint n_items_total;
+  guint n_nodes_total;    /* of them, the nodes (not inputs or outputs filed there) */
   guint hash;             /* of its whole subtree */
   double collapsed_width, collapsed_height;
   double open_min_width;    /* room for the header line when open */
@@ -218,5 +219,9 @@ char *onyx_layout_node_scope        (OnyxLayoutEngine       *engine,
 /* A large graph whose nodes carry no scopes gets blocks of consecutive nodes as
  * scopes ("nodes 120–247"), cut where the fewest tensors cross. */
 void onyx_layout_scope_flat_blocks (OnyxLayoutEngine *engine);
+/* A graph input read only inside one group, or an output made inside one, is filed
+ * in that group (the deepest holding all its readers), not in the top or bottom row,
+ * when it is one of a family of names (a KV cache's past_key_values.N.key/value). */
+void onyx_layout_scope_graph_values (OnyxLayoutEngine *engine);
 
 G_END_DECLS

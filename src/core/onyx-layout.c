@@ -37,7 +37,7 @@ fill_node (OnyxLayoutEngine *engine, OnyxLayoutNode *node, const char *key)
       node->index = -1;
       node->scope = g_strdup (group->path);
       node->title = g_strdup (group->name);
-      node->subtitle = onyx_layout_count_text (group->n_items_total);
+      node->subtitle = onyx_layout_count_text (group->n_nodes_total);
       node->lines = g_ptr_array_new_with_free_func (g_free);
       node->line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
       node->category = ONYX_CATEGORY_DEFAULT;
