@@ -211,9 +211,10 @@ replace_rows (GListStore *store, GPtrArray *rows)
       old->problem = row->problem;
       same_end++;
     }
+  /* (An empty array has no pdata at all.) */
   if (same_start + same_end < MAX (n_old, rows->len))
-    g_list_store_splice (store, same_start, n_old - same_start - same_end, rows->pdata + same_start,
-                         rows->len - same_start - same_end);
+    g_list_store_splice (store, same_start, n_old - same_start - same_end,
+                         rows->len > 0 ? rows->pdata + same_start : NULL, rows->len - same_start - same_end);
 }
 
 void
