@@ -371,6 +371,40 @@ test_llm_inputs (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A picture of free height and width is not run at 1×1: Run opens Run Settings,
+ * which asks for them (0 until given); given, it runs. */
+static void
+test_image_size_asked (void)
+{
+  g_autofree char *model = test_data_path ("paddle_style.onnx");
+  OnyxWindow *window = open_model_window (model);
+  OnyxRunSettings *dialog;
+  GtkWidget *row, *spin;
+  g_autofree char *text = NULL;
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  dialog = find_toplevel (ONYX_TYPE_RUN_SETTINGS);
+  g_assert_nonnull (dialog);
+  text = pane_text (window);
+  g_assert_nonnull (strstr (text, "looks like an image whose height and width are not fixed"));
+  row = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "p2o.DynamicDimension.1");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==,
+                   "An image’s height or width: the size it is made at");
+  spin = test_find_widget (row, GTK_TYPE_SPIN_BUTTON, NULL);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (spin)), ==, 0);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 32);
+  wait_for_frames (window);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "app-run-settings-image.png"), >, 2000);
+  g_signal_emit_by_name (test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Run"), "clicked");
+  wait_for_run (window);
+  g_free (text);
+  text = pane_text (window);
+  g_assert_null (strstr (text, "error"));
+  g_assert_nonnull (strstr (text, "p2o.DynamicDimension.1 = 32"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* Run ▸ Generate Tokens… on the genai-style LLM: the dialog asks for the prompt and
  * how many tokens; twenty steps are made (the list scrolls) and each agrees with one pass over the
  * sequence. A model without a KV cache has no such item. */
@@ -469,6 +503,7 @@ main (int argc, char **argv)
       g_test_add_func ("/app-run/nonfinite", test_nonfinite);
       g_test_add_func ("/app-run/llm-inputs", test_llm_inputs);
       g_test_add_func ("/app-run/generate", test_generate);
+      g_test_add_func ("/app-run/image-size-asked", test_image_size_asked);
     }
   else
     g_test_add_func ("/app-run/unavailable", test_unavailable);

@@ -2,6 +2,7 @@
 #include "onyx-run-settings.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 struct _OnyxRunSettings {
   AdwWindow parent_instance;
@@ -11,6 +12,8 @@ struct _OnyxRunSettings {
   GtkWidget *range_rows[3];       /* seed, low, high: for random values only */
   GPtrArray *dim_names;           /* char*, owned */
   GPtrArray *dim_spins;           /* GtkSpinButton*, one per name */
+  GHashTable *image_dims;         /* names of them that are an image's height or width:
+                                   * 0 there means not given */
 };
 
 G_DEFINE_FINAL_TYPE (OnyxRunSettings, onyx_run_settings, ADW_TYPE_WINDOW)
@@ -72,8 +75,11 @@ onyx_run_settings_get_inputs (OnyxRunSettings *self, OnyxRunInputs *inputs)
   inputs->high = MAX (gtk_spin_button_get_value (self->high), inputs->low + 1e-6);
   inputs->dims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   for (guint i = 0; i < self->dim_names->len; i++)
-    g_hash_table_insert (inputs->dims, g_strdup (self->dim_names->pdata[i]),
-                         GINT_TO_POINTER (gtk_spin_button_get_value_as_int (self->dim_spins->pdata[i])));
+    {
+      int size = gtk_spin_button_get_value_as_int (self->dim_spins->pdata[i]);
+      if (size > 0 || !g_hash_table_contains (self->image_dims, self->dim_names->pdata[i]))
+        g_hash_table_insert (inputs->dims, g_strdup (self->dim_names->pdata[i]), GINT_TO_POINTER (size));
+    }
 }
 
 static GtkWidget *
@@ -130,6 +136,7 @@ onyx_run_settings_new (GtkWindow *parent, OnyxModel *model, const OnyxRunInputs 
   OnyxRunSettings *self = g_object_new (ONYX_TYPE_RUN_SETTINGS, "transient-for", parent, "modal", TRUE,
                                         "title", _("Run Settings"), "default-width", 420, NULL);
   g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (onyx_model_get_proto (model)->graph);
+  g_autoptr (GPtrArray) image_dims = onyx_run_image_dims (model);
   g_autoptr (GHashTable) sizes_chosen = onyx_run_plan_sizes (model, current->dims);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *page = adw_preferences_page_new ();
@@ -157,13 +164,24 @@ onyx_run_settings_new (GtkWindow *parent, OnyxModel *model, const OnyxRunInputs 
   adw_preferences_group_set_title (sizes, _("Symbolic Dimensions"));
   adw_preferences_group_set_description (sizes, dims->len > 0 ? _("The size each takes in this run.")
                                                               : _("The inputs have none."));
+  /* An image's free height and width are asked for, not taken as 1 (a 1×1 picture);
+   * unnamed ones by INPUT:AXIS, as --dim names them. */
+  for (guint i = 0; i < image_dims->len; i++)
+    {
+      g_hash_table_add (self->image_dims, g_strdup (image_dims->pdata[i]));
+      if (strchr (image_dims->pdata[i], ':') != NULL)
+        g_ptr_array_add (dims, image_dims->pdata[i]);
+    }
   for (guint i = 0; i < dims->len; i++)
     {
+      gboolean image = g_hash_table_contains (self->image_dims, dims->pdata[i]);
       gpointer chosen;
       int value = g_hash_table_lookup_extended (sizes_chosen, dims->pdata[i], NULL, &chosen)
-                    ? GPOINTER_TO_INT (chosen) : 1;
+                    ? GPOINTER_TO_INT (chosen) : image ? 0 : 1;
       g_ptr_array_add (self->dim_names, g_strdup (dims->pdata[i]));
-      g_ptr_array_add (self->dim_spins, spin_row (sizes, dims->pdata[i], NULL, 0, G_MAXINT, 1, 0, value, NULL));
+      g_ptr_array_add (self->dim_spins,
+                       spin_row (sizes, dims->pdata[i], image ? _("An image’s height or width: the size it is made at")
+                                                              : NULL, 0, G_MAXINT, 1, 0, value, NULL));
     }
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), sizes);
   add_plans (ADW_PREFERENCES_PAGE (page), model);
@@ -182,6 +200,7 @@ onyx_run_settings_finalize (GObject *object)
 
   g_ptr_array_unref (self->dim_names);
   g_ptr_array_unref (self->dim_spins);
+  g_hash_table_unref (self->image_dims);
   G_OBJECT_CLASS (onyx_run_settings_parent_class)->finalize (object);
 }
 
@@ -199,4 +218,5 @@ onyx_run_settings_init (OnyxRunSettings *self)
 {
   self->dim_names = g_ptr_array_new_with_free_func (g_free);
   self->dim_spins = g_ptr_array_new ();
+  self->image_dims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }

@@ -331,6 +331,9 @@ start_run (OnyxWindow *self, const char *until_node)
     {
       onyx_run_pane_set_running (self->run->pane, inputs_text);
       onyx_run_pane_set_error (self->run->pane, error->message);
+      /* A picture of free size: asked for, where it is given. */
+      if (g_error_matches (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_IMAGE_SIZE))
+        onyx_window_run_show_settings (self);
       return;
     }
   onyx_run_pane_set_running (self->run->pane, inputs_text);

@@ -40,6 +40,7 @@ typedef enum {
   ONYX_RUN_ERROR_UNAVAILABLE, /* built without ONNX Runtime */
   ONYX_RUN_ERROR_INPUT,       /* an input array is missing or does not fit the model */
   ONYX_RUN_ERROR_REFUSED,     /* ONNX Runtime cannot load or run the model */
+  ONYX_RUN_ERROR_IMAGE_SIZE,  /* an image input's height or width must be given */
 } OnyxRunError;
 
 GQuark onyx_run_error_quark (void);

@@ -167,6 +167,46 @@ dim_known (const Onnx__ValueInfoProto *info, gsize axis, GHashTable *dims, gint6
   return TRUE;
 }
 
+/* A picture: 4-D floats that are no token ids, mask or cache. */
+static gboolean
+is_image (const Onnx__ValueInfoProto *info, const OnyxInputPlan *plan)
+{
+  const Onnx__TypeProto__Tensor *type = tensor_type (info);
+
+  return type != NULL && type->shape != NULL && type->shape->n_dim == 4 && is_floating (type->elem_type) &&
+         (plan == NULL || plan->role == ONYX_INPUT_PLAIN);
+}
+
+GPtrArray *
+onyx_run_image_dims (OnyxModel *model)
+{
+  g_autoptr (GPtrArray) inputs = onyx_run_runtime_inputs (onyx_model_get_proto (model)->graph);
+  g_autoptr (GPtrArray) plans = onyx_run_plan_inputs (model);
+  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      const Onnx__ValueInfoProto *info = inputs->pdata[i];
+      if (!is_image (info, onyx_run_plan_find (plans, info->name)))
+        continue;
+      for (gsize axis = 2; axis < 4; axis++)
+        {
+          const Onnx__TensorShapeProto__Dimension *dim = onyx_run_input_shape (info)->dim[axis];
+          g_autofree char *key = NULL;
+          gboolean seen = FALSE;
+          if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value >= 0)
+            continue;
+          key = dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && dim->dim_param[0] != '\0'
+                  ? g_strdup (dim->dim_param) : g_strdup_printf ("%s:%zu", info->name, axis);
+          for (guint k = 0; k < keys->len && !seen; k++)
+            seen = g_str_equal (keys->pdata[k], key);
+          if (!seen)
+            g_ptr_array_add (keys, g_steal_pointer (&key));
+        }
+    }
+  return keys;
+}
+
 /* A value for element `i` of an input as its plan wants it (random fill only: zeros
  * and ones are what they say). */
 static double
@@ -222,10 +262,10 @@ make_input (const Onnx__ValueInfoProto *info, const OnyxRunInputs *how, GHashTab
     }
   dims = g_new0 (gint64, MAX (n_dims, 1));
   /* An image whose height and width are free: a 1×1 picture means nothing. */
-  if (n_dims == 4 && is_floating (type->elem_type) && (plan == NULL || plan->role == ONYX_INPUT_PLAIN) &&
+  if (is_image (info, plan) &&
       (!dim_known (info, 2, dims_chosen, &dims[2]) || !dim_known (info, 3, dims_chosen, &dims[3])))
     {
-      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_IMAGE_SIZE,
                    _("input '%s' looks like an image whose height and width are not fixed: give them "
                      "(Run Settings, or --dim %s:2=HEIGHT --dim %s:3=WIDTH)"),
                    info->name, info->name, info->name);

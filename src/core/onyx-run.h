@@ -170,6 +170,11 @@ GHashTable          *onyx_run_plan_sizes  (OnyxModel  *model,
 /* The names of the symbolic dims of the inputs a run must be given (graph inputs
  * no initializer backs), each once, in order; borrowed from `graph`. */
 GPtrArray *onyx_run_input_dim_params (const Onnx__GraphProto *graph);
+/* The heights and widths of image inputs (4-D floats that are no token ids, mask or
+ * cache) that the model leaves free and a run must be given
+ * (ONYX_RUN_ERROR_IMAGE_SIZE): each by its dim name, or INPUT:AXIS when it has none;
+ * each once, in order. Owned strings. */
+GPtrArray *onyx_run_image_dims (OnyxModel *model);
 
 /* The arrays the model's graph inputs take: `given` (OnyxArray by name, may be NULL)
  * checked against the inputs' element types and ranks, the rest made as `how` says
