@@ -341,7 +341,7 @@ test_llm_inputs (void)
   g_autofree char *model = test_data_path ("llm_tiny.onnx");
   OnyxWindow *window;
   OnyxRunSettings *dialog;
-  GtkWidget *ids, *run, *past;
+  GtkWidget *ids, *run, *past, *total;
   g_autofree char *text = NULL;
 
   if (onyx_schema_domain_version ("") < 21)
@@ -361,13 +361,18 @@ test_llm_inputs (void)
                      ==, 4);
   wait_for_frames (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (dialog), "app-run-settings-llm.png"), >, 2000);
+  /* A longer past: the total follows (4 new + 6 past), as the run will have it. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (test_find_widget (past, GTK_TYPE_SPIN_BUTTON, NULL)), 6);
+  total = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "total_sequence_length");
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (test_find_widget (total, GTK_TYPE_SPIN_BUTTON, NULL))),
+                     ==, 10);
   run = test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Run");
   g_signal_emit_by_name (run, "clicked");
   wait_for_run (window);
   g_assert_null (onyx_run_result_first_nonfinite (onyx_run_pane_get_result (test_run_pane (window))));
   text = pane_text (window);
-  g_assert_nonnull (strstr (text, "past_sequence_length = 4"));
-  g_assert_nonnull (strstr (text, "total_sequence_length = 8"));
+  g_assert_nonnull (strstr (text, "past_sequence_length = 6"));
+  g_assert_nonnull (strstr (text, "total_sequence_length = 10"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

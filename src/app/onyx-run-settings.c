@@ -14,6 +14,11 @@ struct _OnyxRunSettings {
   GPtrArray *dim_spins;           /* GtkSpinButton*, one per name */
   GHashTable *image_dims;         /* names of them that are an image's height or width:
                                    * 0 there means not given */
+  OnyxModel *model;
+  GHashTable *chosen;             /* name → size: chosen before, or changed here; the
+                                   * other sizes are planned from them (a KV cache's
+                                   * total follows its past) */
+  gboolean planning;              /* the spins are being set from the plan */
 };
 
 G_DEFINE_FINAL_TYPE (OnyxRunSettings, onyx_run_settings, ADW_TYPE_WINDOW)
@@ -47,6 +52,37 @@ spin_row (AdwPreferencesGroup *group, const char *title, const char *subtitle, d
   return GTK_SPIN_BUTTON (spin);
 }
 
+/* The size a dim takes where nothing chose it: as planned, else 1 (an image's 0: to
+ * be given). */
+static int
+planned_size (OnyxRunSettings *self, GHashTable *sizes, const char *name)
+{
+  gpointer size;
+
+  if (g_hash_table_lookup_extended (sizes, name, NULL, &size))
+    return GPOINTER_TO_INT (size);
+  return g_hash_table_contains (self->image_dims, name) ? 0 : 1;
+}
+
+/* A size changed by hand is chosen; the sizes planned from the chosen ones follow. */
+static void
+dim_changed_cb (GtkSpinButton *spin, OnyxRunSettings *self)
+{
+  g_autoptr (GHashTable) sizes = NULL;
+  guint changed;
+
+  if (self->planning || !g_ptr_array_find (self->dim_spins, spin, &changed))
+    return;
+  g_hash_table_insert (self->chosen, g_strdup (self->dim_names->pdata[changed]),
+                       GINT_TO_POINTER (gtk_spin_button_get_value_as_int (spin)));
+  sizes = onyx_run_plan_sizes (self->model, self->chosen);
+  self->planning = TRUE;
+  for (guint i = 0; i < self->dim_names->len; i++)
+    if (!g_hash_table_contains (self->chosen, self->dim_names->pdata[i]))
+      gtk_spin_button_set_value (self->dim_spins->pdata[i], planned_size (self, sizes, self->dim_names->pdata[i]));
+  self->planning = FALSE;
+}
+
 static void
 fill_changed_cb (OnyxRunSettings *self)
 {
@@ -74,10 +110,12 @@ onyx_run_settings_get_inputs (OnyxRunSettings *self, OnyxRunInputs *inputs)
   inputs->low = gtk_spin_button_get_value (self->low);
   inputs->high = MAX (gtk_spin_button_get_value (self->high), inputs->low + 1e-6);
   inputs->dims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  /* Only what was chosen: the rest is planned again at the run, from it. */
   for (guint i = 0; i < self->dim_names->len; i++)
     {
       int size = gtk_spin_button_get_value_as_int (self->dim_spins->pdata[i]);
-      if (size > 0 || !g_hash_table_contains (self->image_dims, self->dim_names->pdata[i]))
+      if (g_hash_table_contains (self->chosen, self->dim_names->pdata[i]) &&
+          (size > 0 || !g_hash_table_contains (self->image_dims, self->dim_names->pdata[i])))
         g_hash_table_insert (inputs->dims, g_strdup (self->dim_names->pdata[i]), GINT_TO_POINTER (size));
     }
 }
@@ -138,6 +176,8 @@ onyx_run_settings_new (GtkWindow *parent, OnyxModel *model, const OnyxRunInputs 
   g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (onyx_model_get_proto (model)->graph);
   g_autoptr (GPtrArray) image_dims = onyx_run_image_dims (model);
   g_autoptr (GHashTable) sizes_chosen = onyx_run_plan_sizes (model, current->dims);
+  GHashTableIter iter;
+  gpointer key, size;
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   GtkWidget *page = adw_preferences_page_new ();
   AdwPreferencesGroup *values = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
@@ -172,16 +212,22 @@ onyx_run_settings_new (GtkWindow *parent, OnyxModel *model, const OnyxRunInputs 
       if (strchr (image_dims->pdata[i], ':') != NULL)
         g_ptr_array_add (dims, image_dims->pdata[i]);
     }
+  self->model = g_object_ref (model);
+  if (current->dims != NULL)
+    {
+      g_hash_table_iter_init (&iter, current->dims);
+      while (g_hash_table_iter_next (&iter, &key, &size))
+        g_hash_table_insert (self->chosen, g_strdup (key), size);
+    }
   for (guint i = 0; i < dims->len; i++)
     {
       gboolean image = g_hash_table_contains (self->image_dims, dims->pdata[i]);
-      gpointer chosen;
-      int value = g_hash_table_lookup_extended (sizes_chosen, dims->pdata[i], NULL, &chosen)
-                    ? GPOINTER_TO_INT (chosen) : image ? 0 : 1;
+      GtkSpinButton *spin = spin_row (sizes, dims->pdata[i],
+                                      image ? _("An image’s height or width: the size it is made at") : NULL, 0,
+                                      G_MAXINT, 1, 0, planned_size (self, sizes_chosen, dims->pdata[i]), NULL);
       g_ptr_array_add (self->dim_names, g_strdup (dims->pdata[i]));
-      g_ptr_array_add (self->dim_spins,
-                       spin_row (sizes, dims->pdata[i], image ? _("An image’s height or width: the size it is made at")
-                                                              : NULL, 0, G_MAXINT, 1, 0, value, NULL));
+      g_ptr_array_add (self->dim_spins, spin);
+      g_signal_connect (spin, "value-changed", G_CALLBACK (dim_changed_cb), self);
     }
   adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), sizes);
   add_plans (ADW_PREFERENCES_PAGE (page), model);
@@ -201,6 +247,8 @@ onyx_run_settings_finalize (GObject *object)
   g_ptr_array_unref (self->dim_names);
   g_ptr_array_unref (self->dim_spins);
   g_hash_table_unref (self->image_dims);
+  g_hash_table_unref (self->chosen);
+  g_clear_object (&self->model);
   G_OBJECT_CLASS (onyx_run_settings_parent_class)->finalize (object);
 }
 
@@ -219,4 +267,5 @@ onyx_run_settings_init (OnyxRunSettings *self)
   self->dim_names = g_ptr_array_new_with_free_func (g_free);
   self->dim_spins = g_ptr_array_new ();
   self->image_dims = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->chosen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
