@@ -1,7 +1,7 @@
 /* onyx-ort-operators.h: the operators ONNX Runtime adds to ONNX's, as its
  * documentation states them (docs/ContribOperators.md, docs/OperatorKernels.md of
- * microsoft/onnxruntime, at the commits recorded in the table): onyx-ort-operators.c,
- * written by tools/gen-ort-operators.py. onyx-ort-schemas.cc makes ONNX schemas of
+ * microsoft/onnxruntime, at the commits recorded in the table): onyx-ort-operators*.c and
+ * onyx-ort-kernels.c, written by tools/gen-ort-operators.py. onyx-ort-schemas.cc makes ONNX schemas of
  * them, so that Onyx's schema table, checks and shape inference know them as they
  * know ONNX's own. Plain C data: read by C and C++ alike. */
 #pragma once
@@ -80,8 +80,14 @@ typedef struct {
 
 extern const char onyx_ort_contrib_commit[];
 extern const char onyx_ort_kernels_commit[];
-extern const OnyxOrtOperator onyx_ort_operators[];
-extern const guint onyx_ort_n_operators;
+/* The operators, sorted by domain and name, in parts of a generated file each. */
+typedef struct {
+  const OnyxOrtOperator *operators;
+  guint n_operators;
+} OnyxOrtOperatorPart;
+
+extern const OnyxOrtOperatorPart onyx_ort_operator_parts[];
+extern const guint onyx_ort_n_operator_parts;
 extern const OnyxOrtKernel onyx_ort_kernels[];
 extern const guint onyx_ort_n_kernels;
 

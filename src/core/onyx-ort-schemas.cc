@@ -184,12 +184,13 @@ onyx_ort_register_schemas (void)
     auto& ranges = onnx::OpSchemaRegistry::DomainToVersionRange::Instance();
     // ONNX's schemas first: a kernel of a name ONNX knows is ONNX's operator.
     onnx::OpSchemaRegistry::Schema("Relu", 13, "");
-    for (guint i = 0; i < onyx_ort_n_operators; i++) {
-      const OnyxOrtOperator& op = onyx_ort_operators[i];
-      if (ranges.Map().count(op.domain) == 0)
-        ranges.AddDomainToVersion(op.domain, 1, op.since_version);
-      Register(op);
-    }
+    for (guint p = 0; p < onyx_ort_n_operator_parts; p++)
+      for (guint i = 0; i < onyx_ort_operator_parts[p].n_operators; i++) {
+        const OnyxOrtOperator& op = onyx_ort_operator_parts[p].operators[i];
+        if (ranges.Map().count(op.domain) == 0)
+          ranges.AddDomainToVersion(op.domain, 1, op.since_version);
+        Register(op);
+      }
     for (guint i = 0; i < onyx_ort_n_kernels; i++) {
       const OnyxOrtKernel& kernel = onyx_ort_kernels[i];
       auto range = ranges.Map().find(kernel.domain);
