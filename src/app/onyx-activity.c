@@ -107,30 +107,41 @@ onyx_activity_begin (OnyxActivity *self, const char *label)
   return job.id;
 }
 
-void
-onyx_activity_set_progress (OnyxActivity *self, guint id, double fraction)
+/* Where the job `id` is in the list; FALSE when it is not (0, or it ended). */
+static gboolean
+find_job (OnyxActivity *self, guint id, guint *index)
 {
-  g_return_if_fail (ONYX_IS_ACTIVITY (self));
   for (guint i = 0; id != 0 && i < self->jobs->len; i++)
     if (g_array_index (self->jobs, Job, i).id == id)
       {
-        g_array_index (self->jobs, Job, i).percent = (int) (CLAMP (fraction, 0, 1) * 100);
-        update (self);
-        return;
+        *index = i;
+        return TRUE;
       }
+  return FALSE;
+}
+
+void
+onyx_activity_set_progress (OnyxActivity *self, guint id, double fraction)
+{
+  guint i;
+
+  g_return_if_fail (ONYX_IS_ACTIVITY (self));
+  if (!find_job (self, id, &i))
+    return;
+  g_array_index (self->jobs, Job, i).percent = (int) (CLAMP (fraction, 0, 1) * 100);
+  update (self);
 }
 
 void
 onyx_activity_end (OnyxActivity *self, guint id)
 {
+  guint i;
+
   g_return_if_fail (ONYX_IS_ACTIVITY (self));
-  for (guint i = 0; id != 0 && i < self->jobs->len; i++)
-    if (g_array_index (self->jobs, Job, i).id == id)
-      {
-        g_array_remove_index (self->jobs, i);
-        update (self);
-        return;
-      }
+  if (!find_job (self, id, &i))
+    return;
+  g_array_remove_index (self->jobs, i);
+  update (self);
 }
 
 gboolean

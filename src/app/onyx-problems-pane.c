@@ -188,29 +188,28 @@ row_looks_same (const OnyxProblemRow *a, const OnyxProblemRow *b)
 /* Only the rows between the unchanged first and last ones are replaced; those keep
  * their widgets and take the new problems' indexes. After an edit most findings
  * are the same, and a list of dozens made again each time stalls the window. */
+/* The row at `position` stays when it looks like `row`, taking its problem's index. */
+static gboolean
+keep_row (GListStore *store, guint position, const OnyxProblemRow *row)
+{
+  g_autoptr (OnyxProblemRow) old = g_list_model_get_item (G_LIST_MODEL (store), position);
+
+  if (!row_looks_same (old, row))
+    return FALSE;
+  old->problem = row->problem;
+  return TRUE;
+}
+
 static void
 replace_rows (GListStore *store, GPtrArray *rows)
 {
   guint n_old = g_list_model_get_n_items (G_LIST_MODEL (store)), same_start = 0, same_end = 0;
 
-  while (same_start < MIN (n_old, rows->len))
-    {
-      g_autoptr (OnyxProblemRow) old = g_list_model_get_item (G_LIST_MODEL (store), same_start);
-      OnyxProblemRow *row = rows->pdata[same_start];
-      if (!row_looks_same (old, row))
-        break;
-      old->problem = row->problem;
-      same_start++;
-    }
-  while (same_end < MIN (n_old, rows->len) - same_start)
-    {
-      g_autoptr (OnyxProblemRow) old = g_list_model_get_item (G_LIST_MODEL (store), n_old - 1 - same_end);
-      OnyxProblemRow *row = rows->pdata[rows->len - 1 - same_end];
-      if (!row_looks_same (old, row))
-        break;
-      old->problem = row->problem;
-      same_end++;
-    }
+  while (same_start < MIN (n_old, rows->len) && keep_row (store, same_start, rows->pdata[same_start]))
+    same_start++;
+  while (same_end < MIN (n_old, rows->len) - same_start &&
+         keep_row (store, n_old - 1 - same_end, rows->pdata[rows->len - 1 - same_end]))
+    same_end++;
   /* (An empty array has no pdata at all.) */
   if (same_start + same_end < MAX (n_old, rows->len))
     g_list_store_splice (store, same_start, n_old - same_start - same_end,

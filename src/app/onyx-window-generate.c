@@ -167,8 +167,6 @@ generated_cb (GObject *source, GAsyncResult *result, gpointer data)
 gboolean
 onyx_window_generate (OnyxWindow *self, const char *prompt_text, guint n_new, GError **error)
 {
-  OnyxModel *model = onyx_document_get_model (self->document);
-  Onnx__ModelProto *proto = onyx_model_get_proto (model);
   g_autoptr (GArray) prompt = parse_prompt (prompt_text, error);
   g_autoptr (GTask) task = NULL;
   Generating *generating;
@@ -176,7 +174,7 @@ onyx_window_generate (OnyxWindow *self, const char *prompt_text, guint n_new, GE
   if (prompt == NULL)
     return FALSE;
   generating = g_new0 (Generating, 1);
-  generating->snapshot = onyx_model_new_derived (model, (Onnx__ModelProto *) onyx_model_copy_sharing (model, &proto->base));
+  generating->snapshot = onyx_model_snapshot (onyx_document_get_model (self->document));
   generating->prompt = g_steal_pointer (&prompt);
   generating->n_new = n_new;
   self->generating = TRUE;
@@ -229,32 +227,15 @@ generate_action (GtkWidget *widget, const char *name, GVariant *param)
   adw_message_dialog_set_extra_child (dialog, list);
   g_object_set_data (G_OBJECT (dialog), "prompt", prompt);
   g_object_set_data (G_OBJECT (dialog), "count", count);
-  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "generate", _("_Generate"), NULL);
-  adw_message_dialog_set_response_appearance (dialog, "generate", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (dialog, "generate");
-  adw_message_dialog_set_close_response (dialog, "cancel");
-  g_signal_connect (dialog, "response", G_CALLBACK (ask_response_cb), self);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-/* A KV cache to feed back: some output named present*. onyx_run_generate says
- * what else it needs when it is not there. */
-static gboolean
-has_present_outputs (OnyxWindow *self)
-{
-  const Onnx__GraphProto *graph = onyx_document_get_proto (self->document)->graph;
-
-  for (size_t o = 0; graph != NULL && o < graph->n_output; o++)
-    if (graph->output[o]->name != NULL && g_str_has_prefix (graph->output[o]->name, "present"))
-      return TRUE;
-  return FALSE;
+  onyx_window_ask (self, dialog, "generate", _("_Generate"), G_CALLBACK (ask_response_cb));
 }
 
 void
 onyx_window_generate_update_state (OnyxWindow *self, gboolean doc)
 {
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run-generate",
-                                 doc && !self->generating && onyx_run_available (NULL) && has_present_outputs (self));
+                                 doc && !self->generating && onyx_run_available (NULL) &&
+                                 onyx_run_has_present_outputs (onyx_document_get_proto (self->document)->graph));
 }
 
 void

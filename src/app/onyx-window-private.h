@@ -96,6 +96,10 @@ void     onyx_window_sync_canvas_selection (OnyxWindow *self);
 void     onyx_window_toast          (OnyxWindow *self, const char *message, gboolean with_undo);
 /* A dialog saying what failed (heading) and why (message, or nothing when NULL). */
 void     onyx_window_show_error     (OnyxWindow *self, const char *heading, const char *message);
+/* Shows `dialog` with Cancel and `label` (the suggested response `response`, the
+ * default; Escape cancels); `callback` gets the "response" signal with `self`. */
+void     onyx_window_ask            (OnyxWindow *self, AdwMessageDialog *dialog, const char *response,
+                                     const char *label, GCallback callback);
 /* Asks Save / Discard / Cancel when the document is modified, then calls `then`
  * (unless cancelled). */
 typedef void (*OnyxWindowThen) (OnyxWindow *self);

@@ -332,12 +332,7 @@ convert_opset_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Target opset"), -1);
   adw_message_dialog_set_extra_child (dialog, spin);
-  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), "convert", _("C_onvert"), NULL);
-  adw_message_dialog_set_response_appearance (dialog, "convert", ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (dialog, "convert");
-  adw_message_dialog_set_close_response (dialog, "cancel");
-  g_signal_connect (dialog, "response", G_CALLBACK (convert_response_cb), self);
-  gtk_window_present (GTK_WINDOW (dialog));
+  onyx_window_ask (self, dialog, "convert", _("C_onvert"), G_CALLBACK (convert_response_cb));
 }
 
 void

@@ -243,16 +243,6 @@ run_done (GObject *source, GAsyncResult *result, gpointer data)
   onyx_window_update_state (self);
 }
 
-/* A copy of the model as it is now, safe to read from another thread. */
-static OnyxModel *
-snapshot_of (OnyxWindow *self)
-{
-  OnyxModel *model = onyx_document_get_model (self->document);
-  Onnx__ModelProto *proto = onyx_model_get_proto (model);
-
-  return onyx_model_new_derived (model, (Onnx__ModelProto *) onyx_model_copy_sharing (model, &proto->base));
-}
-
 static void
 start_task (OnyxWindow *self, RunJob *job, GAsyncReadyCallback done)
 {
@@ -317,7 +307,7 @@ start_run (OnyxWindow *self, const char *until_node)
     }
   g_clear_object (&run->last_snapshot);
   g_clear_pointer (&run->last_inputs, g_ptr_array_unref);
-  run->last_snapshot = snapshot_of (self);
+  run->last_snapshot = onyx_model_snapshot (onyx_document_get_model (self->document));
   inputs_text = describe_inputs (run, run->last_snapshot);
   if (until_node != NULL)
     {

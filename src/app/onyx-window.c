@@ -83,6 +83,18 @@ onyx_window_show_error (OnyxWindow *self, const char *heading, const char *messa
 }
 
 void
+onyx_window_ask (OnyxWindow *self, AdwMessageDialog *dialog, const char *response, const char *label,
+                 GCallback callback)
+{
+  adw_message_dialog_add_responses (dialog, "cancel", _("_Cancel"), response, label, NULL);
+  adw_message_dialog_set_response_appearance (dialog, response, ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (dialog, response);
+  adw_message_dialog_set_close_response (dialog, "cancel");
+  g_signal_connect (dialog, "response", callback, self);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+void
 onyx_window_update_title (OnyxWindow *self)
 {
   g_autofree char *base = NULL, *dir = NULL, *title = NULL;

@@ -655,6 +655,13 @@ onyx_model_new_derived (OnyxModel *source, Onnx__ModelProto *proto)
   return self;
 }
 
+OnyxModel *
+onyx_model_snapshot (OnyxModel *self)
+{
+  g_return_val_if_fail (ONYX_IS_MODEL (self), NULL);
+  return onyx_model_new_derived (self, (Onnx__ModelProto *) onyx_model_copy_sharing (self, &self->proto->base));
+}
+
 GBytes *
 onyx_model_serialize (OnyxModel *self)
 {

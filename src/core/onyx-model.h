@@ -88,6 +88,9 @@ ProtobufCMessage *onyx_model_copy_sharing    (OnyxModel              *self,
  * own; messages and external data go by `source`'s name and folder. */
 OnyxModel        *onyx_model_new_derived     (OnyxModel        *source,
                                               Onnx__ModelProto *proto);
+/* The whole model as it is now, payloads shared (the two above): another thread may
+ * read it while this one goes on editing. Call it from the thread that owns `self`. */
+OnyxModel        *onyx_model_snapshot        (OnyxModel        *self);
 
 /* Frees a message that was detached from this model's tree (e.g. by an edit),
  * leaving alone payloads that live in the model's mapped file. */

@@ -40,6 +40,22 @@ cache_clear (Cache *cache)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Cache, cache_clear)
 
+/* A KV cache's output, the next step's past: "present.0.key", "present_value_3". */
+static gboolean
+is_present (const char *name)
+{
+  return name != NULL && g_str_has_prefix (name, "present");
+}
+
+gboolean
+onyx_run_has_present_outputs (const Onnx__GraphProto *graph)
+{
+  for (size_t o = 0; graph != NULL && o < graph->n_output; o++)
+    if (is_present (graph->output[o]->name))
+      return TRUE;
+  return FALSE;
+}
+
 /* The model's cache: its past inputs and present outputs pair up in order. */
 static gboolean
 find_cache (OnyxModel *model, Cache *cache, GError **error)
@@ -78,7 +94,7 @@ find_cache (OnyxModel *model, Cache *cache, GError **error)
   for (size_t o = 0; o < graph->n_output; o++)
     {
       const char *name = graph->output[o]->name;
-      if (name != NULL && g_str_has_prefix (name, "present"))
+      if (is_present (name))
         g_ptr_array_add (cache->present, (gpointer) name);
       else if (cache->logits == NULL && name != NULL)
         cache->logits = name;

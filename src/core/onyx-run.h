@@ -216,6 +216,10 @@ typedef struct {
 void onyx_generate_report_free (OnyxGenerateReport *report);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxGenerateReport, onyx_generate_report_free)
 
+/* Whether the graph gives a KV cache back (some output named present*): what
+ * Generate feeds back. onyx_run_generate says what else it needs. */
+gboolean onyx_run_has_present_outputs (const Onnx__GraphProto *graph);
+
 /* Feeds the model `prompt` then its own arg-max token `n_new` times (present → past),
  * then the prompt and the tokens made but the last in one pass without a cache, and
  * compares each step's logits with the pass's at the same position. The model takes
