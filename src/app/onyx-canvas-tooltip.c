@@ -4,6 +4,8 @@
  * window adds of the tensor (a run's statistics). */
 #include "onyx-canvas-private.h"
 
+#include <glib/gi18n.h>
+
 #include "onyx-types.h"
 
 char *
@@ -29,6 +31,12 @@ onyx_canvas_tooltip_text (const OnyxLayout *layout, const OnyxRenderIndex *index
         g_string_append_printf (text, " · %s", n->subtitle);
       if (n->details != NULL)
         g_string_append_printf (text, "\n%s", n->details);
+      if (n->stack_size > 0)
+        {
+          g_string_append_printf (text, "\n%s", _("Alike groups drawn once: the same operators, wired the same way."));
+          if (n->expanded)
+            g_string_append_printf (text, "\n%s", _("‹ and › show the one before or after."));
+        }
       return g_string_free (text, FALSE);
     }
   if (edge_at < 0)

@@ -54,7 +54,7 @@ struct _OnyxCanvas {
 
 G_DEFINE_FINAL_TYPE (OnyxCanvas, onyx_canvas, GTK_TYPE_WIDGET)
 
-enum { ITEM_ACTIVATED, ITEM_OPENED, LINE_ACTIVATED, N_SIGNALS };
+enum { ITEM_ACTIVATED, ITEM_OPENED, LINE_ACTIVATED, STACK_STEPPED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -445,7 +445,7 @@ static void
 drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, OnyxCanvas *self)
 {
   double sx, sy, lx, ly;
-  int node, edge = -1;
+  int node, edge = -1, step;
 
   if (self->layout == NULL || hypot (dx, dy) > CLICK_SLOP)
     return;
@@ -455,6 +455,11 @@ drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, OnyxCanvas *self)
   node = onyx_layout_hit_test (self->layout, lx, ly);
   if (node < 0)
     edge = onyx_render_edge_hit_test (self->layout, self->index, lx, ly, 5 / self->scale);
+  else if ((step = onyx_layout_stack_button_at (&g_array_index (self->layout->nodes, OnyxLayoutNode, node), lx, ly)) != 0)
+    {
+      g_signal_emit (self, signals[STACK_STEPPED], 0, node, step);
+      return;
+    }
   else
     {
       /* A line standing for a graph node of its own (a folded Constant) selects that. */
@@ -621,6 +626,10 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
   signals[LINE_ACTIVATED] = g_signal_new ("line-activated", G_TYPE_FROM_CLASS (klass),
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
+  /* A click on an open stack's step buttons: the stack's node, -1 or 1. */
+  signals[STACK_STEPPED] = g_signal_new ("stack-stepped", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                         G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
 
   gtk_widget_class_install_action (widget_class, "canvas.zoom-in", NULL, zoom_in_action);
   gtk_widget_class_install_action (widget_class, "canvas.zoom-out", NULL, zoom_out_action);

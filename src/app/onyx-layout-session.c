@@ -330,6 +330,68 @@ onyx_layout_session_toggle_group (OnyxLayoutSession *self, const OnyxLayoutNode 
   onyx_layout_session_relayout (self, TRUE);
 }
 
+static gboolean
+remove_scope (GPtrArray *scopes, const char *path)
+{
+  guint pos;
+
+  if (!g_ptr_array_find_with_equal_func (scopes, path, g_str_equal, &pos))
+    return FALSE;
+  g_ptr_array_remove_index (scopes, pos);
+  return TRUE;
+}
+
+/* Makes member `path` of a stack the one it shows: the only member opened, its stack
+ * not closed. Whether that changed anything. */
+static gboolean
+open_member (OnyxLayoutSession *self, OnyxLayoutEngine *engine, const char *path)
+{
+  const char *stack = onyx_layout_engine_stack_of_member (engine, path);
+  gboolean changed = FALSE;
+
+  if (stack == NULL)
+    return FALSE;
+  for (guint i = self->expanded->len; i-- > 0;)
+    {
+      const char *other = self->expanded->pdata[i];
+      if (strcmp (other, path) != 0 && g_strcmp0 (onyx_layout_engine_stack_of_member (engine, other), stack) == 0)
+        {
+          g_ptr_array_remove_index (self->expanded, i);
+          changed = TRUE;
+        }
+    }
+  changed |= remove_scope (self->collapsed, stack);
+  if (!g_ptr_array_find_with_equal_func (self->expanded, path, g_str_equal, NULL))
+    {
+      g_ptr_array_add (self->expanded, g_strdup (path));
+      changed = TRUE;
+    }
+  return changed;
+}
+
+void
+onyx_layout_session_show_stack_member (OnyxLayoutSession *self, const OnyxLayoutNode *stack, guint index)
+{
+  OnyxLayoutEngine *engine = onyx_layout_session_get_engine (self);
+  const char *member;
+
+  if (engine == NULL || stack->stack_size == 0 ||
+      (member = onyx_layout_engine_stack_member (engine, stack->scope, index)) == NULL)
+    return;
+  /* `stack` belongs to the layout the relayout replaces. */
+  if (open_member (self, engine, member))
+    onyx_layout_session_relayout (self, TRUE);
+}
+
+void
+onyx_layout_session_step_stack (OnyxLayoutSession *self, const OnyxLayoutNode *stack, int step)
+{
+  int n = (int) stack->stack_size;
+
+  if (n > 0)
+    onyx_layout_session_show_stack_member (self, stack, (guint) (((int) stack->stack_shown + step % n + n) % n));
+}
+
 gboolean
 onyx_layout_session_open_scopes_of (OnyxLayoutSession *self, gssize position)
 {
@@ -343,7 +405,10 @@ onyx_layout_session_open_scopes_of (OnyxLayoutSession *self, gssize position)
   while (path[0] != '\0')
     {
       char *slash = strrchr (path, '/');
-      if (!g_ptr_array_find_with_equal_func (self->expanded, path, g_str_equal, NULL))
+      /* In a stack, the node's member becomes the one it shows. */
+      if (open_member (self, engine, path))
+        added = TRUE;
+      else if (!g_ptr_array_find_with_equal_func (self->expanded, path, g_str_equal, NULL))
         {
           g_ptr_array_add (self->expanded, g_strdup (path));
           added = TRUE;

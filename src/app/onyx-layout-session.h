@@ -49,6 +49,15 @@ void              onyx_layout_session_toggle_group (OnyxLayoutSession    *self,
                                                     const OnyxLayoutNode *group);
 /* Opens the groups around the node at `position` of the graph (its name's scopes,
  * "/a/b/Conv" in "a" and "a/b"); TRUE when one was closed (a relayout is due). */
+/* Shows member `index` of the stack `stack` (a layout node with stack_size > 0):
+ * opens it there, and lays out again. */
+void              onyx_layout_session_show_stack_member (OnyxLayoutSession    *self,
+                                                         const OnyxLayoutNode *stack,
+                                                         guint                 index);
+/* Shows the member before (-1) or after (1) the one shown, wrapping around. */
+void              onyx_layout_session_step_stack (OnyxLayoutSession    *self,
+                                                  const OnyxLayoutNode *stack,
+                                                  int                   step);
 gboolean          onyx_layout_session_open_scopes_of (OnyxLayoutSession *self,
                                                       gssize             position);
 /* The window goes: nothing is shown any more, a running layout ends unseen. */

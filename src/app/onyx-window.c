@@ -471,6 +471,15 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
     onyx_window_select_model (self);
 }
 
+static void
+stack_stepped_cb (OnyxWindow *self, int node, int step)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+
+  if (layout != NULL && node >= 0 && (guint) node < layout->nodes->len && !onyx_window_is_laying_out (self))
+    onyx_layout_session_step_stack (self->layout, &g_array_index (layout->nodes, OnyxLayoutNode, node), step);
+}
+
 /* A click on a folded Constant's line in its reader's box selects the Constant. */
 static void
 line_activated_cb (OnyxWindow *self, int node, int line)
@@ -733,6 +742,7 @@ onyx_window_init (OnyxWindow *self)
 
   g_signal_connect_swapped (self->canvas, "item-activated", G_CALLBACK (item_activated_cb), self);
   g_signal_connect_swapped (self->canvas, "line-activated", G_CALLBACK (line_activated_cb), self);
+  g_signal_connect_swapped (self->canvas, "stack-stepped", G_CALLBACK (stack_stepped_cb), self);
   g_signal_connect_swapped (self->settings, "changed::fold-constants", G_CALLBACK (fold_constants_changed_cb), self);
   onyx_window_init_find (self);
   gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (self->canvas), GTK_TYPE_PANED)), 820);

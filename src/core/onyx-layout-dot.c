@@ -43,8 +43,9 @@ child_key (Run *run, Group *group, int item)
     g_autofree char *path = len > 0 ? g_strdup_printf ("%s/%s", group->path, first) : g_strdup (first);
     child = g_hash_table_lookup (run->engine->groups, path);
   }
-  /* A chain of single-child groups is shown as its last group (or its only item). */
-  return onyx_layout_subgroup_key (child);
+  /* A chain of single-child groups is shown as its last group (or its only item); a
+   * folded stack's member as the stack. */
+  return onyx_layout_subgroup_key (run, child);
 }
 
 /* Which of the children of `group` stands for each item: the index of its key, or -1
@@ -354,6 +355,12 @@ onyx_layout_group (Run *run, Group *group)
   DotInput input = { inches, pairs, label_sizes };
   GroupLayout *layout;
 
+  /* An open stack shows its member. */
+  if (group->members != NULL)
+    {
+      Group *shown = onyx_layout_stack_shown (run, group);
+      return onyx_layout_group (run, onyx_layout_effective_group (shown != NULL ? shown : group->members->pdata[0]));
+    }
   /* Folding changes the items, and so the hash, already; the flag keeps the two
    * cached layouts of a group apart even if their hashes met. */
   g_string_append_printf (key, "%s|%08x|%c|", group->path, group->hash, run->engine->fold_constants ? 'f' : 'u');
@@ -382,8 +389,11 @@ onyx_layout_group (Run *run, Group *group)
   if (g_cancellable_is_cancelled (run->cancellable))
     return NULL;
 
-  for (guint i = 0; i < group->groups->len; i++)
-    g_ptr_array_add (keys, onyx_layout_subgroup_key (group->groups->pdata[i]));
+  {
+    g_autoptr (GPtrArray) visible = onyx_layout_visible_subgroups (run, group);
+    for (guint i = 0; i < visible->len; i++)
+      g_ptr_array_add (keys, onyx_layout_subgroup_key (run, visible->pdata[i]));
+  }
   for (guint i = 0; i < keys->len; i++)
     {
       double width, height;

@@ -29,21 +29,57 @@ single_item (Group *group)
   return g_array_index (group->items, int, 0);
 }
 
-/* The key of the box standing for a subgroup among its parent's children. */
 char *
-onyx_layout_subgroup_key (Group *group)
+onyx_layout_subgroup_key (Run *run, Group *group)
 {
-  Group *shown = onyx_layout_effective_group (group);
-  int item = single_item (shown);
+  Group *shown;
+  int item;
+
+  if (onyx_layout_is_folded_member (run, group))
+    group = group->stack;
+  /* A stack is a box even when one of its members would show a single item. */
+  if (group->members != NULL)
+    return g_strdup_printf ("g:%s", group->path);
+  shown = onyx_layout_effective_group (group);
+  item = single_item (shown);
   return item >= 0 ? g_strdup_printf ("i:%d", item) : g_strdup_printf ("g:%s", shown->path);
 }
 
-/* Boxes a group shows when open: its items and its subgroups (a subgroup holding a
- * single item shows that item). */
-guint
-onyx_layout_n_children (Group *group)
+GPtrArray *
+onyx_layout_visible_subgroups (Run *run, Group *group)
 {
-  return group->items->len + group->groups->len;
+  GPtrArray *visible = g_ptr_array_new ();
+
+  if (group->members != NULL)
+    {
+      Group *shown = onyx_layout_stack_shown (run, group);
+      group = onyx_layout_effective_group (shown != NULL ? shown : group->members->pdata[0]);
+    }
+  for (guint i = 0; i < group->groups->len; i++)
+    {
+      Group *child = group->groups->pdata[i];
+      if (onyx_layout_is_folded_member (run, child))
+        {
+          if (child->member_index == 0)
+            g_ptr_array_add (visible, child->stack);
+        }
+      else
+        g_ptr_array_add (visible, onyx_layout_effective_group (child));
+    }
+  return visible;
+}
+
+/* Boxes a group shows when open: its items and its visible subgroups (a subgroup
+ * holding a single item shows that item); a stack's are those of its member. */
+guint
+onyx_layout_n_children (Run *run, Group *group)
+{
+  g_autoptr (GPtrArray) visible = onyx_layout_visible_subgroups (run, group);
+  Group *shown = group->members != NULL ? onyx_layout_stack_shown (run, group) : NULL;
+
+  if (group->members != NULL)
+    group = onyx_layout_effective_group (shown != NULL ? shown : group->members->pdata[0]);
+  return group->items->len + visible->len;
 }
 
 static void
@@ -75,21 +111,21 @@ onyx_layout_engine_expansion (OnyxLayoutEngine *engine, OnyxExpandMode mode,
   else if (mode == ONYX_EXPAND_AUTO)
     {
       /* Open the biggest closed group while the boxes shown stay few. */
-      g_autoptr (GPtrArray) closed = g_ptr_array_new ();
-      guint visible = onyx_layout_n_children (root);
-      for (guint i = 0; i < root->groups->len; i++)
-        g_ptr_array_add (closed, onyx_layout_effective_group (root->groups->pdata[i]));
+      /* Stacks fold, showing their first member. */
+      g_autoptr (GPtrArray) closed = onyx_layout_visible_subgroups (NULL, root);
+      guint visible = onyx_layout_n_children (NULL, root);
       while (closed->len > 0)
         {
           Group *group;
+          g_autoptr (GPtrArray) inside = NULL;
           g_ptr_array_sort (closed, compare_groups_by_size);
           group = g_ptr_array_steal_index (closed, 0);
-          if (visible + onyx_layout_n_children (group) - 1 > AUTO_VISIBLE_BOXES)
+          if (visible + onyx_layout_n_children (NULL, group) - 1 > AUTO_VISIBLE_BOXES)
             continue;
-          visible += onyx_layout_n_children (group) - 1;
+          visible += onyx_layout_n_children (NULL, group) - 1;
           g_hash_table_add (expanded, g_strdup (group->path));
-          for (guint i = 0; i < group->groups->len; i++)
-            g_ptr_array_add (closed, onyx_layout_effective_group (group->groups->pdata[i]));
+          inside = onyx_layout_visible_subgroups (NULL, group);
+          g_ptr_array_extend (closed, inside, NULL, NULL);
         }
     }
   for (guint i = 0; extra_expanded != NULL && extra_expanded[i] != NULL; i++)
@@ -100,6 +136,16 @@ onyx_layout_engine_expansion (OnyxLayoutEngine *engine, OnyxExpandMode mode,
         g_hash_table_add (expanded, g_strndup (path, slash - path));
       g_hash_table_add (expanded, g_strdup (path));
     }
+  /* A member opened (Find opens the scopes around a match) opens its stack at it. */
+  for (guint s = 0; s < engine->stacks->len; s++)
+    {
+      Group *stack = engine->stacks->pdata[s];
+      guint n_open = 0;
+      for (guint m = 0; m < stack->members->len; m++)
+        n_open += g_hash_table_contains (expanded, ((Group *) stack->members->pdata[m])->path);
+      if (n_open > 0 && n_open < stack->members->len)
+        g_hash_table_add (expanded, g_strdup (stack->path));
+    }
   for (guint i = 0; collapsed != NULL && collapsed[i] != NULL; i++)
     g_hash_table_remove (expanded, collapsed[i][0] == '/' ? collapsed[i] + 1 : collapsed[i]);
   return expanded;
@@ -108,16 +154,31 @@ onyx_layout_engine_expansion (OnyxLayoutEngine *engine, OnyxExpandMode mode,
 gboolean
 onyx_layout_is_open (Run *run, Group *group)
 {
-  return g_hash_table_contains (run->expanded, group->path);
+  if (group->members != NULL)
+    return onyx_layout_stack_shown (run, group) != NULL && g_hash_table_contains (run->expanded, group->path);
+  if (g_hash_table_contains (run->expanded, group->path))
+    return TRUE;
+  /* In a folded stack, a group is open when its twin in any member is. */
+  if (group->twins != NULL && onyx_layout_stack_shown (run, group->stack) != NULL)
+    for (guint m = 0; m < group->twins->len; m++)
+      if (g_hash_table_contains (run->expanded, ((Group *) group->twins->pdata[m])->path))
+        return TRUE;
+  return FALSE;
 }
 
 void
 onyx_layout_expansion_signature (Run *run, Group *group, GString *out)
 {
-  if (!onyx_layout_is_open (run, group))
-    return;
-  g_string_append_printf (out, "+%s", group->path);
-  for (guint i = 0; i < group->groups->len; i++)
-    onyx_layout_expansion_signature (run, onyx_layout_effective_group (group->groups->pdata[i]), out);
-}
+  g_autoptr (GPtrArray) visible = onyx_layout_visible_subgroups (run, group);
 
+  for (guint i = 0; i < visible->len; i++)
+    {
+      Group *sub = visible->pdata[i];
+      if (!onyx_layout_is_open (run, sub))
+        continue;
+      g_string_append_printf (out, "+%s", sub->path);
+      if (sub->members != NULL)
+        g_string_append_printf (out, "=%s", onyx_layout_stack_shown (run, sub)->path);
+      onyx_layout_expansion_signature (run, sub, out);
+    }
+}

@@ -383,6 +383,7 @@ group_free (Group *group)
 {
   g_free (group->path);
   g_free (group->name);
+  onyx_layout_stack_free_data (group);
   g_ptr_array_unref (group->groups);
   g_array_unref (group->items);
   g_free (group);
@@ -409,6 +410,7 @@ clear_model (OnyxLayoutEngine *engine)
   g_clear_pointer (&engine->items, g_array_unref);
   g_clear_pointer (&engine->edges, g_array_unref);
   g_clear_pointer (&engine->groups, g_hash_table_unref);
+  g_clear_pointer (&engine->stacks, g_ptr_array_unref);
   g_clear_pointer (&engine->module_labels, g_hash_table_unref);
   g_clear_pointer (&engine->shapes, g_hash_table_unref);
   g_clear_pointer (&engine->outer_names, g_ptr_array_unref);
@@ -468,6 +470,7 @@ measure_labels (OnyxLayoutEngine *engine, TextWidths *widths)
     }
   count_group (engine, engine->root);
   hash_group_items (engine, engine->root);
+  onyx_layout_count_stacks (engine);
 }
 
 const EdgeLabel *
@@ -761,6 +764,7 @@ build_model (OnyxLayoutEngine *engine)
       g_array_append_val (item->group->items, index);
     }
   measure_labels (engine, &widths);
+  onyx_layout_find_stacks (engine);
 
   /* Collapsed group boxes: name and count. */
   {
@@ -769,16 +773,30 @@ build_model (OnyxLayoutEngine *engine)
     g_hash_table_iter_init (&iter, engine->groups);
     while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &group))
       {
-        g_autofree char *count = onyx_layout_count_text (group->n_nodes_total);
-        g_autofree char *header = g_strdup_printf ("%s · %s", group->name, count);
+        g_autofree char *count = onyx_layout_group_count_text (group);
+        g_autofree char *header = NULL;
         double width = 0, open_width = 0;
         measure (&widths, group->name, TRUE, &width);
         measure (&widths, count, FALSE, &width);
         group->collapsed_width = MAX (width + 24, 80);
-        /* Open, the header line says both in bold (onyx-render.c). */
+        group->collapsed_height = HEADER_HEIGHT + LINE_HEIGHT + 8;
+        /* Open, the header line says both in bold (onyx-render.c); a stack's also
+         * which member it shows (the longest name) and has its step buttons. */
+        if (group->members != NULL)
+          {
+            const Group *last = group->members->pdata[group->members->len - 1];
+            header = onyx_layout_group_header (group->name, count, strrchr (last->path, '/') != NULL
+                                                                     ? strrchr (last->path, '/') + 1
+                                                                     : last->path);
+            open_width = ONYX_LAYOUT_STACK_BUTTONS_WIDTH;
+            /* The cards drawn behind a closed stack. */
+            group->collapsed_width += 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
+            group->collapsed_height += 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
+          }
+        else
+          header = onyx_layout_group_header (group->name, count, NULL);
         measure (&widths, header, TRUE, &open_width);
         group->open_min_width = open_width + 24;
-        group->collapsed_height = HEADER_HEIGHT + LINE_HEIGHT + 8;
       }
   }
   text_widths_clear (&widths);

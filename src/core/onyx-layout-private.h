@@ -58,6 +58,16 @@ struct _Group {
   guint hash;             /* of its whole subtree */
   double collapsed_width, collapsed_height;
   double open_min_width;    /* room for the header line when open */
+  /* Repeated blocks (onyx-layout-stacks.c). A stack is a group standing for a run of
+   * sibling groups of the same structure ("layers.0" … "layers.31"): it is not in its
+   * parent's `groups` (its members are) but is in engine->groups, under a path no
+   * scope has ("model/layers.0–31"). */
+  GPtrArray *members;       /* a stack: its members (Group*, not owned) in index order */
+  int stack_id;             /* a stack: its index in engine->stacks */
+  Group *stack;             /* a member, or a group inside one: the stack it is in */
+  GPtrArray *twins;         /* a member or a group inside one: the group at the same
+                             * place in each member, in member order (shared) */
+  guint member_index;       /* a member or a group inside one: its member's position */
 };
 
 /* A finished layout of one group's children, positions relative to its top left.
@@ -94,7 +104,8 @@ struct _OnyxLayoutEngine {
   GPtrArray *outer_names;   /* char* (the graph's), what ONYX_LAYOUT_OUTER items index */
   GArray *items;            /* Item */
   GArray *edges;            /* ItemEdge */
-  GHashTable *groups;       /* path → Group */
+  GHashTable *groups;       /* path → Group (stacks too) */
+  GPtrArray *stacks;        /* Group*: the stacks, by stack_id */
   GHashTable *module_labels;  /* scope path → group title ("network.0 · Linear") */
   Group *root;
   GHashTable *shapes;       /* tensor → EdgeLabel* */
@@ -122,6 +133,8 @@ typedef struct {
   guint n_dot_runs;
   guint n_disk_hits;
   GPtrArray *held;          /* GroupLayout refs: what the run returned stays valid */
+  Group **stack_shown;      /* per stack: the member it shows; NULL when unfolded (all
+                             * its members open: each is drawn) */
 } Run;
 
 /* onyx-layout-items.c */
@@ -133,13 +146,23 @@ const EdgeLabel *onyx_layout_edge_label (OnyxLayoutEngine *engine,
 /* onyx-layout-expand.c: which groups show */
 
 Group       *onyx_layout_effective_group      (Group   *group);
-char        *onyx_layout_subgroup_key         (Group   *group);
+/* The key of the box standing for `group` among its parent's children ("g:path" or,
+ * for a group showing a single item, "i:12"); a folded stack's for its members. */
+char        *onyx_layout_subgroup_key         (Run     *run,
+                                               Group   *group);
+/* The groups whose boxes `group` shows when open, in order: its subgroups (each as
+ * its effective group), a folded stack in place of its members; for a stack, those
+ * of the member it shows. `run` NULL: every stack folded, showing its first member. */
+GPtrArray   *onyx_layout_visible_subgroups    (Run     *run,
+                                               Group   *group);
 /* "1 node", "12 nodes": a group's count as its box shows it. */
 char        *onyx_layout_count_text           (guint    n_nodes);
-guint        onyx_layout_n_children           (Group   *group);
+guint        onyx_layout_n_children           (Run     *run,
+                                               Group   *group);
 gboolean     onyx_layout_is_open              (Run     *run,
                                                Group   *group);
-/* Appends which groups are open in the subtree of `group`: part of its cache key. */
+/* Appends which groups are open below `group` (and which member each open stack
+ * shows): part of its layout's cache key. */
 void         onyx_layout_expansion_signature  (Run     *run,
                                                Group   *group,
                                                GString *out);
@@ -187,6 +210,24 @@ DotResult   *onyx_layout_disk_cache_load      (OnyxLayoutDiskCache *cache,
 void         onyx_layout_disk_cache_store     (OnyxLayoutDiskCache *cache,
                                                const char          *key,
                                                const DotResult     *result);
+
+/* onyx-layout-stacks.c: repeated blocks */
+
+/* Finds the runs of sibling groups of the same structure and makes their stacks. */
+void         onyx_layout_find_stacks          (OnyxLayoutEngine *engine);
+/* After count_group: a stack's totals are its members'. */
+void         onyx_layout_count_stacks         (OnyxLayoutEngine *engine);
+void         onyx_layout_stack_free_data      (Group   *group);
+/* "32 × 11 nodes" for a stack, "11 nodes" for another group. */
+char        *onyx_layout_group_count_text     (Group   *group);
+/* Fills run->stack_shown from run->expanded. */
+void         onyx_layout_run_stacks_init      (Run     *run);
+/* The member a stack shows (the first when `run` is NULL), or NULL when unfolded. */
+Group       *onyx_layout_stack_shown          (Run     *run,
+                                               Group   *stack);
+/* `group` is a member of a stack that this run draws folded. */
+gboolean     onyx_layout_is_folded_member     (Run     *run,
+                                               Group   *group);
 
 /* onyx-layout-lines.c: what an op box lists */
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "onyx-graph-index.h"
+#include "onyx-types.h"
 
 static gpointer
 copy_string (gconstpointer text, gpointer user_data)
@@ -15,8 +16,10 @@ copy_string (gconstpointer text, gpointer user_data)
 }
 
 static void
-fill_node (OnyxLayoutEngine *engine, OnyxLayoutNode *node, const char *key)
+fill_node (Run *run, OnyxLayoutNode *node, const char *key)
 {
+  OnyxLayoutEngine *engine = run->engine;
+
   if (key[0] == 'i')
     {
       const Item *item = &g_array_index (engine->items, Item, atoi (key + 2));
@@ -37,7 +40,18 @@ fill_node (OnyxLayoutEngine *engine, OnyxLayoutNode *node, const char *key)
       node->index = -1;
       node->scope = g_strdup (group->path);
       node->title = g_strdup (group->name);
-      node->subtitle = onyx_layout_count_text (group->n_nodes_total);
+      node->subtitle = onyx_layout_group_count_text (group);
+      if (group->members != NULL)
+        {
+          Group *shown = onyx_layout_stack_shown (run, group);
+          const char *slash;
+          if (shown == NULL)
+            shown = group->members->pdata[0];
+          slash = strrchr (shown->path, '/');
+          node->stack_size = group->members->len;
+          node->stack_shown = shown->member_index;
+          node->stack_label = onyx_display_escape (slash != NULL ? slash + 1 : shown->path);
+        }
       node->lines = g_ptr_array_new_with_free_func (g_free);
       node->line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
       node->category = ONYX_CATEGORY_DEFAULT;
@@ -70,7 +84,7 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
       const OnyxRect *box = g_hash_table_lookup (layout->child_boxes, child);
       OnyxLayoutNode node = { 0 };
 
-      fill_node (run->engine, &node, child);
+      fill_node (run, &node, child);
       node.parent = parent;
       node.box = (OnyxRect) { ox + box->x, oy + box->y, box->width, box->height };
       g_array_append_val (out->nodes, node);
@@ -124,6 +138,7 @@ clear_layout_node (OnyxLayoutNode *node)
   g_free (node->title);
   g_free (node->subtitle);
   g_free (node->details);
+  g_free (node->stack_label);
   if (node->lines != NULL)
     g_ptr_array_unref (node->lines);
   if (node->line_nodes != NULL)
@@ -163,13 +178,11 @@ onyx_layout_free (OnyxLayout *layout)
 static guint
 count_work (Run *run, Group *group)
 {
-  guint n = onyx_layout_n_children (group);
-  for (guint i = 0; i < group->groups->len; i++)
-    {
-      Group *sub = onyx_layout_effective_group (group->groups->pdata[i]);
-      if (onyx_layout_is_open (run, sub))
-        n += count_work (run, sub);
-    }
+  guint n = onyx_layout_n_children (run, group);
+  g_autoptr (GPtrArray) visible = onyx_layout_visible_subgroups (run, group);
+  for (guint i = 0; i < visible->len; i++)
+    if (onyx_layout_is_open (run, visible->pdata[i]))
+      n += count_work (run, visible->pdata[i]);
   return n;
 }
 
@@ -223,6 +236,13 @@ onyx_layout_boxes_of_nodes (const OnyxLayout *layout, OnyxLayoutEngine *engine)
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       if (node->kind == ONYX_LAYOUT_OP && node->index >= 0 && (guint) node->index < n)
         box[node->index] = (int) i;
+      else if (node->kind == ONYX_LAYOUT_GROUP && node->stack_size > 0)
+        {
+          /* A stack's box stands for its members but the nodes it shows. */
+          for (guint m = 0; m < node->stack_size; m++)
+            g_hash_table_insert (closed, (gpointer) onyx_layout_engine_stack_member (engine, node->scope, m),
+                                 GINT_TO_POINTER (i + 1));
+        }
       else if (node->kind == ONYX_LAYOUT_GROUP && !node->expanded && node->scope != NULL)
         g_hash_table_insert (closed, node->scope, GINT_TO_POINTER (i + 1));
     }
@@ -324,7 +344,7 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
         {
           int made = GPOINTER_TO_INT (g_hash_table_lookup (producer, edge->tensor)) - 1;
           int box = made >= 0 && (size_t) made < graph->n_node ? box_of[made] : -1;
-          if (box >= 0 && is_inside (layout, box, edge->from))
+          if (box >= 0 && box != edge->from && is_inside (layout, box, edge->from))
             {
               const OnyxRect *r = &g_array_index (layout->nodes, OnyxLayoutNode, box).box;
               extend_spline (edge->points, r->x + r->width / 2, r->y + r->height, FALSE);
@@ -340,7 +360,7 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
             {
               int read = g_array_index (readers, Reader, r).node;
               int box = (size_t) read < graph->n_node ? box_of[read] : -1;
-              if (box >= 0 && is_inside (layout, box, edge->to) &&
+              if (box >= 0 && box != edge->to && is_inside (layout, box, edge->to) &&
                   (best < 0 || g_array_index (layout->nodes, OnyxLayoutNode, box).box.y <
                                  g_array_index (layout->nodes, OnyxLayoutNode, best).box.y))
                 best = box;
@@ -360,10 +380,14 @@ onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayo
                         gpointer progress_data, GCancellable *cancellable)
 {
   g_autoptr (GPtrArray) held = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_layout_group_layout_unref);
-  Run run = { engine, expanded, cancellable, progress, progress_data, 0, 0, 0, 0, held };
+  Run run = { engine, expanded, cancellable, progress, progress_data, 0, 0, 0, 0, held, NULL };
   Group *root = onyx_layout_effective_group (engine->root);
   GroupLayout *top;
   OnyxLayout *layout;
+  g_autofree Group **stack_shown = NULL;
+
+  onyx_layout_run_stacks_init (&run);
+  stack_shown = run.stack_shown;
 
   run.n_total = count_work (&run, root);
   if ((top = onyx_layout_group (&run, root)) == NULL)

@@ -57,6 +57,9 @@ typedef struct {
                          * every attribute and weight; a value's name and type; or NULL */
   OnyxCategory category;
   OnyxRect box;         /* absolute */
+  guint stack_size;     /* a stack of repeated groups ("layers.0–31"): how many; else 0 */
+  guint stack_shown;    /* a stack: the position of the member it shows when open */
+  char *stack_label;    /* a stack: the name of the member it shows ("layers.5") */
 } OnyxLayoutNode;
 
 typedef struct {
@@ -180,6 +183,35 @@ int              *onyx_layout_boxes_of_nodes (const OnyxLayout *layout,
  * ending at a "/". */
 const char       *onyx_layout_engine_node_scope (OnyxLayoutEngine *engine,
                                                  guint             node);
+/* Repeated blocks: consecutive sibling groups of the same structure whose names
+ * differ in a number counting up ("layers.0" … "layers.31") are drawn as one stack
+ * box (its scope "model/layers.0–31"; OnyxLayoutNode.stack_size). Open, the stack
+ * shows one member: the first of its members whose scope is in the expansion set,
+ * else the first; the groups inside are open when the same group of any member is.
+ * With every member open (ONYX_EXPAND_ALL) each member is drawn on its own.
+ * How many members the stack at `stack_path` has (0: no such stack). */
+guint             onyx_layout_engine_stack_size   (OnyxLayoutEngine *engine,
+                                                   const char       *stack_path);
+/* The scope path of member `index` of a stack, or NULL. */
+const char       *onyx_layout_engine_stack_member (OnyxLayoutEngine *engine,
+                                                   const char       *stack_path,
+                                                   guint             index);
+/* The stack whose member `path` is, or NULL. */
+const char       *onyx_layout_engine_stack_of_member (OnyxLayoutEngine *engine,
+                                                      const char       *path);
+/* The header line of an open group's box: "attn · 8 nodes", for a stack
+ * "layers.0–31 · 32 × 11 nodes · showing layers.5". */
+char             *onyx_layout_group_header     (const char *title,
+                                                const char *count,
+                                                const char *shown);
+/* Room the step buttons of an open stack's header take at its right end; where a
+ * point falls on them: -1 (back), 1 (on), 0 (neither). */
+#define ONYX_LAYOUT_STACK_BUTTONS_WIDTH 44.0
+/* A closed stack is drawn as a card with two more behind it, this far apart. */
+#define ONYX_LAYOUT_STACK_CARD_OFFSET 4.0
+int               onyx_layout_stack_button_at  (const OnyxLayoutNode *node,
+                                                double                x,
+                                                double                y);
 /* The tensor name an ONYX_LAYOUT_OUTER box stands for (its index), or NULL. */
 const char       *onyx_layout_engine_outer_name (OnyxLayoutEngine *engine,
                                                  int               index);

@@ -250,18 +250,49 @@ outline_state (Painter *p, int index)
   cairo_stroke (cr);
 }
 
+/* Sets the path and source of a group's fill; a stack's cards hide those behind. */
+static void
+fill_group_box (Painter *p, const OnyxLayoutNode *node, const OnyxRect *box)
+{
+  rounded_rect (p->cr, box, RADIUS * 1.5);
+  if (node->stack_size > 0 && !node->expanded)
+    {
+      cairo_set_source_rgb (p->cr, p->body.r, p->body.g, p->body.b);
+      cairo_fill_preserve (p->cr);
+    }
+  if (node->expanded)
+    cairo_set_source_rgba (p->cr, p->palette->open_group.r, p->palette->open_group.g, p->palette->open_group.b,
+                           p->palette->open_group_alpha);
+  else
+    cairo_set_source_rgba (p->cr, p->palette->closed_group.r, p->palette->closed_group.g,
+                           p->palette->closed_group.b, p->palette->closed_group_alpha);
+}
+
 static void
 draw_group (Painter *p, const OnyxLayoutNode *node, int index)
 {
   cairo_t *cr = p->cr;
+  OnyxRect front = node->box;
+  g_autofree char *header = NULL;
 
-  rounded_rect (cr, &node->box, RADIUS * 1.5);
-  if (node->expanded)
-    cairo_set_source_rgba (cr, p->palette->open_group.r, p->palette->open_group.g, p->palette->open_group.b,
-                           p->palette->open_group_alpha);
-  else
-    cairo_set_source_rgba (cr, p->palette->closed_group.r, p->palette->closed_group.g, p->palette->closed_group.b,
-                           p->palette->closed_group_alpha);
+  /* A closed stack: its card on two more, offset down and right. */
+  if (node->stack_size > 0 && !node->expanded)
+    {
+      front.width -= 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
+      front.height -= 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
+      for (int card = 2; card >= 1; card--)
+        {
+          OnyxRect behind = front;
+          behind.x += card * ONYX_LAYOUT_STACK_CARD_OFFSET;
+          behind.y += card * ONYX_LAYOUT_STACK_CARD_OFFSET;
+          fill_group_box (p, node, &behind);
+          cairo_fill_preserve (cr);
+          cairo_set_source_rgb (cr, p->line.r, p->line.g, p->line.b);
+          cairo_set_line_width (cr, 1);
+          cairo_stroke (cr);
+        }
+    }
+  fill_group_box (p, node, &front);
   cairo_fill_preserve (cr);
   if (node->expanded)
     cairo_set_dash (cr, dashes, G_N_ELEMENTS (dashes), 0);
@@ -272,14 +303,22 @@ draw_group (Painter *p, const OnyxLayoutNode *node, int index)
   cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
   if (node->expanded)
     {
-      /* Open groups: name and count on the header line above their contents. */
-      g_autofree char *header = g_strdup_printf ("%s · %s", node->title, node->subtitle);
-      draw_text (p, p->bold, header, node->box.x + 8, node->box.y + 4, node->box.width - 16);
+      /* Open groups: name and count on the header line above their contents; an
+       * open stack, which member it shows and its step buttons. */
+      double buttons = node->stack_size > 0 ? ONYX_LAYOUT_STACK_BUTTONS_WIDTH : 0;
+      double right = node->box.x + node->box.width - 4;
+      header = onyx_layout_group_header (node->title, node->subtitle, node->stack_size > 0 ? node->stack_label : NULL);
+      draw_text (p, p->bold, header, node->box.x + 8, node->box.y + 4, node->box.width - 16 - buttons);
+      if (buttons > 0)
+        {
+          draw_text (p, p->bold, "‹", right - buttons + 14, node->box.y + 4, 12);
+          draw_text (p, p->bold, "›", right - buttons / 2 + 10, node->box.y + 4, 12);
+        }
       return;
     }
-  draw_text (p, p->bold, node->title, node->box.x + 8, node->box.y + 4, node->box.width - 16);
+  draw_text (p, p->bold, node->title, front.x + 8, front.y + 4, front.width - 16);
   cairo_set_source_rgb (cr, p->muted.r, p->muted.g, p->muted.b);
-  draw_text (p, p->small, node->subtitle, node->box.x + 8, node->box.y + 22, node->box.width - 16);
+  draw_text (p, p->small, node->subtitle, front.x + 8, front.y + 22, front.width - 16);
 }
 
 static void

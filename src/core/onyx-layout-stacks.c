@@ -1,0 +1,388 @@
+/* onyx-layout-stacks.c: repeated blocks.
+ *
+ * A decoder LLM is 32 copies of one layer ("/model/layers.0/…" … "/model/layers.31/…");
+ * drawn one by one they make a picture nobody reads. Consecutive sibling groups whose
+ * names differ only in a number counting up by one, and whose contents have the same
+ * structure (the same items by kind and operator, in the same scopes, wired the same
+ * way inside), are drawn as one stack box: "layers.0–31 · 32 × 11 nodes". Opened, the
+ * stack shows one member at its real size (the first, or the one whose scope is open:
+ * stepping changes which), and the groups inside it are open when the same group of
+ * any member is. A member that differs breaks the run and is drawn on its own. When
+ * every member is open (Expand All), the stack unfolds and each member is drawn. */
+#include "onyx-layout-private.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "onyx-types.h"
+
+/* Fewer repeats than this read fine drawn out. */
+#define MIN_STACK_MEMBERS 3
+
+/* The last run of digits in a scope's last component: "layers.12" → "layers.", 12, "". */
+typedef struct {
+  const char *component;
+  gsize prefix_len, digits_end;
+  guint64 number;
+} Numbered;
+
+static gboolean
+numbered_of (const Group *group, Numbered *out)
+{
+  const char *slash = strrchr (group->path, '/');
+  const char *component = slash != NULL ? slash + 1 : group->path;
+  gsize end = strlen (component), start;
+
+  while (end > 0 && !g_ascii_isdigit (component[end - 1]))
+    end--;
+  if (end == 0)
+    return FALSE;
+  start = end;
+  while (start > 0 && g_ascii_isdigit (component[start - 1]))
+    start--;
+  /* Numbers of at most 9 digits: an index, not a hash. */
+  if (end - start > 9 || (end - start > 1 && component[start] == '0'))
+    return FALSE;
+  out->component = component;
+  out->prefix_len = start;
+  out->digits_end = end;
+  out->number = g_ascii_strtoull (component + start, NULL, 10);
+  return TRUE;
+}
+
+/* `b` follows `a` in a run: the same text around a number one higher. */
+static gboolean
+follows (const Numbered *a, const Numbered *b)
+{
+  return a->prefix_len == b->prefix_len && strncmp (a->component, b->component, a->prefix_len) == 0 &&
+         strcmp (a->component + a->digits_end, b->component + b->digits_end) == 0 && b->number == a->number + 1;
+}
+
+/* Incoming edges by item, as offsets into one array. */
+typedef struct {
+  guint *start;             /* per item + 1 */
+  guint *edges;             /* engine->edges indices */
+  int *position;            /* per item: its position in the member being described, or -1 */
+} EdgeIndex;
+
+static void
+edge_index_init (EdgeIndex *index, OnyxLayoutEngine *engine)
+{
+  guint n_items = engine->items->len, n_edges = engine->edges->len;
+  g_autofree guint *fill = g_new0 (guint, n_items + 1);
+
+  index->start = g_new0 (guint, n_items + 1);
+  index->edges = g_new (guint, MAX (n_edges, 1));
+  index->position = g_new (int, MAX (n_items, 1));
+  for (guint i = 0; i < n_items; i++)
+    index->position[i] = -1;
+  for (guint e = 0; e < n_edges; e++)
+    index->start[g_array_index (engine->edges, ItemEdge, e).to + 1]++;
+  for (guint i = 0; i < n_items; i++)
+    index->start[i + 1] += index->start[i];
+  for (guint e = 0; e < n_edges; e++)
+    {
+      int to = g_array_index (engine->edges, ItemEdge, e).to;
+      index->edges[index->start[to] + fill[to]++] = e;
+    }
+}
+
+static void
+edge_index_clear (EdgeIndex *index)
+{
+  g_free (index->start);
+  g_free (index->edges);
+  g_free (index->position);
+}
+
+static void
+collect_items (Group *group, GArray *items)
+{
+  g_array_append_vals (items, group->items->data, group->items->len);
+  for (guint i = 0; i < group->groups->len; i++)
+    collect_items (group->groups->pdata[i], items);
+}
+
+/* What a member is made of, as text: its groups by path below it, its items by kind
+ * and operator in order, and for each the positions its edges come from (-1 from
+ * outside). Two members are alike when their texts are equal. */
+static char *
+describe_member (OnyxLayoutEngine *engine, EdgeIndex *index, Group *member)
+{
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (int));
+  GString *out = g_string_new (NULL);
+  gsize root_len = strlen (member->path);
+
+  collect_items (member, items);
+  for (guint i = 0; i < items->len; i++)
+    index->position[g_array_index (items, int, i)] = (int) i;
+  for (guint i = 0; i < items->len; i++)
+    {
+      int t = g_array_index (items, int, i);
+      const Item *item = &g_array_index (engine->items, Item, t);
+      const char *scope = strlen (item->scope) >= root_len ? item->scope + root_len : "";
+
+      g_string_append_printf (out, "%d %s ", (int) item->kind, scope);
+      if (item->kind == ONYX_LAYOUT_OP)
+        {
+          const Onnx__NodeProto *node = engine->graph->node[item->index];
+          g_string_append_printf (out, "%s:%s", node->domain != NULL ? node->domain : "",
+                                  node->op_type != NULL ? node->op_type : "");
+        }
+      for (guint k = index->start[t]; k < index->start[t + 1]; k++)
+        {
+          const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, index->edges[k]);
+          g_string_append_printf (out, " %d%s", index->position[edge->from], edge->implicit ? "i" : "");
+        }
+      g_string_append_c (out, '\n');
+    }
+  for (guint i = 0; i < items->len; i++)
+    index->position[g_array_index (items, int, i)] = -1;
+  return g_string_free (out, FALSE);
+}
+
+/* Marks the groups of member `position` at the place of `of_first` in the first
+ * member, and every group below them, with their twins. */
+static void
+mark_twins (OnyxLayoutEngine *engine, Group *stack, Group *of_first)
+{
+  GPtrArray *twins;
+  const char *rel = of_first->path + strlen (((Group *) stack->members->pdata[0])->path);
+
+  if (of_first == stack->members->pdata[0])
+    twins = g_ptr_array_ref (stack->members);
+  else
+    {
+      twins = g_ptr_array_new ();
+      for (guint m = 0; m < stack->members->len; m++)
+        {
+          g_autofree char *path = g_strconcat (((Group *) stack->members->pdata[m])->path, rel, NULL);
+          Group *twin = g_hash_table_lookup (engine->groups, path);
+          /* Alike members have the same scopes below them: never missing. */
+          g_ptr_array_add (twins, twin != NULL ? twin : stack->members->pdata[m]);
+        }
+    }
+  for (guint m = 0; m < twins->len; m++)
+    {
+      Group *twin = twins->pdata[m];
+      twin->stack = stack;
+      twin->member_index = m;
+      if (twin->twins == NULL)
+        twin->twins = g_ptr_array_ref (twins);
+    }
+  g_ptr_array_unref (twins);
+  for (guint i = 0; i < of_first->groups->len; i++)
+    mark_twins (engine, stack, of_first->groups->pdata[i]);
+}
+
+static void
+make_stack (OnyxLayoutEngine *engine, Group *parent, GPtrArray *groups, guint first, guint n)
+{
+  Group *head = groups->pdata[first], *stack;
+  Numbered a, b;
+  g_autofree char *range = NULL, *escaped_component = NULL, *escaped_range = NULL, *path = NULL;
+
+  numbered_of (head, &a);
+  numbered_of (groups->pdata[first + n - 1], &b);
+  range = g_strdup_printf ("%.*s%" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT "%s", (int) a.prefix_len, a.component,
+                           a.number, b.number, a.component + a.digits_end);
+  path = parent->path[0] != '\0' ? g_strdup_printf ("%s/%s", parent->path, range) : g_strdup (range);
+  if (g_hash_table_contains (engine->groups, path))
+    return;
+  stack = g_new0 (Group, 1);
+  stack->path = g_steal_pointer (&path);
+  /* A module's group says its class after the name ("layers.0 · LlamaDecoderLayer"). */
+  escaped_component = onyx_display_escape (a.component);
+  escaped_range = onyx_display_escape (range);
+  stack->name = g_strconcat (escaped_range,
+                             g_str_has_prefix (head->name, escaped_component) ? head->name + strlen (escaped_component) : "",
+                             NULL);
+  stack->parent = parent;
+  stack->groups = g_ptr_array_new ();
+  stack->items = g_array_new (FALSE, FALSE, sizeof (int));
+  stack->members = g_ptr_array_new ();
+  for (guint m = 0; m < n; m++)
+    g_ptr_array_add (stack->members, groups->pdata[first + m]);
+  stack->stack_id = (int) engine->stacks->len;
+  g_ptr_array_add (engine->stacks, stack);
+  g_hash_table_insert (engine->groups, stack->path, stack);
+  mark_twins (engine, stack, head);
+}
+
+static void
+find_in (OnyxLayoutEngine *engine, EdgeIndex *index, Group *group)
+{
+  GPtrArray *children = group->groups;
+  guint i = 0;
+
+  while (i < children->len)
+    {
+      Numbered prev, next;
+      guint end = i + 1, run_start;
+      g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+
+      if (numbered_of (children->pdata[i], &prev))
+        while (end < children->len && numbered_of (children->pdata[end], &next) && follows (&prev, &next))
+          prev = next, end++;
+      if (end - i < MIN_STACK_MEMBERS || ((Group *) children->pdata[i])->n_items_total < 2)
+        {
+          find_in (engine, index, children->pdata[i]);
+          i++;
+          continue;
+        }
+      for (guint m = i; m < end; m++)
+        g_ptr_array_add (texts, describe_member (engine, index, children->pdata[m]));
+      /* Within the run of names, the stretches of alike members. */
+      run_start = i;
+      for (guint m = i + 1; m <= end; m++)
+        {
+          if (m < end && strcmp (texts->pdata[m - i], texts->pdata[run_start - i]) == 0)
+            continue;
+          if (m - run_start >= MIN_STACK_MEMBERS)
+            make_stack (engine, group, children, run_start, m - run_start);
+          else
+            for (guint k = run_start; k < m; k++)
+              find_in (engine, index, children->pdata[k]);
+          run_start = m;
+        }
+      i = end;
+    }
+}
+
+void
+onyx_layout_find_stacks (OnyxLayoutEngine *engine)
+{
+  EdgeIndex index;
+
+  engine->stacks = g_ptr_array_new ();
+  edge_index_init (&index, engine);
+  find_in (engine, &index, engine->root);
+  edge_index_clear (&index);
+  onyx_layout_count_stacks (engine);
+}
+
+void
+onyx_layout_count_stacks (OnyxLayoutEngine *engine)
+{
+  for (guint s = 0; engine->stacks != NULL && s < engine->stacks->len; s++)
+    {
+      Group *stack = engine->stacks->pdata[s];
+      stack->n_items_total = stack->n_nodes_total = 0;
+      stack->hash = g_str_hash (stack->path);
+      for (guint m = 0; m < stack->members->len; m++)
+        {
+          const Group *member = stack->members->pdata[m];
+          stack->n_items_total += member->n_items_total;
+          stack->n_nodes_total += member->n_nodes_total;
+          stack->hash = stack->hash * 31 + member->hash;
+        }
+    }
+}
+
+void
+onyx_layout_stack_free_data (Group *group)
+{
+  g_clear_pointer (&group->members, g_ptr_array_unref);
+  g_clear_pointer (&group->twins, g_ptr_array_unref);
+}
+
+char *
+onyx_layout_group_count_text (Group *group)
+{
+  g_autofree char *each = NULL;
+
+  if (group->members == NULL)
+    return onyx_layout_count_text (group->n_nodes_total);
+  each = onyx_layout_count_text (((Group *) group->members->pdata[0])->n_nodes_total);
+  /* TRANSLATORS: a stack of repeated layers: "32 × 11 nodes" */
+  return g_strdup_printf (_("%u × %s"), group->members->len, each);
+}
+
+void
+onyx_layout_run_stacks_init (Run *run)
+{
+  GPtrArray *stacks = run->engine->stacks;
+
+  run->stack_shown = g_new0 (Group *, MAX (stacks->len, 1));
+  for (guint s = 0; s < stacks->len; s++)
+    {
+      Group *stack = stacks->pdata[s];
+      guint n_open = 0;
+      for (guint m = 0; m < stack->members->len; m++)
+        if (g_hash_table_contains (run->expanded, ((Group *) stack->members->pdata[m])->path))
+          {
+            if (n_open++ == 0)
+              run->stack_shown[s] = stack->members->pdata[m];
+          }
+      if (n_open == stack->members->len)
+        run->stack_shown[s] = NULL;
+      else if (n_open == 0)
+        run->stack_shown[s] = stack->members->pdata[0];
+    }
+}
+
+Group *
+onyx_layout_stack_shown (Run *run, Group *stack)
+{
+  return run == NULL ? stack->members->pdata[0] : run->stack_shown[stack->stack_id];
+}
+
+gboolean
+onyx_layout_is_folded_member (Run *run, Group *group)
+{
+  return group->stack != NULL && group->stack->members->pdata[group->member_index] == group &&
+         onyx_layout_stack_shown (run, group->stack) != NULL;
+}
+
+/* Public lookups, for the app's stepping through a stack. */
+
+static Group *
+stack_at (OnyxLayoutEngine *engine, const char *path)
+{
+  Group *group = path != NULL && engine->groups != NULL ? g_hash_table_lookup (engine->groups, path) : NULL;
+  return group != NULL && group->members != NULL ? group : NULL;
+}
+
+guint
+onyx_layout_engine_stack_size (OnyxLayoutEngine *engine, const char *stack_path)
+{
+  Group *stack = stack_at (engine, stack_path);
+  return stack != NULL ? stack->members->len : 0;
+}
+
+const char *
+onyx_layout_engine_stack_member (OnyxLayoutEngine *engine, const char *stack_path, guint index)
+{
+  Group *stack = stack_at (engine, stack_path);
+  return stack != NULL && index < stack->members->len ? ((Group *) stack->members->pdata[index])->path : NULL;
+}
+
+const char *
+onyx_layout_engine_stack_of_member (OnyxLayoutEngine *engine, const char *path)
+{
+  Group *group = path != NULL && engine->groups != NULL ? g_hash_table_lookup (engine->groups, path) : NULL;
+  return group != NULL && group->stack != NULL && group->stack->members->pdata[group->member_index] == group
+           ? group->stack->path
+           : NULL;
+}
+
+char *
+onyx_layout_group_header (const char *title, const char *count, const char *shown)
+{
+  if (shown == NULL)
+    return g_strdup_printf ("%s · %s", title, count);
+  /* TRANSLATORS: an open stack of repeated layers and the one it shows:
+   * "layers.0–31 · 32 × 11 nodes · showing layers.5" */
+  return g_strdup_printf (_("%s · %s · showing %s"), title, count, shown);
+}
+
+int
+onyx_layout_stack_button_at (const OnyxLayoutNode *node, double x, double y)
+{
+  double right = node->box.x + node->box.width - 4;
+
+  if (node->kind != ONYX_LAYOUT_GROUP || node->stack_size == 0 || !node->expanded || y < node->box.y ||
+      y > node->box.y + GROUP_HEADER || x > right || x < right - ONYX_LAYOUT_STACK_BUTTONS_WIDTH + 4)
+    return 0;
+  return x < right - (ONYX_LAYOUT_STACK_BUTTONS_WIDTH - 4) / 2 ? -1 : 1;
+}
