@@ -20,6 +20,7 @@ KV-cache bug that only shows once there is a past (ONNX Runtime refuses the seco
 step); --broken-seqlens counts seqlens_k from the new tokens, which it runs with wrong
 numbers. Run with /usr/bin/python3 (python3-onnx, python3-numpy)."""
 import argparse
+import importlib.util
 import os
 import re
 
@@ -161,6 +162,133 @@ def build(args):
     return model
 
 
+def dynamo_metadata():
+    """tools/make-dynamo-model.py's writer of node metadata (python3-onnx 1.12 has no field for it)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "make-dynamo-model.py")
+    spec = importlib.util.spec_from_file_location("make_dynamo_model", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class DynamoBuilder(Builder):
+    """Nodes named flat as torch.onnx.export(dynamo=True) names them (node_MatMul_12), each
+    with its module path in metadata_props (pkg.torch.onnx.name_scopes)."""
+
+    def __init__(self, rng):
+        super().__init__(rng, 0)
+        self.meta, self.count = dynamo_metadata(), 0
+
+    def op(self, modules, op, inputs, outputs=None, **attrs):
+        """modules: (path, class) pairs from the top module down."""
+        self.count += 1
+        name = "node_%s_%d" % (op, self.count)
+        outputs = outputs or ["val_%d" % self.count]
+        scopes = [""] + [m for m, _ in modules] + [op.lower() + "_%d" % self.count]
+        classes = ["transformers.LlamaForCausalLM"] + [c for _, c in modules] + ["aten.%s.default" % op.lower()]
+        node = helper.make_node(op, inputs, outputs, name=name, **attrs)
+        entries = self.meta.node_entries(scopes, classes, [], "%" + outputs[0])
+        self.nodes.append(self.meta.with_metadata(node, 9, entries))
+        return outputs[0]
+
+    def const(self, name, array):
+        return self.weight(name, np.asarray(array))
+
+
+def build_dynamo(args):
+    """The same decoder as torch.onnx.export(dynamo=True) writes it: standard operators
+    only (opset 18), multi-head attention with the KV cache concatenated, RMSNorm spelled
+    out, an additive mask made from attention_mask."""
+    rng = np.random.default_rng(0)
+    b = DynamoBuilder(rng)
+    heads, head = args.heads, args.hidden // args.heads
+    hidden, inter = args.hidden, args.intermediate
+    f32 = TensorProto.FLOAT
+    top = [("model", "transformers.LlamaModel")]
+
+    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch_size", "sequence_length"]),
+              helper.make_tensor_value_info("attention_mask", TensorProto.INT64,
+                                            ["batch_size", "total_sequence_length"])]
+    outputs = [helper.make_tensor_value_info("logits", f32, ["batch_size", "sequence_length", args.vocab])]
+    for i in range(args.layers):
+        for kind in ("key", "value"):
+            inputs.append(helper.make_tensor_value_info("past_key_values.%d.%s" % (i, kind), f32,
+                                                        ["batch_size", heads, "past_sequence_length", head]))
+            outputs.append(helper.make_tensor_value_info("present.%d.%s" % (i, kind), f32,
+                                                         ["batch_size", heads, "total_sequence_length", head]))
+    b.const("one_f", np.array(1.0, np.float32))
+    b.const("big_negative", np.array(-10000.0, np.float32))
+    b.const("mask_axes", np.array([1, 2], np.int64))
+    b.const("two_f", np.array(2.0, np.float32))
+    b.const("eps", np.array(1e-5, np.float32))
+    b.const("last_axis", np.array([-1], np.int64))
+    b.const("heads_shape", np.array([0, 0, heads, head], np.int64))
+    b.const("hidden_shape", np.array([0, 0, hidden], np.int64))
+    b.const("scale", np.array(1.0 / np.sqrt(head), np.float32))
+    mask = b.op(top, "Cast", ["attention_mask"], to=TensorProto.FLOAT)
+    mask = b.op(top, "Sub", ["one_f", mask])
+    mask = b.op(top, "Mul", [mask, "big_negative"])
+    mask = b.op(top, "Unsqueeze", [mask, "mask_axes"])
+
+    def linear(modules, x, name, k, n):
+        w = b.const(name + ".weight", (rng.standard_normal((k, n)) / np.sqrt(k)).astype(np.float32))
+        return b.op(modules, "MatMul", [x, w])
+
+    def rms_norm(modules, x, name):
+        w = b.const(name + ".weight", np.ones(hidden, np.float32))
+        squared = b.op(modules, "Pow", [x, "two_f"])
+        mean = b.op(modules, "ReduceMean", [squared, "last_axis"], keepdims=1)
+        root = b.op(modules, "Sqrt", [b.op(modules, "Add", [mean, "eps"])])
+        return b.op(modules, "Mul", [b.op(modules, "Div", [x, root]), w])
+
+    embed = b.const("model.embed_tokens.weight", (rng.standard_normal((args.vocab, hidden)) * 0.02).astype(np.float32))
+    x = b.op(top + [("model.embed_tokens", "torch.nn.modules.sparse.Embedding")], "Gather", [embed, "input_ids"])
+    for i in range(args.layers):
+        layer = top + [("model.layers.%d" % i, "transformers.LlamaDecoderLayer")]
+        attn = layer + [("model.layers.%d.self_attn" % i, "transformers.LlamaAttention")]
+        mlp = layer + [("model.layers.%d.mlp" % i, "transformers.LlamaMLP")]
+        prefix = "model.layers.%d" % i
+        normed = rms_norm(layer + [(prefix + ".input_layernorm", "transformers.LlamaRMSNorm")], x,
+                          prefix + ".input_layernorm")
+
+        def split_heads(kind):
+            modules = attn + [("%s.self_attn.%s_proj" % (prefix, kind), "torch.nn.modules.linear.Linear")]
+            projected = linear(modules, normed, "%s.self_attn.%s_proj" % (prefix, kind), hidden, hidden)
+            return b.op(attn, "Transpose", [b.op(attn, "Reshape", [projected, "heads_shape"])], perm=[0, 2, 1, 3])
+
+        q, k, v = split_heads("q"), split_heads("k"), split_heads("v")
+        k = b.op(attn, "Concat", ["past_key_values.%d.key" % i, k], ["present.%d.key" % i], axis=2)
+        v = b.op(attn, "Concat", ["past_key_values.%d.value" % i, v], ["present.%d.value" % i], axis=2)
+        scores = b.op(attn, "MatMul", [q, b.op(attn, "Transpose", [k], perm=[0, 1, 3, 2])])
+        scores = b.op(attn, "Add", [b.op(attn, "Mul", [scores, "scale"]), mask])
+        context = b.op(attn, "MatMul", [b.op(attn, "Softmax", [scores], axis=-1), v])
+        context = b.op(attn, "Reshape", [b.op(attn, "Transpose", [context], perm=[0, 2, 1, 3]), "hidden_shape"])
+        o = linear(attn + [(prefix + ".self_attn.o_proj", "torch.nn.modules.linear.Linear")], context,
+                   prefix + ".self_attn.o_proj", hidden, hidden)
+        x = b.op(layer, "Add", [x, o])
+        normed = rms_norm(layer + [(prefix + ".post_attention_layernorm", "transformers.LlamaRMSNorm")], x,
+                          prefix + ".post_attention_layernorm")
+        gate = linear(mlp + [(prefix + ".mlp.gate_proj", "torch.nn.modules.linear.Linear")], normed,
+                      prefix + ".mlp.gate_proj", hidden, inter)
+        up = linear(mlp + [(prefix + ".mlp.up_proj", "torch.nn.modules.linear.Linear")], normed,
+                    prefix + ".mlp.up_proj", hidden, inter)
+        silu = b.op(mlp + [(prefix + ".mlp.act_fn", "torch.nn.modules.activation.SiLU")], "Mul",
+                    [gate, b.op(mlp + [(prefix + ".mlp.act_fn", "torch.nn.modules.activation.SiLU")], "Sigmoid",
+                                [gate])])
+        down = linear(mlp + [(prefix + ".mlp.down_proj", "torch.nn.modules.linear.Linear")],
+                      b.op(mlp, "Mul", [silu, up]), prefix + ".mlp.down_proj", inter, hidden)
+        x = b.op(layer, "Add", [x, down])
+    final = rms_norm(top + [("model.norm", "transformers.LlamaRMSNorm")], x, "model.norm")
+    head_w = b.const("lm_head.weight", (rng.standard_normal((hidden, args.vocab)) * 0.02).astype(np.float32))
+    b.op([("lm_head", "torch.nn.modules.linear.Linear")], "MatMul", [final, head_w], ["logits"])
+
+    graph = helper.make_graph(b.nodes, "main_graph", inputs, outputs, b.initializers)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)],
+                              producer_name="pytorch", producer_version="2.9.0")
+    model.ir_version = 10
+    return model
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out")
@@ -178,8 +306,11 @@ def main():
     parser.add_argument("--broken-total-length", action="store_true")
     parser.add_argument("--broken-seqlens", action="store_true",
                         help="seqlens_k counted from the new tokens instead of the mask")
+    parser.add_argument("--dynamo", action="store_true",
+                        help="as torch.onnx.export(dynamo=True) writes it: standard operators, opset 18, "
+                             "flat node names with module paths in metadata (--kv-heads ignored)")
     args = parser.parse_args()
-    model = build(args)
+    model = build_dynamo(args) if args.dynamo else build(args)
     if args.value_info:
         inferred = onnx.shape_inference.infer_shapes(model)
         model.graph.value_info.extend(inferred.graph.value_info)

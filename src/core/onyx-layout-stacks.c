@@ -95,6 +95,26 @@ edge_index_clear (EdgeIndex *index)
   g_free (index->position);
 }
 
+static const char *
+last_component (const Group *group)
+{
+  const char *slash = strrchr (group->path, '/');
+  return slash != NULL ? slash + 1 : group->path;
+}
+
+/* The path of `group` (below member `from`) as seen from member `to`: dynamo's module
+ * paths repeat the member's name in each scope below it ("model.layers.5" holds
+ * "model.layers.5.self_attn"), TorchScript's names do not ("layers.5/attn"). */
+static char *
+path_in_member (const Group *group, const Group *from, const Group *to)
+{
+  g_autofree char *rel = g_strdup (group->path + strlen (from->path));
+  g_auto (GStrv) parts = g_strsplit (rel, last_component (from), -1);
+  g_autofree char *moved = g_strjoinv (last_component (to), parts);
+
+  return g_strconcat (to->path, moved, NULL);
+}
+
 static void
 collect_items (Group *group, GArray *items)
 {
@@ -112,6 +132,7 @@ describe_member (OnyxLayoutEngine *engine, EdgeIndex *index, Group *member)
   g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (int));
   GString *out = g_string_new (NULL);
   gsize root_len = strlen (member->path);
+  const char *name = last_component (member);
 
   collect_items (member, items);
   for (guint i = 0; i < items->len; i++)
@@ -121,8 +142,10 @@ describe_member (OnyxLayoutEngine *engine, EdgeIndex *index, Group *member)
       int t = g_array_index (items, int, i);
       const Item *item = &g_array_index (engine->items, Item, t);
       const char *scope = strlen (item->scope) >= root_len ? item->scope + root_len : "";
+      g_auto (GStrv) parts = g_strsplit (scope, name, -1);
+      g_autofree char *unnumbered = g_strjoinv ("#", parts);
 
-      g_string_append_printf (out, "%d %s ", (int) item->kind, scope);
+      g_string_append_printf (out, "%d %s ", (int) item->kind, unnumbered);
       if (item->kind == ONYX_LAYOUT_OP)
         {
           const Onnx__NodeProto *node = engine->graph->node[item->index];
@@ -147,7 +170,6 @@ static void
 mark_twins (OnyxLayoutEngine *engine, Group *stack, Group *of_first)
 {
   GPtrArray *twins;
-  const char *rel = of_first->path + strlen (((Group *) stack->members->pdata[0])->path);
 
   if (of_first == stack->members->pdata[0])
     twins = g_ptr_array_ref (stack->members);
@@ -156,7 +178,7 @@ mark_twins (OnyxLayoutEngine *engine, Group *stack, Group *of_first)
       twins = g_ptr_array_new ();
       for (guint m = 0; m < stack->members->len; m++)
         {
-          g_autofree char *path = g_strconcat (((Group *) stack->members->pdata[m])->path, rel, NULL);
+          g_autofree char *path = path_in_member (of_first, stack->members->pdata[0], stack->members->pdata[m]);
           Group *twin = g_hash_table_lookup (engine->groups, path);
           /* Alike members have the same scopes below them: never missing. */
           g_ptr_array_add (twins, twin != NULL ? twin : stack->members->pdata[m]);
