@@ -79,11 +79,14 @@ class LabelTest(unittest.TestCase):
             subprocess.run(["/usr/bin/python3", os.path.join(HERE, "..", "tools", "make-inception-model.py"),
                             inception], check=True)
             models = sorted(glob.glob(os.path.join(DATA, "*.onnx"))) + [inception] + corpus_sample()
+            # Every group open; and the LLMs as they open, their layers in a stack.
+            renders = [(model, "all") for model in models] + [
+                (model, "auto") for model in sorted(glob.glob(os.path.join(DATA, "llm_*.onnx")))]
             totals = {"labels": 0, "label_label": 0, "label_box": 0, "outside": 0, "cut": 0}
             rendered, failed = 0, []
-            for model in models:
+            for model, expand in renders:
                 out = os.path.join(tmp, "x.svg")
-                run = onyx_test.cli("render", model, "-o", out, "--expand", "all", timeout=300)
+                run = onyx_test.cli("render", model, "-o", out, "--expand", expand, timeout=300)
                 if run.returncode != 0:
                     failed.append((model, run.stderr.strip()))
                     continue

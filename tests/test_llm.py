@@ -12,6 +12,7 @@ opset 21): what Onyx knows of ONNX Runtime's operators, against what ONNX Runtim
 Needs a build on ONNX 1.17 or newer (opset 21) and onnxruntime-node for the run."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -36,6 +37,53 @@ def make_model(tmp, *options, name="llm.onnx"):
 def dims_of(info):
     return [d.dim_value if d.HasField("dim_value") else (d.dim_param or None)
             for d in info.type.tensor_type.shape.dim]
+
+
+def svg_size(path):
+    with open(path, encoding="utf-8") as f:
+        head = f.read(400)
+    width = float(re.search(r'width="([0-9.]+)pt"', head).group(1))
+    height = float(re.search(r'height="([0-9.]+)pt"', head).group(1))
+    return width, height
+
+
+class LLMPicture(unittest.TestCase):
+    """32 layers drawn as the network they are: one stack, not 32 boxes in a staircase."""
+
+    def render(self, model, *options):
+        out = model + ".svg"
+        run = cli("render", model, "-o", out, *options)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(out, encoding="utf-8") as f:
+            return f.read(), svg_size(out)
+
+    def test_layers_drawn_once(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            model = make_model(tmp, "--layers", "32", "--hidden", "64", "--heads", "2", "--kv-heads", "1",
+                               "--intermediate", "64", "--vocab", "64", "--max-length", "16", "--no-external")
+            text, (width, height) = self.render(model)
+            # Layer 0 opens with a plain norm, the others with the previous residual.
+            self.assertIn(">layers.1–31 · 31 × 11 nodes · showing layers.1<", text)
+            self.assertEqual(text.count("present.1.key"), 2)   # its box's title and text
+            self.assertNotIn("present.2.key", text)
+            self.assertLess(width, 2500)
+            self.assertLess(height, 6000)
+            text, (width_all, height_all) = self.render(model, "--expand", "all")
+            self.assertNotIn("–31", text)
+            self.assertIn("present.31.key", text)
+            self.assertGreater(width_all * height_all, 5 * width * height)
+            text, _ = self.render(model, "--expand", "/model/layers.17/attn")
+            self.assertIn("showing layers.17<", text)
+            self.assertIn("present.17.value", text)
+
+    def test_dynamo_export_folds_alike(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            model = make_model(tmp, "--dynamo", "--layers", "6", "--hidden", "32", "--heads", "2",
+                               "--intermediate", "32", "--vocab", "32", "--no-external")
+            text, (width, _) = self.render(model, "--expand", "none", "--expand", "model")
+            self.assertIn(">model.layers.0–5 · LlamaDecoderLayer<", text)
+            self.assertIn(">6 × 40 nodes<", text)
+            self.assertLess(width, 1000)
 
 
 @unittest.skipIf(library()[1] < 21, "the build's ONNX does not know opset 21")
