@@ -3,7 +3,8 @@
  * producer name) and of an LSTM of libonnx-testdata, in the real window under Xvfb:
  * a depthwise Conv's box shows its group, labels are brief ("D0×…", "?" for
  * inference placeholders), the tooltip says every line whole, and the panel leaves
- * out the blank producer. Snapshots are written as PNG to look at. */
+ * out the blank producer; an LLM's alike layers drawn as one stack to step through.
+ * Snapshots are written as PNG to look at. */
 #include "onyx-app-test-util.h"
 
 #include "onyx-canvas-private.h"
@@ -91,6 +92,76 @@ test_lstm (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static int
+stack_node (OnyxWindow *window)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
+
+  for (guint i = 0; i < layout->nodes->len; i++)
+    if (g_array_index (layout->nodes, OnyxLayoutNode, i).stack_size > 0)
+      return (int) i;
+  return -1;
+}
+
+static const OnyxLayoutNode *
+layout_node (OnyxWindow *window, int node)
+{
+  return &g_array_index (onyx_canvas_get_layout (test_canvas (window))->nodes, OnyxLayoutNode, node);
+}
+
+/* An 8-layer LLM: its layers 1–7 drawn as one stack opened at layers.1; ‹ steps round
+ * to layers.7; selecting a node of a layer not shown (as a Problems row or Find does)
+ * shows that layer, the node selected in it. */
+static void
+test_llm_stack (void)
+{
+  g_autofree char *path = test_data_path ("llm_stack.onnx");
+  OnyxWindow *window = open_model_window (path);
+  Onnx__GraphProto *graph = onyx_window_get_graph (window);
+  g_autoptr (OnyxRenderIndex) index = NULL;
+  g_autofree char *tip = NULL, *panel = NULL;
+  const OnyxLayoutNode *stack;
+  Onnx__NodeProto *gqa = NULL;
+  int selected;
+
+  stack = layout_node (window, stack_node (window));
+  g_assert_true (stack->expanded);
+  g_assert_cmpstr (stack->title, ==, "layers.1–7");
+  g_assert_cmpstr (stack->stack_label, ==, "layers.1");
+  index = onyx_render_index_new (onyx_canvas_get_layout (test_canvas (window)));
+  tip = onyx_canvas_tooltip_text (onyx_canvas_get_layout (test_canvas (window)), index, stack->box.x + 10,
+                                  stack->box.y + 10, 1, NULL, NULL);
+  g_assert_nonnull (strstr (tip, "layers.1–7 · 7 × 11 nodes\nAlike groups drawn once"));
+  onyx_canvas_center_node (test_canvas (window), stack_node (window));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-stack.png"), >, 2000);
+
+  g_signal_emit_by_name (test_canvas (window), "stack-stepped", stack_node (window), -1);
+  wait_for_layout (window);
+  stack = layout_node (window, stack_node (window));
+  g_assert_cmpstr (stack->stack_label, ==, "layers.7");
+  g_assert_cmpuint (stack->stack_shown, ==, 6);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-fit", NULL));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-stack-fit.png"), >, 2000);
+
+  for (size_t n = 0; n < graph->n_node; n++)
+    if (g_str_equal (graph->node[n]->name, "/model/layers.3/attn/GroupQueryAttention"))
+      gqa = graph->node[n];
+  g_assert_nonnull (gqa);
+  onyx_window_select_node (window, gqa);
+  wait_for_layout (window);
+  stack = layout_node (window, stack_node (window));
+  g_assert_cmpstr (stack->stack_label, ==, "layers.3");
+  selected = onyx_canvas_get_selected_node (test_canvas (window));
+  g_assert_cmpint (selected, >=, 0);
+  g_assert_cmpint (layout_node (window, selected)->kind, ==, ONYX_LAYOUT_OP);
+  g_assert_true (graph->node[layout_node (window, selected)->index] == gqa);
+  panel = properties_text (window);
+  g_assert_nonnull (strstr (panel, "/model/layers.3/attn/GroupQueryAttention"));
+  onyx_canvas_center_node (test_canvas (window), selected);
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-stack-gqa.png"), >, 2000);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -103,6 +174,7 @@ main (int argc, char **argv)
   adw_init ();
   g_test_add_func ("/app-drawing/paddle-style", test_paddle_style);
   g_test_add_func ("/app-drawing/lstm", test_lstm);
+  g_test_add_func ("/app-drawing/llm-stack", test_llm_stack);
   status = g_test_run ();
   test_remove_tree (home);
   return status;
