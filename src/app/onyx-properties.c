@@ -14,6 +14,7 @@
 #include "onyx-metadata.h"
 #include "onyx-page-shape.h"
 #include "onyx-problems-pane.h"
+#include "onyx-row-layout.h"
 #include "onyx-schema.h"
 #include "onyx-shapes.h"
 #include "onyx-summary.h"
@@ -98,6 +99,7 @@ new_row (const char *title, const char *value)
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 12);
   gtk_widget_add_css_class (row, "property");
+  onyx_row_layout_stack_labels (row);
   return row;
 }
 

@@ -1,0 +1,72 @@
+/* onyx-row-layout.c: see onyx-row-layout.h. */
+#include "onyx-row-layout.h"
+
+static GtkSizeRequestMode
+height_for_width (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+static void
+measure_stack (GtkWidget *widget, GtkOrientation orientation, int for_size, int *minimum, int *natural,
+               int *minimum_baseline, int *natural_baseline)
+{
+  *minimum = *natural = 0;
+  /* No width of its own: the labels wrap to whatever the row gives. */
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      int child_minimum, child_natural;
+      if (!gtk_widget_should_layout (child))
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, for_size, &child_minimum, &child_natural, NULL, NULL);
+      *minimum += child_minimum;
+      *natural += child_natural;
+    }
+}
+
+static void
+allocate_stack (GtkWidget *widget, int width, int height, int baseline)
+{
+  int y = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      int child_minimum, child_natural;
+      if (!gtk_widget_should_layout (child))
+        continue;
+      gtk_widget_measure (child, GTK_ORIENTATION_VERTICAL, width, &child_minimum, &child_natural, NULL, NULL);
+      gtk_widget_allocate (child, width, child_natural, -1, gsk_transform_translate (NULL, &GRAPHENE_POINT_INIT (0, y)));
+      y += child_natural;
+    }
+}
+
+static GtkWidget *
+find_subtitle (GtkWidget *widget)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "subtitle"))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_subtitle (child);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+onyx_row_layout_stack_labels (GtkWidget *row)
+{
+  GtkWidget *subtitle = find_subtitle (row);
+  GtkWidget *box = subtitle != NULL ? gtk_widget_get_parent (subtitle) : NULL;
+
+  /* Only the vertical box of the title and the subtitle. */
+  if (box == NULL || !GTK_IS_BOX (box) || gtk_orientable_get_orientation (GTK_ORIENTABLE (box)) != GTK_ORIENTATION_VERTICAL)
+    return;
+  for (GtkWidget *child = gtk_widget_get_first_child (box); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (!GTK_IS_LABEL (child))
+      return;
+  gtk_widget_set_layout_manager (box, gtk_custom_layout_new (height_for_width, measure_stack, allocate_stack));
+}
