@@ -130,6 +130,19 @@ problem_row_new (const OnyxProblem *problem, guint index)
   return row;
 }
 
+/* The row's whole message, asked when the pointer rests on it: setting a tooltip's
+ * text at each bind asks the X server where the pointer is (a round trip a row). */
+static gboolean
+query_row_tooltip (GtkWidget *box, int x, int y, gboolean keyboard, GtkTooltip *tooltip, GtkListItem *item)
+{
+  OnyxProblemRow *row = gtk_list_item_get_item (item);
+
+  if (row == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, row->message);
+  return TRUE;
+}
+
 /* A row: the severity's icon, the message and, under it, where. */
 static void
 setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
@@ -154,6 +167,8 @@ setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
   gtk_widget_set_margin_top (box, 6);
   gtk_widget_set_margin_bottom (box, 6);
   gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_has_tooltip (box, TRUE);
+  g_signal_connect (box, "query-tooltip", G_CALLBACK (query_row_tooltip), item);
   gtk_list_item_set_child (item, box);
 }
 
@@ -175,7 +190,6 @@ bind_row (GtkSignalListItemFactory *factory, GtkListItem *item)
   gtk_label_set_text (GTK_LABEL (message), row->message);
   gtk_label_set_text (GTK_LABEL (where), row->where != NULL ? row->where : "");
   gtk_widget_set_visible (where, row->where != NULL);
-  gtk_widget_set_tooltip_text (box, row->message);
 }
 
 /* Shown the same: the list need not make its widget again. */

@@ -40,7 +40,9 @@ update_count (OnyxWindow *self)
     /* Translators: the header bar's problems button: "Problems: 1 error, 2 warnings". */
     tip = g_strdup_printf (_("Problems: %s, %s"), e, w);
   }
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->problems->button), tip);
+  /* Set only when it changes: each setting asks the X server where the pointer is. */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->problems->button)), tip) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->problems->button), tip);
 }
 
 static void
