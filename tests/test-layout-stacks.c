@@ -233,6 +233,38 @@ test_differing_layer_breaks_run (void)
   g_assert_true (layer_open);
 }
 
+/* Groups are made in the order their first node comes in the file, which a
+ * TorchScript export may have backwards (a constant of the last layer first): runs
+ * are found by number. */
+static void
+test_members_found_by_number (void)
+{
+  g_autoptr (OnyxModel) model = test_load_data ("llm_stack.onnx");
+  Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  g_autoptr (OnyxLayoutEngine) engine = NULL;
+  g_autoptr (OnyxLayout) layout = NULL;
+  g_autofree char *stacks = NULL;
+
+  for (size_t n = 0; n < graph->n_node / 2; n++)
+    {
+      Onnx__NodeProto *swap = graph->node[n];
+      graph->node[n] = graph->node[graph->n_node - 1 - n];
+      graph->node[graph->n_node - 1 - n] = swap;
+    }
+  /* The KV cache's inputs, filed in their layers, come first. */
+  for (size_t i = 0; i < graph->n_input / 2; i++)
+    {
+      Onnx__ValueInfoProto *swap = graph->input[i];
+      graph->input[i] = graph->input[graph->n_input - 1 - i];
+      graph->input[graph->n_input - 1 - i] = swap;
+    }
+  engine = onyx_layout_engine_new (graph);
+  layout = lay_out (engine, ONYX_EXPAND_AUTO, NULL);
+  stacks = stacks_of (layout);
+  g_assert_cmpstr (stacks, ==, "layers.1–7");
+  g_assert_cmpstr (g_array_index (layout->nodes, OnyxLayoutNode, stack_node (layout)).stack_label, ==, "layers.1");
+}
+
 /* A dynamo export's module paths ("model.layers.3" holds "model.layers.3.self_attn")
  * fold the same way. */
 static void
@@ -267,5 +299,6 @@ main (int argc, char **argv)
   g_test_add_func ("/layout-stacks/member-shown-as-asked", test_member_shown_as_asked);
   g_test_add_func ("/layout-stacks/differing-layer-breaks-run", test_differing_layer_breaks_run);
   g_test_add_func ("/layout-stacks/dynamo-module-paths", test_dynamo_module_paths_fold);
+  g_test_add_func ("/layout-stacks/members-found-by-number", test_members_found_by_number);
   return g_test_run ();
 }

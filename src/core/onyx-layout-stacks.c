@@ -197,20 +197,21 @@ mark_twins (OnyxLayoutEngine *engine, Group *stack, Group *of_first)
     mark_twins (engine, stack, of_first->groups->pdata[i]);
 }
 
-static void
-make_stack (OnyxLayoutEngine *engine, Group *parent, GPtrArray *groups, guint first, guint n)
+/* Makes the stack of `members` (consecutive numbers, alike), children of `parent`. */
+static gboolean
+make_stack (OnyxLayoutEngine *engine, Group *parent, Group *const *members, guint n)
 {
-  Group *head = groups->pdata[first], *stack;
+  Group *head = members[0], *stack;
   Numbered a, b;
   g_autofree char *range = NULL, *escaped_component = NULL, *escaped_range = NULL, *path = NULL;
 
   numbered_of (head, &a);
-  numbered_of (groups->pdata[first + n - 1], &b);
+  numbered_of (members[n - 1], &b);
   range = g_strdup_printf ("%.*s%" G_GUINT64_FORMAT "–%" G_GUINT64_FORMAT "%s", (int) a.prefix_len, a.component,
                            a.number, b.number, a.component + a.digits_end);
   path = parent->path[0] != '\0' ? g_strdup_printf ("%s/%s", parent->path, range) : g_strdup (range);
   if (g_hash_table_contains (engine->groups, path))
-    return;
+    return FALSE;
   stack = g_new0 (Group, 1);
   stack->path = g_steal_pointer (&path);
   /* A module's group says its class after the name ("layers.0 · LlamaDecoderLayer"). */
@@ -224,51 +225,90 @@ make_stack (OnyxLayoutEngine *engine, Group *parent, GPtrArray *groups, guint fi
   stack->items = g_array_new (FALSE, FALSE, sizeof (int));
   stack->members = g_ptr_array_new ();
   for (guint m = 0; m < n; m++)
-    g_ptr_array_add (stack->members, groups->pdata[first + m]);
+    g_ptr_array_add (stack->members, members[m]);
   stack->stack_id = (int) engine->stacks->len;
   g_ptr_array_add (engine->stacks, stack);
   g_hash_table_insert (engine->groups, stack->path, stack);
   mark_twins (engine, stack, head);
+  return TRUE;
 }
 
+typedef struct {
+  Numbered numbered;
+  Group *group;
+} Candidate;
+
+/* By the text around the number, then the number. */
+static int
+compare_candidates (gconstpointer pa, gconstpointer pb)
+{
+  const Candidate *a = pa, *b = pb;
+  int by_prefix = strncmp (a->numbered.component, b->numbered.component, MIN (a->numbered.prefix_len, b->numbered.prefix_len));
+  int by_suffix;
+
+  if (by_prefix != 0 || a->numbered.prefix_len != b->numbered.prefix_len)
+    return by_prefix != 0 ? by_prefix : a->numbered.prefix_len < b->numbered.prefix_len ? -1 : 1;
+  by_suffix = strcmp (a->numbered.component + a->numbered.digits_end, b->numbered.component + b->numbered.digits_end);
+  if (by_suffix != 0)
+    return by_suffix;
+  return a->numbered.number < b->numbered.number ? -1 : a->numbered.number > b->numbered.number;
+}
+
+/* Within runs of consecutive numbers, the stretches of alike members become stacks. */
+static void
+stack_alike (OnyxLayoutEngine *engine, EdgeIndex *index, Group *parent, Group *const *run, guint n, GHashTable *stacked)
+{
+  g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  guint start = 0;
+
+  if (n < MIN_STACK_MEMBERS)
+    return;
+  for (guint m = 0; m < n; m++)
+    g_ptr_array_add (texts, describe_member (engine, index, run[m]));
+  for (guint m = 1; m <= n; m++)
+    {
+      if (m < n && strcmp (texts->pdata[m], texts->pdata[start]) == 0)
+        continue;
+      if (m - start >= MIN_STACK_MEMBERS && make_stack (engine, parent, run + start, m - start))
+        for (guint k = start; k < m; k++)
+          g_hash_table_add (stacked, run[k]);
+      start = m;
+    }
+}
+
+/* Siblings are numbered in the order their first node comes in the file, which need
+ * not be their numbers' (a TorchScript export may list layer 95's constants first):
+ * runs are found by number. */
 static void
 find_in (OnyxLayoutEngine *engine, EdgeIndex *index, Group *group)
 {
-  GPtrArray *children = group->groups;
-  guint i = 0;
+  g_autoptr (GArray) candidates = g_array_new (FALSE, FALSE, sizeof (Candidate));
+  g_autoptr (GHashTable) stacked = g_hash_table_new (NULL, NULL);
+  g_autoptr (GPtrArray) run = g_ptr_array_new ();
 
-  while (i < children->len)
+  for (guint i = 0; i < group->groups->len; i++)
     {
-      Numbered prev, next;
-      guint end = i + 1, run_start;
-      g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
-
-      if (numbered_of (children->pdata[i], &prev))
-        while (end < children->len && numbered_of (children->pdata[end], &next) && follows (&prev, &next))
-          prev = next, end++;
-      if (end - i < MIN_STACK_MEMBERS || ((Group *) children->pdata[i])->n_items_total < 2)
-        {
-          find_in (engine, index, children->pdata[i]);
-          i++;
-          continue;
-        }
-      for (guint m = i; m < end; m++)
-        g_ptr_array_add (texts, describe_member (engine, index, children->pdata[m]));
-      /* Within the run of names, the stretches of alike members. */
-      run_start = i;
-      for (guint m = i + 1; m <= end; m++)
-        {
-          if (m < end && strcmp (texts->pdata[m - i], texts->pdata[run_start - i]) == 0)
-            continue;
-          if (m - run_start >= MIN_STACK_MEMBERS)
-            make_stack (engine, group, children, run_start, m - run_start);
-          else
-            for (guint k = run_start; k < m; k++)
-              find_in (engine, index, children->pdata[k]);
-          run_start = m;
-        }
-      i = end;
+      Candidate candidate = { { 0 }, group->groups->pdata[i] };
+      if (candidate.group->n_items_total >= 2 && numbered_of (candidate.group, &candidate.numbered))
+        g_array_append_val (candidates, candidate);
     }
+  g_array_sort (candidates, compare_candidates);
+  for (guint i = 0; i < candidates->len; i++)
+    {
+      const Candidate *at = &g_array_index (candidates, Candidate, i);
+      if (run->len > 0 && !follows (&g_array_index (candidates, Candidate, i - 1).numbered, &at->numbered))
+        {
+          stack_alike (engine, index, group, (Group *const *) run->pdata, run->len, stacked);
+          g_ptr_array_set_size (run, 0);
+        }
+      g_ptr_array_add (run, at->group);
+    }
+  if (run->len > 0)
+    stack_alike (engine, index, group, (Group *const *) run->pdata, run->len, stacked);
+  /* No stack inside a member: the member shown is drawn as it is. */
+  for (guint i = 0; i < group->groups->len; i++)
+    if (!g_hash_table_contains (stacked, group->groups->pdata[i]))
+      find_in (engine, index, group->groups->pdata[i]);
 }
 
 void
