@@ -159,6 +159,25 @@ test_llm_stack (void)
   g_assert_nonnull (strstr (panel, "/model/layers.3/attn/GroupQueryAttention"));
   onyx_canvas_center_node (test_canvas (window), selected);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-stack-gqa.png"), >, 2000);
+
+  /* A click on the stub of the layer before shows that layer. */
+  {
+    const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
+    g_autoptr (OnyxRenderIndex) stub_index = onyx_render_index_new (layout);
+    int stub = -1;
+    for (guint i = 0; i < layout->nodes->len; i++)
+      if (g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_STUB &&
+          g_str_equal (g_array_index (layout->nodes, OnyxLayoutNode, i).title, "from layers.2"))
+        stub = (int) i;
+    g_assert_cmpint (stub, >=, 0);
+    g_clear_pointer (&tip, g_free);
+    tip = onyx_canvas_tooltip_text (layout, stub_index, layout_node (window, stub)->box.x + 10,
+                                    layout_node (window, stub)->box.y + 10, 1, NULL, NULL);
+    g_assert_cmpstr (tip, ==, "Made by layers.2, drawn the same: click to show it");
+    g_signal_emit_by_name (test_canvas (window), "item-activated", stub, -1);
+    wait_for_layout (window);
+    g_assert_cmpstr (layout_node (window, stack_node (window))->stack_label, ==, "layers.2");
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -121,6 +121,10 @@ test_alike_layers_fold (void)
   g_assert_cmpuint (node->stack_shown, ==, 0);
   g_assert_cmpstr (node->stack_label, ==, "layers.1");
   g_assert_cmpint (layer_shown_in (layout, graph, stack), ==, 1);
+  /* Layer 0 is no member: its edge comes in through the stack's border, no stub. */
+  for (guint i = 0; i < layout->nodes->len; i++)
+    if (g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_STUB)
+      g_assert_cmpstr (g_array_index (layout->nodes, OnyxLayoutNode, i).title, ==, "to layers.2");
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *value = &g_array_index (layout->nodes, OnyxLayoutNode, i);
@@ -170,6 +174,32 @@ test_member_shown_as_asked (void)
       kv_inside |= g_str_equal (value->title, "present.5.value") && is_within (layout, (int) i, stack);
     }
   g_assert_true (kv_inside);
+  /* Its neighbours as stubs: what it reads from layers.4, what layers.6 reads of it. */
+  {
+    guint n_stubs = 0, n_stub_edges = 0;
+    for (guint i = 0; i < layout->nodes->len; i++)
+      {
+        const OnyxLayoutNode *stub = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+        if (stub->kind != ONYX_LAYOUT_STUB)
+          continue;
+        n_stubs++;
+        g_assert_cmpint (stub->parent, ==, stack);
+        g_assert_true (g_str_equal (stub->title, "from layers.4") ? stub->index == 3
+                                                                   : g_str_equal (stub->title, "to layers.6") && stub->index == 5);
+        for (guint e = 0; e < layout->edges->len; e++)
+          {
+            const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
+            if (edge->from != (int) i && edge->to != (int) i)
+              continue;
+            n_stub_edges++;
+            /* To or from a node of layers.5, carrying a tensor of layers.4 or of its own. */
+            g_assert_true (is_within (layout, edge->from == (int) i ? edge->to : edge->from, stack));
+            g_assert_nonnull (strstr (edge->tensor, stub->index == 3 ? "/layers.4/" : "/layers.5/"));
+          }
+      }
+    g_assert_cmpuint (n_stubs, ==, 2);
+    g_assert_cmpuint (n_stub_edges, >=, 2);
+  }
   g_assert_cmpstr (onyx_layout_engine_stack_member (engine, node->scope, 4), ==, "model/layers.5");
   g_assert_cmpstr (onyx_layout_engine_stack_of_member (engine, "model/layers.5"), ==, node->scope);
   g_assert_null (onyx_layout_engine_stack_of_member (engine, "model/layers.5/attn"));

@@ -463,6 +463,12 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
           if (!onyx_window_is_laying_out (self))
             onyx_layout_session_toggle_group (self->layout, n);
           break;
+        case ONYX_LAYOUT_STUB:
+          /* A neighbour of the layer an open stack shows: show that one. */
+          if (!onyx_window_is_laying_out (self) && n->parent >= 0)
+            onyx_layout_session_show_stack_member (self->layout, &g_array_index (layout->nodes, OnyxLayoutNode, n->parent),
+                                                   (guint) n->index);
+          break;
         }
     }
   else if (edge >= 0)

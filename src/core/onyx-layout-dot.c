@@ -336,8 +336,52 @@ hold (Run *run, GroupLayout *layout)
   return layout;
 }
 
+/* The member of `stack` that item `item` is in, or NULL. */
+static Group *
+member_holding (Run *run, int item, Group *stack)
+{
+  for (Group *at = g_array_index (run->engine->items, Item, item).group; at != NULL; at = at->parent)
+    if (at->stack == stack && stack->members->pdata[at->member_index] == at)
+      return at;
+  return NULL;
+}
+
+/* The child index of the stub standing for `neighbour` (made on first use). */
+static int
+stub_index (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, Group *neighbour, gboolean from)
+{
+  g_autofree char *key = onyx_layout_stub_key (neighbour, from);
+  gpointer index;
+
+  if (g_hash_table_lookup_extended (key_index, key, NULL, &index))
+    return GPOINTER_TO_INT (index);
+  add_inches (inches, neighbour->stub_width[from]);
+  add_inches (inches, STUB_HEIGHT);
+  g_ptr_array_add (keys, g_steal_pointer (&key));
+  g_hash_table_insert (key_index, keys->pdata[keys->len - 1], GUINT_TO_POINTER (keys->len - 1));
+  return (int) keys->len - 1;
+}
+
+static GroupLayout *lay_out (Run *run, Group *group, Group *as_member);
+
 GroupLayout *
 onyx_layout_group (Run *run, Group *group)
+{
+  /* An open stack shows its member, with stubs for its neighbours. */
+  if (group->members != NULL)
+    {
+      Group *shown = onyx_layout_stack_shown (run, group);
+      if (shown == NULL)
+        shown = group->members->pdata[0];
+      return lay_out (run, onyx_layout_effective_group (shown), shown);
+    }
+  return lay_out (run, group, NULL);
+}
+
+/* Lays `group` out; `as_member`: the member of a folded stack it shows (itself or
+ * the group it is shown as), whose edges to and from the other members end at stubs. */
+static GroupLayout *
+lay_out (Run *run, Group *group, Group *as_member)
 {
   g_autoptr (GString) key = g_string_new (NULL);
   g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
@@ -355,15 +399,10 @@ onyx_layout_group (Run *run, Group *group)
   DotInput input = { inches, pairs, label_sizes };
   GroupLayout *layout;
 
-  /* An open stack shows its member. */
-  if (group->members != NULL)
-    {
-      Group *shown = onyx_layout_stack_shown (run, group);
-      return onyx_layout_group (run, onyx_layout_effective_group (shown != NULL ? shown : group->members->pdata[0]));
-    }
   /* Folding changes the items, and so the hash, already; the flag keeps the two
    * cached layouts of a group apart even if their hashes met. */
-  g_string_append_printf (key, "%s|%08x|%c|", group->path, group->hash, run->engine->fold_constants ? 'f' : 'u');
+  g_string_append_printf (key, "%s|%08x|%c|%s", group->path, group->hash, run->engine->fold_constants ? 'f' : 'u',
+                          as_member != NULL ? "member|" : "");
   onyx_layout_expansion_signature (run, group, key);
   /* Children: the group's own items, then its subgroups. */
   for (guint i = 0; i < group->items->len; i++)
@@ -410,9 +449,23 @@ onyx_layout_group (Run *run, Group *group)
       int from = child_index (&children, edge->from), to;
       gint64 *pair = &pair_ids[carried->len];
       gpointer seen;
-      if (from < 0 || (to = child_index (&children, edge->to)) < 0 || from == to)
+      if (from < 0 && as_member == NULL)
         continue;
-      *pair = (gint64) from * keys->len + to;
+      to = child_index (&children, edge->to);
+      if (as_member != NULL && (from < 0) != (to < 0))
+        {
+          /* From or to another member of the stack: a stub standing for it. */
+          Group *neighbour = member_holding (run, from < 0 ? edge->from : edge->to, as_member->stack);
+          if (neighbour == NULL || neighbour == as_member)
+            continue;
+          if (from < 0)
+            from = stub_index (keys, inches, key_index, neighbour, TRUE);
+          else
+            to = stub_index (keys, inches, key_index, neighbour, FALSE);
+        }
+      if (from < 0 || to < 0 || from == to)
+        continue;
+      *pair = (gint64) from << 32 | (guint) to;
       if (g_hash_table_lookup_extended (seen_pairs, pair, NULL, &seen))
         {
           /* One line per pair of boxes: solid when any of its edges is a real input. */

@@ -795,6 +795,15 @@ build_model (OnyxLayoutEngine *engine)
           }
         else
           header = onyx_layout_group_header (group->name, count, NULL);
+        for (guint m = 0; group->members != NULL && m < group->members->len; m++)
+          for (int from = 0; from <= 1; from++)
+            {
+              Group *member = group->members->pdata[m];
+              g_autofree char *title = onyx_layout_stub_title (member, from);
+              double stub = 0;
+              measure (&widths, title, TRUE, &stub);
+              member->stub_width[from] = stub + 20;
+            }
         measure (&widths, header, TRUE, &open_width);
         group->open_min_width = open_width + 24;
       }

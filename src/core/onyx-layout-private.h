@@ -68,6 +68,7 @@ struct _Group {
   GPtrArray *twins;         /* a member or a group inside one: the group at the same
                              * place in each member, in member order (shared) */
   guint member_index;       /* a member or a group inside one: its member's position */
+  double stub_width[2];     /* a member: its stubs' widths, "to" [0] and "from" [1] */
 };
 
 /* A finished layout of one group's children, positions relative to its top left.
@@ -220,6 +221,16 @@ void         onyx_layout_count_stacks         (OnyxLayoutEngine *engine);
 void         onyx_layout_stack_free_data      (Group   *group);
 /* "32 × 11 nodes" for a stack, "11 nodes" for another group. */
 char        *onyx_layout_group_count_text     (Group   *group);
+/* The title of a stub standing for `member`: "from layers.4" (`from`) or "to layers.6". */
+char        *onyx_layout_stub_title           (Group   *member,
+                                               gboolean from);
+/* The key of such a stub among the shown member's children, and back. */
+char        *onyx_layout_stub_key             (Group   *member,
+                                               gboolean from);
+gboolean     onyx_layout_parse_stub_key       (const char *key,
+                                               guint      *member_index,
+                                               gboolean   *from);
+#define STUB_HEIGHT 28.0
 /* Fills run->stack_shown from run->expanded. */
 void         onyx_layout_run_stacks_init      (Run     *run);
 /* The member a stack shows (the first when `run` is NULL), or NULL when unfolded. */

@@ -396,6 +396,31 @@ onyx_layout_is_folded_member (Run *run, Group *group)
          onyx_layout_stack_shown (run, group->stack) != NULL;
 }
 
+char *
+onyx_layout_stub_title (Group *member, gboolean from)
+{
+  g_autofree char *name = onyx_display_escape (last_component (member));
+
+  /* TRANSLATORS: a box beside the layer shown: the one before it, whose output it reads */
+  return g_strdup_printf (from ? _("from %s") : _("to %s"), name);
+}
+
+char *
+onyx_layout_stub_key (Group *member, gboolean from)
+{
+  return g_strdup_printf ("s:%c%u", from ? '<' : '>', member->member_index);
+}
+
+gboolean
+onyx_layout_parse_stub_key (const char *key, guint *member_index, gboolean *from)
+{
+  if (!g_str_has_prefix (key, "s:") || (key[2] != '<' && key[2] != '>'))
+    return FALSE;
+  *from = key[2] == '<';
+  *member_index = (guint) g_ascii_strtoull (key + 3, NULL, 10);
+  return TRUE;
+}
+
 /* Public lookups, for the app's stepping through a stack. */
 
 static Group *

@@ -3,6 +3,7 @@
  * builds on are described in onyx-layout-private.h. */
 #include "onyx-layout-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +16,37 @@ copy_string (gconstpointer text, gpointer user_data)
   return g_strdup (text);
 }
 
+/* A stub of the open stack `stack`: its neighbour, whose title it shows. */
 static void
-fill_node (Run *run, OnyxLayoutNode *node, const char *key)
+fill_stub (OnyxLayoutNode *node, Group *stack, guint member_index, gboolean from)
+{
+  Group *member = stack->members->pdata[MIN (member_index, stack->members->len - 1)];
+
+  node->kind = ONYX_LAYOUT_STUB;
+  node->index = (int) member->member_index;
+  node->title = onyx_layout_stub_title (member, from);
+  /* TRANSLATORS: the tooltip of a box beside the layer shown, naming its neighbour */
+  node->details = g_strdup_printf (from ? _("Made by %s, drawn the same: click to show it")
+                                        : _("Read by %s, drawn the same: click to show it"),
+                                   strrchr (member->path, '/') != NULL ? strrchr (member->path, '/') + 1 : member->path);
+  node->lines = g_ptr_array_new_with_free_func (g_free);
+  node->line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
+  node->category = ONYX_CATEGORY_DEFAULT;
+}
+
+/* The node of child `key` of `group` (the group composed, a stack for its stubs). */
+static void
+fill_node (Run *run, Group *group, OnyxLayoutNode *node, const char *key)
 {
   OnyxLayoutEngine *engine = run->engine;
+  guint member_index;
+  gboolean from;
+
+  if (group->members != NULL && onyx_layout_parse_stub_key (key, &member_index, &from))
+    {
+      fill_stub (node, group, member_index, from);
+      return;
+    }
 
   if (key[0] == 'i')
     {
@@ -84,7 +112,7 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
       const OnyxRect *box = g_hash_table_lookup (layout->child_boxes, child);
       OnyxLayoutNode node = { 0 };
 
-      fill_node (run, &node, child);
+      fill_node (run, group, &node, child);
       node.parent = parent;
       node.box = (OnyxRect) { ox + box->x, oy + box->y, box->width, box->height };
       g_array_append_val (out->nodes, node);

@@ -36,6 +36,9 @@ typedef enum {
   ONYX_LAYOUT_OUTPUT,  /* a graph output */
   ONYX_LAYOUT_GROUP,   /* a name scope, collapsed or expanded */
   ONYX_LAYOUT_OUTER,   /* of a subgraph: a name it reads from the graphs around it */
+  ONYX_LAYOUT_STUB,    /* in an open stack: a neighbour of the member shown, whose output it
+                        * reads ("from layers.4") or which reads its own ("to layers.6");
+                        * index: that neighbour's position in the stack */
 } OnyxLayoutKind;
 
 typedef struct {

@@ -315,7 +315,7 @@ write_group (Writer *w, const OnyxLayoutNode *node)
 static void
 write_value (Writer *w, const OnyxLayoutNode *node)
 {
-  gboolean outer = node->kind == ONYX_LAYOUT_OUTER;
+  gboolean outer = node->kind == ONYX_LAYOUT_OUTER || node->kind == ONYX_LAYOUT_STUB;
   double x = node->box.x + 10, width = node->box.width - 20;
 
   put_title (w, "data-box", &node->box, node->title);

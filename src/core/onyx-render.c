@@ -326,8 +326,9 @@ draw_value (Painter *p, const OnyxLayoutNode *node, int index)
 {
   cairo_t *cr = p->cr;
 
-  /* A name from outside the subgraph: its box is only a stand-in, greyed and dashed. */
-  gboolean outer = node->kind == ONYX_LAYOUT_OUTER;
+  /* A name from outside the subgraph, or a neighbour of the layer a stack shows: only
+   * a stand-in, greyed and dashed. */
+  gboolean outer = node->kind == ONYX_LAYOUT_OUTER || node->kind == ONYX_LAYOUT_STUB;
   const Colour *body = outer ? &p->outer_body : &p->body;
 
   rounded_rect (cr, &node->box, node->box.height / 2);
