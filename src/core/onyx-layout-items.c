@@ -4,7 +4,6 @@
  * the items are filed under. */
 #include "onyx-layout-private.h"
 
-#include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
 #include <string.h>
 
@@ -29,12 +28,6 @@ typedef struct {
   PangoLayout *layouts[2];  /* by font: regular, bold */
   GHashTable *widths[2];    /* by font: text → pixel width + 1 */
 } TextWidths;
-
-char *
-onyx_layout_count_text (guint n_nodes)
-{
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u node", "%u nodes", n_nodes), n_nodes);
-}
 
 void
 onyx_layout_text_context_setup (PangoContext *context)
@@ -318,77 +311,6 @@ resolve_outer_reads (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArr
     }
 }
 
-static Group *
-ensure_group (OnyxLayoutEngine *engine, const char *path)
-{
-  Group *group = g_hash_table_lookup (engine->groups, path);
-  const char *slash;
-
-  if (group != NULL)
-    return group;
-  group = g_new0 (Group, 1);
-  group->path = g_strdup (path);
-  slash = strrchr (path, '/');
-  if (g_hash_table_contains (engine->module_labels, path))
-    group->name = g_strdup (g_hash_table_lookup (engine->module_labels, path));
-  else
-    group->name = onyx_display_escape (slash != NULL ? slash + 1 : path);
-  group->groups = g_ptr_array_new ();
-  group->items = g_array_new (FALSE, FALSE, sizeof (int));
-  g_hash_table_insert (engine->groups, group->path, group);
-  if (path[0] != '\0')
-    {
-      g_autofree char *parent = slash != NULL ? g_strndup (path, slash - path) : g_strdup ("");
-      group->parent = ensure_group (engine, parent);
-      g_ptr_array_add (group->parent->groups, group);
-    }
-  return group;
-}
-
-static void
-count_group (OnyxLayoutEngine *engine, Group *group)
-{
-  group->n_items_total = group->items->len;
-  group->n_nodes_total = 0;
-  for (guint i = 0; i < group->items->len; i++)
-    group->n_nodes_total += g_array_index (engine->items, Item, g_array_index (group->items, int, i)).kind ==
-                            ONYX_LAYOUT_OP;
-  group->hash = g_str_hash (group->path);
-  for (guint i = 0; i < group->groups->len; i++)
-    {
-      Group *child = group->groups->pdata[i];
-      count_group (engine, child);
-      group->n_items_total += child->n_items_total;
-      group->n_nodes_total += child->n_nodes_total;
-      group->hash = group->hash * 31 + child->hash;
-    }
-}
-
-static void
-hash_group_items (OnyxLayoutEngine *engine, Group *group)
-{
-  for (guint i = 0; i < group->groups->len; i++)
-    hash_group_items (engine, group->groups->pdata[i]);
-  for (guint i = 0; i < group->items->len; i++)
-    {
-      const Item *item = &g_array_index (engine->items, Item, g_array_index (group->items, int, i));
-      group->hash = group->hash * 31 + (item->hash ^ (item->label_hash * 0x9e3779b1u));
-    }
-  if (group->parent != NULL)
-    group->parent->hash = group->parent->hash * 31 + group->hash;
-}
-
-static void
-group_free (Group *group)
-{
-  g_free (group->path);
-  g_free (group->name);
-  onyx_layout_stack_free_data (group);
-  g_ptr_array_unref (group->groups);
-  g_array_unref (group->items);
-  g_free (group);
-}
-
 static void
 item_clear (Item *item)
 {
@@ -468,9 +390,7 @@ measure_labels (OnyxLayoutEngine *engine, TextWidths *widths)
       Item *to = &g_array_index (engine->items, Item, edge->to);
       to->label_hash = to->label_hash * 31 + (shown != NULL ? g_str_hash (shown->text) : 1);
     }
-  count_group (engine, engine->root);
-  hash_group_items (engine, engine->root);
-  onyx_layout_count_stacks (engine);
+  onyx_layout_count_groups (engine);
 }
 
 const EdgeLabel *
@@ -656,11 +576,11 @@ build_model (OnyxLayoutEngine *engine)
   text_widths_init (&widths);
   engine->items = g_array_new (FALSE, FALSE, sizeof (Item));
   engine->edges = g_array_new (FALSE, FALSE, sizeof (ItemEdge));
-  engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) group_free);
+  engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) onyx_layout_group_free);
   engine->module_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   engine->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) edge_label_free);
   engine->outer_names = g_ptr_array_new ();
-  engine->root = ensure_group (engine, "");
+  engine->root = onyx_layout_ensure_group (engine, "");
 
   if (engine->enclosing != NULL)
     {
@@ -760,7 +680,7 @@ build_model (OnyxLayoutEngine *engine)
       Item *item = &g_array_index (engine->items, Item, t);
       int index = (int) t;
       size_item (item, &widths);
-      item->group = ensure_group (engine, item->scope);
+      item->group = onyx_layout_ensure_group (engine, item->scope);
       g_array_append_val (item->group->items, index);
     }
   measure_labels (engine, &widths);

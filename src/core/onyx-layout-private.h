@@ -138,6 +138,15 @@ typedef struct {
                              * its members open: each is drawn) */
 } Run;
 
+/* onyx-layout-groups.c: the tree of scope groups */
+
+/* The group of `path` ("" the root), made with the groups above it when new. */
+Group       *onyx_layout_ensure_group         (OnyxLayoutEngine *engine,
+                                               const char       *path);
+void         onyx_layout_group_free           (Group            *group);
+/* Counts every group's items and nodes and hashes its contents (stacks too). */
+void         onyx_layout_count_groups         (OnyxLayoutEngine *engine);
+
 /* onyx-layout-items.c */
 
 /* The label of edges carrying `tensor`, or NULL when they have none. */
