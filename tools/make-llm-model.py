@@ -63,13 +63,9 @@ class Builder:
                          domain="com.microsoft", K=k, N=n, bits=4, block_size=BLOCK, accuracy_level=self.accuracy_level)
 
 
-def build(args):
-    rng = np.random.default_rng(0)
-    b = Builder(rng, args.accuracy_level)
-    head = args.hidden // args.heads
-    hidden, inter = args.hidden, args.intermediate
+def graph_values(args, kv_heads, head):
+    """The decoder's inputs and outputs: ids, mask, logits and the KV cache of each layer."""
     f32 = TensorProto.FLOAT
-
     inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch_size", "sequence_length"]),
               helper.make_tensor_value_info("attention_mask", TensorProto.INT64,
                                             ["batch_size", "total_sequence_length"])]
@@ -77,10 +73,19 @@ def build(args):
     for i in range(args.layers):
         for kind in ("key", "value"):
             inputs.append(helper.make_tensor_value_info(
-                "past_key_values.%d.%s" % (i, kind), f32,
-                ["batch_size", args.kv_heads, "past_sequence_length", head]))
+                "past_key_values.%d.%s" % (i, kind), f32, ["batch_size", kv_heads, "past_sequence_length", head]))
             outputs.append(helper.make_tensor_value_info(
-                "present.%d.%s" % (i, kind), f32, ["batch_size", args.kv_heads, "total_sequence_length", head]))
+                "present.%d.%s" % (i, kind), f32, ["batch_size", kv_heads, "total_sequence_length", head]))
+    return inputs, outputs
+
+
+def build(args):
+    rng = np.random.default_rng(0)
+    b = Builder(rng, args.accuracy_level)
+    head = args.hidden // args.heads
+    hidden, inter = args.hidden, args.intermediate
+
+    inputs, outputs = graph_values(args, args.kv_heads, head)
 
     # The attention-mask subgraph every layer's GroupQueryAttention reads.
     sub = "/model/attn_mask_reformat/attn_mask_subgraph"
@@ -203,19 +208,9 @@ def build_dynamo(args):
     b = DynamoBuilder(rng)
     heads, head = args.heads, args.hidden // args.heads
     hidden, inter = args.hidden, args.intermediate
-    f32 = TensorProto.FLOAT
     top = [("model", "transformers.LlamaModel")]
 
-    inputs = [helper.make_tensor_value_info("input_ids", TensorProto.INT64, ["batch_size", "sequence_length"]),
-              helper.make_tensor_value_info("attention_mask", TensorProto.INT64,
-                                            ["batch_size", "total_sequence_length"])]
-    outputs = [helper.make_tensor_value_info("logits", f32, ["batch_size", "sequence_length", args.vocab])]
-    for i in range(args.layers):
-        for kind in ("key", "value"):
-            inputs.append(helper.make_tensor_value_info("past_key_values.%d.%s" % (i, kind), f32,
-                                                        ["batch_size", heads, "past_sequence_length", head]))
-            outputs.append(helper.make_tensor_value_info("present.%d.%s" % (i, kind), f32,
-                                                         ["batch_size", heads, "total_sequence_length", head]))
+    inputs, outputs = graph_values(args, heads, head)
     b.const("one_f", np.array(1.0, np.float32))
     b.const("big_negative", np.array(-10000.0, np.float32))
     b.const("mask_axes", np.array([1, 2], np.int64))
