@@ -21,7 +21,12 @@
  * The goal (issue 26) is no stall over 33 ms. PHASEs name the phases to run after
  * open (edits, undo, redo, save, compare, run); all by default.
  *
- * For a model with a few GB of external data, make one with make-external-model. */
+ * For a model with a few GB of external data, make one with make-external-model; for
+ * an LLM as onnxruntime-genai's builder writes them (32 layers, 66 inputs, 65 outputs,
+ * the shape that stalled most per node, issue 36):
+ *
+ *   /usr/bin/python3 tools/make-llm-model.py --layers 32 --hidden 256 --heads 8 \
+ *     --kv-heads 4 --intermediate 512 --vocab 1000 /tmp/llm/llm.onnx */
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
