@@ -109,8 +109,8 @@ layout_node (OnyxWindow *window, int node)
   return &g_array_index (onyx_canvas_get_layout (test_canvas (window))->nodes, OnyxLayoutNode, node);
 }
 
-/* An 8-layer LLM: its layers 1–7 drawn as one stack opened at layers.1; ‹ steps round
- * to layers.7; selecting a node of a layer not shown (as a Problems row or Find does)
+/* An 8-layer LLM: its layers 1–7 drawn as one stack, opened by a click at layers.1; ‹
+ * steps round to layers.7; selecting a node of a layer not shown (as a Problems row or Find does)
  * shows that layer, the node selected in it. */
 static void
 test_llm_stack (void)
@@ -124,9 +124,16 @@ test_llm_stack (void)
   Onnx__NodeProto *gqa = NULL;
   int selected;
 
+  /* It opens as one box; a click opens it at its first member. */
+  stack = layout_node (window, stack_node (window));
+  g_assert_false (stack->expanded);
+  g_assert_cmpstr (stack->title, ==, "layers.1–7");
+  onyx_canvas_center_node (test_canvas (window), stack_node (window));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-stack-closed.png"), >, 2000);
+  g_signal_emit_by_name (test_canvas (window), "item-activated", stack_node (window), -1);
+  wait_for_layout (window);
   stack = layout_node (window, stack_node (window));
   g_assert_true (stack->expanded);
-  g_assert_cmpstr (stack->title, ==, "layers.1–7");
   g_assert_cmpstr (stack->stack_label, ==, "layers.1");
   index = onyx_render_index_new (onyx_canvas_get_layout (test_canvas (window)));
   tip = onyx_canvas_tooltip_text (onyx_canvas_get_layout (test_canvas (window)), index, stack->box.x + 10,

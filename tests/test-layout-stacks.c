@@ -102,11 +102,13 @@ test_alike_layers_fold (void)
   g_autoptr (OnyxLayoutEngine) engine = onyx_layout_engine_new (graph);
   g_autoptr (OnyxLayout) layout = lay_out (engine, ONYX_EXPAND_AUTO, NULL);
   g_autoptr (OnyxLayout) all = lay_out (engine, ONYX_EXPAND_ALL, NULL);
+  g_autoptr (OnyxLayout) opened = NULL;
   g_autofree char *stacks = stacks_of (layout);
   g_autofree char *none = stacks_of (all);
   g_autofree int *boxes = onyx_layout_boxes_of_nodes (layout, engine);
   int stack = stack_node (layout);
   const OnyxLayoutNode *node;
+  const char *open_it[2] = { NULL, NULL };
   guint n_ops = 0;
 
   /* Layer 0 starts with a plain norm where the others take the previous layer's
@@ -116,30 +118,44 @@ test_alike_layers_fold (void)
   g_assert_cmpuint (node->stack_size, ==, 7);
   g_assert_cmpstr (node->subtitle, ==, "7 × 11 nodes");
   g_assert_cmpstr (node->scope, ==, "model/layers.1–7");
-  /* Auto opens it at its first member, with that member's KV cache beside it. */
+  /* Auto leaves it one box: every layer in it is in that box. */
+  g_assert_false (node->expanded);
+  for (size_t n = 0; n < graph->n_node; n++)
+    if (strstr (graph->node[n]->name, "/layers.0/") == NULL && strstr (graph->node[n]->name, "/layers.") != NULL)
+      g_assert_cmpint (boxes[n], ==, stack);
+  for (guint i = 0; i < layout->nodes->len; i++)
+    n_ops += g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_OP;
+  g_assert_cmpuint (n_ops, <, graph->n_node / 3);
+
+  /* Opened, at its first member, with that member's KV cache beside it and the groups
+   * inside open as Auto would open them. */
+  open_it[0] = node->scope;
+  opened = lay_out (engine, ONYX_EXPAND_AUTO, open_it);
+  g_clear_pointer (&boxes, g_free);
+  boxes = onyx_layout_boxes_of_nodes (opened, engine);
+  stack = stack_node (opened);
+  node = &g_array_index (opened->nodes, OnyxLayoutNode, stack);
   g_assert_true (node->expanded);
   g_assert_cmpuint (node->stack_shown, ==, 0);
   g_assert_cmpstr (node->stack_label, ==, "layers.1");
-  g_assert_cmpint (layer_shown_in (layout, graph, stack), ==, 1);
-  /* Layer 0 is no member: its edge comes in through the stack's border, no stub. */
-  for (guint i = 0; i < layout->nodes->len; i++)
-    if (g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_STUB)
-      g_assert_cmpstr (g_array_index (layout->nodes, OnyxLayoutNode, i).title, ==, "to layers.2");
-  for (guint i = 0; i < layout->nodes->len; i++)
+  g_assert_cmpint (layer_shown_in (opened, graph, stack), ==, 1);
+  for (guint i = 0; i < opened->nodes->len; i++)
     {
-      const OnyxLayoutNode *value = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      const OnyxLayoutNode *value = &g_array_index (opened->nodes, OnyxLayoutNode, i);
       if (value->kind == ONYX_LAYOUT_INPUT && g_str_has_prefix (value->title, "past_key_values."))
         g_assert_true (g_str_has_prefix (value->title, "past_key_values.0.") ||
-                       (g_str_has_prefix (value->title, "past_key_values.1.") && is_within (layout, (int) i, stack)));
-      n_ops += value->kind == ONYX_LAYOUT_OP;
+                       (g_str_has_prefix (value->title, "past_key_values.1.") && is_within (opened, (int) i, stack)));
     }
-  /* The layers not shown are in the stack's box. */
+  /* Layer 0 is no member: its edge comes in through the stack's border, no stub. */
+  for (guint i = 0; i < opened->nodes->len; i++)
+    if (g_array_index (opened->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_STUB)
+      g_assert_cmpstr (g_array_index (opened->nodes, OnyxLayoutNode, i).title, ==, "to layers.2");
+  /* The layers not shown are in the stack's box, those shown in their own. */
   for (size_t n = 0; n < graph->n_node; n++)
     if (strstr (graph->node[n]->name, "/layers.6/") != NULL)
       g_assert_cmpint (boxes[n], ==, stack);
     else if (strstr (graph->node[n]->name, "/layers.1/") != NULL)
-      g_assert_cmpint (g_array_index (layout->nodes, OnyxLayoutNode, boxes[n]).kind, ==, ONYX_LAYOUT_OP);
-  g_assert_cmpuint (n_ops, <, graph->n_node / 2);
+      g_assert_cmpint (g_array_index (opened->nodes, OnyxLayoutNode, boxes[n]).kind, ==, ONYX_LAYOUT_OP);
 
   /* Every member open: each drawn, no stack. */
   g_assert_cmpstr (none, ==, "");
@@ -303,7 +319,8 @@ test_dynamo_module_paths_fold (void)
   g_autoptr (OnyxModel) model = test_load_data ("llm_stack_dynamo.onnx");
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   g_autoptr (OnyxLayoutEngine) engine = onyx_layout_engine_new (graph);
-  g_autoptr (OnyxLayout) layout = lay_out (engine, ONYX_EXPAND_AUTO, NULL);
+  const char *const open_it[] = { "model/model.layers.0–3", NULL };
+  g_autoptr (OnyxLayout) layout = lay_out (engine, ONYX_EXPAND_AUTO, open_it);
   g_autofree char *stacks = stacks_of (layout);
   int stack = stack_node (layout);
   guint n_open_inside = 0;

@@ -63,11 +63,17 @@ class LLMPicture(unittest.TestCase):
                                "--intermediate", "64", "--vocab", "64", "--max-length", "16", "--no-external")
             text, (width, height) = self.render(model)
             # Layer 0 opens with a plain norm, the others with the previous residual.
+            self.assertIn(">layers.1–31<", text)
+            self.assertIn(">31 × 11 nodes<", text)
+            self.assertIn("present.0.key", text)
+            self.assertNotIn("present.1.key", text)
+            self.assertLess(width, 2500)
+            self.assertLess(height, 4000)
+            text, _ = self.render(model, "--expand", "/model/layers.1–31")
             self.assertIn(">layers.1–31 · 31 × 11 nodes · showing layers.1<", text)
             self.assertEqual(text.count("present.1.key"), 2)   # its box's title and text
             self.assertNotIn("present.2.key", text)
-            self.assertLess(width, 2500)
-            self.assertLess(height, 6000)
+            self.assertIn(">to layers.2<", text)
             text, (width_all, height_all) = self.render(model, "--expand", "all")
             self.assertNotIn("–31", text)
             self.assertIn("present.31.key", text)
@@ -75,6 +81,7 @@ class LLMPicture(unittest.TestCase):
             text, _ = self.render(model, "--expand", "/model/layers.17/attn")
             self.assertIn("showing layers.17<", text)
             self.assertIn("present.17.value", text)
+            self.assertIn(">from layers.16<", text)
 
     def test_dynamo_export_folds_alike(self):
         with tempfile.TemporaryDirectory() as tmp:

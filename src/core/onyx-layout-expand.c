@@ -127,6 +127,10 @@ onyx_layout_engine_expansion (OnyxLayoutEngine *engine, OnyxExpandMode mode,
           inside = onyx_layout_visible_subgroups (NULL, group);
           g_ptr_array_extend (closed, inside, NULL, NULL);
         }
+      /* A stack stays one box, opening it being asking for one of its members; the
+       * groups inside open as they would have. */
+      for (guint s = 0; s < engine->stacks->len; s++)
+        g_hash_table_remove (expanded, ((Group *) engine->stacks->pdata[s])->path);
     }
   for (guint i = 0; extra_expanded != NULL && extra_expanded[i] != NULL; i++)
     {
