@@ -164,6 +164,18 @@ test_llm_stack (void)
   g_assert_true (graph->node[layout_node (window, selected)->index] == gqa);
   panel = properties_text (window);
   g_assert_nonnull (strstr (panel, "/model/layers.3/attn/GroupQueryAttention"));
+
+  /* Page Down shows layers.4, the same node selected in it. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-stack", "i", 1));
+  wait_for_layout (window);
+  g_assert_cmpstr (layout_node (window, stack_node (window))->stack_label, ==, "layers.4");
+  selected = onyx_canvas_get_selected_node (test_canvas (window));
+  g_assert_cmpint (selected, >=, 0);
+  g_assert_cmpstr (graph->node[layout_node (window, selected)->index]->name, ==, "/model/layers.4/attn/GroupQueryAttention");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-stack", "i", -1));
+  wait_for_layout (window);
+  selected = onyx_canvas_get_selected_node (test_canvas (window));
+  g_assert_true (graph->node[layout_node (window, selected)->index] == gqa);
   onyx_canvas_center_node (test_canvas (window), selected);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-stack-gqa.png"), >, 2000);
 

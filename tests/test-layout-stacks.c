@@ -221,6 +221,21 @@ test_member_shown_as_asked (void)
   g_assert_null (onyx_layout_engine_stack_of_member (engine, "model/layers.5/attn"));
   g_assert_null (onyx_layout_engine_stack_of_member (engine, "model/layers.0"));
   g_assert_cmpuint (onyx_layout_engine_stack_size (engine, node->scope), ==, 7);
+  /* The same node and group of another layer. */
+  {
+    int gqa = -1;
+    for (size_t n = 0; n < graph->n_node; n++)
+      if (g_str_equal (graph->node[n]->name, "/model/layers.5/attn/GroupQueryAttention"))
+        gqa = (int) n;
+    gqa = onyx_layout_engine_twin_node (engine, (guint) gqa, "model/layers.2");
+    g_assert_cmpint (gqa, >=, 0);
+    g_assert_cmpstr (graph->node[gqa]->name, ==, "/model/layers.2/attn/GroupQueryAttention");
+    g_assert_cmpstr (onyx_layout_engine_twin_scope (engine, "model/layers.5/attn", "model/layers.2"), ==,
+                     "model/layers.2/attn");
+    g_assert_cmpstr (onyx_layout_engine_twin_scope (engine, "model/layers.5", "model/layers.2"), ==, "model/layers.2");
+    g_assert_null (onyx_layout_engine_twin_scope (engine, "model/layers.0/attn", "model/layers.2"));
+    g_assert_cmpint (onyx_layout_engine_twin_node (engine, (guint) gqa, "model/layers.0"), ==, -1);
+  }
   /* The stack and its steps' buttons: on the header's right end only. */
   g_assert_cmpint (onyx_layout_stack_button_at (node, node->box.x + node->box.width - 30, node->box.y + 10), ==, -1);
   g_assert_cmpint (onyx_layout_stack_button_at (node, node->box.x + node->box.width - 10, node->box.y + 10), ==, 1);
@@ -335,6 +350,10 @@ test_dynamo_module_paths_fold (void)
                        is_within (layout, (int) i, stack);
     }
   g_assert_cmpuint (n_open_inside, >=, 2);
+  /* Its module paths name the member in each scope below it. */
+  g_assert_cmpstr (onyx_layout_engine_twin_scope (engine, "model/model.layers.1/model.layers.1.self_attn",
+                                                  "model/model.layers.3"), ==,
+                   "model/model.layers.3/model.layers.3.self_attn");
 }
 
 int

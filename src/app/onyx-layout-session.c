@@ -354,11 +354,15 @@ open_member (OnyxLayoutSession *self, OnyxLayoutEngine *engine, const char *path
   for (guint i = self->expanded->len; i-- > 0;)
     {
       const char *other = self->expanded->pdata[i];
-      if (strcmp (other, path) != 0 && g_strcmp0 (onyx_layout_engine_stack_of_member (engine, other), stack) == 0)
-        {
-          g_ptr_array_remove_index (self->expanded, i);
-          changed = TRUE;
-        }
+      const char *twin = onyx_layout_engine_twin_scope (engine, other, path);
+      if (twin == NULL || strcmp (twin, other) == 0)
+        continue;
+      /* Another member closes; a group opened inside it is opened in this one. */
+      if (g_strcmp0 (onyx_layout_engine_stack_of_member (engine, other), stack) != 0 &&
+          !g_ptr_array_find_with_equal_func (self->expanded, twin, g_str_equal, NULL))
+        g_ptr_array_add (self->expanded, g_strdup (twin));
+      g_ptr_array_remove_index (self->expanded, i);
+      changed = TRUE;
     }
   changed |= remove_scope (self->collapsed, stack);
   if (!g_ptr_array_find_with_equal_func (self->expanded, path, g_str_equal, NULL))
@@ -381,15 +385,6 @@ onyx_layout_session_show_stack_member (OnyxLayoutSession *self, const OnyxLayout
   /* `stack` belongs to the layout the relayout replaces. */
   if (open_member (self, engine, member))
     onyx_layout_session_relayout (self, TRUE);
-}
-
-void
-onyx_layout_session_step_stack (OnyxLayoutSession *self, const OnyxLayoutNode *stack, int step)
-{
-  int n = (int) stack->stack_size;
-
-  if (n > 0)
-    onyx_layout_session_show_stack_member (self, stack, (guint) (((int) stack->stack_shown + step % n + n) % n));
 }
 
 gboolean

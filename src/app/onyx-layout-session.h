@@ -54,10 +54,6 @@ void              onyx_layout_session_toggle_group (OnyxLayoutSession    *self,
 void              onyx_layout_session_show_stack_member (OnyxLayoutSession    *self,
                                                          const OnyxLayoutNode *stack,
                                                          guint                 index);
-/* Shows the member before (-1) or after (1) the one shown, wrapping around. */
-void              onyx_layout_session_step_stack (OnyxLayoutSession    *self,
-                                                  const OnyxLayoutNode *stack,
-                                                  int                   step);
 gboolean          onyx_layout_session_open_scopes_of (OnyxLayoutSession *self,
                                                       gssize             position);
 /* The window goes: nothing is shown any more, a running layout ends unseen. */

@@ -245,6 +245,13 @@ void     onyx_window_problems_refresh (OnyxWindow *self);
 /* onyx-window-graphs.c: the graph shown (main, a subgraph, a function) and going
  * into and out of graphs. */
 void              onyx_window_class_init_graphs (GtkWidgetClass *widget_class);
+
+/* onyx-window-stacks.c: stepping through a stack (layout node `stack`) by `step`
+ * members, the selected node following as its twin in the member shown next. */
+void              onyx_window_step_stack        (OnyxWindow     *self,
+                                                 int             stack,
+                                                 int             step);
+void              onyx_window_class_init_stacks (GtkWidgetClass *widget_class);
 void              onyx_window_init_graphs   (OnyxWindow *self);
 Onnx__GraphProto *onyx_window_get_graph     (OnyxWindow *self);
 typedef struct _OnyxWindowGraphs OnyxWindowGraphs;

@@ -480,10 +480,7 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
 static void
 stack_stepped_cb (OnyxWindow *self, int node, int step)
 {
-  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
-
-  if (layout != NULL && node >= 0 && (guint) node < layout->nodes->len && !onyx_window_is_laying_out (self))
-    onyx_layout_session_step_stack (self->layout, &g_array_index (layout->nodes, OnyxLayoutNode, node), step);
+  onyx_window_step_stack (self, node, step);
 }
 
 /* A click on a folded Constant's line in its reader's box selects the Constant. */
@@ -723,6 +720,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   onyx_window_class_init_generate (widget_class);
   onyx_window_class_init_problems (widget_class);
   onyx_window_class_init_graphs (widget_class);
+  onyx_window_class_init_stacks (widget_class);
 }
 
 static void

@@ -444,6 +444,65 @@ onyx_layout_engine_stack_member (OnyxLayoutEngine *engine, const char *stack_pat
   return stack != NULL && index < stack->members->len ? ((Group *) stack->members->pdata[index])->path : NULL;
 }
 
+/* The member holding `group`, or NULL. */
+static Group *
+member_around (Group *group)
+{
+  for (; group != NULL; group = group->parent)
+    if (group->stack != NULL && group->stack->members->pdata[group->member_index] == group)
+      return group;
+  return NULL;
+}
+
+/* Where item `item` comes in member `member` (in describe_member's order), or -1. */
+static int
+position_in (Group *member, int item)
+{
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (int));
+
+  collect_items (member, items);
+  for (guint i = 0; i < items->len; i++)
+    if (g_array_index (items, int, i) == item)
+      return (int) i;
+  return -1;
+}
+
+int
+onyx_layout_engine_twin_node (OnyxLayoutEngine *engine, guint node, const char *member_path)
+{
+  Group *target = member_path != NULL ? g_hash_table_lookup (engine->groups, member_path) : NULL;
+  g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (int));
+  const Item *item;
+  Group *member;
+  int position;
+
+  if (target == NULL || node >= engine->n_item_of_node || engine->folded_into[node] >= 0)
+    return -1;
+  item = &g_array_index (engine->items, Item, engine->item_of_node[node]);
+  member = member_around (item->group);
+  if (member == NULL || member->stack != target->stack || member_around (target) != target ||
+      (position = position_in (member, engine->item_of_node[node])) < 0)
+    return -1;
+  /* Alike members list their items alike. */
+  collect_items (target, items);
+  if ((guint) position >= items->len)
+    return -1;
+  item = &g_array_index (engine->items, Item, g_array_index (items, int, position));
+  return item->kind == ONYX_LAYOUT_OP ? item->index : -1;
+}
+
+const char *
+onyx_layout_engine_twin_scope (OnyxLayoutEngine *engine, const char *scope, const char *member_path)
+{
+  Group *group = scope != NULL && engine->groups != NULL ? g_hash_table_lookup (engine->groups, scope) : NULL;
+  Group *target = member_path != NULL && engine->groups != NULL ? g_hash_table_lookup (engine->groups, member_path) : NULL;
+
+  if (group == NULL || target == NULL || group->twins == NULL || group->stack != target->stack ||
+      member_around (target) != target)
+    return NULL;
+  return ((Group *) group->twins->pdata[target->member_index])->path;
+}
+
 const char *
 onyx_layout_engine_stack_of_member (OnyxLayoutEngine *engine, const char *path)
 {

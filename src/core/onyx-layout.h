@@ -199,6 +199,17 @@ guint             onyx_layout_engine_stack_size   (OnyxLayoutEngine *engine,
 const char       *onyx_layout_engine_stack_member (OnyxLayoutEngine *engine,
                                                    const char       *stack_path,
                                                    guint             index);
+/* The graph node at the place of graph node `node` (in a member of a stack) in the
+ * member `member_path` of the same stack: the same node of another layer. -1 when
+ * there is none. */
+int               onyx_layout_engine_twin_node    (OnyxLayoutEngine *engine,
+                                                   guint             node,
+                                                   const char       *member_path);
+/* The scope path of the group at the place of `scope` (a member of a stack, or a
+ * group in one) in the member `member_path` of the same stack, or NULL. */
+const char       *onyx_layout_engine_twin_scope   (OnyxLayoutEngine *engine,
+                                                   const char       *scope,
+                                                   const char       *member_path);
 /* The stack whose member `path` is, or NULL. */
 const char       *onyx_layout_engine_stack_of_member (OnyxLayoutEngine *engine,
                                                       const char       *path);
