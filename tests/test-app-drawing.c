@@ -197,6 +197,14 @@ test_llm_stack (void)
     wait_for_layout (window);
     g_assert_cmpstr (layout_node (window, stack_node (window))->stack_label, ==, "layers.2");
   }
+
+  /* A tensor of a layer not shown (a Problems row naming a KV output) shows it too. */
+  onyx_window_select_tensor (window, "present.6.key");
+  wait_for_layout (window);
+  g_assert_cmpstr (layout_node (window, stack_node (window))->stack_label, ==, "layers.6");
+  selected = onyx_canvas_get_selected_node (test_canvas (window));
+  g_assert_cmpint (selected, >=, 0);
+  g_assert_cmpstr (layout_node (window, selected)->title, ==, "present.6.key");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

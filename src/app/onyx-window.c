@@ -292,6 +292,19 @@ onyx_window_select_tensor (OnyxWindow *self, const char *name)
   self->selected_tensor = g_strdup (name);
   refresh_properties (self);
   onyx_window_sync_canvas_selection (self);
+  /* A tensor hidden in a closed group or another layer of a stack: open the scopes of
+   * the node making it (or reading it), selection follows the layout. */
+  if (onyx_canvas_get_selected_node (self->canvas) < 0 && layout_edge_for (self, name) < 0)
+    {
+      OnyxGraphIndex *index = onyx_window_get_graph_index (self);
+      OnyxValue *value = onyx_graph_index_lookup (index, name);
+      Onnx__NodeProto *near = value == NULL ? NULL
+                              : value->producer != NULL ? value->producer
+                              : value->uses->len > 0 ? g_array_index (value->uses, OnyxUse, 0).node : NULL;
+      if (near != NULL &&
+          onyx_layout_session_open_scopes_of (self->layout, onyx_graph_index_node_position (index, near)))
+        onyx_layout_session_relayout (self->layout, TRUE);
+    }
   onyx_window_update_state (self);
 }
 
