@@ -208,6 +208,37 @@ test_llm_stack (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* An edit of the layer a stack shows takes it out of the stack, the rest folding on;
+ * that layer stays open, with what the edit left selected in it. */
+static void
+test_llm_stack_edit (void)
+{
+  g_autofree char *path = test_data_path ("llm_stack.onnx");
+  OnyxWindow *window = open_model_window (path);
+  Onnx__GraphProto *graph = onyx_window_get_graph (window);
+  const OnyxLayout *layout;
+  gboolean layer_open = FALSE, layers_2_to_7 = FALSE;
+
+  g_signal_emit_by_name (test_canvas (window), "item-activated", stack_node (window), -1);
+  wait_for_layout (window);
+  for (size_t n = 0; n < graph->n_node; n++)
+    if (g_str_equal (graph->node[n]->name, "/model/layers.1/mlp/act_fn/Sigmoid"))
+      onyx_window_select_node (window, graph->node[n]);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  wait_for_layout (window);
+  g_assert_cmpstr (op_types (window), !=, "");
+  layout = onyx_canvas_get_layout (test_canvas (window));
+  for (guint i = 0; i < layout->nodes->len; i++)
+    {
+      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+      layer_open |= g_strcmp0 (node->scope, "model/layers.1") == 0 && node->expanded;
+      layers_2_to_7 |= node->stack_size == 6 && g_str_equal (node->title, "layers.2–7");
+    }
+  g_assert_true (layer_open);
+  g_assert_true (layers_2_to_7);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -221,6 +252,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-drawing/paddle-style", test_paddle_style);
   g_test_add_func ("/app-drawing/lstm", test_lstm);
   g_test_add_func ("/app-drawing/llm-stack", test_llm_stack);
+  g_test_add_func ("/app-drawing/llm-stack-edit", test_llm_stack_edit);
   status = g_test_run ();
   test_remove_tree (home);
   return status;

@@ -51,15 +51,6 @@ stack_node (const OnyxLayout *layout)
   return -1;
 }
 
-static gboolean
-is_within (const OnyxLayout *layout, int node, int group)
-{
-  for (int at = node; at >= 0; at = g_array_index (layout->nodes, OnyxLayoutNode, at).parent)
-    if (at == group)
-      return TRUE;
-  return FALSE;
-}
-
 /* The layer ("/model/layers.5/…" → 5) of every op box inside node `stack`: all the same
  * one, returned; -1 when there are none. */
 static int
@@ -72,7 +63,7 @@ layer_shown_in (const OnyxLayout *layout, const Onnx__GraphProto *graph, int sta
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       const char *at;
       int found;
-      if (node->kind != ONYX_LAYOUT_OP || !is_within (layout, (int) i, stack))
+      if (node->kind != ONYX_LAYOUT_OP || !onyx_layout_is_within (layout, (int) i, stack))
         continue;
       at = strstr (graph->node[node->index]->name, "/layers.");
       g_assert_nonnull (at);
@@ -144,7 +135,7 @@ test_alike_layers_fold (void)
       const OnyxLayoutNode *value = &g_array_index (opened->nodes, OnyxLayoutNode, i);
       if (value->kind == ONYX_LAYOUT_INPUT && g_str_has_prefix (value->title, "past_key_values."))
         g_assert_true (g_str_has_prefix (value->title, "past_key_values.0.") ||
-                       (g_str_has_prefix (value->title, "past_key_values.1.") && is_within (opened, (int) i, stack)));
+                       (g_str_has_prefix (value->title, "past_key_values.1.") && onyx_layout_is_within (opened, (int) i, stack)));
     }
   /* Layer 0 is no member: its edge comes in through the stack's border, no stub. */
   for (guint i = 0; i < opened->nodes->len; i++)
@@ -187,7 +178,7 @@ test_member_shown_as_asked (void)
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *value = &g_array_index (layout->nodes, OnyxLayoutNode, i);
-      kv_inside |= g_str_equal (value->title, "present.5.value") && is_within (layout, (int) i, stack);
+      kv_inside |= g_str_equal (value->title, "present.5.value") && onyx_layout_is_within (layout, (int) i, stack);
     }
   g_assert_true (kv_inside);
   /* Its neighbours as stubs: what it reads from layers.4, what layers.6 reads of it. */
@@ -209,7 +200,7 @@ test_member_shown_as_asked (void)
               continue;
             n_stub_edges++;
             /* To or from a node of layers.5, carrying a tensor of layers.4 or of its own. */
-            g_assert_true (is_within (layout, edge->from == (int) i ? edge->to : edge->from, stack));
+            g_assert_true (onyx_layout_is_within (layout, edge->from == (int) i ? edge->to : edge->from, stack));
             g_assert_nonnull (strstr (edge->tensor, stub->index == 3 ? "/layers.4/" : "/layers.5/"));
           }
       }
@@ -270,7 +261,7 @@ test_differing_layer_breaks_run (void)
   for (guint i = 0; i < before->nodes->len; i++)
     {
       const OnyxLayoutNode *node = &g_array_index (before->nodes, OnyxLayoutNode, i);
-      if (node->kind == ONYX_LAYOUT_OP && g_str_equal (node->title, "Sigmoid") && is_within (before, (int) i, stack))
+      if (node->kind == ONYX_LAYOUT_OP && g_str_equal (node->title, "Sigmoid") && onyx_layout_is_within (before, (int) i, stack))
         sigmoid = node->index;
     }
   g_assert_cmpint (sigmoid, >=, 0);
@@ -347,7 +338,7 @@ test_dynamo_module_paths_fold (void)
     {
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       n_open_inside += node->kind == ONYX_LAYOUT_GROUP && node->expanded && (int) i != stack &&
-                       is_within (layout, (int) i, stack);
+                       onyx_layout_is_within (layout, (int) i, stack);
     }
   g_assert_cmpuint (n_open_inside, >=, 2);
   /* Its module paths name the member in each scope below it. */

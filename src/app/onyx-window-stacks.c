@@ -3,15 +3,6 @@
  * in the layer shown stays selected as the same node of the next one. */
 #include "onyx-window-private.h"
 
-static gboolean
-is_within (const OnyxLayout *layout, int node, int group)
-{
-  for (int at = node; at >= 0; at = g_array_index (layout->nodes, OnyxLayoutNode, at).parent)
-    if (at == group)
-      return TRUE;
-  return FALSE;
-}
-
 void
 onyx_window_step_stack (OnyxWindow *self, int stack, int step)
 {
@@ -26,7 +17,7 @@ onyx_window_step_stack (OnyxWindow *self, int stack, int step)
     return;
   n = (int) node->stack_size;
   target = (guint) (((int) node->stack_shown + step % n + n) % n);
-  if (self->selection == ONYX_SELECTION_NODE && selected >= 0 && is_within (layout, selected, stack) &&
+  if (self->selection == ONYX_SELECTION_NODE && selected >= 0 && onyx_layout_is_within (layout, selected, stack) &&
       g_array_index (layout->nodes, OnyxLayoutNode, selected).kind == ONYX_LAYOUT_OP)
     twin = onyx_layout_engine_twin_node (engine, (guint) g_array_index (layout->nodes, OnyxLayoutNode, selected).index,
                                          onyx_layout_engine_stack_member (engine, node->scope, target));

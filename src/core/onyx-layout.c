@@ -214,8 +214,8 @@ count_work (Run *run, Group *group)
   return n;
 }
 
-static gboolean
-is_inside (const OnyxLayout *layout, int node, int group)
+gboolean
+onyx_layout_is_within (const OnyxLayout *layout, int node, int group)
 {
   for (int at = node; at >= 0; at = g_array_index (layout->nodes, OnyxLayoutNode, at).parent)
     if (at == group)
@@ -372,7 +372,7 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
         {
           int made = GPOINTER_TO_INT (g_hash_table_lookup (producer, edge->tensor)) - 1;
           int box = made >= 0 && (size_t) made < graph->n_node ? box_of[made] : -1;
-          if (box >= 0 && box != edge->from && is_inside (layout, box, edge->from))
+          if (box >= 0 && box != edge->from && onyx_layout_is_within (layout, box, edge->from))
             {
               const OnyxRect *r = &g_array_index (layout->nodes, OnyxLayoutNode, box).box;
               extend_spline (edge->points, r->x + r->width / 2, r->y + r->height, FALSE);
@@ -388,7 +388,7 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
             {
               int read = g_array_index (readers, Reader, r).node;
               int box = (size_t) read < graph->n_node ? box_of[read] : -1;
-              if (box >= 0 && box != edge->to && is_inside (layout, box, edge->to) &&
+              if (box >= 0 && box != edge->to && onyx_layout_is_within (layout, box, edge->to) &&
                   (best < 0 || g_array_index (layout->nodes, OnyxLayoutNode, box).box.y <
                                  g_array_index (layout->nodes, OnyxLayoutNode, best).box.y))
                 best = box;

@@ -250,6 +250,11 @@ OnyxLayout       *onyx_layout_engine_run   (OnyxLayoutEngine   *engine,
                                             gpointer            progress_data,
                                             GCancellable       *cancellable);
 
+/* Whether layout node `node` is `group` or inside it (at any depth). */
+gboolean          onyx_layout_is_within    (const OnyxLayout *layout,
+                                            int               node,
+                                            int               group);
+
 /* The layout node at a point, innermost first (an op before the group around it);
  * -1 when none. */
 int               onyx_layout_hit_test     (const OnyxLayout *layout,
