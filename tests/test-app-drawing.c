@@ -226,7 +226,12 @@ test_llm_stack_edit (void)
       onyx_window_select_node (window, graph->node[n]);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
   wait_for_layout (window);
-  g_assert_cmpstr (op_types (window), !=, "");
+  /* The edit applied: one Sigmoid fewer. */
+  {
+    g_autofree char *ops = op_types (window);
+    g_auto (GStrv) sigmoids = g_strsplit (ops, "Sigmoid", -1);
+    g_assert_cmpuint (g_strv_length (sigmoids) - 1, ==, 7);
+  }
   layout = onyx_canvas_get_layout (test_canvas (window));
   for (guint i = 0; i < layout->nodes->len; i++)
     {
