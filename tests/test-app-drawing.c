@@ -219,6 +219,9 @@ test_llm_stack_edit (void)
   const OnyxLayout *layout;
   gboolean layer_open = FALSE, layers_2_to_7 = FALSE;
 
+  /* Zoomed out, the closed stack is still a card on two more. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-fit", NULL));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-drawing-stack-closed-fit.png"), >, 2000);
   g_signal_emit_by_name (test_canvas (window), "item-activated", stack_node (window), -1);
   wait_for_layout (window);
   for (size_t n = 0; n < graph->n_node; n++)

@@ -119,6 +119,19 @@ onyx_render_index_new (const OnyxLayout *layout)
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       guint slot = node->kind == ONYX_LAYOUT_GROUP ? COARSE_GROUPS : 1 + MIN ((guint) node->category, N_COARSE_SLOTS - 2);
       index_insert (index, &node->box, (int) i);
+      if (node->kind == ONYX_LAYOUT_GROUP && node->stack_size > 0 && !node->expanded)
+        {
+          /* Zoomed out too, a closed stack is a card on two more (see draw_group). */
+          for (int card = 2; card >= 0; card--)
+            {
+              OnyxRect box = { node->box.x + card * ONYX_LAYOUT_STACK_CARD_OFFSET,
+                               node->box.y + card * ONYX_LAYOUT_STACK_CARD_OFFSET,
+                               node->box.width - 2 * ONYX_LAYOUT_STACK_CARD_OFFSET,
+                               node->box.height - 2 * ONYX_LAYOUT_STACK_CARD_OFFSET };
+              g_array_append_val (index->coarse_boxes[slot], box);
+            }
+          continue;
+        }
       g_array_append_val (index->coarse_boxes[slot], node->box);
     }
   for (guint i = 0; i < layout->edges->len; i++)
