@@ -205,6 +205,23 @@ test_llm_stack (void)
   selected = onyx_canvas_get_selected_node (test_canvas (window));
   g_assert_cmpint (selected, >=, 0);
   g_assert_cmpstr (layout_node (window, selected)->title, ==, "present.6.key");
+
+  /* Beside layers.6's attention, what it reads of the mask's subgraph: a click selects
+   * that tensor, the panel saying where it comes from. */
+  {
+    const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
+    g_autofree char *tensor_panel = NULL;
+    int stub = -1;
+    for (guint i = 0; i < layout->nodes->len; i++)
+      if (g_array_index (layout->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_STUB &&
+          g_array_index (layout->nodes, OnyxLayoutNode, i).index < 0)
+        stub = (int) i;
+    g_assert_cmpint (stub, >=, 0);
+    g_assert_cmpstr (layout_node (window, stub)->title, ==, "from attn_mask_subgraph");
+    g_signal_emit_by_name (test_canvas (window), "item-activated", stub, -1);
+    tensor_panel = properties_text (window);
+    g_assert_nonnull (strstr (tensor_panel, "/model/attn_mask_reformat/attn_mask_subgraph/"));
+  }
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

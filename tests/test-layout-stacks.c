@@ -139,7 +139,8 @@ test_alike_layers_fold (void)
     }
   /* Layer 0 is no member: its edge comes in through the stack's border, no stub. */
   for (guint i = 0; i < opened->nodes->len; i++)
-    if (g_array_index (opened->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_STUB)
+    if (g_array_index (opened->nodes, OnyxLayoutNode, i).kind == ONYX_LAYOUT_STUB &&
+        g_array_index (opened->nodes, OnyxLayoutNode, i).index >= 0)
       g_assert_cmpstr (g_array_index (opened->nodes, OnyxLayoutNode, i).title, ==, "to layers.2");
   /* The layers not shown are in the stack's box, those shown in their own. */
   for (size_t n = 0; n < graph->n_node; n++)
@@ -187,7 +188,7 @@ test_member_shown_as_asked (void)
     for (guint i = 0; i < layout->nodes->len; i++)
       {
         const OnyxLayoutNode *stub = &g_array_index (layout->nodes, OnyxLayoutNode, i);
-        if (stub->kind != ONYX_LAYOUT_STUB)
+        if (stub->kind != ONYX_LAYOUT_STUB || stub->index < 0)
           continue;
         n_stubs++;
         g_assert_cmpint (stub->parent, ==, stack);
@@ -285,6 +286,52 @@ test_differing_layer_breaks_run (void)
   g_assert_true (layer_open);
 }
 
+/* With every layer drawn, what every layer reads from the attention mask's subgraph
+ * is a stub beside each reader but the first, not an edge across the picture. */
+static void
+test_fanout_stubs (void)
+{
+  g_autoptr (OnyxModel) model = test_load_data ("llm_stack.onnx");
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  g_autoptr (OnyxLayoutEngine) engine = onyx_layout_engine_new (graph);
+  g_autoptr (OnyxLayout) all = lay_out (engine, ONYX_EXPAND_ALL, NULL);
+  gboolean layer_read[8] = { FALSE };
+  guint n_stubs = 0, n_real = 0;
+
+  for (guint e = 0; e < all->edges->len; e++)
+    {
+      const OnyxLayoutEdge *edge = &g_array_index (all->edges, OnyxLayoutEdge, e);
+      const OnyxLayoutNode *from = &g_array_index (all->nodes, OnyxLayoutNode, edge->from);
+      const OnyxLayoutNode *to = &g_array_index (all->nodes, OnyxLayoutNode, edge->to);
+      const char *at;
+      if (strstr (edge->tensor, "attn_mask_subgraph/") == NULL || to->kind != ONYX_LAYOUT_OP ||
+          strstr (graph->node[to->index]->name, "GroupQueryAttention") == NULL)
+        continue;
+      at = strstr (graph->node[to->index]->name, "/layers.");
+      layer_read[atoi (at + strlen ("/layers."))] = TRUE;
+      if (from->kind == ONYX_LAYOUT_STUB)
+        {
+          /* Beside its reader: in the same group, just above it. */
+          n_stubs++;
+          g_assert_cmpstr (from->title, ==, "from attn_mask_subgraph");
+          g_assert_cmpint (from->index, ==, -1);
+          g_assert_cmpint (from->parent, ==, to->parent);
+          g_assert_cmpfloat (to->box.y - (from->box.y + from->box.height), <, 120);
+        }
+      else
+        {
+          /* The first reader (layer 0's) keeps the edge from the mask's nodes. */
+          n_real++;
+          g_assert_nonnull (strstr (graph->node[to->index]->name, "/layers.0/"));
+          g_assert_cmpint (from->kind, ==, ONYX_LAYOUT_OP);
+        }
+    }
+  for (guint l = 0; l < 8; l++)
+    g_assert_true (layer_read[l]);
+  g_assert_cmpuint (n_stubs, ==, 7);
+  g_assert_cmpuint (n_real, >=, 1);
+}
+
 /* Groups are made in the order their first node comes in the file, which a
  * TorchScript export may have backwards (a constant of the last layer first): runs
  * are found by number. */
@@ -357,5 +404,6 @@ main (int argc, char **argv)
   g_test_add_func ("/layout-stacks/differing-layer-breaks-run", test_differing_layer_breaks_run);
   g_test_add_func ("/layout-stacks/dynamo-module-paths", test_dynamo_module_paths_fold);
   g_test_add_func ("/layout-stacks/members-found-by-number", test_members_found_by_number);
+  g_test_add_func ("/layout-stacks/fanout-stubs", test_fanout_stubs);
   return g_test_run ();
 }

@@ -478,9 +478,16 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
           break;
         case ONYX_LAYOUT_STUB:
           /* A neighbour of the layer an open stack shows: show that one. */
-          if (!onyx_window_is_laying_out (self) && n->parent >= 0)
+          if (n->index >= 0 && !onyx_window_is_laying_out (self) && n->parent >= 0)
             onyx_layout_session_show_stack_member (self->layout, &g_array_index (layout->nodes, OnyxLayoutNode, n->parent),
                                                    (guint) n->index);
+          /* What many read: what it carries here (the panel says where it comes from). */
+          for (guint e = 0; n->index < 0 && e < layout->edges->len; e++)
+            if (g_array_index (layout->edges, OnyxLayoutEdge, e).from == node)
+              {
+                onyx_window_select_tensor (self, g_array_index (layout->edges, OnyxLayoutEdge, e).tensor);
+                break;
+              }
           break;
         }
     }

@@ -346,20 +346,45 @@ member_holding (Run *run, int item, Group *stack)
   return NULL;
 }
 
-/* The child index of the stub standing for `neighbour` (made on first use). */
+/* The child index of the stub of key `key` (taken), `width` wide: made on first use. */
 static int
-stub_index (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, Group *neighbour, gboolean from)
+stub_child (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, char *key, double width)
 {
-  g_autofree char *key = onyx_layout_stub_key (neighbour, from);
   gpointer index;
 
   if (g_hash_table_lookup_extended (key_index, key, NULL, &index))
-    return GPOINTER_TO_INT (index);
-  add_inches (inches, neighbour->stub_width[from]);
+    {
+      g_free (key);
+      return GPOINTER_TO_INT (index);
+    }
+  add_inches (inches, width);
   add_inches (inches, STUB_HEIGHT);
-  g_ptr_array_add (keys, g_steal_pointer (&key));
-  g_hash_table_insert (key_index, keys->pdata[keys->len - 1], GUINT_TO_POINTER (keys->len - 1));
+  g_ptr_array_add (keys, key);
+  g_hash_table_insert (key_index, key, GUINT_TO_POINTER (keys->len - 1));
   return (int) keys->len - 1;
+}
+
+/* The stub standing for `neighbour`, a member of the stack shown. */
+static int
+member_stub (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, Group *neighbour, gboolean from)
+{
+  return stub_child (keys, inches, key_index, onyx_layout_stub_key (neighbour, from), neighbour->stub_width[from]);
+}
+
+/* The stub standing for `source`, which many read far apart. */
+static int
+fanout_stub (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, const Item *source)
+{
+  return stub_child (keys, inches, key_index, g_strconcat (FANOUT_STUB_PREFIX, source->fanout_label, NULL),
+                     source->stub_width);
+}
+
+/* Whether child `key` is an open group, which lays its own contents out. */
+static gboolean
+opens_inside (Run *run, const char *key)
+{
+  Group *group = key[0] == 'g' ? g_hash_table_lookup (run->engine->groups, key + 2) : NULL;
+  return group != NULL && onyx_layout_is_open (run, group);
 }
 
 static GroupLayout *lay_out (Run *run, Group *group, Group *as_member);
@@ -446,12 +471,24 @@ lay_out (Run *run, Group *group, Group *as_member)
   for (guint e = 0; e < run->engine->edges->len; e++)
     {
       const ItemEdge *edge = &g_array_index (run->engine->edges, ItemEdge, e);
-      int from = child_index (&children, edge->from), to;
+      const Item *source = &g_array_index (run->engine->items, Item, edge->from);
+      int from = child_index (&children, edge->from), to = -1;
       gint64 *pair = &pair_ids[carried->len];
       gpointer seen;
+      if (source->fanout_label != NULL && edge->to != source->fanout_first &&
+          (to = child_index (&children, edge->to)) >= 0 && to != child_index (&children, source->fanout_first))
+        {
+          /* A reader far from what it reads, which many read: a stub beside it here,
+           * or inside the open group holding it. */
+          if (opens_inside (run, keys->pdata[to]))
+            continue;
+          if (from < 0)
+            from = fanout_stub (keys, inches, key_index, source);
+        }
       if (from < 0 && as_member == NULL)
         continue;
-      to = child_index (&children, edge->to);
+      if (to < 0)
+        to = child_index (&children, edge->to);
       if (as_member != NULL && (from < 0) != (to < 0))
         {
           /* From or to another member of the stack: a stub standing for it. */
@@ -459,9 +496,9 @@ lay_out (Run *run, Group *group, Group *as_member)
           if (neighbour == NULL || neighbour == as_member)
             continue;
           if (from < 0)
-            from = stub_index (keys, inches, key_index, neighbour, TRUE);
+            from = member_stub (keys, inches, key_index, neighbour, TRUE);
           else
-            to = stub_index (keys, inches, key_index, neighbour, FALSE);
+            to = member_stub (keys, inches, key_index, neighbour, FALSE);
         }
       if (from < 0 || to < 0 || from == to)
         continue;

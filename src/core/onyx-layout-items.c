@@ -320,6 +320,7 @@ item_clear (Item *item)
   g_ptr_array_unref (item->lines);
   g_array_unref (item->line_nodes);
   g_free (item->details);
+  g_free (item->fanout_label);
 }
 
 static void
@@ -682,6 +683,19 @@ build_model (OnyxLayoutEngine *engine)
       size_item (item, &widths);
       item->group = onyx_layout_ensure_group (engine, item->scope);
       g_array_append_val (item->group->items, index);
+    }
+  /* (Fan-outs name their groups by what they hold; the hashes come again below.) */
+  onyx_layout_count_groups (engine);
+  onyx_layout_find_fanouts (engine);
+  for (guint t = 0; t < engine->items->len; t++)
+    {
+      Item *item = &g_array_index (engine->items, Item, t);
+      g_autofree char *title = NULL;
+      if (item->fanout_label == NULL)
+        continue;
+      title = onyx_layout_fanout_title (item->fanout_label);
+      measure (&widths, title, TRUE, &item->stub_width);
+      item->stub_width += 20;
     }
   measure_labels (engine, &widths);
   onyx_layout_find_stacks (engine);

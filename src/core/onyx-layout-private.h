@@ -32,7 +32,17 @@ typedef struct {
   double width, height;
   guint hash;             /* of what the box shows and connects to */
   guint label_hash;       /* of the labels of the edges into it: dot places them too */
+  /* Fan-out: an item read in FANOUT_MIN_GROUPS groups and more (the attention mask's
+   * seqlens_k, read by every layer) keeps one edge, to its first reader; the other
+   * readers in open groups get a stub of it beside them ("from attn_mask_subgraph"). */
+  char *fanout_label;     /* what its stubs name: its group, or its title; or NULL */
+  int fanout_first;       /* with a label: its first reader item */
+  double stub_width;      /* with a label: its stubs' width */
 } Item;
+
+#define FANOUT_MIN_GROUPS 4
+/* A fan-out stub's key: FANOUT_STUB_PREFIX and the source's fanout_label. */
+#define FANOUT_STUB_PREFIX "s:f"
 
 /* The shape an edge's tensor is labelled with. */
 typedef struct {
@@ -233,6 +243,11 @@ char        *onyx_layout_group_count_text     (Group   *group);
 /* The title of a stub standing for `member`: "from layers.4" (`from`) or "to layers.6". */
 char        *onyx_layout_stub_title           (Group   *member,
                                                gboolean from);
+/* The title of a fan-out stub: "from attn_mask_subgraph". */
+char        *onyx_layout_fanout_title         (const char *label);
+/* Marks the fan-out items (their labels and first readers) and stirs their other
+ * readers' hashes, so that a group's cached layout follows its stubs. */
+void         onyx_layout_find_fanouts         (OnyxLayoutEngine *engine);
 /* The key of such a stub among the shown member's children, and back. */
 char        *onyx_layout_stub_key             (Group   *member,
                                                gboolean from);

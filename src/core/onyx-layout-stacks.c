@@ -401,8 +401,15 @@ onyx_layout_stub_title (Group *member, gboolean from)
 {
   g_autofree char *name = onyx_display_escape (last_component (member));
 
-  /* TRANSLATORS: a box beside the layer shown: the one before it, whose output it reads */
-  return g_strdup_printf (from ? _("from %s") : _("to %s"), name);
+  /* TRANSLATORS: a box beside the layer shown: the one after it, reading its output */
+  return from ? onyx_layout_fanout_title (name) : g_strdup_printf (_("to %s"), name);
+}
+
+char *
+onyx_layout_fanout_title (const char *label)
+{
+  /* TRANSLATORS: a box beside a node, standing for what it reads from far away */
+  return g_strdup_printf (_("from %s"), label);
 }
 
 char *
@@ -419,6 +426,63 @@ onyx_layout_parse_stub_key (const char *key, guint *member_index, gboolean *from
   *from = key[2] == '<';
   *member_index = (guint) g_ascii_strtoull (key + 3, NULL, 10);
   return TRUE;
+}
+
+void
+onyx_layout_find_fanouts (OnyxLayoutEngine *engine)
+{
+  g_autoptr (GHashTable) reader_groups = g_hash_table_new (NULL, NULL);
+
+  /* The edges by source, as offsets into one array. */
+  {
+    guint n_items = engine->items->len;
+    g_autofree guint *start = g_new0 (guint, n_items + 1);
+    g_autofree guint *fill = g_new0 (guint, n_items + 1);
+    g_autofree guint *by_source = g_new (guint, MAX (engine->edges->len, 1));
+    for (guint e = 0; e < engine->edges->len; e++)
+      start[g_array_index (engine->edges, ItemEdge, e).from + 1]++;
+    for (guint i = 0; i < n_items; i++)
+      start[i + 1] += start[i];
+    for (guint e = 0; e < engine->edges->len; e++)
+      {
+        int from = g_array_index (engine->edges, ItemEdge, e).from;
+        by_source[start[from] + fill[from]++] = e;
+      }
+    for (guint t = 0; t < n_items; t++)
+      {
+        Item *source = &g_array_index (engine->items, Item, t);
+        int first = -1;
+        if (start[t + 1] - start[t] < FANOUT_MIN_GROUPS)
+          continue;
+        g_hash_table_remove_all (reader_groups);
+        for (guint k = start[t]; k < start[t + 1]; k++)
+          {
+            const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, by_source[k]);
+            Group *group = g_array_index (engine->items, Item, edge->to).group;
+            if (group != source->group)
+              g_hash_table_add (reader_groups, group);
+            if (first < 0 || edge->to < first)
+              first = edge->to;
+          }
+        if (g_hash_table_size (reader_groups) < FANOUT_MIN_GROUPS)
+          continue;
+        source->fanout_first = first;
+        /* Named by the group it is drawn in: a group of one item is drawn as the item. */
+        {
+          Group *named = source->group;
+          while (named->parent != NULL && named->n_items_total <= 1)
+            named = named->parent;
+          source->fanout_label = named->parent != NULL ? onyx_display_escape (last_component (named))
+                                                       : g_strdup (source->title);
+        }
+        for (guint k = start[t]; k < start[t + 1]; k++)
+          {
+            Item *reader = &g_array_index (engine->items, Item, g_array_index (engine->edges, ItemEdge, by_source[k]).to);
+            if (reader != &g_array_index (engine->items, Item, first))
+              reader->hash = reader->hash * 31 + g_str_hash (source->fanout_label);
+          }
+      }
+  }
 }
 
 /* Public lookups, for the app's stepping through a stack. */

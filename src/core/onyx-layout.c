@@ -16,22 +16,39 @@ copy_string (gconstpointer text, gpointer user_data)
   return g_strdup (text);
 }
 
-/* A stub of the open stack `stack`: its neighbour, whose title it shows. */
 static void
-fill_stub (OnyxLayoutNode *node, Group *stack, guint member_index, gboolean from)
+fill_stub (OnyxLayoutNode *node, int index, char *title, char *details)
 {
-  Group *member = stack->members->pdata[MIN (member_index, stack->members->len - 1)];
-
   node->kind = ONYX_LAYOUT_STUB;
-  node->index = (int) member->member_index;
-  node->title = onyx_layout_stub_title (member, from);
-  /* TRANSLATORS: the tooltip of a box beside the layer shown, naming its neighbour */
-  node->details = g_strdup_printf (from ? _("Made by %s, drawn the same: click to show it")
-                                        : _("Read by %s, drawn the same: click to show it"),
-                                   strrchr (member->path, '/') != NULL ? strrchr (member->path, '/') + 1 : member->path);
+  node->index = index;
+  node->title = title;
+  node->details = details;
   node->lines = g_ptr_array_new_with_free_func (g_free);
   node->line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
   node->category = ONYX_CATEGORY_DEFAULT;
+}
+
+/* A stub of the open stack `stack`: its neighbour, whose title it shows. */
+static void
+fill_member_stub (OnyxLayoutNode *node, Group *stack, guint member_index, gboolean from)
+{
+  Group *member = stack->members->pdata[MIN (member_index, stack->members->len - 1)];
+  const char *name = strrchr (member->path, '/') != NULL ? strrchr (member->path, '/') + 1 : member->path;
+
+  /* TRANSLATORS: the tooltip of a box beside the layer shown, naming its neighbour */
+  fill_stub (node, (int) member->member_index, onyx_layout_stub_title (member, from),
+             g_strdup_printf (from ? _("Made by %s, drawn the same: click to show it")
+                                   : _("Read by %s, drawn the same: click to show it"), name));
+}
+
+/* A stub of what many read far apart: `label` names where it comes from. */
+static void
+fill_fanout_stub (OnyxLayoutNode *node, const char *label)
+{
+  fill_stub (node, -1, onyx_layout_fanout_title (label),
+             /* TRANSLATORS: the tooltip of such a box */
+             g_strdup_printf (_("Made in %s and read in many places: drawn beside each reader instead of "
+                                "an edge across the graph. Click to select what it carries."), label));
 }
 
 /* The node of child `key` of `group` (the group composed, a stack for its stubs). */
@@ -44,7 +61,12 @@ fill_node (Run *run, Group *group, OnyxLayoutNode *node, const char *key)
 
   if (group->members != NULL && onyx_layout_parse_stub_key (key, &member_index, &from))
     {
-      fill_stub (node, group, member_index, from);
+      fill_member_stub (node, group, member_index, from);
+      return;
+    }
+  if (g_str_has_prefix (key, FANOUT_STUB_PREFIX))
+    {
+      fill_fanout_stub (node, key + strlen (FANOUT_STUB_PREFIX));
       return;
     }
 

@@ -38,7 +38,9 @@ typedef enum {
   ONYX_LAYOUT_OUTER,   /* of a subgraph: a name it reads from the graphs around it */
   ONYX_LAYOUT_STUB,    /* in an open stack: a neighbour of the member shown, whose output it
                         * reads ("from layers.4") or which reads its own ("to layers.6");
-                        * index: that neighbour's position in the stack */
+                        * index: that neighbour's position in the stack. Or, index -1,
+                        * what many read far apart, beside a reader in an open group
+                        * ("from attn_mask_subgraph"): its edges carry the tensors */
 } OnyxLayoutKind;
 
 typedef struct {
