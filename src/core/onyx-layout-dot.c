@@ -336,16 +336,6 @@ hold (Run *run, GroupLayout *layout)
   return layout;
 }
 
-/* The member of `stack` that item `item` is in, or NULL. */
-static Group *
-member_holding (Run *run, int item, Group *stack)
-{
-  for (Group *at = g_array_index (run->engine->items, Item, item).group; at != NULL; at = at->parent)
-    if (at->stack == stack && stack->members->pdata[at->member_index] == at)
-      return at;
-  return NULL;
-}
-
 /* The child index of the stub of key `key` (taken), `width` wide: made on first use. */
 static int
 stub_child (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, char *key, double width)
@@ -395,9 +385,7 @@ onyx_layout_group (Run *run, Group *group)
   /* An open stack shows its member, with stubs for its neighbours. */
   if (group->members != NULL)
     {
-      Group *shown = onyx_layout_stack_shown (run, group);
-      if (shown == NULL)
-        shown = group->members->pdata[0];
+      Group *shown = onyx_layout_stack_drawn (run, group);
       return lay_out (run, onyx_layout_effective_group (shown), shown);
     }
   return lay_out (run, group, NULL);
@@ -492,8 +480,9 @@ lay_out (Run *run, Group *group, Group *as_member)
       if (as_member != NULL && (from < 0) != (to < 0))
         {
           /* From or to another member of the stack: a stub standing for it. */
-          Group *neighbour = member_holding (run, from < 0 ? edge->from : edge->to, as_member->stack);
-          if (neighbour == NULL || neighbour == as_member)
+          Group *neighbour = onyx_layout_member_around (
+            g_array_index (run->engine->items, Item, from < 0 ? edge->from : edge->to).group);
+          if (neighbour == NULL || neighbour->stack != as_member->stack || neighbour == as_member)
             continue;
           if (from < 0)
             from = member_stub (keys, inches, key_index, neighbour, TRUE);

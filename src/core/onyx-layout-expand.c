@@ -51,10 +51,7 @@ onyx_layout_visible_subgroups (Run *run, Group *group)
   GPtrArray *visible = g_ptr_array_new ();
 
   if (group->members != NULL)
-    {
-      Group *shown = onyx_layout_stack_shown (run, group);
-      group = onyx_layout_effective_group (shown != NULL ? shown : group->members->pdata[0]);
-    }
+    group = onyx_layout_effective_group (onyx_layout_stack_drawn (run, group));
   for (guint i = 0; i < group->groups->len; i++)
     {
       Group *child = group->groups->pdata[i];
@@ -75,10 +72,9 @@ guint
 onyx_layout_n_children (Run *run, Group *group)
 {
   g_autoptr (GPtrArray) visible = onyx_layout_visible_subgroups (run, group);
-  Group *shown = group->members != NULL ? onyx_layout_stack_shown (run, group) : NULL;
 
   if (group->members != NULL)
-    group = onyx_layout_effective_group (shown != NULL ? shown : group->members->pdata[0]);
+    group = onyx_layout_effective_group (onyx_layout_stack_drawn (run, group));
   return group->items->len + visible->len;
 }
 

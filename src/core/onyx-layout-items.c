@@ -88,6 +88,16 @@ measure (TextWidths *widths, const char *text, gboolean bold, double *width)
   *width = MAX (*width, (double) w);
 }
 
+/* A stub box's width: its title in bold, and room around it. */
+static double
+stub_width (TextWidths *widths, const char *title)
+{
+  double width = 0;
+
+  measure (widths, title, TRUE, &width);
+  return width + 20;
+}
+
 static void
 size_item (Item *item, TextWidths *widths)
 {
@@ -684,18 +694,13 @@ build_model (OnyxLayoutEngine *engine)
       item->group = onyx_layout_ensure_group (engine, item->scope);
       g_array_append_val (item->group->items, index);
     }
-  /* (Fan-outs name their groups by what they hold; the hashes come again below.) */
-  onyx_layout_count_groups (engine);
   onyx_layout_find_fanouts (engine);
   for (guint t = 0; t < engine->items->len; t++)
     {
       Item *item = &g_array_index (engine->items, Item, t);
-      g_autofree char *title = NULL;
-      if (item->fanout_label == NULL)
-        continue;
-      title = onyx_layout_fanout_title (item->fanout_label);
-      measure (&widths, title, TRUE, &item->stub_width);
-      item->stub_width += 20;
+      g_autofree char *title = item->fanout_label != NULL ? onyx_layout_fanout_title (item->fanout_label) : NULL;
+      if (title != NULL)
+        item->stub_width = stub_width (&widths, title);
     }
   measure_labels (engine, &widths);
   onyx_layout_find_stacks (engine);
@@ -718,26 +723,22 @@ build_model (OnyxLayoutEngine *engine)
          * which member it shows (the longest name) and has its step buttons. */
         if (group->members != NULL)
           {
-            const Group *last = group->members->pdata[group->members->len - 1];
-            header = onyx_layout_group_header (group->name, count, strrchr (last->path, '/') != NULL
-                                                                     ? strrchr (last->path, '/') + 1
-                                                                     : last->path);
+            header = onyx_layout_group_header (
+              group->name, count, onyx_layout_group_component (group->members->pdata[group->members->len - 1]));
             open_width = ONYX_LAYOUT_STACK_BUTTONS_WIDTH;
             /* The cards drawn behind a closed stack. */
             group->collapsed_width += 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
             group->collapsed_height += 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
+            for (guint m = 0; m < group->members->len; m++)
+              for (int from = 0; from <= 1; from++)
+                {
+                  Group *member = group->members->pdata[m];
+                  g_autofree char *title = onyx_layout_stub_title (member, from);
+                  member->stub_width[from] = stub_width (&widths, title);
+                }
           }
         else
           header = onyx_layout_group_header (group->name, count, NULL);
-        for (guint m = 0; group->members != NULL && m < group->members->len; m++)
-          for (int from = 0; from <= 1; from++)
-            {
-              Group *member = group->members->pdata[m];
-              g_autofree char *title = onyx_layout_stub_title (member, from);
-              double stub = 0;
-              measure (&widths, title, TRUE, &stub);
-              member->stub_width[from] = stub + 20;
-            }
         measure (&widths, header, TRUE, &open_width);
         group->open_min_width = open_width + 24;
       }

@@ -260,6 +260,19 @@ void         onyx_layout_run_stacks_init      (Run     *run);
 /* The member a stack shows (the first when `run` is NULL), or NULL when unfolded. */
 Group       *onyx_layout_stack_shown          (Run     *run,
                                                Group   *stack);
+/* The member a stack draws: the one it shows (the first, should it be unfolded). */
+Group       *onyx_layout_stack_drawn          (Run     *run,
+                                               Group   *stack);
+/* A member of a stack, not a group inside one. */
+static inline gboolean
+onyx_layout_is_member (const Group *group)
+{
+  return group->stack != NULL && group->stack->members->pdata[group->member_index] == group;
+}
+/* The member of a stack holding `group` (itself, or a group around it), or NULL. */
+Group       *onyx_layout_member_around        (Group   *group);
+/* The last part of a group's path: "layers.5" of "model/layers.5". */
+const char  *onyx_layout_group_component      (const Group *group);
 /* `group` is a member of a stack that this run draws folded. */
 gboolean     onyx_layout_is_folded_member     (Run     *run,
                                                Group   *group);

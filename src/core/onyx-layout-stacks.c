@@ -29,8 +29,7 @@ typedef struct {
 static gboolean
 numbered_of (const Group *group, Numbered *out)
 {
-  const char *slash = strrchr (group->path, '/');
-  const char *component = slash != NULL ? slash + 1 : group->path;
+  const char *component = onyx_layout_group_component (group);
   gsize end = strlen (component), start;
 
   while (end > 0 && !g_ascii_isdigit (component[end - 1]))
@@ -58,33 +57,44 @@ follows (const Numbered *a, const Numbered *b)
          strcmp (a->component + a->digits_end, b->component + b->digits_end) == 0 && b->number == a->number + 1;
 }
 
-/* Incoming edges by item, as offsets into one array. */
+/* The edges into (`by_reader`) or out of each item, as offsets into one array: item
+ * t's are engine->edges[edges[start[t]]] … [edges[start[t + 1] - 1]]. */
+static void
+index_edges (OnyxLayoutEngine *engine, gboolean by_reader, guint **start, guint **edges)
+{
+  guint n_items = engine->items->len, n_edges = engine->edges->len;
+  g_autofree guint *fill = g_new0 (guint, n_items + 1);
+
+  *start = g_new0 (guint, n_items + 1);
+  *edges = g_new (guint, MAX (n_edges, 1));
+  for (guint e = 0; e < n_edges; e++)
+    {
+      const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, e);
+      (*start)[(by_reader ? edge->to : edge->from) + 1]++;
+    }
+  for (guint i = 0; i < n_items; i++)
+    (*start)[i + 1] += (*start)[i];
+  for (guint e = 0; e < n_edges; e++)
+    {
+      const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, e);
+      int t = by_reader ? edge->to : edge->from;
+      (*edges)[(*start)[t] + fill[t]++] = e;
+    }
+}
+
+/* Incoming edges by item, and where each item is in the member being described. */
 typedef struct {
-  guint *start;             /* per item + 1 */
-  guint *edges;             /* engine->edges indices */
-  int *position;            /* per item: its position in the member being described, or -1 */
+  guint *start, *edges;     /* as index_edges makes them, by reader */
+  int *position;            /* per item: its position in the member described, or -1 */
 } EdgeIndex;
 
 static void
 edge_index_init (EdgeIndex *index, OnyxLayoutEngine *engine)
 {
-  guint n_items = engine->items->len, n_edges = engine->edges->len;
-  g_autofree guint *fill = g_new0 (guint, n_items + 1);
-
-  index->start = g_new0 (guint, n_items + 1);
-  index->edges = g_new (guint, MAX (n_edges, 1));
-  index->position = g_new (int, MAX (n_items, 1));
-  for (guint i = 0; i < n_items; i++)
+  index_edges (engine, TRUE, &index->start, &index->edges);
+  index->position = g_new (int, MAX (engine->items->len, 1));
+  for (guint i = 0; i < engine->items->len; i++)
     index->position[i] = -1;
-  for (guint e = 0; e < n_edges; e++)
-    index->start[g_array_index (engine->edges, ItemEdge, e).to + 1]++;
-  for (guint i = 0; i < n_items; i++)
-    index->start[i + 1] += index->start[i];
-  for (guint e = 0; e < n_edges; e++)
-    {
-      int to = g_array_index (engine->edges, ItemEdge, e).to;
-      index->edges[index->start[to] + fill[to]++] = e;
-    }
 }
 
 static void
@@ -95,8 +105,8 @@ edge_index_clear (EdgeIndex *index)
   g_free (index->position);
 }
 
-static const char *
-last_component (const Group *group)
+const char *
+onyx_layout_group_component (const Group *group)
 {
   const char *slash = strrchr (group->path, '/');
   return slash != NULL ? slash + 1 : group->path;
@@ -109,8 +119,8 @@ static char *
 path_in_member (const Group *group, const Group *from, const Group *to)
 {
   g_autofree char *rel = g_strdup (group->path + strlen (from->path));
-  g_auto (GStrv) parts = g_strsplit (rel, last_component (from), -1);
-  g_autofree char *moved = g_strjoinv (last_component (to), parts);
+  g_auto (GStrv) parts = g_strsplit (rel, onyx_layout_group_component (from), -1);
+  g_autofree char *moved = g_strjoinv (onyx_layout_group_component (to), parts);
 
   return g_strconcat (to->path, moved, NULL);
 }
@@ -132,7 +142,7 @@ describe_member (OnyxLayoutEngine *engine, EdgeIndex *index, Group *member)
   g_autoptr (GArray) items = g_array_new (FALSE, FALSE, sizeof (int));
   GString *out = g_string_new (NULL);
   gsize root_len = strlen (member->path);
-  const char *name = last_component (member);
+  const char *name = onyx_layout_group_component (member);
 
   collect_items (member, items);
   for (guint i = 0; i < items->len; i++)
@@ -389,17 +399,23 @@ onyx_layout_stack_shown (Run *run, Group *stack)
   return run == NULL ? stack->members->pdata[0] : run->stack_shown[stack->stack_id];
 }
 
+Group *
+onyx_layout_stack_drawn (Run *run, Group *stack)
+{
+  Group *shown = onyx_layout_stack_shown (run, stack);
+  return shown != NULL ? shown : stack->members->pdata[0];
+}
+
 gboolean
 onyx_layout_is_folded_member (Run *run, Group *group)
 {
-  return group->stack != NULL && group->stack->members->pdata[group->member_index] == group &&
-         onyx_layout_stack_shown (run, group->stack) != NULL;
+  return onyx_layout_is_member (group) && onyx_layout_stack_shown (run, group->stack) != NULL;
 }
 
 char *
 onyx_layout_stub_title (Group *member, gboolean from)
 {
-  g_autofree char *name = onyx_display_escape (last_component (member));
+  g_autofree char *name = onyx_display_escape (onyx_layout_group_component (member));
 
   /* TRANSLATORS: a box beside the layer shown: the one after it, reading its output */
   return from ? onyx_layout_fanout_title (name) : g_strdup_printf (_("to %s"), name);
@@ -428,61 +444,55 @@ onyx_layout_parse_stub_key (const char *key, guint *member_index, gboolean *from
   return TRUE;
 }
 
+/* The box `item` is drawn in: its group, or the group around that for a group that
+ * holds nothing else (drawn as the item), and so on up. */
+static Group *
+group_drawn_around (Item *item)
+{
+  Group *group = item->group;
+
+  while (group->parent != NULL && group->items->len + group->groups->len <= 1)
+    group = group->parent;
+  return group;
+}
+
 void
 onyx_layout_find_fanouts (OnyxLayoutEngine *engine)
 {
   g_autoptr (GHashTable) reader_groups = g_hash_table_new (NULL, NULL);
+  g_autofree guint *start = NULL, *by_source = NULL;
 
-  /* The edges by source, as offsets into one array. */
-  {
-    guint n_items = engine->items->len;
-    g_autofree guint *start = g_new0 (guint, n_items + 1);
-    g_autofree guint *fill = g_new0 (guint, n_items + 1);
-    g_autofree guint *by_source = g_new (guint, MAX (engine->edges->len, 1));
-    for (guint e = 0; e < engine->edges->len; e++)
-      start[g_array_index (engine->edges, ItemEdge, e).from + 1]++;
-    for (guint i = 0; i < n_items; i++)
-      start[i + 1] += start[i];
-    for (guint e = 0; e < engine->edges->len; e++)
-      {
-        int from = g_array_index (engine->edges, ItemEdge, e).from;
-        by_source[start[from] + fill[from]++] = e;
-      }
-    for (guint t = 0; t < n_items; t++)
-      {
-        Item *source = &g_array_index (engine->items, Item, t);
-        int first = -1;
-        if (start[t + 1] - start[t] < FANOUT_MIN_GROUPS)
-          continue;
-        g_hash_table_remove_all (reader_groups);
-        for (guint k = start[t]; k < start[t + 1]; k++)
-          {
-            const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, by_source[k]);
-            Group *group = g_array_index (engine->items, Item, edge->to).group;
-            if (group != source->group)
-              g_hash_table_add (reader_groups, group);
-            if (first < 0 || edge->to < first)
-              first = edge->to;
-          }
-        if (g_hash_table_size (reader_groups) < FANOUT_MIN_GROUPS)
-          continue;
-        source->fanout_first = first;
-        /* Named by the group it is drawn in: a group of one item is drawn as the item. */
+  index_edges (engine, FALSE, &start, &by_source);
+  for (guint t = 0; t < engine->items->len; t++)
+    {
+      Item *source = &g_array_index (engine->items, Item, t);
+      Group *named;
+      int first = -1;
+      if (start[t + 1] - start[t] < FANOUT_MIN_GROUPS)
+        continue;
+      g_hash_table_remove_all (reader_groups);
+      for (guint k = start[t]; k < start[t + 1]; k++)
         {
-          Group *named = source->group;
-          while (named->parent != NULL && named->n_items_total <= 1)
-            named = named->parent;
-          source->fanout_label = named->parent != NULL ? onyx_display_escape (last_component (named))
-                                                       : g_strdup (source->title);
+          const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, by_source[k]);
+          Group *group = g_array_index (engine->items, Item, edge->to).group;
+          if (group != source->group)
+            g_hash_table_add (reader_groups, group);
+          if (first < 0 || edge->to < first)
+            first = edge->to;
         }
-        for (guint k = start[t]; k < start[t + 1]; k++)
-          {
-            Item *reader = &g_array_index (engine->items, Item, g_array_index (engine->edges, ItemEdge, by_source[k]).to);
-            if (reader != &g_array_index (engine->items, Item, first))
-              reader->hash = reader->hash * 31 + g_str_hash (source->fanout_label);
-          }
-      }
-  }
+      if (g_hash_table_size (reader_groups) < FANOUT_MIN_GROUPS)
+        continue;
+      source->fanout_first = first;
+      named = group_drawn_around (source);
+      source->fanout_label = named->parent != NULL ? onyx_display_escape (onyx_layout_group_component (named))
+                                                   : g_strdup (source->title);
+      for (guint k = start[t]; k < start[t + 1]; k++)
+        {
+          Item *reader = &g_array_index (engine->items, Item, g_array_index (engine->edges, ItemEdge, by_source[k]).to);
+          if (reader != &g_array_index (engine->items, Item, first))
+            reader->hash = reader->hash * 31 + g_str_hash (source->fanout_label);
+        }
+    }
 }
 
 /* Public lookups, for the app's stepping through a stack. */
@@ -508,12 +518,11 @@ onyx_layout_engine_stack_member (OnyxLayoutEngine *engine, const char *stack_pat
   return stack != NULL && index < stack->members->len ? ((Group *) stack->members->pdata[index])->path : NULL;
 }
 
-/* The member holding `group`, or NULL. */
-static Group *
-member_around (Group *group)
+Group *
+onyx_layout_member_around (Group *group)
 {
   for (; group != NULL; group = group->parent)
-    if (group->stack != NULL && group->stack->members->pdata[group->member_index] == group)
+    if (onyx_layout_is_member (group))
       return group;
   return NULL;
 }
@@ -543,8 +552,8 @@ onyx_layout_engine_twin_node (OnyxLayoutEngine *engine, guint node, const char *
   if (target == NULL || node >= engine->n_item_of_node || engine->folded_into[node] >= 0)
     return -1;
   item = &g_array_index (engine->items, Item, engine->item_of_node[node]);
-  member = member_around (item->group);
-  if (member == NULL || member->stack != target->stack || member_around (target) != target ||
+  member = onyx_layout_member_around (item->group);
+  if (member == NULL || member->stack != target->stack || !onyx_layout_is_member (target) ||
       (position = position_in (member, engine->item_of_node[node])) < 0)
     return -1;
   /* Alike members list their items alike. */
@@ -562,7 +571,7 @@ onyx_layout_engine_twin_scope (OnyxLayoutEngine *engine, const char *scope, cons
   Group *target = member_path != NULL && engine->groups != NULL ? g_hash_table_lookup (engine->groups, member_path) : NULL;
 
   if (group == NULL || target == NULL || group->twins == NULL || group->stack != target->stack ||
-      member_around (target) != target)
+      !onyx_layout_is_member (target))
     return NULL;
   return ((Group *) group->twins->pdata[target->member_index])->path;
 }
@@ -571,9 +580,7 @@ const char *
 onyx_layout_engine_stack_of_member (OnyxLayoutEngine *engine, const char *path)
 {
   Group *group = path != NULL && engine->groups != NULL ? g_hash_table_lookup (engine->groups, path) : NULL;
-  return group != NULL && group->stack != NULL && group->stack->members->pdata[group->member_index] == group
-           ? group->stack->path
-           : NULL;
+  return group != NULL && onyx_layout_is_member (group) ? group->stack->path : NULL;
 }
 
 char *

@@ -33,7 +33,7 @@ static void
 fill_member_stub (OnyxLayoutNode *node, Group *stack, guint member_index, gboolean from)
 {
   Group *member = stack->members->pdata[MIN (member_index, stack->members->len - 1)];
-  const char *name = strrchr (member->path, '/') != NULL ? strrchr (member->path, '/') + 1 : member->path;
+  const char *name = onyx_layout_group_component (member);
 
   /* TRANSLATORS: the tooltip of a box beside the layer shown, naming its neighbour */
   fill_stub (node, (int) member->member_index, onyx_layout_stub_title (member, from),
@@ -93,14 +93,10 @@ fill_node (Run *run, Group *group, OnyxLayoutNode *node, const char *key)
       node->subtitle = onyx_layout_group_count_text (group);
       if (group->members != NULL)
         {
-          Group *shown = onyx_layout_stack_shown (run, group);
-          const char *slash;
-          if (shown == NULL)
-            shown = group->members->pdata[0];
-          slash = strrchr (shown->path, '/');
+          Group *shown = onyx_layout_stack_drawn (run, group);
           node->stack_size = group->members->len;
           node->stack_shown = shown->member_index;
-          node->stack_label = onyx_display_escape (slash != NULL ? slash + 1 : shown->path);
+          node->stack_label = onyx_display_escape (onyx_layout_group_component (shown));
         }
       node->lines = g_ptr_array_new_with_free_func (g_free);
       node->line_nodes = g_array_new (FALSE, FALSE, sizeof (int));
