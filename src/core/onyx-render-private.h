@@ -49,6 +49,17 @@ const OnyxRenderPalette *onyx_render_palette (gboolean dark);
 /* Where an op box's lines start: below its title and subtitle. */
 double onyx_render_first_line_y (const OnyxLayoutNode *node);
 
+/* A group box's cards, back to front: a closed stack's three, offset down and right
+ * (its text goes on the last); the box alone otherwise. Returns how many. */
+guint  onyx_render_group_cards   (const OnyxLayoutNode *node,
+                                  OnyxRect              cards[3]);
+/* An open group's header line: name and count, and the member a stack shows. */
+char  *onyx_render_group_header  (const OnyxLayoutNode *node);
+/* Where the glyph of an open stack's step button starts: ‹ (`step` -1) or › (1), in
+ * the ONYX_LAYOUT_STACK_BUTTONS_WIDTH at its header's right end. */
+double onyx_render_stack_button_x (const OnyxLayoutNode *node,
+                                   int                   step);
+
 /* The detailed drawing of what meets `area` as SVG into `out`, `width`×`height` (in pt)
  * on the page; text as <text>, not as glyph outlines. `graph` (or NULL) names op boxes. */
 gboolean       onyx_render_svg_write (const OnyxLayout        *layout,

@@ -268,40 +268,32 @@ write_group (Writer *w, const OnyxLayoutNode *node)
   const OnyxRenderPalette *palette = w->palette;
   const Colour *fill = node->expanded ? &palette->open_group : &palette->closed_group;
   double alpha = node->expanded ? palette->open_group_alpha : palette->closed_group_alpha;
-  OnyxRect front = node->box;
-  double x = node->box.x + 8, y = node->box.y + 4, width = node->box.width - 16;
+  OnyxRect cards[3];
+  guint n_cards = onyx_render_group_cards (node, cards);
+  const OnyxRect *front = &cards[n_cards - 1];
+  double x = node->box.x + 8, y = node->box.y + 4, width = front->width - 16;
 
   put_title (w, "data-group", &node->box, node->scope != NULL ? node->scope : node->title);
-  /* As draw_group of onyx-render.c: a closed stack is a card on two more. */
-  if (node->stack_size > 0 && !node->expanded)
+  /* As draw_group of onyx-render.c: a closed stack's cards hide those behind. */
+  for (guint card = 0; card + 1 < n_cards; card++)
     {
-      front.width -= 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
-      front.height -= 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
-      width = front.width - 16;
-      for (int card = 2; card >= 1; card--)
-        {
-          OnyxRect behind = front;
-          behind.x += card * ONYX_LAYOUT_STACK_CARD_OFFSET;
-          behind.y += card * ONYX_LAYOUT_STACK_CARD_OFFSET;
-          put_filled_box (w, &behind, RADIUS * 1.5, 0, &palette->body, 1);
-          put_filled_box (w, &behind, RADIUS * 1.5, 0, fill, alpha);
-          put_outline (w, &behind, RADIUS * 1.5, FALSE);
-        }
-      put_filled_box (w, &front, RADIUS * 1.5, 0, &palette->body, 1);
+      put_filled_box (w, &cards[card], RADIUS * 1.5, 0, &palette->body, 1);
+      put_filled_box (w, &cards[card], RADIUS * 1.5, 0, fill, alpha);
+      put_outline (w, &cards[card], RADIUS * 1.5, FALSE);
     }
-  put_filled_box (w, &front, RADIUS * 1.5, 0, fill, alpha);
-  put_outline (w, &front, RADIUS * 1.5, node->expanded);
+  if (n_cards > 1)
+    put_filled_box (w, front, RADIUS * 1.5, 0, &palette->body, 1);
+  put_filled_box (w, front, RADIUS * 1.5, 0, fill, alpha);
+  put_outline (w, front, RADIUS * 1.5, node->expanded);
   if (node->expanded)
     {
       double buttons = node->stack_size > 0 ? ONYX_LAYOUT_STACK_BUTTONS_WIDTH : 0;
-      double right = node->box.x + node->box.width - 4;
-      g_autofree char *header =
-        onyx_layout_group_header (node->title, node->subtitle, node->stack_size > 0 ? node->stack_label : NULL);
+      g_autofree char *header = onyx_render_group_header (node);
       put_text (w, &w->bold, "b", &palette->fg, header, x, y, width - buttons);
       if (buttons > 0)
         {
-          put_text (w, &w->bold, "b", &palette->fg, "‹", right - buttons + 14, y, 12);
-          put_text (w, &w->bold, "b", &palette->fg, "›", right - buttons / 2 + 10, y, 12);
+          put_text (w, &w->bold, "b", &palette->fg, "‹", onyx_render_stack_button_x (node, -1), y, 12);
+          put_text (w, &w->bold, "b", &palette->fg, "›", onyx_render_stack_button_x (node, 1), y, 12);
         }
     }
   else

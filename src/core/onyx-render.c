@@ -119,20 +119,14 @@ onyx_render_index_new (const OnyxLayout *layout)
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
       guint slot = node->kind == ONYX_LAYOUT_GROUP ? COARSE_GROUPS : 1 + MIN ((guint) node->category, N_COARSE_SLOTS - 2);
       index_insert (index, &node->box, (int) i);
-      if (node->kind == ONYX_LAYOUT_GROUP && node->stack_size > 0 && !node->expanded)
+      if (node->kind == ONYX_LAYOUT_GROUP)
         {
-          /* Zoomed out too, a closed stack is a card on two more (see draw_group). */
-          for (int card = 2; card >= 0; card--)
-            {
-              OnyxRect box = { node->box.x + card * ONYX_LAYOUT_STACK_CARD_OFFSET,
-                               node->box.y + card * ONYX_LAYOUT_STACK_CARD_OFFSET,
-                               node->box.width - 2 * ONYX_LAYOUT_STACK_CARD_OFFSET,
-                               node->box.height - 2 * ONYX_LAYOUT_STACK_CARD_OFFSET };
-              g_array_append_val (index->coarse_boxes[slot], box);
-            }
-          continue;
+          /* Zoomed out too, a closed stack is a card on two more. */
+          OnyxRect cards[3];
+          g_array_append_vals (index->coarse_boxes[slot], cards, onyx_render_group_cards (node, cards));
         }
-      g_array_append_val (index->coarse_boxes[slot], node->box);
+      else
+        g_array_append_val (index->coarse_boxes[slot], node->box);
     }
   for (guint i = 0; i < layout->edges->len; i++)
     {
@@ -281,30 +275,53 @@ fill_group_box (Painter *p, const OnyxLayoutNode *node, const OnyxRect *box)
                            p->palette->closed_group.b, p->palette->closed_group_alpha);
 }
 
+guint
+onyx_render_group_cards (const OnyxLayoutNode *node, OnyxRect cards[3])
+{
+  if (node->stack_size == 0 || node->expanded)
+    {
+      cards[0] = node->box;
+      return 1;
+    }
+  for (guint card = 0; card < 3; card++)
+    cards[card] = (OnyxRect) { node->box.x + (2 - card) * ONYX_LAYOUT_STACK_CARD_OFFSET,
+                               node->box.y + (2 - card) * ONYX_LAYOUT_STACK_CARD_OFFSET,
+                               node->box.width - 2 * ONYX_LAYOUT_STACK_CARD_OFFSET,
+                               node->box.height - 2 * ONYX_LAYOUT_STACK_CARD_OFFSET };
+  return 3;
+}
+
+char *
+onyx_render_group_header (const OnyxLayoutNode *node)
+{
+  return onyx_layout_group_header (node->title, node->subtitle, node->stack_size > 0 ? node->stack_label : NULL);
+}
+
+double
+onyx_render_stack_button_x (const OnyxLayoutNode *node, int step)
+{
+  double right = node->box.x + node->box.width - 4;
+  return step < 0 ? right - ONYX_LAYOUT_STACK_BUTTONS_WIDTH + 14 : right - ONYX_LAYOUT_STACK_BUTTONS_WIDTH / 2 + 10;
+}
+
 static void
 draw_group (Painter *p, const OnyxLayoutNode *node, int index)
 {
   cairo_t *cr = p->cr;
-  OnyxRect front = node->box;
+  OnyxRect cards[3], front;
+  guint n_cards = onyx_render_group_cards (node, cards);
   g_autofree char *header = NULL;
 
-  /* A closed stack: its card on two more, offset down and right. */
-  if (node->stack_size > 0 && !node->expanded)
+  /* A closed stack: the cards behind the front one. */
+  for (guint card = 0; card + 1 < n_cards; card++)
     {
-      front.width -= 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
-      front.height -= 2 * ONYX_LAYOUT_STACK_CARD_OFFSET;
-      for (int card = 2; card >= 1; card--)
-        {
-          OnyxRect behind = front;
-          behind.x += card * ONYX_LAYOUT_STACK_CARD_OFFSET;
-          behind.y += card * ONYX_LAYOUT_STACK_CARD_OFFSET;
-          fill_group_box (p, node, &behind);
-          cairo_fill_preserve (cr);
-          cairo_set_source_rgb (cr, p->line.r, p->line.g, p->line.b);
-          cairo_set_line_width (cr, 1);
-          cairo_stroke (cr);
-        }
+      fill_group_box (p, node, &cards[card]);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, p->line.r, p->line.g, p->line.b);
+      cairo_set_line_width (cr, 1);
+      cairo_stroke (cr);
     }
+  front = cards[n_cards - 1];
   fill_group_box (p, node, &front);
   cairo_fill_preserve (cr);
   if (node->expanded)
@@ -319,13 +336,12 @@ draw_group (Painter *p, const OnyxLayoutNode *node, int index)
       /* Open groups: name and count on the header line above their contents; an
        * open stack, which member it shows and its step buttons. */
       double buttons = node->stack_size > 0 ? ONYX_LAYOUT_STACK_BUTTONS_WIDTH : 0;
-      double right = node->box.x + node->box.width - 4;
-      header = onyx_layout_group_header (node->title, node->subtitle, node->stack_size > 0 ? node->stack_label : NULL);
+      header = onyx_render_group_header (node);
       draw_text (p, p->bold, header, node->box.x + 8, node->box.y + 4, node->box.width - 16 - buttons);
       if (buttons > 0)
         {
-          draw_text (p, p->bold, "‹", right - buttons + 14, node->box.y + 4, 12);
-          draw_text (p, p->bold, "›", right - buttons / 2 + 10, node->box.y + 4, 12);
+          draw_text (p, p->bold, "‹", onyx_render_stack_button_x (node, -1), node->box.y + 4, 12);
+          draw_text (p, p->bold, "›", onyx_render_stack_button_x (node, 1), node->box.y + 4, 12);
         }
       return;
     }
