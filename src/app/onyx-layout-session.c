@@ -317,19 +317,7 @@ onyx_layout_session_set_graph (OnyxLayoutSession *self, OnyxDocument *document, 
   g_ptr_array_set_size (self->collapsed, 0);
 }
 
-void
-onyx_layout_session_toggle_group (OnyxLayoutSession *self, const OnyxLayoutNode *group)
-{
-  GPtrArray *from = group->expanded ? self->expanded : self->collapsed;
-  GPtrArray *to = group->expanded ? self->collapsed : self->expanded;
-  guint pos;
-
-  if (g_ptr_array_find_with_equal_func (from, group->scope, g_str_equal, &pos))
-    g_ptr_array_remove_index (from, pos);
-  g_ptr_array_add (to, g_strdup (group->scope));
-  onyx_layout_session_relayout (self, TRUE);
-}
-
+/* Takes `path` out of `scopes`; whether it was there. */
 static gboolean
 remove_scope (GPtrArray *scopes, const char *path)
 {
@@ -339,6 +327,17 @@ remove_scope (GPtrArray *scopes, const char *path)
     return FALSE;
   g_ptr_array_remove_index (scopes, pos);
   return TRUE;
+}
+
+void
+onyx_layout_session_toggle_group (OnyxLayoutSession *self, const OnyxLayoutNode *group)
+{
+  GPtrArray *from = group->expanded ? self->expanded : self->collapsed;
+  GPtrArray *to = group->expanded ? self->collapsed : self->expanded;
+
+  remove_scope (from, group->scope);
+  g_ptr_array_add (to, g_strdup (group->scope));
+  onyx_layout_session_relayout (self, TRUE);
 }
 
 /* Makes member `path` of a stack the one it shows: the only member opened, its stack
@@ -387,7 +386,7 @@ onyx_layout_session_show_stack_member (OnyxLayoutSession *self, const OnyxLayout
     onyx_layout_session_relayout (self, TRUE);
 }
 
-gboolean
+void
 onyx_layout_session_open_scopes_of (OnyxLayoutSession *self, gssize position)
 {
   OnyxLayoutEngine *engine = onyx_layout_session_get_engine (self);
@@ -395,7 +394,7 @@ onyx_layout_session_open_scopes_of (OnyxLayoutSession *self, gssize position)
   gboolean added = FALSE;
 
   if (engine == NULL || position < 0)
-    return FALSE;
+    return;
   path = g_strdup (onyx_layout_engine_node_scope (engine, (guint) position));
   while (path[0] != '\0')
     {
@@ -412,7 +411,8 @@ onyx_layout_session_open_scopes_of (OnyxLayoutSession *self, gssize position)
         break;
       *slash = '\0';
     }
-  return added;
+  if (added)
+    onyx_layout_session_relayout (self, TRUE);
 }
 
 void

@@ -47,14 +47,15 @@ gboolean          onyx_layout_session_is_busy (OnyxLayoutSession *self);
 /* A click on a group's box: opens a closed group, closes an open one, and lays out. */
 void              onyx_layout_session_toggle_group (OnyxLayoutSession    *self,
                                                     const OnyxLayoutNode *group);
-/* Opens the groups around the node at `position` of the graph (its name's scopes,
- * "/a/b/Conv" in "a" and "a/b"); TRUE when one was closed (a relayout is due). */
 /* Shows member `index` of the stack `stack` (a layout node with stack_size > 0):
  * opens it there, and lays out again. */
 void              onyx_layout_session_show_stack_member (OnyxLayoutSession    *self,
                                                          const OnyxLayoutNode *stack,
                                                          guint                 index);
-gboolean          onyx_layout_session_open_scopes_of (OnyxLayoutSession *self,
+/* Opens the groups around the node at `position` of the graph (its name's scopes,
+ * "/a/b/Conv" in "a" and "a/b"; in a stack, its member becomes the one shown) and
+ * lays out again when one was closed. */
+void              onyx_layout_session_open_scopes_of (OnyxLayoutSession *self,
                                                       gssize             position);
 /* The window goes: nothing is shown any more, a running layout ends unseen. */
 void              onyx_layout_session_detach (OnyxLayoutSession *self);

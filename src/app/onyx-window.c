@@ -274,10 +274,9 @@ onyx_window_select_node (OnyxWindow *self, Onnx__NodeProto *node)
   refresh_properties (self);
   onyx_window_sync_canvas_selection (self);
   /* A node hidden in a collapsed group: open the group, selection follows the layout. */
-  if (onyx_canvas_get_selected_node (self->canvas) < 0 &&
-      onyx_layout_session_open_scopes_of (self->layout, onyx_graph_index_node_position (
-                                            onyx_window_get_graph_index (self), node)))
-    onyx_layout_session_relayout (self->layout, TRUE);
+  if (onyx_canvas_get_selected_node (self->canvas) < 0)
+    onyx_layout_session_open_scopes_of (self->layout, onyx_graph_index_node_position (
+                                          onyx_window_get_graph_index (self), node));
   onyx_window_update_state (self);
 }
 
@@ -301,9 +300,8 @@ onyx_window_select_tensor (OnyxWindow *self, const char *name)
       Onnx__NodeProto *near = value == NULL ? NULL
                               : value->producer != NULL ? value->producer
                               : value->uses->len > 0 ? g_array_index (value->uses, OnyxUse, 0).node : NULL;
-      if (near != NULL &&
-          onyx_layout_session_open_scopes_of (self->layout, onyx_graph_index_node_position (index, near)))
-        onyx_layout_session_relayout (self->layout, TRUE);
+      if (near != NULL)
+        onyx_layout_session_open_scopes_of (self->layout, onyx_graph_index_node_position (index, near));
     }
   onyx_window_update_state (self);
 }
@@ -495,12 +493,6 @@ item_activated_cb (OnyxWindow *self, int node, int edge)
     onyx_window_select_tensor (self, g_array_index (layout->edges, OnyxLayoutEdge, edge).tensor);
   else
     onyx_window_select_model (self);
-}
-
-static void
-stack_stepped_cb (OnyxWindow *self, int node, int step)
-{
-  onyx_window_step_stack (self, node, step);
 }
 
 /* A click on a folded Constant's line in its reader's box selects the Constant. */
@@ -766,7 +758,7 @@ onyx_window_init (OnyxWindow *self)
 
   g_signal_connect_swapped (self->canvas, "item-activated", G_CALLBACK (item_activated_cb), self);
   g_signal_connect_swapped (self->canvas, "line-activated", G_CALLBACK (line_activated_cb), self);
-  g_signal_connect_swapped (self->canvas, "stack-stepped", G_CALLBACK (stack_stepped_cb), self);
+  g_signal_connect_swapped (self->canvas, "stack-stepped", G_CALLBACK (onyx_window_step_stack), self);
   g_signal_connect_swapped (self->settings, "changed::fold-constants", G_CALLBACK (fold_constants_changed_cb), self);
   onyx_window_init_find (self);
   gtk_paned_set_position (GTK_PANED (gtk_widget_get_ancestor (GTK_WIDGET (self->canvas), GTK_TYPE_PANED)), 820);
