@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "onyx-types.h"
-#include "onyx-validate.h"
+#include "onyx-domain.h"
 
 /* As onyx-graph-index.c: the loader refuses deeper message nesting long before. */
 #define MAX_DEPTH 64
