@@ -79,7 +79,9 @@ onyx_layout_group_free (Group *group)
 {
   g_free (group->path);
   g_free (group->name);
-  onyx_layout_stack_free_data (group);
+  /* A stack's own members and twins (onyx-layout-stacks.c). */
+  g_clear_pointer (&group->members, g_ptr_array_unref);
+  g_clear_pointer (&group->twins, g_ptr_array_unref);
   g_ptr_array_unref (group->groups);
   g_array_unref (group->items);
   g_free (group);
@@ -90,5 +92,4 @@ onyx_layout_count_groups (OnyxLayoutEngine *engine)
 {
   count_group (engine, engine->root);
   hash_group_items (engine, engine->root);
-  onyx_layout_count_stacks (engine);
 }

@@ -402,6 +402,7 @@ measure_labels (OnyxLayoutEngine *engine, TextWidths *widths)
       to->label_hash = to->label_hash * 31 + (shown != NULL ? g_str_hash (shown->text) : 1);
     }
   onyx_layout_count_groups (engine);
+  onyx_layout_count_stacks (engine);
 }
 
 const EdgeLabel *

@@ -154,7 +154,7 @@ typedef struct {
 Group       *onyx_layout_ensure_group         (OnyxLayoutEngine *engine,
                                                const char       *path);
 void         onyx_layout_group_free           (Group            *group);
-/* Counts every group's items and nodes and hashes its contents (stacks too). */
+/* Counts every group's items and nodes and hashes its contents (stacks: onyx_layout_count_stacks). */
 void         onyx_layout_count_groups         (OnyxLayoutEngine *engine);
 
 /* onyx-layout-items.c */
@@ -237,7 +237,6 @@ void         onyx_layout_disk_cache_store     (OnyxLayoutDiskCache *cache,
 void         onyx_layout_find_stacks          (OnyxLayoutEngine *engine);
 /* After count_group: a stack's totals are its members'. */
 void         onyx_layout_count_stacks         (OnyxLayoutEngine *engine);
-void         onyx_layout_stack_free_data      (Group   *group);
 /* "32 × 11 nodes" for a stack, "11 nodes" for another group. */
 char        *onyx_layout_group_count_text     (Group   *group);
 /* The title of a stub standing for `member`: "from layers.4" (`from`) or "to layers.6". */

@@ -351,13 +351,6 @@ onyx_layout_count_stacks (OnyxLayoutEngine *engine)
     }
 }
 
-void
-onyx_layout_stack_free_data (Group *group)
-{
-  g_clear_pointer (&group->members, g_ptr_array_unref);
-  g_clear_pointer (&group->twins, g_ptr_array_unref);
-}
-
 char *
 onyx_layout_group_count_text (Group *group)
 {
