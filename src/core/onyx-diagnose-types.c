@@ -11,6 +11,20 @@
 #include "onyx-summary.h"
 #include "onyx-types.h"
 
+/* Every stage records its problems through this (the lowest of the stages' files). */
+void
+onyx_diagnose_add (GPtrArray *out, const OnyxCheckedGraph *g, OnyxProblemKind kind,
+                   OnyxProblemSeverity severity, const Onnx__NodeProto *node, int index,
+                   const char *tensor, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (out, onyx_problem_new_valist (kind, severity, g->label, g->graph, node, index, tensor,
+                                                 format, args));
+  va_end (args);
+}
+
 /* ---- What is known of element types ---- */
 
 /* OnyxKnownTypes (as schema type strings, "tensor(float)") of one graph's tensors; subgraphs

@@ -14,19 +14,6 @@
 #include "onyx-summary.h"
 #include "onyx-types.h"
 
-void
-onyx_diagnose_add (GPtrArray *out, const OnyxCheckedGraph *g, OnyxProblemKind kind,
-                   OnyxProblemSeverity severity, const Onnx__NodeProto *node, int index,
-                   const char *tensor, const char *format, ...)
-{
-  va_list args;
-
-  va_start (args, format);
-  g_ptr_array_add (out, onyx_problem_new_valist (kind, severity, g->label, g->graph, node, index, tensor,
-                                                 format, args));
-  va_end (args);
-}
-
 /* Messages name the node; most nodes have nothing to say, so the (escaped) label is
  * made on first use. */
 static const char *

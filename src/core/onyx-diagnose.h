@@ -17,6 +17,7 @@
 #include <glib.h>
 
 #include "onyx-document.h"
+#include "onyx-dim-params.h"
 #include "onyx-validate.h"
 
 G_BEGIN_DECLS
@@ -30,14 +31,6 @@ GPtrArray *onyx_diagnose_model    (const Onnx__ModelProto *model);
  * lenient one. */
 GPtrArray *onyx_diagnose_model_full (const Onnx__ModelProto *model);
 
-typedef struct {
-  char *name;            /* "N", "batch" */
-  GPtrArray *tensors;    /* char*: the main graph's inputs and outputs using it */
-} OnyxDimParam;
-
-/* Named dynamic dims (dim_param) of the main graph's inputs and outputs, in order of
- * first use. The array frees its elements. */
-GPtrArray *onyx_model_dim_params  (const Onnx__ModelProto *model);
 
 /* Findings of an OnyxDocument's model kept up to date edit by edit: it follows the
  * document's "changed" signal itself, on do, undo and redo.

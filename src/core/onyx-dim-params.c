@@ -1,5 +1,6 @@
 /* onyx-dim-params.c: the named dynamic dims of a graph's inputs and outputs, and
  * the ones whose names differ only in case or separators. */
+#include "onyx-dim-params.h"
 #include "onyx-diagnose-private.h"
 
 #include <glib/gi18n-lib.h>
