@@ -5,7 +5,7 @@
  * values differ from the pass's are named: a KV cache wired wrongly (a length taken
  * from the new tokens instead of the mask) agrees at the first step and parts at the
  * second. */
-#include "onyx-run-private.h"
+#include "onyx-run.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>

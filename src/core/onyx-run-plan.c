@@ -3,7 +3,7 @@
  * attention mask of ones, positions after the past, a KV cache whose lengths agree
  * (total = past + new), small whole numbers for other integers; and an image of
  * unknown size is not run at 1×1 without asking. */
-#include "onyx-run-private.h"
+#include "onyx-run-plan.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -16,6 +16,67 @@
 #define DEFAULT_PAST_TOKENS 4
 /* Other integer inputs: whole numbers in [0, this). */
 #define SMALL_INTEGERS 4
+
+gboolean
+onyx_run_is_initializer (const Onnx__GraphProto *graph, const char *name)
+{
+  for (size_t i = 0; i < graph->n_initializer; i++)
+    if (g_strcmp0 (graph->initializer[i]->name, name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+GPtrArray *
+onyx_run_runtime_inputs (const Onnx__GraphProto *graph)
+{
+  GPtrArray *inputs = g_ptr_array_new ();
+  for (size_t i = 0; i < graph->n_input; i++)
+    if (graph->input[i]->name != NULL && !onyx_run_is_initializer (graph, graph->input[i]->name))
+      g_ptr_array_add (inputs, graph->input[i]);
+  return inputs;
+}
+
+static const Onnx__TypeProto__Tensor *
+tensor_type (const Onnx__ValueInfoProto *info)
+{
+  return info->type != NULL && info->type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE
+           ? info->type->tensor_type : NULL;
+}
+
+const Onnx__TensorShapeProto *
+onyx_run_input_shape (const Onnx__ValueInfoProto *info)
+{
+  const Onnx__TypeProto__Tensor *type = tensor_type (info);
+  return type != NULL ? type->shape : NULL;
+}
+
+int
+onyx_run_input_elem_type (const Onnx__ValueInfoProto *info)
+{
+  const Onnx__TypeProto__Tensor *type = tensor_type (info);
+  return type != NULL ? type->elem_type : 0;
+}
+
+GPtrArray *
+onyx_run_input_dim_params (const Onnx__GraphProto *graph)
+{
+  g_autoptr (GPtrArray) inputs = onyx_run_runtime_inputs (graph);
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      const Onnx__TypeProto__Tensor *type = tensor_type (inputs->pdata[i]);
+      for (size_t d = 0; type != NULL && type->shape != NULL && d < type->shape->n_dim; d++)
+        {
+          const Onnx__TensorShapeProto__Dimension *dim = type->shape->dim[d];
+          if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+              dim->dim_param[0] != '\0' && g_hash_table_add (seen, dim->dim_param))
+            g_ptr_array_add (names, dim->dim_param);
+        }
+    }
+  return names;
+}
 
 static gboolean
 is_integer (int elem_type)

@@ -13,6 +13,7 @@
 
 #include "onyx-array.h"
 #include "onyx-model.h"
+#include "onyx-run-plan.h"
 
 G_BEGIN_DECLS
 
@@ -140,36 +141,6 @@ typedef struct {
   GHashTable *dims;
 } OnyxRunInputs;
 
-/* What a graph input is to the model, worked out from it (onyx-run-plan.c), so that
- * the values Onyx makes for it mean something. */
-typedef enum {
-  ONYX_INPUT_PLAIN,        /* values as the fill says */
-  ONYX_INPUT_TOKEN_IDS,    /* whole numbers in [0, vocabulary): it indexes an embedding */
-  ONYX_INPUT_MASK,         /* ones */
-  ONYX_INPUT_POSITIONS,    /* past … past + new − 1 along its last axis */
-  ONYX_INPUT_PAST,         /* a KV cache, past tokens long */
-  ONYX_INPUT_INDEX,        /* other integers: small non-negative numbers */
-} OnyxInputRole;
-
-typedef struct {
-  const char *name;        /* borrowed from the model */
-  OnyxInputRole role;
-  gint64 vocabulary;       /* token ids: the embedding table's rows */
-  char *why;               /* what the values are and why, for a person; NULL: plain */
-} OnyxInputPlan;
-
-/* One OnyxInputPlan per input a run must be given, in the graph's order. */
-GPtrArray           *onyx_run_plan_inputs (OnyxModel *model);
-const OnyxInputPlan *onyx_run_plan_find   (GPtrArray *plans, const char *name);
-/* The sizes `chosen` gives (nullable; name → GINT_TO_POINTER (size)) and those Onyx
- * takes for a KV-cached model's sequence dims it does not give: 4 new tokens, 4 past,
- * their total. A new table. */
-GHashTable          *onyx_run_plan_sizes  (OnyxModel  *model,
-                                           GHashTable *chosen);
-
-/* The names of the symbolic dims of the inputs a run must be given (graph inputs
- * no initializer backs), each once, in order; borrowed from `graph`. */
-GPtrArray *onyx_run_input_dim_params (const Onnx__GraphProto *graph);
 /* The heights and widths of image inputs (4-D floats that are no token ids, mask or
  * cache) that the model leaves free and a run must be given
  * (ONYX_RUN_ERROR_IMAGE_SIZE): each by its dim name, or INPUT:AXIS when it has none;
