@@ -47,7 +47,7 @@ test_modules (void)
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-metadata-graph.png"), >, 2000);
 
   /* The node panel: module, classes, the user's line first, then the stack. */
-  onyx_window_select_node (window, onyx_edit_find_node (onyx_window_get_document (window), "node_MatMul_0", NULL));
+  onyx_window_select_node (window, onyx_document_find_node (onyx_window_get_document (window), "node_MatMul_0", NULL));
   g_assert_nonnull (onyx_window_get_selected_node (window));
   text = properties_text (window);
   assert_contains (text, "\nPyTorch Module\n");
@@ -66,7 +66,7 @@ test_modules (void)
   snapshot_to_png (GTK_WIDGET (test_properties (window)), "test-app-metadata-node-panel.png");
 
   /* An op at the top of the module tree. */
-  onyx_window_select_node (window, onyx_edit_find_node (onyx_window_get_document (window), "node_add", NULL));
+  onyx_window_select_node (window, onyx_document_find_node (onyx_window_get_document (window), "node_add", NULL));
   g_free (text);
   text = properties_text (window);
   assert_contains (text, "\nModule\nthe model itself (top level)\n");

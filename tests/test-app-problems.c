@@ -527,7 +527,7 @@ test_onnxruntime_operators (void)
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpuint (n_of_kind (window, ONYX_PROBLEM_ONNXRUNTIME), ==, 1);
   g_assert_cmpuint (n_badges (window), ==, 0);
-  gqa = onyx_edit_find_node (onyx_window_get_document (window), "/model/layers.0/attn/GroupQueryAttention", NULL);
+  gqa = onyx_document_find_node (onyx_window_get_document (window), "/model/layers.0/attn/GroupQueryAttention", NULL);
   g_assert_nonnull (gqa);
   onyx_window_select_node (window, gqa);
   onyx_window_settle (window);
@@ -552,7 +552,7 @@ static void
 test_problem_on_folded_constant (void)
 {
   OnyxWindow *window = open_window ("flat_constants.onnx");
-  Onnx__NodeProto *constant = onyx_edit_find_node (onyx_window_get_document (window), "p2o.Constant.2", NULL);
+  Onnx__NodeProto *constant = onyx_document_find_node (onyx_window_get_document (window), "p2o.Constant.2", NULL);
 
   g_assert_nonnull (constant);
   g_assert_true (onyx_edit_set_attribute (onyx_window_get_document (window), constant, "onyx_test", "1", NULL));

@@ -53,7 +53,7 @@ path_button (OnyxWindow *window, const char *label)
 static Onnx__NodeProto *
 node_named (OnyxWindow *window, const char *name)
 {
-  Onnx__NodeProto *node = onyx_edit_find_node (onyx_window_get_document (window), name, NULL);
+  Onnx__NodeProto *node = onyx_document_find_node (onyx_window_get_document (window), name, NULL);
   g_assert_nonnull (node);
   return node;
 }

@@ -106,7 +106,7 @@ static Onnx__NodeProto *
 node (OnyxDocument *doc, const char *name)
 {
   g_autoptr (GError) error = NULL;
-  Onnx__NodeProto *found = onyx_edit_find_node (doc, name, &error);
+  Onnx__NodeProto *found = onyx_document_find_node (doc, name, &error);
   g_assert_no_error (error);
   return found;
 }
@@ -172,10 +172,10 @@ test_bypass_refusals (void)
   g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND);
   g_assert_cmpstr (error->message, ==, "B has no input 3");
   g_clear_error (&error);
-  g_assert_null (onyx_edit_find_node (doc, "nope", &error));
+  g_assert_null (onyx_document_find_node (doc, "nope", &error));
   g_assert_cmpstr (error->message, ==, "there is no node named 'nope'");
   g_clear_error (&error);
-  g_assert_null (onyx_edit_find_node (doc, "#9", &error));
+  g_assert_null (onyx_document_find_node (doc, "#9", &error));
   g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND);
   g_assert_true (node (doc, "#1") == node (doc, "B"));
   after = onyx_document_serialize (doc);

@@ -4,7 +4,7 @@
  * refused without a change. */
 #include "onyx-edits.h"
 #include "onyx-graph-path.h"
-#include "onyx-replay.h"
+#include "onyx-steps.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
 
@@ -112,7 +112,7 @@ test_function_model (void)
   /* The journal's entry replays to the same model. */
   replay = onyx_document_get_replay (doc);
   g_assert_cmpuint (replay->len, ==, 1);
-  g_assert_true (onyx_replay_apply (fresh, replay->pdata[0], &error));
+  g_assert_true (onyx_edit_replay (fresh, replay->pdata[0], &error));
   g_assert_no_error (error);
   replayed = onyx_document_serialize (fresh);
   g_assert_true (g_bytes_equal (after, replayed));

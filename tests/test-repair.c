@@ -3,7 +3,7 @@
  * replayed from their journal entries to the same model. */
 #include "onyx-edits.h"
 #include "onyx-schema.h"
-#include "onyx-replay.h"
+#include "onyx-steps.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
 
@@ -69,7 +69,7 @@ assert_replays (OnyxDocument *doc, const char *name)
 
   for (guint i = 0; i < replay->len; i++)
     {
-      g_assert_true (onyx_replay_apply (fresh, replay->pdata[i], &error));
+      g_assert_true (onyx_edit_replay (fresh, replay->pdata[i], &error));
       g_assert_no_error (error);
     }
   actual = onyx_document_serialize (fresh);
@@ -85,8 +85,8 @@ test_replace (void)
   g_autoptr (GError) error = NULL;
   g_auto (GStrv) dropped = NULL;
   Seen seen = { NULL, FALSE };
-  Onnx__NodeProto *foo = onyx_edit_find_node (doc, "/FooOp", &error);
-  Onnx__NodeProto *conv = onyx_edit_find_node (doc, "#0", &error);
+  Onnx__NodeProto *foo = onyx_document_find_node (doc, "/FooOp", &error);
+  Onnx__NodeProto *conv = onyx_document_find_node (doc, "#0", &error);
 
   g_signal_connect (doc, "changed", G_CALLBACK (changed_cb), &seen);
   g_assert_true (onyx_edit_replace_operator (doc, foo, "", "Identity", &dropped, &error));
@@ -127,7 +127,7 @@ test_replace_errors (void)
   g_autoptr (GError) error = NULL;
   g_autofree char *domain = NULL;
   g_autofree char *op_type = NULL;
-  Onnx__NodeProto *foo = onyx_edit_find_node (doc, "/FooOp", &error);
+  Onnx__NodeProto *foo = onyx_document_find_node (doc, "/FooOp", &error);
 
   g_assert_false (onyx_edit_replace_operator (doc, foo, "", "LeakyRelux", NULL, &error));
   g_assert_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND);
@@ -219,7 +219,7 @@ test_insert_in_subgraph (void)
   g_autoptr (GBytes) after = NULL;
   g_autoptr (GError) error = NULL;
   Seen seen = { NULL, FALSE };
-  Onnx__NodeProto *if_node = onyx_edit_find_node (doc, "/If", &error);
+  Onnx__NodeProto *if_node = onyx_document_find_node (doc, "/If", &error);
   Onnx__GraphProto *branch = if_node->attribute[0]->g;
   size_t n_outputs = branch->n_output;
   Onnx__NodeProto *inserted;

@@ -8,7 +8,7 @@
 #include "onyx-diagnose.h"
 #include "onyx-edits.h"
 #include "onyx-graph-path.h"
-#include "onyx-replay.h"
+#include "onyx-steps.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"
 
@@ -141,8 +141,8 @@ test_bypass_in_branch (void)
   g_autoptr (GBytes) original = onyx_document_serialize (doc);
   g_autoptr (GBytes) edited = NULL, redone = NULL, undone = NULL;
   g_autoptr (GError) error = NULL;
-  Onnx__NodeProto *relu = onyx_edit_find_node (doc, "/Relu", &error);
-  Onnx__NodeProto *if_node = onyx_edit_find_node (doc, "/If", &error);
+  Onnx__NodeProto *relu = onyx_document_find_node (doc, "/Relu", &error);
+  Onnx__NodeProto *if_node = onyx_document_find_node (doc, "/If", &error);
   Onnx__GraphProto *branch;
 
   g_assert_no_error (error);
@@ -199,7 +199,7 @@ test_nested_edits (void)
   g_autoptr (OnyxDocument) doc = test_open_data ("control_loop.onnx");
   g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
   g_autoptr (GError) error = NULL;
-  Onnx__NodeProto *loop = onyx_edit_find_node (doc, "/Loop", NULL);
+  Onnx__NodeProto *loop = onyx_document_find_node (doc, "/Loop", NULL);
   g_autoptr (GBytes) original = onyx_document_serialize (doc);
   const char *steps[][2] = {
     { "bypass", "/Tanh" },
@@ -248,8 +248,8 @@ static void
 test_names_followed (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("control_loop.onnx");
-  Onnx__NodeProto *tanh = onyx_edit_find_node (doc, "/Tanh", NULL);
-  Onnx__NodeProto *loop = onyx_edit_find_node (doc, "/Loop", NULL);
+  Onnx__NodeProto *tanh = onyx_document_find_node (doc, "/Tanh", NULL);
+  Onnx__NodeProto *loop = onyx_document_find_node (doc, "/Loop", NULL);
   guint n = 0;
 
   g_assert_true (onyx_document_find_named_node (doc, "/Tanh", &n) == tanh && n == 1);
@@ -258,7 +258,7 @@ test_names_followed (void)
   g_assert_cmpuint (n, ==, 0);
   g_assert_null (onyx_document_find_named_node (doc, "/Mod", &n));
   g_assert_cmpuint (n, ==, 2);
-  g_assert_null (onyx_edit_find_node (doc, "/Mod", NULL));  /* ambiguous */
+  g_assert_null (onyx_document_find_node (doc, "/Mod", NULL));  /* ambiguous */
   g_assert_true (onyx_edit_delete_node (doc, loop, NULL));
   /* The body's nodes went with the Loop. */
   g_assert_null (onyx_document_find_named_node (doc, "/Mod", &n));
@@ -295,7 +295,7 @@ test_replay (void)
     {
       char **entry = entries->pdata[i];
       nested_ref |= strstr (entry[1], ":body#") != NULL;
-      g_assert_true (onyx_replay_apply (again, (const char *const *) entry, &error));
+      g_assert_true (onyx_edit_replay (again, (const char *const *) entry, &error));
       g_assert_no_error (error);
     }
   g_assert_true (nested_ref);

@@ -84,11 +84,19 @@ drop_unused_opsets (OnyxDocument *doc)
     }
 }
 
+static gboolean
+replay_cleanup (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  return onyx_edit_cleanup (doc, error);
+}
+
+static const OnyxReplayStep cleanup_step = { "cleanup", 0, replay_cleanup };
+
 gboolean
 onyx_edit_cleanup (OnyxDocument *doc, GError **error)
 {
   onyx_document_begin_command (doc, _("Clean up"));
-  onyx_replay_note_cleanup (doc);
+  onyx_replay_note (doc, &cleanup_step, NULL);
   cleanup_graph (doc, onyx_edit_main_graph (doc), 0);
   drop_unused_opsets (doc);
   /* When nothing was dead the command is empty, and committing drops it. */
@@ -142,6 +150,14 @@ heap_pop (GArray *heap)
     }
   return top;
 }
+
+static gboolean
+replay_toposort (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  return onyx_edit_toposort (doc, error);
+}
+
+static const OnyxReplayStep toposort_step = { "toposort", 0, replay_toposort };
 
 gboolean
 onyx_edit_toposort (OnyxDocument *doc, GError **error)
@@ -200,8 +216,10 @@ onyx_edit_toposort (OnyxDocument *doc, GError **error)
   if (!changed)
     return TRUE;
   onyx_document_begin_command (doc, _("Sort nodes topologically"));
-  onyx_replay_note_toposort (doc);
+  onyx_replay_note (doc, &toposort_step, NULL);
   onyx_document_set_node_order (doc, graph, order);
   onyx_document_commit_command (doc);
   return TRUE;
 }
+
+const OnyxReplayStep *const onyx_cleanup_replay_steps[] = { &cleanup_step, &toposort_step, NULL };

@@ -102,6 +102,14 @@ order_problem (OnyxDocument *doc, GPtrArray *graphs)
   return NULL;
 }
 
+static gboolean
+replay_infer_shapes (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  return onyx_edit_infer_shapes (doc, NULL, error);
+}
+
+static const OnyxReplayStep infer_shapes_step = { "infer-shapes", 0, replay_infer_shapes };
+
 gboolean
 onyx_edit_infer_shapes (OnyxDocument *doc, guint *n_written, GError **error)
 {
@@ -122,7 +130,7 @@ onyx_edit_infer_shapes (OnyxDocument *doc, guint *n_written, GError **error)
   shapes = onyx_shapes_ref (onyx_document_get_shapes (doc));
 
   onyx_document_begin_command (doc, _("Write inferred shapes"));
-  onyx_replay_note_infer_shapes (doc);
+  onyx_replay_note (doc, &infer_shapes_step, NULL);
   for (guint g = 0; g < graphs->len; g++)
     {
       Onnx__GraphProto *graph = graphs->pdata[g];
@@ -585,6 +593,16 @@ conversion_prepare (Conversion *conversion, GError **error)
   return TRUE;
 }
 
+static gboolean
+replay_convert_opset (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  guint target;
+
+  return onyx_replay_parse_count (arguments[0], &target, error) && onyx_edit_convert_opset (doc, (int) target, error);
+}
+
+static const OnyxReplayStep convert_opset_step = { "convert-opset", 1, replay_convert_opset };
+
 /* On the caller's thread, the document not frozen: one command. */
 static void
 conversion_apply (Conversion *conversion)
@@ -592,9 +610,10 @@ conversion_apply (Conversion *conversion)
   OnyxDocument *doc = conversion->doc;
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
   g_autofree char *label = g_strdup_printf (_("Convert to opset %d"), conversion->target);
+  g_autofree char *target = onyx_replay_count_text ((guint) conversion->target);
 
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_convert_opset (doc, conversion->target);
+  onyx_replay_note (doc, &convert_opset_step, target, NULL);
   apply_conversion (doc, &conversion->plan, model->graph, conversion->converted->graph);
   set_default_opset (doc, model, conversion->target);
   onyx_document_commit_command (doc);
@@ -660,3 +679,5 @@ onyx_edit_convert_opset_finish (OnyxDocument *doc, GAsyncResult *result, GError 
   conversion_apply (conversion);
   return TRUE;
 }
+
+const OnyxReplayStep *const onyx_convert_replay_steps[] = { &infer_shapes_step, &convert_opset_step, NULL };

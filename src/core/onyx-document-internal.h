@@ -43,7 +43,7 @@ typedef struct {
 typedef struct {
   char *label;
   GPtrArray *ops;     /* Op*, in the order they were applied */
-  GPtrArray *replay;  /* GStrv: the edits that made it, as onyx_replay_apply takes them */
+  GPtrArray *replay;  /* GStrv: the edits that made it, as onyx_edit_replay takes them */
   OnyxChange change;  /* what its ops touched, worked out when it is pushed */
 } Command;
 

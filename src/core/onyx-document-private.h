@@ -66,8 +66,8 @@ void     onyx_document_thaw         (OnyxDocument *self);
 /* A command is being recorded (between begin and commit or abort). */
 gboolean onyx_document_is_recording (OnyxDocument *self);
 
-/* Records how to redo the current edit from the saved file (onyx_replay_apply's
- * entries: a step name and its arguments, NULL-terminated). */
-void onyx_document_note_replay      (OnyxDocument *self, const char *step, ...) G_GNUC_NULL_TERMINATED;
+/* Records how to redo the current edit from the saved file: `entry` (taken) is a
+ * step's name and its arguments, NULL-terminated (onyx-replay.h). */
+void onyx_document_note_replay      (OnyxDocument *self, char **entry);
 
 G_END_DECLS

@@ -2,6 +2,9 @@
 
 #include <string.h>
 
+#include "onyx-error.h"
+#include "onyx-graph-path.h"
+
 G_DEFINE_FINAL_TYPE (OnyxDocument, onyx_document, G_TYPE_OBJECT)
 
 enum { SIGNAL_CHANGED, N_SIGNALS };
@@ -188,19 +191,10 @@ onyx_document_abort_group (OnyxDocument *self)
 }
 
 void
-onyx_document_note_replay (OnyxDocument *self, const char *step, ...)
+onyx_document_note_replay (OnyxDocument *self, char **entry)
 {
-  GPtrArray *entry = g_ptr_array_new ();
-  va_list args;
-
   g_return_if_fail (self->recording != NULL);
-  g_ptr_array_add (entry, g_strdup (step));
-  va_start (args, step);
-  for (const char *arg = va_arg (args, const char *); arg != NULL; arg = va_arg (args, const char *))
-    g_ptr_array_add (entry, g_strdup (arg));
-  va_end (args);
-  g_ptr_array_add (entry, NULL);
-  g_ptr_array_add (self->recording->replay, g_ptr_array_free (entry, FALSE));
+  g_ptr_array_add (self->recording->replay, entry);
 }
 
 GPtrArray *
@@ -507,4 +501,31 @@ Onnx__NodeProto *
 onyx_document_find_named_node (OnyxDocument *self, const char *name, guint *n_named)
 {
   return onyx_graph_tree_node_named (self->tree, name, n_named);
+}
+
+Onnx__NodeProto *
+onyx_document_find_node (OnyxDocument *self, const char *reference, GError **error)
+{
+  g_autoptr (OnyxGraphList) graphs = NULL;
+  g_autoptr (GError) local = NULL;
+  Onnx__GraphProto *main_graph = onyx_document_get_proto (self)->graph;
+  guint n_named = 0;
+  guint64 position;
+  Onnx__NodeProto *node = onyx_document_find_named_node (self, reference, &n_named);
+
+  /* The usual cases without walking the model: a unique name, "#N" of the main graph. */
+  if (node != NULL)
+    return node;
+  if (n_named == 0 && reference[0] == '#' &&
+      g_ascii_string_to_unsigned (reference + 1, 10, 0, G_MAXSIZE, &position, NULL) &&
+      position < main_graph->n_node)
+    return main_graph->node[position];
+  /* GRAPH#N, and the messages for names that are not there or not unique. */
+  graphs = onyx_graph_list_new (onyx_document_get_proto (self));
+  node = onyx_graph_list_find_node (graphs, reference, NULL, &local);
+
+  if (node == NULL)
+    g_set_error_literal (error, ONYX_EDIT_ERROR, local->code == ONYX_GRAPH_PATH_ERROR_AMBIGUOUS
+                         ? ONYX_EDIT_ERROR_INVALID : ONYX_EDIT_ERROR_NOT_FOUND, local->message);
+  return node;
 }

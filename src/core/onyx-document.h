@@ -91,6 +91,12 @@ gboolean          onyx_document_contains_node  (OnyxDocument    *self,
 Onnx__NodeProto  *onyx_document_find_named_node (OnyxDocument *self,
                                                  const char   *name,
                                                  guint        *n_named);
+/* A node anywhere in the model by its name (unique in the model), or by position:
+ * "#N" in the main graph, "GRAPH#N" in another (onyx-graph-path.h); an error
+ * (ONYX_EDIT_ERROR) names what is there when it is not found or not unique. */
+Onnx__NodeProto  *onyx_document_find_node      (OnyxDocument *self,
+                                                const char   *reference,
+                                                GError      **error);
 /* `graph` and every graph around it up to the main graph, appended (borrowed). */
 void              onyx_document_graph_lineage  (OnyxDocument     *self,
                                                 Onnx__GraphProto *graph,

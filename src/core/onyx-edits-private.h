@@ -27,6 +27,10 @@ gboolean          onyx_edit_check_node    (OnyxDocument    *doc,
                                            GError         **error);
 /* Ends the edit as one undo step; TRUE, so that edits end with `return onyx_edit_commit (doc)`. */
 gboolean          onyx_edit_commit        (OnyxDocument *doc);
+/* The position of the item named `name` in a list of graph inputs or outputs, or -1. */
+gssize            onyx_edit_value_info_position (Onnx__ValueInfoProto **items,
+                                                 size_t                 n,
+                                                 const char            *name);
 /* Records the removal of a node from its graph. */
 void              onyx_edit_remove_node   (OnyxDocument    *doc,
                                            Onnx__NodeProto *node);

@@ -111,6 +111,17 @@ import_opset (OnyxDocument *doc, const char *domain, const OperatorTarget *targe
   onyx_document_insert_item (doc, &model->base, "opset_import", model->n_opset_import, &opset->base);
 }
 
+static gboolean
+replay_replace (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = onyx_replay_find_node (doc, arguments[0], error);
+  g_auto (GStrv) dropped = NULL;
+
+  return node != NULL && onyx_edit_replace_operator (doc, node, arguments[1], arguments[2], &dropped, error);
+}
+
+static const OnyxReplayStep replace_step = { "replace", 3, replay_replace };
+
 gboolean
 onyx_edit_replace_operator (OnyxDocument *doc, Onnx__NodeProto *node, const char *domain,
                             const char *op_type, char ***dropped, GError **error)
@@ -149,7 +160,7 @@ onyx_edit_replace_operator (OnyxDocument *doc, Onnx__NodeProto *node, const char
   shown = operator_describe (domain, op_type);
   label = g_strdup_printf (_("Replace %s with %s"), described, shown);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_replace (doc, node, domain, op_type);
+  onyx_replay_note_node (doc, &replace_step, node, domain, op_type, NULL);
   import_opset (doc, domain, &target);
   for (guint i = doomed->len; i-- > 0;)
     onyx_document_remove_item (doc, &node->base, "attribute", GPOINTER_TO_SIZE (doomed->pdata[i]));
@@ -285,6 +296,18 @@ insertion_point (OnyxGraphIndex *index, const char *tensor, const char *const *e
 
 /* The replay argument of the extra inputs: each C-escaped and ended by a newline, so
  * that "" (an omitted input) and no inputs at all stay apart. */
+/* The extra inputs are one argument (onyx_replay_names_text). */
+static gboolean
+replay_insert (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  g_auto (GStrv) extra_inputs = onyx_replay_parse_names (arguments[3]);
+
+  return onyx_edit_insert_node (doc, arguments[0], arguments[1], arguments[2],
+                                (const char *const *) extra_inputs, error) != NULL;
+}
+
+static const OnyxReplayStep insert_step = { "insert", 4, replay_insert };
+
 Onnx__NodeProto *
 onyx_edit_insert_node (OnyxDocument *doc, const char *tensor, const char *domain, const char *op_type,
                        const char *const *extra_inputs, GError **error)
@@ -365,7 +388,8 @@ onyx_edit_insert_node (OnyxDocument *doc, const char *tensor, const char *domain
 
   label = g_strdup_printf (_("Insert %s after %s"), op_shown, shown);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_insert (doc, tensor, domain, op_type, extra_inputs);
+  encoded = onyx_replay_names_text (extra_inputs);
+  onyx_replay_note (doc, &insert_step, tensor, domain, op_type, encoded, NULL);
   import_opset (doc, domain, &target);
   if (keeps_output_name)
     onyx_document_set_node_output (doc, value->producer, value->producer_output, derived);
@@ -375,3 +399,5 @@ onyx_edit_insert_node (OnyxDocument *doc, const char *tensor, const char *domain
   onyx_edit_commit (doc);
   return node;
 }
+
+const OnyxReplayStep *const onyx_edits_repair_replay_steps[] = { &replace_step, &insert_step, NULL };

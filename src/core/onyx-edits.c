@@ -56,33 +56,6 @@ onyx_node_describe (OnyxDocument *doc, const Onnx__NodeProto *node)
                           node->op_type != NULL ? node->op_type : "?");
 }
 
-Onnx__NodeProto *
-onyx_edit_find_node (OnyxDocument *doc, const char *reference, GError **error)
-{
-  g_autoptr (OnyxGraphList) graphs = NULL;
-  g_autoptr (GError) local = NULL;
-  Onnx__GraphProto *main_graph = onyx_edit_main_graph (doc);
-  guint n_named = 0;
-  guint64 position;
-  Onnx__NodeProto *node = onyx_document_find_named_node (doc, reference, &n_named);
-
-  /* The usual cases without walking the model: a unique name, "#N" of the main graph. */
-  if (node != NULL)
-    return node;
-  if (n_named == 0 && reference[0] == '#' &&
-      g_ascii_string_to_unsigned (reference + 1, 10, 0, G_MAXSIZE, &position, NULL) &&
-      position < main_graph->n_node)
-    return main_graph->node[position];
-  /* GRAPH#N, and the messages for names that are not there or not unique. */
-  graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
-  node = onyx_graph_list_find_node (graphs, reference, NULL, &local);
-
-  if (node == NULL)
-    onyx_edit_fail (error, local->code == ONYX_GRAPH_PATH_ERROR_AMBIGUOUS ? ONYX_EDIT_ERROR_INVALID
-                    : ONYX_EDIT_ERROR_NOT_FOUND, "%s", local->message);
-  return node;
-}
-
 /* The node is in a graph of the model: the main graph or a subgraph held by it. */
 gboolean
 onyx_edit_check_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
@@ -179,14 +152,23 @@ onyx_edit_redirect_uses (OnyxDocument *doc, Onnx__GraphProto *graph, const char 
     }
 }
 
-static gssize
-find_value_info (Onnx__ValueInfoProto **items, size_t n, const char *name)
+gssize
+onyx_edit_value_info_position (Onnx__ValueInfoProto **items, size_t n, const char *name)
 {
   for (size_t i = 0; i < n; i++)
     if (g_strcmp0 (items[i]->name, name) == 0)
       return (gssize) i;
   return -1;
 }
+
+static gboolean
+replay_delete (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = onyx_replay_find_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_delete_node (doc, node, error);
+}
+
+static const OnyxReplayStep delete_step = { "delete", 1, replay_delete };
 
 gboolean
 onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
@@ -199,10 +181,22 @@ onyx_edit_delete_node (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_delete (doc, node);
+  onyx_replay_note_node (doc, &delete_step, node, NULL);
   onyx_edit_remove_node (doc, node);
   return onyx_edit_commit (doc);
 }
+
+static gboolean
+replay_bypass (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = onyx_replay_find_node (doc, arguments[0], error);
+  guint input;
+
+  return node != NULL && onyx_replay_parse_count (arguments[1], &input, error) &&
+         onyx_edit_bypass_node (doc, node, input, error);
+}
+
+static const OnyxReplayStep bypass_step = { "bypass", 2, replay_bypass };
 
 gboolean
 onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GError **error)
@@ -215,6 +209,7 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   g_autofree char *label = NULL;
   g_autofree char *source = NULL;
   g_autofree char *target = NULL;
+  g_autofree char *slot = NULL;
   OnyxValue *source_value;
 
   if (!onyx_edit_check_node (doc, node, error))
@@ -248,7 +243,7 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
   source_value = onyx_graph_index_lookup (index, source);
   hand_over = source_value != NULL && source_value->producer != NULL &&
               onyx_graph_index_graph_output (index, source) == NULL;
-  out = find_value_info (graph->output, graph->n_output, target);
+  out = onyx_edit_value_info_position (graph->output, graph->n_output, target);
   /* A subgraph's outputs are its results (an If's, a Loop's carried values): their
    * count and order stay, so one cannot become an input or an outer name. */
   if (!hand_over && out >= 0 && target[0] != '\0' && graph != onyx_edit_main_graph (doc))
@@ -261,7 +256,8 @@ onyx_edit_bypass_node (OnyxDocument *doc, Onnx__NodeProto *node, guint input, GE
 
   label = g_strdup_printf (_("Bypass node %s"), described);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_bypass (doc, node, input);
+  slot = onyx_replay_count_text (input);
+  onyx_replay_note_node (doc, &bypass_step, node, slot, NULL);
   onyx_edit_remove_node (doc, node);
   source_value = onyx_graph_index_lookup (index, source);
   if (target[0] == '\0')
@@ -330,6 +326,15 @@ first_output_made (OnyxGraphIndex *index, GPtrArray *nodes)
   return NULL;
 }
 
+static gboolean
+replay_delete_tree (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = onyx_replay_find_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_delete_descendants (doc, node, error);
+}
+
+static const OnyxReplayStep delete_tree_step = { "delete-tree", 1, replay_delete_tree };
+
 gboolean
 onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
 {
@@ -373,7 +378,7 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
   label = doomed->len > 1 ? g_strdup_printf (_("Delete node %s and %u descendants"), described, doomed->len - 1)
                           : g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_delete_tree (doc, node);
+  onyx_replay_note_node (doc, &delete_tree_step, node, NULL);
   remove_outputs_of (doc, graph, doomed);
   remove_nodes (doc, doomed);
   return onyx_edit_commit (doc);
@@ -395,6 +400,15 @@ feeds_only (OnyxGraphIndex *index, Onnx__NodeProto *node, GHashTable *set)
     }
   return TRUE;
 }
+
+static gboolean
+replay_delete_ancestors (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = onyx_replay_find_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_delete_ancestors (doc, node, error);
+}
+
+static const OnyxReplayStep delete_ancestors_step = { "delete-ancestors", 1, replay_delete_ancestors };
 
 gboolean
 onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **error)
@@ -454,7 +468,7 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
   label = doomed->len > 1 ? g_strdup_printf (_("Delete node %s and %u ancestors"), described, doomed->len - 1)
                           : g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_delete_ancestors (doc, node);
+  onyx_replay_note_node (doc, &delete_ancestors_step, node, NULL);
   remove_nodes (doc, doomed);
   for (guint i = initializers->len; i-- > 0;)
     onyx_document_remove_item (doc, &graph->base, "initializer", GPOINTER_TO_SIZE (initializers->pdata[i]));
@@ -489,6 +503,18 @@ depends_on (OnyxGraphIndex *index, Onnx__NodeProto *target, Onnx__NodeProto *nod
   return FALSE;
 }
 
+static gboolean
+replay_reconnect (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = onyx_replay_find_node (doc, arguments[0], error);
+  guint input;
+
+  return node != NULL && onyx_replay_parse_count (arguments[1], &input, error) &&
+         onyx_edit_reconnect (doc, node, input, arguments[2], error);
+}
+
+static const OnyxReplayStep reconnect_step = { "reconnect", 3, replay_reconnect };
+
 gboolean
 onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, const char *tensor,
                      GError **error)
@@ -498,6 +524,7 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (tensor);
   g_autofree char *label = NULL;
+  g_autofree char *slot = NULL;
   OnyxValue *value;
 
   if (!onyx_edit_check_node (doc, node, error))
@@ -520,112 +547,20 @@ onyx_edit_reconnect (OnyxDocument *doc, Onnx__NodeProto *node, guint input, cons
     return TRUE;
   label = g_strdup_printf (_("Connect input %u of %s to %s"), input, described, shown);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_reconnect (doc, node, input, tensor);
+  slot = onyx_replay_count_text (input);
+  onyx_replay_note_node (doc, &reconnect_step, node, slot, tensor, NULL);
   onyx_document_set_node_input (doc, node, input, tensor);
   return onyx_edit_commit (doc);
 }
 
-gboolean
-onyx_edit_rename_tensor (OnyxDocument *doc, const char *old_name, const char *new_name,
-                         GError **error)
-{
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
-  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
-  g_autofree char *old_shown = onyx_display_escape (old_name);
-  g_autofree char *new_shown = onyx_display_escape (new_name);
-  g_autofree char *label = NULL;
-  g_autofree char *old_copy = g_strdup (old_name);
-  OnyxValue *value = onyx_graph_index_lookup (index, old_name);
-  Onnx__ValueInfoProto *input = onyx_graph_index_graph_input (index, old_name);
-  Onnx__ValueInfoProto *output = onyx_graph_index_graph_output (index, old_name);
-  Onnx__TensorProto *initializer = onyx_graph_index_initializer (index, old_name);
-
-  if (new_name == NULL || new_name[0] == '\0')
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("a tensor name cannot be empty"));
-  if (value == NULL && input == NULL && output == NULL && initializer == NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("there is no tensor '%s'"), old_shown);
-  if (strcmp (old_name, new_name) == 0)
-    return TRUE;
-  if (onyx_graph_index_lookup (index, new_name) != NULL || onyx_graph_index_defines (index, new_name) ||
-      onyx_graph_index_graph_output (index, new_name) != NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, _("the name '%s' is already in use"), new_shown);
-
-  label = g_strdup_printf (_("Rename %s to %s"), old_shown, new_shown);
-  onyx_document_begin_command (doc, label);
-  onyx_replay_note_rename (doc, old_copy, new_name);
-  if (value != NULL && value->producer != NULL)
-    onyx_document_set_node_output (doc, value->producer, value->producer_output, new_name);
-  onyx_edit_redirect_uses (doc, graph, old_copy, new_name, NULL);
-  if (input != NULL)
-    onyx_document_set_message_name (doc, &input->base, new_name);
-  if (output != NULL)
-    onyx_document_set_message_name (doc, &output->base, new_name);
-  if (initializer != NULL)
-    onyx_document_set_message_name (doc, &initializer->base, new_name);
-  for (size_t i = 0; i < graph->n_value_info; i++)
-    if (g_strcmp0 (graph->value_info[i]->name, old_copy) == 0)
-      onyx_document_set_message_name (doc, &graph->value_info[i]->base, new_name);
-  return onyx_edit_commit (doc);
-}
-
-gboolean
-onyx_edit_add_output (OnyxDocument *doc, const char *tensor, GError **error)
-{
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
-  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
-  g_autofree char *shown = onyx_display_escape (tensor);
-  g_autofree char *label = NULL;
-  Onnx__ValueInfoProto *info;
-
-  if (!onyx_graph_index_defines (index, tensor))
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("there is no tensor '%s'"), shown);
-  if (onyx_graph_index_graph_output (index, tensor) != NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_EXISTS, _("'%s' is already a graph output"), shown);
-  info = malloc (sizeof *info);
-  onnx__value_info_proto__init (info);
-  info->name = strdup (tensor);
-  info->type = onyx_shapes_new_type (onyx_document_get_shapes (doc), graph, tensor);
-  label = g_strdup_printf (_("Add graph output %s"), shown);
-  onyx_document_begin_command (doc, label);
-  onyx_replay_note_add_output (doc, tensor);
-  onyx_document_insert_item (doc, &graph->base, "output", graph->n_output, &info->base);
-  return onyx_edit_commit (doc);
-}
-
 static gboolean
-remove_value_info_item (OnyxDocument *doc, const char *field, const char *name, GError **error)
+replay_set_name (OnyxDocument *doc, const char *const *arguments, GError **error)
 {
-  Onnx__GraphProto *graph = onyx_edit_main_graph (doc);
-  gboolean inputs = strcmp (field, "input") == 0;
-  gssize position = inputs ? find_value_info (graph->input, graph->n_input, name)
-                           : find_value_info (graph->output, graph->n_output, name);
-  g_autofree char *shown = onyx_display_escape (name);
-  g_autofree char *label = NULL;
-
-  if (position < 0)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
-                           inputs ? _("there is no graph input '%s'") : _("there is no graph output '%s'"), shown);
-  label = g_strdup_printf (inputs ? _("Remove graph input %s") : _("Remove graph output %s"), shown);
-  onyx_document_begin_command (doc, label);
-  if (inputs)
-    onyx_replay_note_remove_input (doc, name);
-  else
-    onyx_replay_note_remove_output (doc, name);
-  onyx_document_remove_item (doc, &graph->base, field, (gsize) position);
-  return onyx_edit_commit (doc);
+  Onnx__NodeProto *node = onyx_replay_find_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_set_node_name (doc, node, arguments[1], error);
 }
 
-gboolean
-onyx_edit_remove_output (OnyxDocument *doc, const char *name, GError **error)
-{
-  return remove_value_info_item (doc, "output", name, error);
-}
-
-gboolean
-onyx_edit_remove_input (OnyxDocument *doc, const char *name, GError **error)
-{
-  return remove_value_info_item (doc, "input", name, error);
-}
+static const OnyxReplayStep set_name_step = { "set-name", 2, replay_set_name };
 
 gboolean
 onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *name, GError **error)
@@ -641,51 +576,8 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf (_("Rename node %s to %s"), described, shown);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_set_name (doc, node, name);
+  onyx_replay_note_node (doc, &set_name_step, node, name, NULL);
   onyx_document_set_node_name (doc, node, name);
-  return onyx_edit_commit (doc);
-}
-
-gboolean
-onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const char *value,
-                         GError **error)
-{
-  OnyxGraphIndex *index = onyx_document_get_index (doc);
-  Onnx__ValueInfoProto *info = onyx_graph_index_graph_input (index, input);
-  g_autofree char *shown = onyx_display_escape (input);
-  g_autofree char *label = NULL;
-  Onnx__TypeProto *type;
-  Onnx__TensorShapeProto__Dimension *dim;
-  guint64 number;
-
-  if (info == NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("there is no graph input '%s'"), shown);
-  if (info->type == NULL || info->type->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE ||
-      info->type->tensor_type->shape == NULL)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("graph input '%s' has no shape"), shown);
-  if (axis >= info->type->tensor_type->shape->n_dim)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("graph input '%s' has %zu dims, not %u"),
-                           shown, info->type->tensor_type->shape->n_dim, axis + 1);
-
-  type = (Onnx__TypeProto *) onyx_proto_copy (&info->type->base);
-  dim = type->tensor_type->shape->dim[axis];
-  if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM)
-    free (dim->dim_param);
-  dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE__NOT_SET;
-  if (g_ascii_string_to_unsigned (value, 10, 0, G_MAXINT64, &number, NULL))
-    {
-      dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE;
-      dim->dim_value = (int64_t) number;
-    }
-  else if (value[0] != '\0' && strcmp (value, "?") != 0)
-    {
-      dim->value_case = ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM;
-      dim->dim_param = strdup (value);
-    }
-  label = g_strdup_printf (_("Set dim %u of %s to %s"), axis, shown, value[0] != '\0' ? value : "?");
-  onyx_document_begin_command (doc, label);
-  onyx_replay_note_set_dim (doc, input, axis, value);
-  onyx_document_set_value_type (doc, info, type);
   return onyx_edit_commit (doc);
 }
 
@@ -700,6 +592,15 @@ schema_attribute_type (OnyxDocument *doc, const Onnx__NodeProto *node, const cha
 
   return known != NULL && onyx_attribute_type_is_text (known->type) ? known->type : 0;
 }
+
+static gboolean
+replay_set_attr (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  Onnx__NodeProto *node = onyx_replay_find_node (doc, arguments[0], error);
+  return node != NULL && onyx_edit_set_attribute (doc, node, arguments[1], arguments[2], error);
+}
+
+static const OnyxReplayStep set_attr_step = { "set-attr", 3, replay_set_attr };
 
 gboolean
 onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *name,
@@ -725,7 +626,7 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   described = onyx_node_describe (doc, node);
   label = g_strdup_printf (_("Set %s of %s"), shown, described);
   onyx_document_begin_command (doc, label);
-  onyx_replay_note_set_attr (doc, node, name, value);
+  onyx_replay_note_node (doc, &set_attr_step, node, name, value, NULL);
   if (existing != NULL)
     onyx_document_remove_item (doc, &node->base, "attribute", position);
   else
@@ -733,3 +634,8 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   onyx_document_insert_item (doc, &node->base, "attribute", position, &attribute->base);
   return onyx_edit_commit (doc);
 }
+
+const OnyxReplayStep *const onyx_edits_replay_steps[] = {
+  &delete_step, &bypass_step, &delete_tree_step, &delete_ancestors_step, &reconnect_step, &set_name_step,
+  &set_attr_step, NULL,
+};

@@ -9,17 +9,13 @@
 
 #include "onyx-document.h"
 #include "onyx-error.h"
+#include "onyx-replay.h"
 
 G_BEGIN_DECLS
 
 /* "Conv_3" for named nodes, "#3 (Conv)" for anonymous ones; escaped for display. */
 char            *onyx_node_describe         (OnyxDocument          *doc,
                                              const Onnx__NodeProto *node);
-/* A node anywhere in the model by its name (unique in the model), or by position:
- * "#N" in the main graph, "GRAPH#N" in another (onyx-graph-path.h). */
-Onnx__NodeProto *onyx_edit_find_node        (OnyxDocument *doc,
-                                             const char   *reference,
-                                             GError      **error);
 
 /* Removes the node; its outputs' consumers are left dangling (validation reports
  * them; nothing is silently rewired). */
@@ -114,5 +110,14 @@ gboolean onyx_edit_toposort             (OnyxDocument *doc, GError **error);
  * opset imports join the model's. An error, changing nothing, when the model has no
  * local functions, a function calls itself, or an import's version conflicts. */
 gboolean onyx_edit_inline_functions     (OnyxDocument *doc, GError **error);
+
+/* The replay steps of each edit file (onyx-replay.h), NULL-ended; onyx_edit_replay
+ * (onyx-steps.h) reads entries with them. */
+extern const OnyxReplayStep *const onyx_edits_replay_steps[];          /* onyx-edits.c */
+extern const OnyxReplayStep *const onyx_edits_tensors_replay_steps[];  /* onyx-edits-tensors.c */
+extern const OnyxReplayStep *const onyx_edits_repair_replay_steps[];   /* onyx-edits-repair.c */
+extern const OnyxReplayStep *const onyx_cleanup_replay_steps[];        /* onyx-cleanup.c */
+extern const OnyxReplayStep *const onyx_inline_replay_steps[];         /* onyx-inline.c */
+extern const OnyxReplayStep *const onyx_convert_replay_steps[];        /* onyx-convert.c */
 
 G_END_DECLS

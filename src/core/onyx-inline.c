@@ -469,6 +469,14 @@ remove_functions (OnyxDocument *doc)
     }
 }
 
+static gboolean
+replay_inline_functions (OnyxDocument *doc, const char *const *arguments, GError **error)
+{
+  return onyx_edit_inline_functions (doc, error);
+}
+
+static const OnyxReplayStep inline_step = { "inline-functions", 0, replay_inline_functions };
+
 gboolean
 onyx_edit_inline_functions (OnyxDocument *doc, GError **error)
 {
@@ -504,7 +512,7 @@ onyx_edit_inline_functions (OnyxDocument *doc, GError **error)
   collect_names (&in, graphs);
 
   onyx_document_begin_command (doc, _("Inline functions"));
-  onyx_replay_note_inline_functions (doc);
+  onyx_replay_note (doc, &inline_step, NULL);
   /* Innermost graphs first, so that no graph still to visit is inside a removed call. */
   for (guint g = graphs->len; g-- > 0;)
     inline_graph (doc, &in, graphs->pdata[g]);
@@ -512,3 +520,5 @@ onyx_edit_inline_functions (OnyxDocument *doc, GError **error)
   remove_functions (doc);
   return onyx_edit_commit (doc);
 }
+
+const OnyxReplayStep *const onyx_inline_replay_steps[] = { &inline_step, NULL };

@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 
 #include "onyx-disk-queue.h"
-#include "onyx-replay.h"
+#include "onyx-steps.h"
 
 #define MAGIC "onyx-journal 1"
 
@@ -204,7 +204,7 @@ gboolean
 onyx_journal_replay (const OnyxJournal *journal, OnyxDocument *doc, GError **error)
 {
   for (guint i = 0; i < journal->entries->len; i++)
-    if (!onyx_replay_apply (doc, journal->entries->pdata[i], error))
+    if (!onyx_edit_replay (doc, journal->entries->pdata[i], error))
       {
         g_prefix_error (error, _("edit %u of %u could not be restored: "), i + 1, journal->entries->len);
         return FALSE;

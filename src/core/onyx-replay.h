@@ -1,47 +1,56 @@
-/* onyx-replay.h: the replay entries an edit records (onyx_document_get_replay), which
- * the crash journal keeps and applies again to the saved file. This file and
- * onyx-replay.c own the format, writing and reading: each recorded step has its
- * writer here, next to its reader.
+/* onyx-replay.h: replay entries, the record of an edit that the crash journal keeps
+ * and applies again to the saved file (onyx_document_get_replay).
  *
  * An entry is a GStrv: the step's name, then its arguments kept apart, so that any
  * name round-trips ({ "reconnect", "#3", "0", "x", NULL }). A node is named by its
- * position before the edit: "#12" in the main graph, "GRAPH#12" in a subgraph. */
+ * position before the edit: "#12" in the main graph, "GRAPH#12" in a subgraph.
+ *
+ * This file holds only the format. Each edit owns its entry: the edit's file
+ * declares an OnyxReplayStep (its name, argument count and reader) next to the edit,
+ * which writes its entry with onyx_replay_note; onyx_edit_replay (onyx-steps.h)
+ * finds the reader by name. */
 #pragma once
 
 #include "onyx-document.h"
 
 G_BEGIN_DECLS
 
-/* Called right after onyx_document_begin_command, before the edit changes anything
- * (node positions are those before it). */
-void     onyx_replay_note_bypass       (OnyxDocument *doc, Onnx__NodeProto *node, guint input);
-void     onyx_replay_note_delete       (OnyxDocument *doc, Onnx__NodeProto *node);
-void     onyx_replay_note_delete_tree  (OnyxDocument *doc, Onnx__NodeProto *node);
-void     onyx_replay_note_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node);
-void     onyx_replay_note_reconnect    (OnyxDocument *doc, Onnx__NodeProto *node, guint input,
-                                        const char *tensor);
-void     onyx_replay_note_set_name     (OnyxDocument *doc, Onnx__NodeProto *node, const char *name);
-void     onyx_replay_note_set_attr     (OnyxDocument *doc, Onnx__NodeProto *node, const char *name,
-                                        const char *value);
-void     onyx_replay_note_replace      (OnyxDocument *doc, Onnx__NodeProto *node, const char *domain,
-                                        const char *op_type);
-void     onyx_replay_note_insert       (OnyxDocument *doc, const char *tensor, const char *domain,
-                                        const char *op_type, const char *const *extra_inputs);
-void     onyx_replay_note_rename       (OnyxDocument *doc, const char *old_name, const char *new_name);
-void     onyx_replay_note_add_output   (OnyxDocument *doc, const char *tensor);
-void     onyx_replay_note_remove_output (OnyxDocument *doc, const char *name);
-void     onyx_replay_note_remove_input (OnyxDocument *doc, const char *name);
-void     onyx_replay_note_set_dim      (OnyxDocument *doc, const char *input, guint axis, const char *value);
-void     onyx_replay_note_cleanup      (OnyxDocument *doc);
-void     onyx_replay_note_toposort     (OnyxDocument *doc);
-void     onyx_replay_note_inline_functions (OnyxDocument *doc);
-void     onyx_replay_note_infer_shapes (OnyxDocument *doc);
-void     onyx_replay_note_convert_opset (OnyxDocument *doc, int target);
+/* Applies an entry's arguments to the document: the same edit, as one undo step. */
+typedef gboolean (*OnyxReplayFunc) (OnyxDocument       *doc,
+                                    const char *const  *arguments,
+                                    GError            **error);
 
-/* Applies one entry: the same edit, as one undo step. An entry this build does not
- * read (an unknown step, a wrong count of arguments) is an error. */
-gboolean onyx_replay_apply             (OnyxDocument       *doc,
-                                        const char *const  *entry,
-                                        GError            **error);
+typedef struct {
+  const char *name;       /* as the entry starts, and as `onyx-cli edit` names the step */
+  guint n_arguments;
+  OnyxReplayFunc apply;
+} OnyxReplayStep;
+
+/* Records the entry of the edit being made: `step`'s name and its arguments, as many
+ * as it takes, then NULL. Called right after onyx_document_begin_command, before the
+ * edit changes anything (node positions are those before it). */
+void             onyx_replay_note           (OnyxDocument         *doc,
+                                             const OnyxReplayStep *step,
+                                             ...) G_GNUC_NULL_TERMINATED;
+/* The same with the node's reference first (onyx_replay_node_ref). */
+void             onyx_replay_note_node      (OnyxDocument         *doc,
+                                             const OnyxReplayStep *step,
+                                             Onnx__NodeProto      *node,
+                                             ...) G_GNUC_NULL_TERMINATED;
+/* "#12" or "GRAPH#12": where the node is now. */
+char            *onyx_replay_node_ref       (OnyxDocument    *doc,
+                                             Onnx__NodeProto *node);
+/* The node an entry names (a position, never a name: names change). */
+Onnx__NodeProto *onyx_replay_find_node      (OnyxDocument  *doc,
+                                             const char    *reference,
+                                             GError       **error);
+/* Counts (an input slot, an axis, an opset) are decimal. */
+char            *onyx_replay_count_text     (guint        value);
+gboolean         onyx_replay_parse_count    (const char  *text,
+                                             guint       *value,
+                                             GError     **error);
+/* A list of names as one argument: each escaped (g_strescape), a line each; and back. */
+char            *onyx_replay_names_text     (const char *const *names);
+char           **onyx_replay_parse_names    (const char        *text);
 
 G_END_DECLS

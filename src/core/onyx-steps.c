@@ -5,7 +5,7 @@
 #include "onyx-attribute.h"
 #include "onyx-edits.h"
 #include "onyx-graph-path.h"
-#include "onyx-replay.h"
+#include "onyx-error.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -48,7 +48,7 @@ apply_as_replay (OnyxDocument *doc, const OnyxStepInfo *step, const char *argume
                  GError **error)
 {
   const char *const entry[] = { step->name, argument, NULL };
-  return onyx_replay_apply (doc, entry, error);
+  return onyx_edit_replay (doc, entry, error);
 }
 
 static gboolean
@@ -69,7 +69,7 @@ apply_bypass (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument,
       g_clear_pointer (&node_ref, g_free);
       input = 0;
     }
-  node = onyx_edit_find_node (doc, node_ref != NULL ? node_ref : argument, error);
+  node = onyx_document_find_node (doc, node_ref != NULL ? node_ref : argument, error);
   return node != NULL && onyx_edit_bypass_node (doc, node, input, error);
 }
 
@@ -122,7 +122,7 @@ static gboolean
 apply_delete (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
               GError **error)
 {
-  Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
+  Onnx__NodeProto *node = onyx_document_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_node (doc, node, error);
 }
 
@@ -130,7 +130,7 @@ static gboolean
 apply_delete_tree (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
                    GError **error)
 {
-  Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
+  Onnx__NodeProto *node = onyx_document_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_descendants (doc, node, error);
 }
 
@@ -138,7 +138,7 @@ static gboolean
 apply_delete_ancestors (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, GString *note,
                         GError **error)
 {
-  Onnx__NodeProto *node = onyx_edit_find_node (doc, argument, error);
+  Onnx__NodeProto *node = onyx_document_find_node (doc, argument, error);
   return node != NULL && onyx_edit_delete_ancestors (doc, node, error);
 }
 
@@ -156,7 +156,7 @@ apply_reconnect (OnyxDocument *doc, const OnyxStepInfo *step, const char *argume
   if (!split (argument, '=', FALSE, &left, &tensor) ||
       !split (left, ':', TRUE, &node_ref, &index_text) || !parse_index (index_text, &index))
     return bad_argument (error, step, argument);
-  node = onyx_edit_find_node (doc, node_ref, error);
+  node = onyx_document_find_node (doc, node_ref, error);
   return node != NULL && onyx_edit_reconnect (doc, node, index, tensor, error);
 }
 
@@ -185,7 +185,7 @@ apply_set_attr (OnyxDocument *doc, const OnyxStepInfo *step, const char *argumen
   /* Node names often contain dots ("/model.0/Conv"); attribute names do not. */
   if (!split (argument, '=', FALSE, &left, &value) || !split (left, '.', TRUE, &node_ref, &name))
     return bad_argument (error, step, argument);
-  node = onyx_edit_find_node (doc, node_ref, error);
+  node = onyx_document_find_node (doc, node_ref, error);
   return node != NULL && onyx_edit_set_attribute (doc, node, name, value, error);
 }
 
@@ -199,7 +199,7 @@ apply_set_name (OnyxDocument *doc, const OnyxStepInfo *step, const char *argumen
 
   if (!split (argument, '=', FALSE, &node_ref, &name))
     return bad_argument (error, step, argument);
-  node = onyx_edit_find_node (doc, node_ref, error);
+  node = onyx_document_find_node (doc, node_ref, error);
   return node != NULL && onyx_edit_set_node_name (doc, node, name, error);
 }
 
@@ -299,7 +299,7 @@ apply_replace (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument
   /* Operators hold no '=', node names may. */
   if (!split (argument, '=', TRUE, &node_ref, &operator))
     return bad_argument (error, step, argument);
-  node = onyx_edit_find_node (doc, node_ref, error);
+  node = onyx_document_find_node (doc, node_ref, error);
   return node != NULL && onyx_parse_operator (operator, &domain, &op_type, error) &&
          replace_and_note (doc, node, domain, op_type, note, error);
 }
@@ -448,4 +448,23 @@ onyx_step_apply_noted (OnyxDocument *doc, const char *name, const char *argument
   if (note != NULL && noted->len > 0)
     *note = g_string_free (g_steal_pointer (&noted), FALSE);
   return TRUE;
+}
+
+gboolean
+onyx_edit_replay (OnyxDocument *doc, const char *const *entry, GError **error)
+{
+  static const OnyxReplayStep *const *const files[] = {
+    onyx_edits_replay_steps, onyx_edits_tensors_replay_steps, onyx_edits_repair_replay_steps,
+    onyx_cleanup_replay_steps, onyx_inline_replay_steps, onyx_convert_replay_steps,
+  };
+  guint n_arguments = entry != NULL && entry[0] != NULL ? g_strv_length ((char **) entry) - 1 : 0;
+  const char *name = entry != NULL ? entry[0] : NULL;
+
+  for (guint f = 0; name != NULL && f < G_N_ELEMENTS (files); f++)
+    for (const OnyxReplayStep *const *step = files[f]; *step != NULL; step++)
+      if (strcmp ((*step)->name, name) == 0 && (*step)->n_arguments == n_arguments)
+        return (*step)->apply (doc, entry + 1, error);
+  g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID, "unreadable replay entry '%s'",
+               name != NULL ? name : "");
+  return FALSE;
 }

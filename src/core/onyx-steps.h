@@ -42,4 +42,11 @@ gboolean onyx_step_apply_noted (OnyxDocument *doc,
                                 char        **note,
                                 GError      **error);
 
+/* Applies one replay entry (onyx-replay.h): the same edit, as one undo step. An entry
+ * this build does not read (an unknown step, a wrong count of arguments) is an
+ * error. */
+gboolean onyx_edit_replay (OnyxDocument       *doc,
+                           const char *const  *entry,
+                           GError            **error);
+
 G_END_DECLS
