@@ -160,7 +160,7 @@ onyx_cli_check (int argc, char **argv)
   GOptionEntry check_options[] = {
     ONYX_CLI_GRAPH_OPTION (&graph_name),
     { "full", 0, 0, G_OPTION_ARG_NONE, &full,
-      "also run ONNX's checker with full_check: its own checks and strict shape inference", NULL },
+      "Also run ONNX's checker with full_check: its own checks and strict shape inference", NULL },
     { NULL } };
   CheckOptions options;
   int exit_code;

@@ -33,7 +33,10 @@ print_edit_help (void)
     {
       g_autofree char *left = g_strdup_printf ("--%s%s%s", steps[i].name, steps[i].argument ? " " : "",
                                                steps[i].argument ? steps[i].argument : "");
-      printf ("  %-34s %s\n", left, steps[i].help);
+      if (strlen (left) <= 34)
+        printf ("  %-34s %s\n", left, steps[i].help);
+      else /* the help under a long step, in its column */
+        printf ("  %s\n%37s%s\n", left, "", steps[i].help);
     }
   printf ("  %-34s %s\n", "--" EXTRACT_OPTION " INPUTS:OUTPUTS",
           "cut the model to the nodes that compute OUTPUTS from INPUTS\n"
@@ -45,6 +48,8 @@ print_edit_help (void)
           "  --force                            save even when validation finds errors\n"
           "  --verbose                          with a failed step, also the ONNX library's own\n"
           "                                     message (file, line and assertion)\n"
+          "  -h, --help                         show this help\n"
+          "\nA step's argument may also follow '=' (--rename=OLD=NEW), as OUT may (--output=OUT).\n"
           "\nExamples (the walkthrough's repair; a cut between two tensors):\n"
           "  onyx-cli edit model_foo.onnx -o removed.onnx --bypass-op devtech::FooOp --cleanup\n"
           "  onyx-cli edit model.onnx -o part.onnx --extract /conv1/Relu_output_0:/fc/Gemm_output_0\n");

@@ -20,7 +20,7 @@ onyx_cli_render (int argc, char **argv)
     { "expand", 0, 0, G_OPTION_ARG_STRING_ARRAY, &expand,
       "Groups to open: all, none, auto (the default: as many as stay readable) or a scope such "
       "as /layers.0/self_attn; may be repeated", "WHAT" },
-    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "Zoom (1 = 100 %)", "S" },
+    { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "Zoom (1 = 100 %, the default; more than 0.01, at most 16)", "S" },
     { "no-fold-constants", 0, 0, G_OPTION_ARG_NONE, &no_fold_constants,
       "Draw every Constant node as a box of its own, not as a line of the node reading it", NULL },
     { NULL }

@@ -637,7 +637,7 @@ onyx_cli_run (int argc, char **argv)
                                     "equivalent computation is no divergence (--strict judges every tensor "
                                     "element by element). NaN or Inf are named with the node that first made them "
                                     "(with --all). Exit status 1 when it cannot run, its outputs disagree, or it "
-                                    "makes NaN or Inf (unless --allow-nonfinite).",
+                                    "makes NaN or Inf (unless --allow-nonfinite); 2 when this build has no ONNX Runtime.",
                                     &argc, &argv, &options.as_json, &exit_code);
   if (model != NULL && !onyx_run_available (&reason))
     {

@@ -22,17 +22,17 @@ static const Command commands[] = {
     onyx_cli_info },
   { "graphs", "MODEL [--json]", "the graphs inside If/Loop/Scan nodes, and functions",
     onyx_cli_graphs },
-  { "check", "MODEL... [--graph G] [--json]", "validate models; lists the problems found",
+  { "check", "MODEL... [--full] [--graph G] [--json]", "validate models; lists the problems found",
     onyx_cli_check },
-  { "nodes", "MODEL [--graph G] [--op OP]", "list nodes with inputs, outputs and attributes",
+  { "nodes", "MODEL [--graph G] [--op OP] [--json]", "list nodes with inputs, outputs and attributes",
     onyx_cli_nodes },
   { "diff", "A B [--json]", "what differs from model A to B (nodes matched by name, then structure)",
     onyx_cli_diff },
-  { "edit", "IN -o OUT STEP...", "repair: bypass, delete, reconnect, rename, cleanup… (edit --help)",
+  { "edit", "IN -o OUT [--force] [--verbose] STEP...", "repair: bypass, delete, reconnect, rename, cleanup… (edit --help)",
     onyx_cli_edit },
-  { "render", "MODEL -o OUT [--graph G]", "draw a graph to a PNG, SVG or PDF file", onyx_cli_render },
-  { "run", "MODEL [--inputs IN.npz | --random SEED] [--all] [--save OUT.npz] [--compare B]",
-    "run with ONNX Runtime: statistics of every tensor, where it diverges from B", onyx_cli_run },
+  { "render", "MODEL -o OUT [OPTION...]", "draw a graph to a PNG, SVG or PDF file", onyx_cli_render },
+  { "run", "MODEL [OPTION...]",
+    "run with ONNX Runtime: statistics of every tensor, where it parts from another model", onyx_cli_run },
   { "roundtrip", "IN OUT", "load IN and save it unchanged to OUT", onyx_cli_roundtrip },
 };
 
@@ -42,16 +42,19 @@ print_usage (FILE *out)
   fprintf (out, "Usage: onyx-cli COMMAND [ARGS…]\n\n"
                 "Inspect and repair ONNX models.\n\nCommands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %-26s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    if (strlen (commands[i].args) <= 26)
+      fprintf (out, "  %-10s %-26s %s\n", commands[i].name, commands[i].args, commands[i].summary);
+    else /* the summary under a long synopsis, in its column */
+      fprintf (out, "  %-10s %s\n%40s%s\n", commands[i].name, commands[i].args, "", commands[i].summary);
   fprintf (out, "\nOptions:\n"
-                "  -h, --help     show this help (or COMMAND --help for a command's own)\n"
-                "  --version      print the version\n"
+                "  -h, --help, help  show this help (or COMMAND --help for a command's own)\n"
+                "  --version         print the version and the ONNX library's opsets\n"
                 "\nExit status:\n"
                 "  %d  success (check: no errors; warnings may be listed)\n"
-                "  %d  check found errors, diff found differences, or an edit step failed or\n"
-                "     left errors (nothing written)\n"
+                "  %d  check found errors, diff found differences, an edit step failed or\n"
+                "     left errors (nothing written), or run failed, disagreed or made NaN/Inf\n"
                 "  %d  bad usage: unknown command or option, missing argument\n"
-                "  %d  a model could not be read or written (the message says why)\n",
+                "  %d  a file could not be read or written (the message says why)\n",
            ONYX_EXIT_OK, ONYX_EXIT_PROBLEMS, ONYX_EXIT_USAGE, ONYX_EXIT_IO);
 }
 
