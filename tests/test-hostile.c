@@ -12,6 +12,7 @@
 #include "onyx-test-util.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 static void
 test_overflowing_dims (void)

@@ -3,7 +3,7 @@
  * gives back the bytes and redo the inlined ones; recursion and opset conflicts are
  * refused without a change. */
 #include "onyx-edits.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-steps.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"

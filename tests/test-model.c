@@ -12,6 +12,7 @@
 #include "onyx-name-family.h"
 #include "onyx-test-util.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 static GBytes *
 read_data_file (const char *name)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-onnx.h"
 #include "onyx-shapes.h"
 #include "onyx-test-util.h"

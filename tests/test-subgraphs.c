@@ -7,7 +7,7 @@
 
 #include "onyx-diagnose.h"
 #include "onyx-edits.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-steps.h"
 #include "onyx-steps.h"
 #include "onyx-test-util.h"

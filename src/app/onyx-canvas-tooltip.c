@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 char *
 onyx_canvas_tooltip_text (const OnyxLayout *layout, const OnyxRenderIndex *index, double x, double y,

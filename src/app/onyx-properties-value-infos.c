@@ -7,6 +7,7 @@
 
 #include "onyx-name-family.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* Gathered into families past this many rows (a screen's worth), families of at
  * least this many names. */

@@ -10,7 +10,7 @@
 #include "onyx-attribute.h"
 #include "onyx-edits.h"
 #include "onyx-graph-index.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-metadata.h"
 #include "onyx-page-shape.h"
 #include "onyx-problems-pane.h"
@@ -22,6 +22,7 @@
 #include "onyx-tensor-values.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 #define MAX_VALUES 10000
 

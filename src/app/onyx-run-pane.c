@@ -6,6 +6,7 @@
 
 #include "onyx-pane-label.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 struct _OnyxRunPane {
   GtkBox parent_instance;

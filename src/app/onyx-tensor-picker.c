@@ -5,6 +5,7 @@
 
 #include "onyx-edits.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 struct _OnyxTensorPicker {
   GtkPopover parent_instance;

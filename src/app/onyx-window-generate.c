@@ -11,6 +11,7 @@
 
 #include "onyx-run.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 #define DEFAULT_PROMPT "1, 2, 3, 4"
 #define DEFAULT_NEW_TOKENS 8

@@ -18,6 +18,7 @@ struct _OnyxWindowGraphs {
 
 #include "onyx-edits.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 Onnx__GraphProto *
 onyx_window_get_graph (OnyxWindow *self)

@@ -7,7 +7,7 @@
 #include "onyx-compare-pane.h"
 #include "onyx-diagnose.h"
 #include "onyx-document.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-layout.h"
 #include "onyx-layout-session.h"
 #include "onyx-problems-pane.h"

@@ -6,6 +6,7 @@
 #include "onyx-json.h"
 #include "onyx-model.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 static const char *
 severity_name (OnyxProblemSeverity severity)

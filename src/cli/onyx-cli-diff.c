@@ -6,6 +6,7 @@
 #include "onyx-diff.h"
 #include "onyx-json.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 static void
 print_diff_json (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)

@@ -5,6 +5,7 @@
 #include "onyx-cli.h"
 #include "onyx-graph-index.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* Names the graph reads from the graphs around it. */
 static GPtrArray *

@@ -8,6 +8,7 @@
 #include "onyx-summary.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 static void
 print_field (const char *label, const char *value)

@@ -11,6 +11,7 @@
 #include "onyx-schema.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* What the node's operator schema says: slot names, defaults it runs with, doc. */
 static void

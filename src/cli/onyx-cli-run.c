@@ -10,6 +10,7 @@
 #include "onyx-json.h"
 #include "onyx-run.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 typedef struct {
   char *inputs_npz;

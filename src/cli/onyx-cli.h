@@ -3,7 +3,7 @@
 
 #include <glib.h>
 
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-json.h"
 #include "onyx-model.h"
 

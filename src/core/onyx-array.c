@@ -16,6 +16,7 @@
 
 #include "onyx-file.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 enum {
   T_FLOAT = 1, T_UINT8, T_INT8, T_UINT16, T_INT16, T_INT32, T_INT64, T_STRING, T_BOOL,

@@ -7,6 +7,7 @@
 
 #include "onyx-error.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* Lists in attribute text stop after this many values. */
 #define MAX_SHOWN_VALUES 16

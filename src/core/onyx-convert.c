@@ -8,13 +8,14 @@
 
 #include <string.h>
 
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-onnx.h"
 #include "onyx-schema.h"
 #include "onyx-shapes.h"
 #include "onyx-shapes-private.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 /* ---- infer-shapes ---- */
 

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "onyx-diagnose.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-schema.h"
 #include "onyx-shapes.h"
 

@@ -10,6 +10,7 @@
 #include "onyx-schema.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* Every stage records its problems through this (the lowest of the stages' files). */
 void

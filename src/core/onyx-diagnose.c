@@ -13,6 +13,7 @@
 #include "onyx-shapes-private.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* Messages name the node; most nodes have nothing to say, so the (escaped) label is
  * made on first use. */

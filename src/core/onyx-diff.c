@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "onyx-attribute.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
-/* As onyx-graph-path.c: the loader refuses deeper message nesting long before. */
+/* As onyx-graph-names.c: the loader refuses deeper message nesting long before. */
 #define MAX_DEPTH 64
 
 /* ---- Scopes and entries ---- */

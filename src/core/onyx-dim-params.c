@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 static void
 dim_param_free (OnyxDimParam *dim)

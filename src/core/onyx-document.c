@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "onyx-error.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 
 G_DEFINE_FINAL_TYPE (OnyxDocument, onyx_document, G_TYPE_OBJECT)
 

@@ -92,7 +92,7 @@ Onnx__NodeProto  *onyx_document_find_named_node (OnyxDocument *self,
                                                  const char   *name,
                                                  guint        *n_named);
 /* A node anywhere in the model by its name (unique in the model), or by position:
- * "#N" in the main graph, "GRAPH#N" in another (onyx-graph-path.h); an error
+ * "#N" in the main graph, "GRAPH#N" in another (onyx-graph-names.h); an error
  * (ONYX_EDIT_ERROR) names what is there when it is not found or not unique. */
 Onnx__NodeProto  *onyx_document_find_node      (OnyxDocument *self,
                                                 const char   *reference,

@@ -9,10 +9,11 @@
 #include "onyx-edits-private.h"
 
 #include "onyx-replay.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 gboolean
 onyx_parse_operator (const char *text, char **domain, char **op_type, GError **error)

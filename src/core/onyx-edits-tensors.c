@@ -11,6 +11,7 @@
 #include "onyx-replay.h"
 #include "onyx-shapes.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 static gboolean
 replay_rename (OnyxDocument *doc, const char *const *arguments, GError **error)

@@ -8,11 +8,12 @@
 #include "onyx-edits-private.h"
 
 #include "onyx-replay.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-shapes.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 gboolean
 onyx_edit_fail (GError **error, OnyxEditError code, const char *format, ...)

@@ -9,10 +9,11 @@
 #include <glib/gi18n-lib.h>
 
 #include "onyx-replay.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 /* FunctionProto.attribute_proto (IR 9): the defaults of the function's attributes.
  * Debian's onnx.proto predates it (onyx_proto_get_repeated reads it either way). */

@@ -19,6 +19,7 @@
 #include "onyx-metadata.h"
 #include "onyx-name-family.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* "/layers.0/self_attn/MatMul" → "layers.0/self_attn"; "" when unscoped. */
 static char *

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 char *
 onyx_layout_count_text (guint n_nodes)

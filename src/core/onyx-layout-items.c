@@ -13,6 +13,7 @@
 #include "onyx-tensor-values.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 #define LINE_HEIGHT 15.0
 #define HEADER_HEIGHT 22.0

@@ -12,6 +12,7 @@
 #include "onyx-schema.h"
 #include "onyx-tensor-values.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* Past this many characters a value is cut in the box (whole in the details). */
 #define MAX_VALUE 24

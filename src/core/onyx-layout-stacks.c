@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* Fewer repeats than this read fine drawn out. */
 #define MIN_STACK_MEMBERS 3

@@ -9,6 +9,7 @@
 
 #include "onyx-graph-index.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 static gpointer
 copy_string (gconstpointer text, gpointer user_data)

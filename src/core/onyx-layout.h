@@ -15,7 +15,7 @@
 #include <pango/pango.h>
 
 #include "onyx-category.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-proto.h"
 #include "onyx-shapes.h"
 

@@ -43,7 +43,7 @@ void      onyx_onnx_prepare          (void);
 
 /* libonnx crashes on some models, even ones its checker accepts (ConvTranspose of
  * mismatched ranks in 1.12); so the calls above run in Onyx's helper program,
- * onyx-onnx-helper, started once and kept for the next job (onyx-onnx-run.c). A job
+ * onyx-onnx-helper, started once and kept for the next job (onyx-helper-client.c). A job
  * is one of a fixed set, with a number for argument and the model's bytes for input;
  * it gives bytes (or NULL) and a text (or NULL) back. A crash of the helper fails the
  * job with an internal error naming it (ONYX_MODEL_ERROR_INTERNAL), and the next job

@@ -6,7 +6,7 @@
 
 #include "onyx-document-private.h"
 #include "onyx-error.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 
 /* `first` (may be NULL) then the arguments of `args`. */
 static void

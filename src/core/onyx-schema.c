@@ -7,6 +7,7 @@
 #include "onyx-schema-private.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 static const char *
 normal_domain (const char *domain)

@@ -4,11 +4,12 @@
 
 #include "onyx-attribute.h"
 #include "onyx-edits.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-error.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
+#include "onyx-text.h"
 
 static gboolean
 bad_argument (GError **error, const OnyxStepInfo *step, const char *argument)

@@ -49,12 +49,6 @@ char       *onyx_type_to_string       (const Onnx__TypeProto *type);
 /* The same with brief shapes (onyx_shape_to_brief_string), for boxes. */
 char       *onyx_type_to_brief_string (const Onnx__TypeProto *type);
 
-/* Control characters as \xNN and invalid UTF-8 replaced, so that hostile names can
- * be shown or printed safely. NULL gives "". */
-char       *onyx_display_escape       (const char *text);
-/* A duration as a person reads it: "0.42 ms", "12 ms", "1.3 s", "2 min 05 s". */
-char       *onyx_format_duration      (double seconds);
-
 /* A long job's progress: `done` of `total` bytes, called from the job's thread. */
 typedef void (*OnyxProgressFunc) (guint64 done, guint64 total, gpointer data);
 

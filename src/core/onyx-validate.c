@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "onyx-graph-index.h"
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 #include "onyx-types.h"
+#include "onyx-text.h"
 
 /* Lists of node names in messages stop after this many. */
 #define MAX_LISTED_NODES 8

@@ -75,7 +75,7 @@ OnyxProblem *onyx_problem_new_valist (OnyxProblemKind        kind,
 /* "Conv_3" for named nodes, "node #3 (Conv)" for anonymous ones (escaped). */
 char      *onyx_node_label       (const Onnx__NodeProto *node,
                                   int                    index);
-/* Problems name subgraphs as onyx-graph-path.h does ("If_1:then_branch") and
+/* Problems name subgraphs as onyx-graph-names.h does ("If_1:then_branch") and
  * functions "function devtech::Foo". */
 char      *onyx_function_label   (const Onnx__FunctionProto *function);
 

@@ -1,6 +1,6 @@
 /* onyx-onnx-helper: the process ONNX's library (libonnx) and ONNX Runtime run in for
  * Onyx's app and CLI, so that a crash of either fails one job and not the window. Started by
- * onyx-onnx-run.c with its end of a socket on fd 3; serves typed jobs until that is
+ * onyx-helper-client.c with its end of a socket on fd 3; serves typed jobs until that is
  * closed. Not for running by hand. */
 #include <stdio.h>
 #include <sys/stat.h>
@@ -26,7 +26,7 @@ main (int argc, char **argv)
       return 2;
     }
 #ifdef HAVE_CLOSEFROM
-  /* Onyx spawns it inheriting descriptors (see onyx-onnx-run.c): none but the
+  /* Onyx spawns it inheriting descriptors (see onyx-helper-client.c): none but the
    * socket is for it. */
   closefrom (4);
 #endif

@@ -1,4 +1,4 @@
-/* onyx-graph-path.h: every graph of a model, and one name for each.
+/* onyx-graph-names.h: every graph of a model, and one name for each.
  *
  * The main graph is "main". A graph attribute is NODE:ATTR ("If_25:then_branch",
  * "Loop_3:body", "Scan_1:branches[1]" for an element of a GRAPHS attribute), NODE

@@ -1,4 +1,4 @@
-#include "onyx-graph-path.h"
+#include "onyx-graph-names.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -6,6 +6,7 @@
 
 #include "onyx-types.h"
 #include "onyx-domain.h"
+#include "onyx-text.h"
 
 /* As onyx-graph-index.c: the loader refuses deeper message nesting long before. */
 #define MAX_DEPTH 64
@@ -19,7 +20,7 @@ struct _OnyxGraphList {
   GHashTable *nodes_by_name; /* node name → the first Onnx__NodeProto carrying it */
 };
 
-G_DEFINE_QUARK (onyx-graph-path-error-quark, onyx_graph_path_error)
+G_DEFINE_QUARK (onyx-graph-names-error-quark, onyx_graph_path_error)
 
 static void
 entry_free (OnyxGraphEntry *entry)

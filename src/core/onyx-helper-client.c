@@ -1,4 +1,4 @@
-/* onyx-onnx-run.c: libonnx's work in Onyx's helper program (onyx-onnx.h).
+/* onyx-helper-client.c: the client of Onyx's helper program (onyx-onnx.h): libonnx's jobs sent to it.
  *
  * The helper, onyx-onnx-helper, is started with GSubprocessLauncher on the first job
  * (or ahead of it) and kept: a fresh process for each job spent more time faulting in
