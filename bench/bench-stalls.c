@@ -6,7 +6,7 @@
  *
  * Without MIT-SHM: cairo's X11 path then sends each frame over the socket instead of
  * through fresh shared memory, whose pages the kernel faults in frame after frame
- * on this VM (15-35 ms of every full-window frame, the app's or not); the README
+ * on this VM (15-35 ms of every full-window frame, the app's or not); docs/performance.md
  * gives the figures with it too.
  *
  * Phases: open (until idle; it also prints when the first frame showing the graph
