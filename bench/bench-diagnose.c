@@ -1,5 +1,5 @@
 /* bench-diagnose MODEL [N]: the diagnostics after an edit, kept up to date node by
- * node (OnyxDiagnostics), against the full pass (onyx_diagnose_model) each edit would
+ * node (OnyxProblemList), against the full pass (onyx_diagnose_model) each edit would
  * otherwise run; and how much of an update is the graph-wide validation it repeats.
  * N (default 200) random edits (set an attribute, bypass, rename a node), each
  * followed by the diagnostics' own update and the assembled list. Run by hand
@@ -9,6 +9,7 @@
 
 #include "bench-util.h"
 #include "onyx-diagnose.h"
+#include "onyx-problem-list.h"
 #include "onyx-edits.h"
 #include "onyx-memory.h"
 
@@ -17,7 +18,7 @@ main (int argc, char **argv)
 {
   g_autoptr (OnyxModel) model = NULL;
   g_autoptr (OnyxDocument) doc = NULL;
-  g_autoptr (OnyxDiagnostics) diagnostics = NULL;
+  g_autoptr (OnyxProblemList) diagnostics = NULL;
   guint n_edits = argc > 2 ? (guint) g_ascii_strtoull (argv[2], NULL, 10) : 200;
   GRand *rand = g_rand_new_with_seed (42);
   Onnx__GraphProto *graph;
@@ -36,7 +37,7 @@ main (int argc, char **argv)
     g_ptr_array_unref (onyx_diagnose_model (onyx_document_get_proto (doc)));
   full = (bench_now () - start) / 10;
 
-  diagnostics = onyx_diagnostics_new (doc);
+  diagnostics = onyx_problem_list_new (doc);
   /* Bypasses and deletes may empty a small graph: then there is nothing left to edit. */
   for (guint i = 0; i < n_edits && graph->n_node > 0; i++)
     {
@@ -56,7 +57,7 @@ main (int argc, char **argv)
       if (!done)
         continue;
       applied++;
-      found = onyx_diagnostics_get_problems (diagnostics)->len;
+      found = onyx_problem_list_get (diagnostics)->len;
       update += bench_now () - start;
       /* The validation an update repeats, timed on the same state. */
       start = bench_now ();
@@ -66,7 +67,7 @@ main (int argc, char **argv)
   update /= MAX (applied, 1);
   validate /= MAX (applied, 1);
 
-  printf ("%s: %zu nodes, %u edits, %u findings at the end\n", argv[1], graph->n_node, applied, found);
+  printf ("%s: %zu nodes, %u edits, %u problems at the end\n", argv[1], graph->n_node, applied, found);
   printf ("full pass (onyx_diagnose_model):     %8.2f ms\n", full * 1e3);
   printf ("update after one edit:               %8.2f ms  (%.1fx less than the full pass)\n",
           update * 1e3, full / update);

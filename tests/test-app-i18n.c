@@ -130,7 +130,7 @@ test_window_german (void)
   g_assert_true (contains (texts, "_Überbrücken"));
   g_assert_true (contains (texts, "Mit _Nachfolgern löschen"));
   g_assert_false (contains (texts, "_Bypass"));
-  /* A node's findings come from the core's checks: German too. */
+  /* A node's problems come from the core's checks: German too. */
   g_assert_cmpstr (graph->node[2]->op_type, ==, "FooOp");
   onyx_window_select_node (window, graph->node[2]);
   while (g_main_context_iteration (NULL, FALSE))

@@ -1,6 +1,6 @@
 /* test-app-problems.c: the Problems pane, the canvas' problem dots and the operator
  * schema in the properties panel, in the real window under Xvfb. model_foo.onnx has
- * exactly one finding (its custom FooOp); bypassing FooOp clears it and undo brings
+ * exactly one problem (its custom FooOp); bypassing FooOp clears it and undo brings
  * it back, re-checked incrementally; a copy of model.onnx with a dangling input shows
  * an error on that node, on the closed group around it too. */
 #include "onyx-app-test-util.h"
@@ -78,7 +78,7 @@ n_rows (OnyxWindow *window)
 static GPtrArray *
 problems (OnyxWindow *window)
 {
-  return onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window));
+  return onyx_problem_list_get (onyx_window_problems_get_diagnostics (window));
 }
 
 static guint
@@ -270,7 +270,7 @@ add_broken_nodes (OnyxDocument *doc, Onnx__GraphProto *graph)
     }
 }
 
-/* Every finding has its row, the last as the first: the pane lists them all, not a
+/* Every problem has its row, the last as the first: the pane lists them all, not a
  * first few hundred, and a row far down still shows its node. */
 static void
 test_problems_all_listed (void)
@@ -547,7 +547,7 @@ test_onnxruntime_operators (void)
   close_window (window);
 }
 
-/* A finding on a Constant folded into BatchNormalization's box puts the dot on it. */
+/* A problem on a Constant folded into BatchNormalization's box puts the dot on it. */
 static void
 test_problem_on_folded_constant (void)
 {
@@ -564,7 +564,7 @@ test_problem_on_folded_constant (void)
 }
 
 /* A decoder's inputs without its layers: x and 20 layers' past_key_values.N.key/value
- * without shapes (a finding each); one Identity x → y. */
+ * without shapes (a problem each); one Identity x → y. */
 static char *
 write_kv_cache_model (void)
 {
@@ -599,7 +599,7 @@ write_kv_cache_model (void)
 }
 
 /* A decoder's 40 KV-cache inputs are one row of the model's page, opened on demand
- * and still open after an edit; the findings an edit leaves as they were keep their
+ * and still open after an edit; the problems an edit leaves as they were keep their
  * rows (remade, dozens of them stalled the window after every edit). */
 static void
 test_many_inputs (void)

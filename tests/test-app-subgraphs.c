@@ -145,7 +145,7 @@ test_edit_in_branch (void)
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
   wait_for_layout (window);
   g_assert_cmpint (layout_node_of_op (window, "Tanh"), ==, -1);
-  g_assert_cmpuint (onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window))->len, ==, 0);
+  g_assert_cmpuint (onyx_problem_list_get (onyx_window_problems_get_diagnostics (window))->len, ==, 0);
   close_window (window);
 }
 
@@ -165,8 +165,8 @@ test_problem_in_branch (void)
   onyx_document_commit_command (onyx_window_get_document (window));
   wait_for_layout (window);
   /* The dangling input, and the Constant nobody reads now. */
-  g_assert_cmpuint (onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window))->len, ==, 2);
-  problem = g_ptr_array_index (onyx_diagnostics_get_problems (onyx_window_problems_get_diagnostics (window)), 0);
+  g_assert_cmpuint (onyx_problem_list_get (onyx_window_problems_get_diagnostics (window))->len, ==, 2);
+  problem = g_ptr_array_index (onyx_problem_list_get (onyx_window_problems_get_diagnostics (window)), 0);
   g_assert_cmpint (problem->kind, ==, ONYX_PROBLEM_DANGLING_INPUT);
   g_assert_cmpstr (problem->graph, ==, "/If:else_branch");
   g_assert_true (problem->node_proto == add);

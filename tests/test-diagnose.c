@@ -1,8 +1,9 @@
-/* Diagnostics kept up to date edit by edit (OnyxDiagnostics) find what the full pass
+/* Diagnostics kept up to date edit by edit (OnyxProblemList) find what the full pass
  * (onyx_diagnose_model) finds, after every edit, undo and redo. */
 #include <string.h>
 
 #include "onyx-diagnose.h"
+#include "onyx-problem-list.h"
 #include "onyx-schema.h"
 #include "onyx-edits.h"
 #include "onyx-shapes.h"
@@ -38,10 +39,10 @@ keys (GPtrArray *problems)
 
 /* The incremental list equals the full pass, in the same order. */
 static void
-assert_same_as_full (OnyxDiagnostics *diagnostics, OnyxDocument *doc, const char *after)
+assert_same_as_full (OnyxProblemList *diagnostics, OnyxDocument *doc, const char *after)
 {
   g_autoptr (GPtrArray) full = onyx_diagnose_model (onyx_document_get_proto (doc));
-  GPtrArray *kept = onyx_diagnostics_get_problems (diagnostics);
+  GPtrArray *kept = onyx_problem_list_get (diagnostics);
   g_autoptr (GPtrArray) full_keys = keys (full);
   g_autoptr (GPtrArray) kept_keys = keys (kept);
 
@@ -51,12 +52,12 @@ assert_same_as_full (OnyxDiagnostics *diagnostics, OnyxDocument *doc, const char
         g_test_message ("full: %s", ((OnyxProblem *) full->pdata[i])->message);
       for (guint i = 0; i < kept->len; i++)
         g_test_message ("kept: %s", ((OnyxProblem *) kept->pdata[i])->message);
-      g_error ("after %s: %u findings kept, %u found by the full pass", after, kept_keys->len,
+      g_error ("after %s: %u problems kept, %u found by the full pass", after, kept_keys->len,
                full_keys->len);
     }
   for (guint i = 0; i < full_keys->len; i++)
     if (strcmp (full_keys->pdata[i], kept_keys->pdata[i]) != 0)
-      g_error ("after %s: finding %u kept as %s, full pass has %s", after, i,
+      g_error ("after %s: problem %u kept as %s, full pass has %s", after, i,
                (char *) kept_keys->pdata[i], (char *) full_keys->pdata[i]);
 }
 
@@ -73,10 +74,10 @@ static void
 test_walkthrough_repair (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("model_foo.onnx");
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   g_autoptr (GError) error = NULL;
   Onnx__NodeProto *foo = node (doc, "/FooOp");
-  GPtrArray *problems = onyx_diagnostics_get_problems (diagnostics);
+  GPtrArray *problems = onyx_problem_list_get (diagnostics);
   const OnyxProblem *custom;
 
   g_assert_cmpuint (problems->len, ==, 1);
@@ -89,19 +90,19 @@ test_walkthrough_repair (void)
 
   /* What is left is the devtech import no node uses now, which cleanup drops. */
   g_assert_true (onyx_edit_bypass_node (doc, foo, 0, &error));
-  problems = onyx_diagnostics_get_problems (diagnostics);
+  problems = onyx_problem_list_get (diagnostics);
   g_assert_cmpuint (problems->len, ==, 1);
   g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->kind, ==, ONYX_PROBLEM_UNUSED_OPSET);
   g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->severity, ==, ONYX_PROBLEM_INFO);
   g_assert_nonnull (strstr (((OnyxProblem *) problems->pdata[0])->message, "devtech"));
   assert_same_as_full (diagnostics, doc, "bypass");
   g_assert_true (onyx_edit_cleanup (doc, &error));
-  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  g_assert_cmpuint (onyx_problem_list_get (diagnostics)->len, ==, 0);
   assert_same_as_full (diagnostics, doc, "cleanup");
   g_assert_true (onyx_document_undo (doc));
 
   g_assert_true (onyx_document_undo (doc));
-  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 1);
+  g_assert_cmpuint (onyx_problem_list_get (diagnostics)->len, ==, 1);
   assert_same_as_full (diagnostics, doc, "undo");
 }
 
@@ -111,23 +112,23 @@ static void
 test_newer_opset_followed (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("dynamo_metadata.onnx");
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   g_autoptr (GError) error = NULL;
   guint newer = 18 > onyx_schema_domain_version ("") ? 1 : 0;
   guint newer_ir = 10 > onyx_schema_ir_version () ? 1 : 0;
-  GPtrArray *problems = onyx_diagnostics_get_problems (diagnostics);
+  GPtrArray *problems = onyx_problem_list_get (diagnostics);
 
   g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_NEWER_OPSET), ==, newer);
   g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_NEWER_IR), ==, newer_ir);
   for (guint i = 0; i < problems->len; i++)
     g_assert_cmpint (((OnyxProblem *) problems->pdata[i])->severity, ==, ONYX_PROBLEM_INFO);
   g_assert_true (onyx_edit_bypass_node (doc, node (doc, "node_relu"), 0, &error));
-  problems = onyx_diagnostics_get_problems (diagnostics);
+  problems = onyx_problem_list_get (diagnostics);
   g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_NEWER_OPSET), ==, newer);
   g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_NEWER_IR), ==, newer_ir);
   assert_same_as_full (diagnostics, doc, "bypass in a newer opset");
   g_assert_true (onyx_document_undo (doc));
-  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_NEWER_OPSET), ==,
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (diagnostics), ONYX_PROBLEM_NEWER_OPSET), ==,
                     newer);
 }
 
@@ -137,13 +138,13 @@ static void
 test_dead_upstream (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   g_autoptr (GError) error = NULL;
   Onnx__NodeProto *last = node (doc, "/model/model.5/Relu");
   GPtrArray *problems;
 
   g_assert_true (onyx_edit_delete_node (doc, last, &error));
-  problems = onyx_diagnostics_get_problems (diagnostics);
+  problems = onyx_problem_list_get (diagnostics);
   g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_DANGLING_OUTPUT), ==, 1);
   g_assert_cmpuint (count_kind (problems, ONYX_PROBLEM_DEAD_NODE), ==, 3);
   /* The initializers are still read, by dead nodes: those are what to fix. */
@@ -151,7 +152,7 @@ test_dead_upstream (void)
   assert_same_as_full (diagnostics, doc, "delete");
 
   g_assert_true (onyx_document_undo (doc));
-  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  g_assert_cmpuint (onyx_problem_list_get (diagnostics)->len, ==, 0);
 }
 
 /* An attribute edit is found on that node; a reconnection to a tensor of another
@@ -160,18 +161,18 @@ static void
 test_attribute_and_types (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   g_autoptr (GError) error = NULL;
   Onnx__NodeProto *conv = node (doc, "/model/model.3/Conv");
   GPtrArray *problems;
 
   g_assert_true (onyx_edit_set_attribute (doc, conv, "dilation", "[1, 1]", &error));
-  problems = onyx_diagnostics_get_problems (diagnostics);
+  problems = onyx_problem_list_get (diagnostics);
   g_assert_cmpuint (problems->len, ==, 1);
   g_assert_cmpint (((OnyxProblem *) problems->pdata[0])->kind, ==, ONYX_PROBLEM_UNKNOWN_ATTRIBUTE);
   g_assert_true (((OnyxProblem *) problems->pdata[0])->node_proto == conv);
   g_assert_true (onyx_document_undo (doc));
-  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  g_assert_cmpuint (onyx_problem_list_get (diagnostics)->len, ==, 0);
   assert_same_as_full (diagnostics, doc, "undo of set-attr");
 }
 
@@ -187,7 +188,7 @@ test_types_followed_downstream (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (OnyxModel) model = NULL;
   g_autoptr (OnyxDocument) doc = NULL;
-  g_autoptr (OnyxDiagnostics) diagnostics = NULL;
+  g_autoptr (OnyxProblemList) diagnostics = NULL;
   Onnx__ValueInfoProto *ints = test_value_info ("i", 1, dims);
   GPtrArray *problems;
   const OnyxProblem *conflict;
@@ -206,11 +207,11 @@ test_types_followed_downstream (void)
   model = test_model_load (proto, &error);
   g_assert_no_error (error);
   doc = onyx_document_new (model);
-  diagnostics = onyx_diagnostics_new (doc);
-  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  diagnostics = onyx_problem_list_new (doc);
+  g_assert_cmpuint (onyx_problem_list_get (diagnostics)->len, ==, 0);
 
   g_assert_true (onyx_edit_reconnect (doc, node (doc, "A"), 0, "i", &error));
-  problems = onyx_diagnostics_get_problems (diagnostics);
+  problems = onyx_problem_list_get (diagnostics);
   for (guint i = 0; i < problems->len; i++)
     g_test_message ("%s", ((OnyxProblem *) problems->pdata[i])->message);
   /* ONNX's shape inference says the same of C, less precisely: not listed. */
@@ -223,7 +224,7 @@ test_types_followed_downstream (void)
   assert_same_as_full (diagnostics, doc, "reconnect");
 
   g_assert_true (onyx_document_undo (doc));
-  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  g_assert_cmpuint (onyx_problem_list_get (diagnostics)->len, ==, 0);
 }
 
 /* Edits of graph lists (whole-model changes) are followed too, through undo and
@@ -232,7 +233,7 @@ static void
 test_graph_wide_followed (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
   g_autofree char *input = g_strdup (graph->input[0]->name);
   g_autofree char *output = g_strdup (graph->output[0]->name);
@@ -243,14 +244,14 @@ test_graph_wide_followed (void)
   assert_same_as_full (diagnostics, doc, "add-output");
   g_assert_true (onyx_edit_remove_output (doc, output, NULL));
   assert_same_as_full (diagnostics, doc, "remove-output");
-  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DEAD_NODE), >, 0);
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (diagnostics), ONYX_PROBLEM_DEAD_NODE), >, 0);
   g_assert_true (onyx_edit_set_input_dim (doc, input, 0, "batch", NULL));
   assert_same_as_full (diagnostics, doc, "set-dim");
   g_assert_true (onyx_edit_rename_tensor (doc, input, "renamed", NULL));
   assert_same_as_full (diagnostics, doc, "rename input");
   g_assert_true (onyx_edit_cleanup (doc, NULL));
   assert_same_as_full (diagnostics, doc, "cleanup");
-  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DEAD_NODE), ==, 0);
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (diagnostics), ONYX_PROBLEM_DEAD_NODE), ==, 0);
   n_steps = onyx_document_get_n_undo (doc);
   g_assert_cmpuint (n_steps, ==, 5);
   for (guint i = 0; i < n_steps; i++)
@@ -258,7 +259,7 @@ test_graph_wide_followed (void)
       g_assert_true (onyx_document_undo (doc));
       assert_same_as_full (diagnostics, doc, "undo");
     }
-  g_assert_cmpuint (onyx_diagnostics_get_problems (diagnostics)->len, ==, 0);
+  g_assert_cmpuint (onyx_problem_list_get (diagnostics)->len, ==, 0);
   for (guint i = 0; i < n_steps; i++)
     {
       g_assert_true (onyx_document_redo (doc));
@@ -267,23 +268,23 @@ test_graph_wide_followed (void)
 }
 
 /* The app makes validation and shapes in a thread after each step and offers them
- * to the document: until then their findings are left out, and an offer made for an
+ * to the document: until then their problems are left out, and an offer made for an
  * older revision is refused. */
 static void
 test_whole_model_later (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("model.onnx");
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   Onnx__ModelProto *proto = onyx_document_get_proto (doc);
   Onnx__GraphProto *graph = proto->graph;
   guint64 before;
 
-  onyx_diagnostics_set_whole_model_later (diagnostics, TRUE);
+  onyx_problem_list_set_whole_model_later (diagnostics, TRUE);
   before = onyx_document_get_revision (doc);
   /* The second node reads what the first made: a dangling input, which only
    * validation finds. */
   g_assert_true (onyx_edit_delete_node (doc, graph->node[0], NULL));
-  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 0);
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 0);
 
   g_assert_false (onyx_document_offer_validation (doc, onyx_validate_model (proto), before));
   g_assert_true (onyx_document_offer_validation (doc, onyx_validate_model (proto), onyx_document_get_revision (doc)));
@@ -291,13 +292,13 @@ test_whole_model_later (void)
     g_autoptr (OnyxShapes) shapes = onyx_shapes_infer (proto, FALSE);
     g_assert_true (onyx_document_offer_shapes (doc, shapes, onyx_document_get_revision (doc)));
   }
-  onyx_diagnostics_update_whole_model (diagnostics);
-  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 1);
+  onyx_problem_list_update_whole_model (diagnostics);
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 1);
   assert_same_as_full (diagnostics, doc, "delete, checked later");
 
-  /* Undone, its finding goes at once; nothing is offered for the new revision yet. */
+  /* Undone, its problem goes at once; nothing is offered for the new revision yet. */
   g_assert_true (onyx_document_undo (doc));
-  g_assert_cmpuint (count_kind (onyx_diagnostics_get_problems (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 0);
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (diagnostics), ONYX_PROBLEM_DANGLING_INPUT), ==, 0);
   g_assert_null (onyx_document_peek_shapes (doc));
 }
 
@@ -307,7 +308,7 @@ static guint
 check_random_edits (const char *path, guint32 seed, guint n_edits)
 {
   g_autoptr (OnyxDocument) doc = test_open_document (path);
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   g_autoptr (GPtrArray) edited = g_ptr_array_new ();
   GRand *rand = g_rand_new_with_seed (seed);
 

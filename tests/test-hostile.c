@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include "onyx-diagnose.h"
+#include "onyx-problem-list.h"
 #include "onyx-diff.h"
 #include "onyx-document.h"
 #include "onyx-layout.h"
@@ -197,7 +198,7 @@ test_fuzz_regressions (void)
       diff = onyx_diff_models (onyx_model_get_proto (model), onyx_model_get_proto (model));
       g_assert_cmpuint (diff->entries->len, ==, 0);
       doc = onyx_document_new (model);
-      onyx_diagnostics_free (onyx_diagnostics_new (doc));
+      onyx_problem_list_free (onyx_problem_list_new (doc));
       engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
       expanded = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
       layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);

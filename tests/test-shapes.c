@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "onyx-analysis.h"
+#include "onyx-edits.h"
 #include "onyx-graph-names.h"
+#include "onyx-problem-list.h"
 #include "onyx-onnx.h"
 #include "onyx-shapes.h"
 #include "onyx-test-util.h"
@@ -156,6 +159,48 @@ test_open_matches_later_on_values_and_errors (void)
 
 /* A file that fails after the loader's scan (no graph) leaves the worker free for
  * the next model. */
+/* An analysis made in a thread while the document is frozen becomes its snapshot and
+ * validation; one made before an edit is refused and leaves nothing behind. */
+static gpointer
+analyse_thread (gpointer document)
+{
+  return onyx_analysis_run (document);
+}
+
+static void
+test_analysis_offered_for_its_revision (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("model_foo.onnx");
+  g_autoptr (OnyxProblemList) problems = onyx_problem_list_new (doc);
+  g_autoptr (OnyxAnalysis) analysis = NULL, stale = NULL;
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  gboolean recorded;
+
+  onyx_problem_list_set_whole_model_later (problems, TRUE);
+  g_assert_true (onyx_edit_bypass_node (doc, onyx_document_find_node (doc, "/FooOp", NULL), 0, NULL));
+  g_assert_null (onyx_document_peek_shapes (doc));
+  onyx_document_freeze (doc);
+  analysis = g_thread_join (g_thread_new ("analysis", analyse_thread, doc));
+  onyx_document_thaw (doc);
+  g_assert_cmpuint (onyx_analysis_get_revision (analysis), ==, onyx_document_get_revision (doc));
+  g_assert_true (onyx_analysis_offer (analysis, doc));
+  g_assert_nonnull (onyx_document_peek_shapes (doc));
+  g_assert_nonnull (onyx_shapes_lookup (onyx_document_peek_shapes (doc), graph, graph->node[0]->output[0],
+                                        &recorded));
+  /* What is left: the devtech import no node uses any more, no error nor warning. */
+  onyx_problem_list_update_whole_model (problems);
+  g_assert_cmpuint (onyx_problems_count (onyx_problem_list_get (problems), ONYX_PROBLEM_ERROR), ==, 0);
+  g_assert_cmpuint (onyx_problems_count (onyx_problem_list_get (problems), ONYX_PROBLEM_WARNING), ==, 0);
+  g_assert_cmpuint (onyx_problems_count (onyx_problem_list_get (problems), ONYX_PROBLEM_INFO), ==, 1);
+
+  onyx_document_freeze (doc);
+  stale = onyx_analysis_run (doc);
+  onyx_document_thaw (doc);
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_false (onyx_analysis_offer (stale, doc));
+  g_assert_null (onyx_document_peek_shapes (doc));
+}
+
 static void
 test_failed_open_releases_the_worker (void)
 {
@@ -353,6 +398,7 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/open/models", test_open_matches_later_on_models);
   g_test_add_func ("/shapes/open/values-and-errors", test_open_matches_later_on_values_and_errors);
   g_test_add_func ("/shapes/open/failed", test_failed_open_releases_the_worker);
+  g_test_add_func ("/shapes/analysis/revision", test_analysis_offered_for_its_revision);
   g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
   g_test_add_func ("/shapes/worker/descriptors", test_worker_keeps_no_descriptors);
   g_test_add_func ("/shapes/worker/killed-idle", test_worker_killed_idle_is_replaced);

@@ -1,11 +1,12 @@
 /* test-subgraphs.c: the graphs inside If and Loop nodes, as torch.jit.script exports
  * them (control_if.onnx: an If with a Conv branch; control_loop.onnx: a Loop whose
  * body holds an If), and in libonnx-testdata models with If/Loop/Scan: their names,
- * finding nodes anywhere, edits inside branches with undo and redo, the index of
+ * problem nodes anywhere, edits inside branches with undo and redo, the index of
  * every graph kept equal to a fresh one, and the diagnostics following. */
 #include <string.h>
 
 #include "onyx-diagnose.h"
+#include "onyx-problem-list.h"
 #include "onyx-edits.h"
 #include "onyx-graph-names.h"
 #include "onyx-steps.h"
@@ -31,10 +32,10 @@ assert_all_indexes_fresh (OnyxDocument *doc)
 }
 
 static void
-assert_same_findings (OnyxDiagnostics *diagnostics, OnyxDocument *doc)
+assert_same_problems (OnyxProblemList *diagnostics, OnyxDocument *doc)
 {
   g_autoptr (GPtrArray) full = onyx_diagnose_model (onyx_document_get_proto (doc));
-  GPtrArray *kept = onyx_diagnostics_get_problems (diagnostics);
+  GPtrArray *kept = onyx_problem_list_get (diagnostics);
 
   g_assert_cmpuint (kept->len, ==, full->len);
   for (guint i = 0; i < full->len; i++)
@@ -137,7 +138,7 @@ static void
 test_bypass_in_branch (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("control_if.onnx");
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   g_autoptr (GBytes) original = onyx_document_serialize (doc);
   g_autoptr (GBytes) edited = NULL, redone = NULL, undone = NULL;
   g_autoptr (GError) error = NULL;
@@ -155,7 +156,7 @@ test_bypass_in_branch (void)
   g_assert_cmpuint (branch->n_node, ==, 1);
   g_assert_cmpstr (branch->node[0]->output[0], ==, branch->output[0]->name);
   assert_all_indexes_fresh (doc);
-  assert_same_findings (diagnostics, doc);
+  assert_same_problems (diagnostics, doc);
   g_assert_cmpuint (onyx_validate_model (onyx_document_get_proto (doc))->len, ==, 0);
   edited = onyx_document_serialize (doc);
 
@@ -163,7 +164,7 @@ test_bypass_in_branch (void)
   undone = onyx_document_serialize (doc);
   g_assert_true (g_bytes_equal (undone, original));
   assert_all_indexes_fresh (doc);
-  assert_same_findings (diagnostics, doc);
+  assert_same_problems (diagnostics, doc);
   g_assert_true (onyx_document_redo (doc));
   redone = onyx_document_serialize (doc);
   g_assert_true (g_bytes_equal (redone, edited));
@@ -197,7 +198,7 @@ static void
 test_nested_edits (void)
 {
   g_autoptr (OnyxDocument) doc = test_open_data ("control_loop.onnx");
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   g_autoptr (GError) error = NULL;
   Onnx__NodeProto *loop = onyx_document_find_node (doc, "/Loop", NULL);
   g_autoptr (GBytes) original = onyx_document_serialize (doc);
@@ -218,7 +219,7 @@ test_nested_edits (void)
       g_assert_true (onyx_step_apply (doc, steps[i][0], steps[i][1], &error));
       g_assert_no_error (error);
       assert_all_indexes_fresh (doc);
-      assert_same_findings (diagnostics, doc);
+      assert_same_problems (diagnostics, doc);
     }
   /* The Loop now reads /Constant_output_0 in its body twice, still once as a use. */
   onyx_node_collect_reads (loop, outer_reads);
@@ -234,7 +235,7 @@ test_nested_edits (void)
     {
       g_assert_true (onyx_document_undo (doc));
       assert_all_indexes_fresh (doc);
-      assert_same_findings (diagnostics, doc);
+      assert_same_problems (diagnostics, doc);
     }
   {
     g_autoptr (GBytes) undone = onyx_document_serialize (doc);
@@ -311,7 +312,7 @@ static guint
 check_random_subgraph_edits (const char *path, guint32 seed, guint n_edits)
 {
   g_autoptr (OnyxDocument) doc = test_open_document (path);
-  g_autoptr (OnyxDiagnostics) diagnostics = onyx_diagnostics_new (doc);
+  g_autoptr (OnyxProblemList) diagnostics = onyx_problem_list_new (doc);
   g_autoptr (GBytes) original = onyx_document_serialize (doc);
   g_autoptr (GBytes) undone = NULL;
   GRand *rand = g_rand_new_with_seed (seed);
@@ -351,11 +352,11 @@ check_random_subgraph_edits (const char *path, guint32 seed, guint n_edits)
         continue;
       n_applied++;
       assert_all_indexes_fresh (doc);
-      assert_same_findings (diagnostics, doc);
+      assert_same_problems (diagnostics, doc);
     }
   while (onyx_document_undo (doc))
     assert_all_indexes_fresh (doc);
-  assert_same_findings (diagnostics, doc);
+  assert_same_problems (diagnostics, doc);
   undone = onyx_document_serialize (doc);
   g_assert_true (g_bytes_equal (undone, original));
   g_rand_free (rand);

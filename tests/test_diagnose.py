@@ -34,7 +34,7 @@ def check(path):
     return report
 
 
-def findings(report):
+def problems(report):
     return sorted((p["kind"], p["severity"], p["node"], p["tensor"]) for p in report["problems"])
 
 
@@ -47,7 +47,7 @@ class Walkthrough(unittest.TestCase):
 
     def test_custom_op_is_the_only_finding(self):
         report = check(os.path.join(DATA, "model_foo.onnx"))
-        self.assertEqual(findings(report), [("custom-op", "warning", "/FooOp", None)])
+        self.assertEqual(problems(report), [("custom-op", "warning", "/FooOp", None)])
         self.assertIn("devtech::FooOp", report["problems"][0]["message"])
         self.assertEqual(report["errors"], 0)
         text = subprocess.run([CLI, "check", os.path.join(DATA, "model_foo.onnx")],
@@ -90,7 +90,7 @@ class Broken(unittest.TestCase):
         return report
 
     def assert_only(self, report, kind, severity, node_name=None, tensor=None, text=None):
-        self.assertEqual(findings(report), [(kind, severity, node_name, tensor)],
+        self.assertEqual(problems(report), [(kind, severity, node_name, tensor)],
                          [p["message"] for p in report["problems"]])
         if text is not None:
             self.assertIn(text, report["problems"][0]["message"])
@@ -98,7 +98,7 @@ class Broken(unittest.TestCase):
     def assert_then_inference(self, report, kind, severity, node_name, tensor, text, inference_node):
         """The finding, and ONNX's shape inference failing downstream, where the
         file's recorded value_info no longer matches what the change makes."""
-        self.assertEqual(findings(report), sorted([(kind, severity, node_name, tensor),
+        self.assertEqual(problems(report), sorted([(kind, severity, node_name, tensor),
                                                    ("shape-inference", "error", inference_node, None)]),
                          [p["message"] for p in report["problems"]])
         self.assertIn(text, [p for p in report["problems"] if p["kind"] == kind][0]["message"])
@@ -174,7 +174,7 @@ class Broken(unittest.TestCase):
         report = self.variant(change)
         # W is not allowed; B then has nothing valid left to agree with, so it is
         # reported on its own.
-        self.assertEqual({f[:3] for f in findings(report)}, {("type-conflict", "error", SECOND_CONV)})
+        self.assertEqual({f[:3] for f in problems(report)}, {("type-conflict", "error", SECOND_CONV)})
         self.assertIn("allows only tensor(double), tensor(float), tensor(float16)",
                       report["problems"][0]["message"])
 
@@ -223,7 +223,7 @@ class Broken(unittest.TestCase):
             m.graph.node.append(helper.make_node("Neg", ["input"], ["a"], name="dead_a"))
             m.graph.node.append(helper.make_node("Abs", ["a"], ["b"], name="dead_b"))
         report = self.variant(change)
-        self.assertEqual(findings(report), [("dead-node", "warning", "dead_a", None),
+        self.assertEqual(problems(report), [("dead-node", "warning", "dead_a", None),
                                             ("dead-node", "warning", "dead_b", None)])
 
     def test_initializers_listed_as_inputs(self):
@@ -400,7 +400,7 @@ class Domains(unittest.TestCase):
             path = self.save(tmp, [helper.make_node("Relu", ["x"], ["y"])],
                              [("", 17), ("devtech", 1), ("com.microsoft.nchwc", 1)])
             report = check(path)
-            self.assertEqual(findings(report), [("unused-opset", "info", None, None),
+            self.assertEqual(problems(report), [("unused-opset", "info", None, None),
                                                 ("unused-opset", "info", None, None)])
             self.assertEqual(report["problems"][0]["message"],
                              "opset import devtech (version 1) is not used by any node")
@@ -519,17 +519,17 @@ class Modern(unittest.TestCase):
 
 
 class Testdata(unittest.TestCase):
-    def test_no_false_findings(self):
+    def test_no_false_problems(self):
         """Debian's corpus (opsets 7-17) is valid: no error or warning but the dead nodes
         and unused initializers its expanded models really have."""
         paths = valid_models.model_paths(TESTDATA)
         if not paths:
             self.skipTest("libonnx-testdata is not installed")
         self.assertGreaterEqual(len(paths), 1000)
-        checked, false = valid_models.false_findings(CLI, paths)
+        checked, false = valid_models.false_problems(CLI, paths)
         self.assertEqual(false, [])
         self.assertEqual(checked, len(paths))
-        print("%d testdata models checked, no false findings" % checked, file=sys.stderr)
+        print("%d testdata models checked, no false problems" % checked, file=sys.stderr)
 
 
 if __name__ == "__main__":

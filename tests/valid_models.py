@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""False findings of `onyx-cli check` on models known to be valid: every error or
-warning other than the true findings valid models can still have (nodes whose result
+"""False problems of `onyx-cli check` on models known to be valid: every error or
+warning other than the true problems valid models can still have (nodes whose result
 reaches no output, initializers nothing reads).
 
 Debian's libonnx-testdata (opsets 7–17) is checked by tests/test_diagnose.py. ONNX's
@@ -9,7 +9,7 @@ of Onyx on a newer ONNX (docs/onnx-versions.md):
 
     tests/valid_models.py _build-122/src/cli/onyx-cli onnx/backend/test/data/node [--full]
 
-prints each false finding and a count, and exits 1 when there is any."""
+prints each false problem and a count, and exits 1 when there is any."""
 import glob
 import json
 import os
@@ -17,7 +17,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-# Findings that are true of valid models too: ONNX's expanded test models keep the
+# Problems that are true of valid models too: ONNX's expanded test models keep the
 # Constant and Shape nodes their function bodies made and did not use.
 TRUE_FINDINGS = {"dead-node", "unused-initializer"}
 
@@ -45,8 +45,8 @@ def check_chunk(cli, paths, full):
             for path, report in zip(paths, reports)]
 
 
-def false_findings(cli, paths, full=False):
-    """(number of models checked, [(path, message)] of findings that should not be)."""
+def false_problems(cli, paths, full=False):
+    """(number of models checked, [(path, message)] of problems that should not be)."""
     checked = 0
     false = []
     chunks = [paths[i:i + CHUNK] for i in range(0, len(paths), CHUNK)]
@@ -69,10 +69,10 @@ def main():
         print(__doc__, file=sys.stderr)
         return 2
     paths = model_paths(sys.argv[2])
-    checked, false = false_findings(sys.argv[1], paths, full=sys.argv[3:] == ["--full"])
+    checked, false = false_problems(sys.argv[1], paths, full=sys.argv[3:] == ["--full"])
     for path, message in false:
         print("%s: %s" % (os.path.relpath(path, sys.argv[2]), message))
-    print("%d models checked, %d false findings" % (checked, len(false)))
+    print("%d models checked, %d false problems" % (checked, len(false)))
     return 1 if false or checked == 0 else 0
 
 

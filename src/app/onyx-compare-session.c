@@ -1,7 +1,6 @@
 /* onyx-compare-session.c: the diff of A and B, worked out in threads. */
 #include "onyx-compare-session.h"
 
-#include "onyx-document-private.h"
 
 struct _OnyxCompareSession {
   GObject parent_instance;

@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-#include "onyx-diagnose.h"
-#include "onyx-document-private.h"
+#include "onyx-problem-list.h"
 #include "onyx-shapes.h"
 
 struct _OnyxLayoutSession {

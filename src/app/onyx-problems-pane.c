@@ -1,6 +1,6 @@
-/* onyx-problems-pane.c: the findings as a GtkListView over a GListModel of
+/* onyx-problems-pane.c: the problems as a GtkListView over a GListModel of
  * OnyxProblemRow: only the rows on screen are widgets, so a model with thousands of
- * findings lists them all. Rows keep copies of the texts and their problem's index;
+ * problems lists them all. Rows keep copies of the texts and their problem's index;
  * the window looks it up in the diagnostics' current list. */
 #include "onyx-problems-pane.h"
 
@@ -16,7 +16,7 @@ struct _OnyxProblemsPane {
   GListStore *rows;             /* OnyxProblemRow, errors first */
 };
 
-/* One finding as the list shows it, made when the problems are set. */
+/* One problem as the list shows it, made when the problems are set. */
 struct _OnyxProblemRow {
   GObject parent_instance;
   guint problem;
@@ -100,7 +100,7 @@ onyx_problem_severity_label (OnyxProblemSeverity severity)
     }
 }
 
-/* The node and tensor a finding concerns, and its graph when not the main one. */
+/* The node and tensor a problem concerns, and its graph when not the main one. */
 static char *
 problem_where (const OnyxProblem *problem)
 {
@@ -200,7 +200,7 @@ row_looks_same (const OnyxProblemRow *a, const OnyxProblemRow *b)
 }
 
 /* Only the rows between the unchanged first and last ones are replaced; those keep
- * their widgets and take the new problems' indexes. After an edit most findings
+ * their widgets and take the new problems' indexes. After an edit most problems
  * are the same, and a list of dozens made again each time stalls the window. */
 /* The row at `position` stays when it looks like `row`, taking its problem's index. */
 static gboolean
@@ -258,7 +258,7 @@ onyx_problems_pane_set_problems (OnyxProblemsPane *self, GPtrArray *problems)
       g_autofree char *warnings = g_strdup_printf (ngettext ("%u warning", "%u warnings",
                                                              counts[ONYX_PROBLEM_WARNING]),
                                                    counts[ONYX_PROBLEM_WARNING]);
-      /* Notes are findings of severity "information". */
+      /* Notes are problems of severity "information". */
       g_autofree char *notes = g_strdup_printf (ngettext ("%u note", "%u notes", counts[ONYX_PROBLEM_INFO]),
                                                 counts[ONYX_PROBLEM_INFO]);
       /* Translators: the problems pane's title: "Problems: 1 error, 2 warnings, 0 notes". */

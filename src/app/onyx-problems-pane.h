@@ -1,4 +1,4 @@
-/* onyx-problems-pane.h: the findings of the open model (onyx-diagnose.h) as a
+/* onyx-problems-pane.h: the problems of the open model (onyx-diagnose.h) as a
  * list under the graph, errors first, all of them; activating a row asks the window to show
  * the node or tensor it concerns. */
 #pragma once

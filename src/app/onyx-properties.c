@@ -29,7 +29,7 @@
 struct _OnyxProperties {
   GtkBox parent_instance;
 
-  OnyxDiagnostics *diagnostics;   /* borrowed, or NULL */
+  OnyxProblemList *diagnostics;   /* borrowed, or NULL */
   GtkWidget *page;                /* shown, or NULL */
   GtkWidget *kept;                /* the one shown before, hidden: the model's page is
                                    * shown again after each edit of a node */
@@ -459,17 +459,17 @@ add_tensor_link (GtkWidget *group, OnyxDocument *doc, Onnx__GraphProto *graph, c
 }
 
 void
-onyx_properties_set_diagnostics (OnyxProperties *self, OnyxDiagnostics *diagnostics)
+onyx_properties_set_diagnostics (OnyxProperties *self, OnyxProblemList *diagnostics)
 {
   g_return_if_fail (ONYX_IS_PROPERTIES (self));
   self->diagnostics = diagnostics;
 }
 
-/* The node's findings, first in the panel: they are why people look at it. */
+/* The node's problems, first in the panel: they are why people look at it. */
 static void
 add_problem_rows (OnyxProperties *self, Onnx__NodeProto *node)
 {
-  GPtrArray *problems = self->diagnostics ? onyx_diagnostics_get_problems (self->diagnostics) : NULL;
+  GPtrArray *problems = self->diagnostics ? onyx_problem_list_get (self->diagnostics) : NULL;
   GtkWidget *group = NULL;
 
   for (guint i = 0; problems != NULL && i < problems->len; i++)

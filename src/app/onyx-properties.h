@@ -6,6 +6,7 @@
 #include <adwaita.h>
 
 #include "onyx-diagnose.h"
+#include "onyx-problem-list.h"
 #include "onyx-document.h"
 
 G_BEGIN_DECLS
@@ -25,8 +26,8 @@ void onyx_properties_show_node   (OnyxProperties *self, OnyxDocument *doc,
 void onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc,
                                   Onnx__GraphProto *graph, const char *name);
 void onyx_properties_clear       (OnyxProperties *self);
-/* Findings shown with the node they concern (borrowed; NULL for none). Takes effect
+/* Problems shown with the node they concern (borrowed; NULL for none). Takes effect
  * at the next show_node. */
-void onyx_properties_set_diagnostics (OnyxProperties *self, OnyxDiagnostics *diagnostics);
+void onyx_properties_set_diagnostics (OnyxProperties *self, OnyxProblemList *diagnostics);
 
 G_END_DECLS

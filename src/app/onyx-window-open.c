@@ -1,4 +1,4 @@
-/* onyx-window-open.c: opening a model: read in a thread with its first shapes, findings
+/* onyx-window-open.c: opening a model: read in a thread with its first shapes, problems
  * and layout engine, then shown; or the reason it cannot be. */
 #include "onyx-window-private.h"
 
@@ -21,14 +21,14 @@ onyx_window_close_document (OnyxWindow *self)
   g_clear_pointer (&self->selected_tensor, g_free);
 }
 
-/* What a thread makes of a file: the document with its first shapes, its findings
+/* What a thread makes of a file: the document with its first shapes, its problems
  * and the layout engine, all before the window sees them (load, inference and
  * diagnostics take a few hundred ms on a 13k-node model). */
 typedef struct {
   char *path;
   char *graph;                    /* the graph to show once opened (NULL: main) */
   OnyxDocument *document;
-  OnyxDiagnostics *diagnostics;
+  OnyxProblemList *diagnostics;
   OnyxLayoutEngine *engine;
 } Opening;
 
@@ -37,7 +37,7 @@ opening_free (Opening *opening)
 {
   g_free (opening->path);
   g_free (opening->graph);
-  g_clear_pointer (&opening->diagnostics, onyx_diagnostics_free);
+  g_clear_pointer (&opening->diagnostics, onyx_problem_list_free);
   g_clear_object (&opening->document);
   g_clear_pointer (&opening->engine, onyx_layout_engine_free);
   g_free (opening);
@@ -46,7 +46,7 @@ opening_free (Opening *opening)
 static gpointer
 diagnose_thread (gpointer document)
 {
-  return onyx_diagnostics_new (document);
+  return onyx_problem_list_new (document);
 }
 
 static void
@@ -66,7 +66,7 @@ open_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   /* Both only read the model, each for about 50 ms on a 13k-node graph: side by side. */
   diagnosing = g_thread_try_new ("onyx-diagnose", diagnose_thread, opening->document, NULL);
   opening->engine = onyx_layout_engine_new (onyx_document_get_proto (opening->document)->graph);
-  opening->diagnostics = diagnosing != NULL ? g_thread_join (diagnosing) : onyx_diagnostics_new (opening->document);
+  opening->diagnostics = diagnosing != NULL ? g_thread_join (diagnosing) : onyx_problem_list_new (opening->document);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -88,7 +88,7 @@ show_open_error (OnyxWindow *self, const char *message)
 typedef struct {
   OnyxWindow *window;
   GCancellable *cancellable;      /* the open's: another open or closing drops it */
-  OnyxDiagnostics *diagnostics;
+  OnyxProblemList *diagnostics;
   char *graph;
 } Showing;
 
@@ -97,7 +97,7 @@ showing_free (Showing *showing)
 {
   g_object_unref (showing->window);
   g_object_unref (showing->cancellable);
-  g_clear_pointer (&showing->diagnostics, onyx_diagnostics_free);
+  g_clear_pointer (&showing->diagnostics, onyx_problem_list_free);
   g_free (showing->graph);
   g_free (showing);
 }
@@ -114,7 +114,7 @@ show_opened (gpointer data)
   if (showing->cancellable != self->open_cancellable)
     return G_SOURCE_REMOVE;
   g_clear_object (&self->open_cancellable);
-  /* Before the panel is filled: it shows the node's findings. */
+  /* Before the panel is filled: it shows the node's problems. */
   onyx_window_problems_attach (self, g_steal_pointer (&showing->diagnostics));
   onyx_window_select_model (self);
   /* A graph asked for at start-up (--graph) once the model is there to find it in. */
@@ -146,7 +146,7 @@ open_done (GObject *source, GAsyncResult *result, gpointer data)
   onyx_layout_session_set_graph (self->layout, self->document, g_steal_pointer (&opening->engine));
   /* The first layout's thread starts before the window's parts are filled. */
   onyx_layout_session_relayout (self->layout, FALSE);
-  /* (its OnyxDiagnostics, made in the thread, follow "changed" before this) */
+  /* (its OnyxProblemList, made in the thread, follow "changed" before this) */
   onyx_window_follow_document (self);
   onyx_window_recent_add (self, self->file);
   gtk_stack_set_visible_child_name (self->stack, "model");

@@ -6,6 +6,7 @@
 #include "onyx-canvas.h"
 #include "onyx-compare-pane.h"
 #include "onyx-diagnose.h"
+#include "onyx-problem-list.h"
 #include "onyx-document.h"
 #include "onyx-graph-names.h"
 #include "onyx-layout.h"
@@ -221,21 +222,21 @@ gboolean onyx_window_run_go_to_first_divergence (OnyxWindow *self);
  * the background; a toast says when. FALSE when there is nothing to save. */
 gboolean onyx_window_run_save_repro (OnyxWindow *self, GFile *file);
 
-/* onyx-window-problems.c: the findings of the open model, kept up to date edit by
+/* onyx-window-problems.c: the problems of the open model, kept up to date edit by
  * edit. */
 void     onyx_window_class_init_problems (GtkWidgetClass *widget_class);
 void     onyx_window_init_problems  (OnyxWindow *self);
 typedef struct _OnyxWindowProblems OnyxWindowProblems;
 /* The header bar's button works with a document only. */
 void     onyx_window_problems_update_state (OnyxWindow *self, gboolean doc);
-/* The document's findings, kept up to date, or NULL without a document. */
-OnyxDiagnostics *onyx_window_problems_get_diagnostics (OnyxWindow *self);
+/* The document's problems, kept up to date, or NULL without a document. */
+OnyxProblemList *onyx_window_problems_get_diagnostics (OnyxWindow *self);
 void     onyx_window_problems_dispose (OnyxWindow *self);
-/* Right after the document is made (its OnyxDiagnostics follow "changed" first), with its
- * findings when they were worked out already (taken; NULL: now), and when it goes. */
-void     onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics);
+/* Right after the document is made (its OnyxProblemList follow "changed" first), with its
+ * problems when they were worked out already (taken; NULL: now), and when it goes. */
+void     onyx_window_problems_attach (OnyxWindow *self, OnyxProblemList *diagnostics);
 void     onyx_window_problems_detach (OnyxWindow *self);
-/* The document's shapes and validation were made after a step: their findings follow. */
+/* The document's shapes and validation were made after a step: their problems follow. */
 void     onyx_window_problems_snapshot_ready (OnyxWindow *self);
 /* After a new layout: the dots follow it (closed groups show their nodes'). */
 void     onyx_window_problems_update_badges (OnyxWindow *self);

@@ -1,26 +1,26 @@
-/* onyx-window-problems.c: the open model's findings (onyx-diagnose.h) in a pane
+/* onyx-window-problems.c: the open model's problems (onyx-diagnose.h) in a pane
  * under the graph, as dots on the canvas and as a count in the header bar.
  *
- * The findings follow every edit, undo and redo incrementally: OnyxDiagnostics
+ * The problems follow every edit, undo and redo incrementally: OnyxProblemList
  * re-checks what each step of the document says it touched (OnyxChange). */
 #include "onyx-window-private.h"
 
 #include <glib/gi18n.h>
 
-/* The findings: what only this file touches. */
+/* The problems: what only this file touches. */
 struct _OnyxWindowProblems {
   GtkRevealer *revealer;
   OnyxProblemsPane *pane;
   GtkToggleButton *button;        /* in the header bar, with the icon and count */
   GtkImage *icon;
   GtkLabel *count;
-  OnyxDiagnostics *diagnostics;   /* of the document, or NULL */
+  OnyxProblemList *diagnostics;   /* of the document, or NULL */
 };
 
 static void
 update_count (OnyxWindow *self)
 {
-  GPtrArray *problems = self->problems->diagnostics ? onyx_diagnostics_get_problems (self->problems->diagnostics) : NULL;
+  GPtrArray *problems = self->problems->diagnostics ? onyx_problem_list_get (self->problems->diagnostics) : NULL;
   guint errors = problems ? onyx_problems_count (problems, ONYX_PROBLEM_ERROR) : 0;
   guint warnings = problems ? onyx_problems_count (problems, ONYX_PROBLEM_WARNING) : 0;
   g_autofree char *count = g_strdup_printf ("%u", errors + warnings);
@@ -49,7 +49,7 @@ static void
 refresh (OnyxWindow *self)
 {
   onyx_problems_pane_set_problems (self->problems->pane, self->problems->diagnostics
-                                   ? onyx_diagnostics_get_problems (self->problems->diagnostics) : NULL);
+                                   ? onyx_problem_list_get (self->problems->diagnostics) : NULL);
   update_count (self);
 }
 
@@ -61,13 +61,13 @@ onyx_window_problems_refresh (OnyxWindow *self)
 }
 
 void
-onyx_window_problems_attach (OnyxWindow *self, OnyxDiagnostics *diagnostics)
+onyx_window_problems_attach (OnyxWindow *self, OnyxProblemList *diagnostics)
 {
   g_return_if_fail (self->document != NULL && self->problems->diagnostics == NULL);
-  self->problems->diagnostics = diagnostics != NULL ? diagnostics : onyx_diagnostics_new (self->document);
+  self->problems->diagnostics = diagnostics != NULL ? diagnostics : onyx_problem_list_new (self->document);
   /* After an edit, shapes and validation are made in the layout's thread
    * (onyx-layout-session.h). */
-  onyx_diagnostics_set_whole_model_later (self->problems->diagnostics, TRUE);
+  onyx_problem_list_set_whole_model_later (self->problems->diagnostics, TRUE);
   onyx_properties_set_diagnostics (self->properties, self->problems->diagnostics);
   refresh (self);
   /* (when the first layout came before them) */
@@ -79,7 +79,7 @@ onyx_window_problems_snapshot_ready (OnyxWindow *self)
 {
   if (self->problems->diagnostics == NULL)
     return;
-  onyx_diagnostics_update_whole_model (self->problems->diagnostics);
+  onyx_problem_list_update_whole_model (self->problems->diagnostics);
   refresh (self);
   onyx_window_problems_update_badges (self);
 }
@@ -90,7 +90,7 @@ onyx_window_problems_detach (OnyxWindow *self)
   if (self->problems->diagnostics == NULL)
     return;
   onyx_properties_set_diagnostics (self->properties, NULL);
-  g_clear_pointer (&self->problems->diagnostics, onyx_diagnostics_free);
+  g_clear_pointer (&self->problems->diagnostics, onyx_problem_list_free);
   refresh (self);
 }
 
@@ -119,7 +119,7 @@ onyx_window_problems_update_badges (OnyxWindow *self)
     return;
   graph = onyx_window_get_graph (self);
   index = onyx_window_get_graph_index (self);
-  problems = onyx_diagnostics_get_problems (self->problems->diagnostics);
+  problems = onyx_problem_list_get (self->problems->diagnostics);
   box_of = onyx_layout_boxes_of_nodes (layout, engine);
   badges = g_new0 (guint8, MAX (layout->nodes->len, 1));
 
@@ -158,7 +158,7 @@ problem_activated_cb (OnyxWindow *self, guint i)
 
   if (self->problems->diagnostics == NULL)
     return;
-  problems = onyx_diagnostics_get_problems (self->problems->diagnostics);
+  problems = onyx_problem_list_get (self->problems->diagnostics);
   if (i >= problems->len)
     return;
   problem = g_ptr_array_index (problems, i);
@@ -235,7 +235,7 @@ onyx_window_problems_update_state (OnyxWindow *self, gboolean doc)
   gtk_widget_set_sensitive (GTK_WIDGET (self->problems->button), doc);
 }
 
-OnyxDiagnostics *
+OnyxProblemList *
 onyx_window_problems_get_diagnostics (OnyxWindow *self)
 {
   return self->problems->diagnostics;

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "onyx-edits.h"
-#include "onyx-document-private.h"
 #include "onyx-extract.h"
 #include "onyx-operator-dialog.h"
 #include "onyx-schema.h"

@@ -423,7 +423,7 @@ document_changed_cb (OnyxWindow *self, const OnyxChange *change)
   onyx_window_graphs_document_changed (self);
   check_selection (self);
   onyx_window_update_state (self);
-  /* The step shows first; what depends on the whole model's findings (the Problems
+  /* The step shows first; what depends on the whole model's problems (the Problems
    * list, the panel) follows in a main-loop turn of its own, after the frame. */
   if (self->follow_change == 0)
     self->follow_change = g_idle_add_full (G_PRIORITY_LOW, follow_change_cb, self, NULL);
@@ -522,7 +522,7 @@ laid_out_cb (OnyxWindow *self)
   onyx_window_problems_update_badges (self);
 }
 
-/* Shapes and validation come after an edit, made with its layout: their findings
+/* Shapes and validation come after an edit, made with its layout: their problems
  * and the types shown follow. */
 static void
 snapshot_ready_cb (OnyxWindow *self)

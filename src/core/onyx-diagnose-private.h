@@ -5,7 +5,7 @@
  *   onyx-dim-params.c      named dynamic dims of the graph inputs and outputs
  *   onyx-diagnose.c        one node against its schema; uses (dead nodes, unused
  *                          initializers); graph lists; the whole model at once
- *   onyx-diagnostics.c     the same kept up to date step by step of a document */
+ *   onyx-problem-list.c     the same kept up to date step by step of a document */
 #pragma once
 
 #include "onyx-diagnose.h"

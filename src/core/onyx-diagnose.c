@@ -64,9 +64,9 @@ describe_op (const Onnx__NodeProto *node, int index, char **label, char **op, ch
   *domain = onyx_display_escape (domain_name (node->domain));
 }
 
-/* The schema the node is checked against, or NULL (with a finding when that is a
+/* The schema the node is checked against, or NULL (with a problem when that is a
  * problem). A model importing a newer opset than the linked library knows is told so
- * once (onyx_diagnose_library_limits); its nodes of that domain get no findings, since
+ * once (onyx_diagnose_library_limits); its nodes of that domain get no problems, since
  * any schema may have changed since. */
 static const OnyxSchema *
 node_schema (const OnyxCheckedGraph *g, const Onnx__NodeProto *node, int index, GPtrArray *out)
@@ -331,7 +331,7 @@ onyx_diagnose_find_live (Onnx__NodeProto **nodes, size_t n_nodes, GPtrArray *out
   return live;
 }
 
-/* Each node's findings together, in node order: its checks, then whether it is dead. */
+/* Each node's problems together, in node order: its checks, then whether it is dead. */
 static void
 diagnose_body (const OnyxCheckedGraph *g, Onnx__NodeProto **nodes, size_t n_nodes,
                GPtrArray *outputs, GPtrArray *out)
@@ -714,7 +714,7 @@ onyx_diagnose_drop_repeated_inference (GPtrArray *problems)
     }
 }
 
-/* onnx.checker's first finding (it stops there), or nothing. A model of a newer IR
+/* onnx.checker's first problem (it stops there), or nothing. A model of a newer IR
  * version is checked as one of the newest the checker knows (the fields added since
  * are unknown to it anyway); a model importing a newer opset may be judged by schemas
  * that changed since, so what the checker says of it is only information. */

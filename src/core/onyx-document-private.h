@@ -58,11 +58,6 @@ void onyx_document_set_value_type   (OnyxDocument *self, Onnx__ValueInfoProto *i
 void onyx_document_set_node_order   (OnyxDocument *self, Onnx__GraphProto *graph,
                                      Onnx__NodeProto **order);
 
-/* While other threads read the model: a command begun, an undo or a redo meanwhile
- * is a programming error (a critical), not a change. Counted. */
-void     onyx_document_freeze       (OnyxDocument *self);
-void     onyx_document_thaw         (OnyxDocument *self);
-
 /* A command is being recorded (between begin and commit or abort). */
 gboolean onyx_document_is_recording (OnyxDocument *self);
 

@@ -43,7 +43,7 @@ GType onyx_change_get_type (void) G_GNUC_CONST;
  * "changed" (OnyxDocument *document, const OnyxChange *change, gpointer data) after
  * every do, undo and redo, with what it touched (ONYX_TYPE_CHANGE, a boxed type); and
  * with change NULL when only the modified state changed (saving). Handlers that read
- * an OnyxDiagnostics of the document are to be connected after it was made: it
+ * an OnyxProblemList of the document are to be connected after it was made: it
  * follows the same signal.
  *
  * Properties (read-only, notified when they move): "revision" (guint64), "modified",
@@ -146,6 +146,11 @@ void              onyx_document_save_async     (OnyxDocument        *self,
 gboolean          onyx_document_save_finish    (OnyxDocument  *self,
                                                 GAsyncResult  *result,
                                                 GError       **error);
+/* While other threads read the model: a command begun, an undo or a redo meanwhile
+ * is a programming error (a critical), not a change. Counted: each freeze is thawed
+ * once, on the thread that froze it, when the reader is done. */
+void              onyx_document_freeze         (OnyxDocument *self);
+void              onyx_document_thaw           (OnyxDocument *self);
 /* Threads read the model (onyx_document_freeze): edits must wait. */
 gboolean          onyx_document_is_frozen      (OnyxDocument *self);
 /* The bytes onyx_document_save would write. */

@@ -86,7 +86,7 @@ onyx_problems_count (GPtrArray *problems, OnyxProblemSeverity severity)
 
 /* Edits rename nodes and move them: a defect counts as the same when it is of the
  * same kind in the same graph and names the same tensor or node, or says the same. A
- * graph has one order and one cycle finding, whichever node it names first. */
+ * graph has one order and one cycle problem, whichever node it names first. */
 static gboolean
 same_defect (const OnyxProblem *a, const OnyxProblem *b)
 {

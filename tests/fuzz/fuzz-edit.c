@@ -5,6 +5,7 @@
  * matches one built from scratch. The diagnostics follow along and at the end agree
  * with a full pass. */
 #include "onyx-diagnose.h"
+#include "onyx-problem-list.h"
 #include "onyx-test-util.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t len);
@@ -52,7 +53,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
   GBytes *original, *edited, *again;
   OnyxModel *model;
   OnyxDocument *doc;
-  OnyxDiagnostics *diagnostics;
+  OnyxProblemList *diagnostics;
   GPtrArray *full;
 
   if (models == NULL)
@@ -61,7 +62,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
   model = onyx_model_new_from_data (g_bytes_get_data (original, NULL), g_bytes_get_size (original),
                                     "fuzz.onnx", NULL, NULL);
   doc = onyx_document_new (model);
-  diagnostics = onyx_diagnostics_new (doc);
+  diagnostics = onyx_problem_list_new (doc);
 
   for (guint serial = 0; serial < 24 && reader.pos < reader.len; serial++)
     {
@@ -70,19 +71,19 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
       (void) edit;
     }
   full = onyx_diagnose_model (onyx_document_get_proto (doc));
-  g_assert (onyx_diagnostics_get_problems (diagnostics)->len == full->len);
+  g_assert (onyx_problem_list_get (diagnostics)->len == full->len);
   /* Messages of unnamed nodes name the position they had when checked: compare
-   * what the finding is about instead. */
+   * what the problem is about instead. */
   for (guint i = 0; i < full->len; i++)
     {
       const OnyxProblem *a = full->pdata[i];
-      const OnyxProblem *b = onyx_diagnostics_get_problems (diagnostics)->pdata[i];
+      const OnyxProblem *b = onyx_problem_list_get (diagnostics)->pdata[i];
       g_assert (a->kind == b->kind && a->severity == b->severity && a->node_proto == b->node_proto &&
                 a->node_index == b->node_index && g_strcmp0 (a->tensor, b->tensor) == 0 &&
                 g_strcmp0 (a->graph, b->graph) == 0);
     }
   g_ptr_array_unref (full);
-  onyx_diagnostics_free (diagnostics);
+  onyx_problem_list_free (diagnostics);
 
   edited = onyx_document_serialize (doc);
   while (onyx_document_undo (doc))

@@ -2,6 +2,7 @@
  * with a message or gives a model that validates, summarises and serializes; and
  * what was serialized loads again to the same bytes. */
 #include "onyx-diagnose.h"
+#include "onyx-problem-list.h"
 #include "onyx-diff.h"
 #include "onyx-document.h"
 #include "onyx-model.h"
@@ -36,7 +37,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t len)
    * and the diagnostics kept beside it. */
   {
     OnyxDocument *doc = onyx_document_new (model);
-    onyx_diagnostics_free (onyx_diagnostics_new (doc));
+    onyx_problem_list_free (onyx_problem_list_new (doc));
     g_object_unref (doc);
   }
   saved = onyx_model_serialize (model);

@@ -1,5 +1,6 @@
-/* onyx-diagnostics.c: the findings of an OnyxDocument's model, kept up to date
+/* onyx-problem-list.c: the problems of an OnyxDocument's model, kept up to date
  * with each step of the document (OnyxChange). */
+#include "onyx-problem-list.h"
 #include "onyx-diagnose-private.h"
 
 #include <string.h>
@@ -9,12 +10,12 @@
 #include "onyx-types.h"
 
 typedef struct {
-  GPtrArray *problems;   /* onyx_diagnose_node's findings, its subgraphs' included */
+  GPtrArray *problems;   /* onyx_diagnose_node's problems, its subgraphs' included */
   OnyxProblem *dead;     /* while no graph output depends on the node */
   GPtrArray *touched;    /* names (owned) it read and wrote when last checked */
 } NodeState;
 
-struct _OnyxDiagnostics {
+struct _OnyxProblemList {
   OnyxDocument *document;
   GHashTable *functions;
   OnyxKnownTypes *types;          /* of the main graph */
@@ -23,7 +24,7 @@ struct _OnyxDiagnostics {
   GPtrArray *validation; /* onyx_validate_model()'s problems (shared with the document) */
   GPtrArray *lists;      /* initializers, graph inputs/outputs, dims */
   GPtrArray *shape_errors;        /* of the document's current shapes */
-  gboolean whole_model_later;     /* see onyx_diagnostics_set_whole_model_later */
+  gboolean whole_model_later;     /* see onyx_problem_list_set_whole_model_later */
   GPtrArray *in_functions;
   GPtrArray *result;     /* borrowed pointers, assembled by get_problems */
   gboolean result_valid; /* nothing changed since: the window asks several times a step */
@@ -40,7 +41,7 @@ node_state_free (NodeState *state)
 }
 
 static NodeState *
-ensure_state (OnyxDiagnostics *self, Onnx__NodeProto *node)
+ensure_state (OnyxProblemList *self, Onnx__NodeProto *node)
 {
   NodeState *state = g_hash_table_lookup (self->states, node);
   if (state == NULL)
@@ -54,7 +55,7 @@ ensure_state (OnyxDiagnostics *self, Onnx__NodeProto *node)
 }
 
 static OnyxCheckedGraph
-main_graph (OnyxDiagnostics *self)
+main_graph (OnyxProblemList *self)
 {
   Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
   OnyxCheckedGraph g = { "main graph", proto->opset_import, proto->n_opset_import, self->functions,
@@ -75,18 +76,18 @@ node_names (const Onnx__NodeProto *node, GPtrArray *names)
 /* Named nodes need no position for their messages; the position of every listed
  * node is set when the list is assembled. */
 static int
-message_position (OnyxDiagnostics *self, Onnx__NodeProto *node)
+message_position (OnyxProblemList *self, Onnx__NodeProto *node)
 {
   if (node->name != NULL && node->name[0] != '\0')
     return -1;
   return (int) onyx_graph_index_node_position (onyx_document_get_index (self->document), node);
 }
 
-static void set_live (OnyxDiagnostics *self, Onnx__NodeProto *node, gboolean live);
+static void set_live (OnyxProblemList *self, Onnx__NodeProto *node, gboolean live);
 
 /* Re-runs a node's own checks; TRUE when its outputs' known types changed. */
 static gboolean
-recheck_node (OnyxDiagnostics *self, Onnx__NodeProto *node)
+recheck_node (OnyxProblemList *self, Onnx__NodeProto *node)
 {
   NodeState *state = ensure_state (self, node);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
@@ -99,21 +100,21 @@ recheck_node (OnyxDiagnostics *self, Onnx__NodeProto *node)
   node_names (node, names);
   for (guint i = 0; i < names->len; i++)
     g_ptr_array_add (state->touched, g_strdup (names->pdata[i]));
-  /* The node may have been renamed: its dead finding names it too. */
+  /* The node may have been renamed: its dead problem names it too. */
   if (state->dead != NULL)
     set_live (self, node, FALSE);
   return changed;
 }
 
 static gboolean
-is_live (OnyxDiagnostics *self, Onnx__NodeProto *node)
+is_live (OnyxProblemList *self, Onnx__NodeProto *node)
 {
   NodeState *state = g_hash_table_lookup (self->states, node);
   return state == NULL || state->dead == NULL;
 }
 
 static void
-set_live (OnyxDiagnostics *self, Onnx__NodeProto *node, gboolean live)
+set_live (OnyxProblemList *self, Onnx__NodeProto *node, gboolean live)
 {
   NodeState *state = ensure_state (self, node);
   OnyxCheckedGraph g = main_graph (self);
@@ -129,7 +130,7 @@ set_live (OnyxDiagnostics *self, Onnx__NodeProto *node, gboolean live)
 
 /* A node is live when a graph output is one of its outputs or a live node reads one. */
 static gboolean
-reaches_output (OnyxDiagnostics *self, Onnx__NodeProto *node)
+reaches_output (OnyxProblemList *self, Onnx__NodeProto *node)
 {
   OnyxGraphIndex *index = onyx_document_get_index (self->document);
 
@@ -172,7 +173,7 @@ onyx_document_offer_validation (OnyxDocument *document, GPtrArray *validation, g
 /* The document's validation, made now unless it is made elsewhere; NULL while it is
  * not made yet. */
 static GPtrArray *
-document_validation (OnyxDiagnostics *self)
+document_validation (OnyxProblemList *self)
 {
   GPtrArray *validation = onyx_document_get_derived (self->document, DOCUMENT_VALIDATION);
 
@@ -184,7 +185,7 @@ document_validation (OnyxDiagnostics *self)
 }
 
 static void
-refresh_graph_wide (OnyxDiagnostics *self)
+refresh_graph_wide (OnyxProblemList *self)
 {
   Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
   OnyxCheckedGraph g = main_graph (self);
@@ -196,11 +197,11 @@ refresh_graph_wide (OnyxDiagnostics *self)
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_onnxruntime (proto, self->lists);
   onyx_diagnose_library_limits (proto, self->lists);
-  onyx_diagnostics_update_whole_model (self);
+  onyx_problem_list_update_whole_model (self);
 }
 
 void
-onyx_diagnostics_update_whole_model (OnyxDiagnostics *self)
+onyx_problem_list_update_whole_model (OnyxProblemList *self)
 {
   Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
   GPtrArray *validation = document_validation (self);
@@ -218,13 +219,13 @@ onyx_diagnostics_update_whole_model (OnyxDiagnostics *self)
 }
 
 void
-onyx_diagnostics_set_whole_model_later (OnyxDiagnostics *self, gboolean later)
+onyx_problem_list_set_whole_model_later (OnyxProblemList *self, gboolean later)
 {
   self->whole_model_later = later;
 }
 
 static void
-recheck_all (OnyxDiagnostics *self)
+recheck_all (OnyxProblemList *self)
 {
   Onnx__ModelProto *proto = onyx_document_get_proto (self->document);
   Onnx__GraphProto *graph = proto->graph;
@@ -307,7 +308,7 @@ push_neighbours (Work *work, OnyxGraphIndex *index, const char *name, gboolean p
  * and downstream types and upstream reach as far as they change. The graph-wide
  * lists are left to the caller. */
 static void
-recheck_neighbourhood (OnyxDiagnostics *self, Onnx__NodeProto *node)
+recheck_neighbourhood (OnyxProblemList *self, Onnx__NodeProto *node)
 {
   OnyxGraphIndex *index = onyx_document_get_index (self->document);
   gboolean in_graph = onyx_graph_index_node_position (index, node) >= 0;
@@ -389,7 +390,7 @@ recheck_neighbourhood (OnyxDiagnostics *self, Onnx__NodeProto *node)
 }
 
 static void
-document_changed_cb (OnyxDocument *document, const OnyxChange *change, OnyxDiagnostics *self)
+document_changed_cb (OnyxDocument *document, const OnyxChange *change, OnyxProblemList *self)
 {
   if (change == NULL)
     return;  /* saved: nothing in the model changed */
@@ -403,15 +404,15 @@ document_changed_cb (OnyxDocument *document, const OnyxChange *change, OnyxDiagn
   for (guint i = 0; i < change->nodes->len; i++)
     recheck_neighbourhood (self, change->nodes->pdata[i]);
   /* Validation and the graph lists hash every name (9 ms on a 13k-node graph): once
-   * for the whole step, when the findings are asked for, which the app does after the
+   * for the whole step, when the problems are asked for, which the app does after the
    * step's frame. */
   self->graph_wide_stale = TRUE;
 }
 
-OnyxDiagnostics *
-onyx_diagnostics_new (OnyxDocument *document)
+OnyxProblemList *
+onyx_problem_list_new (OnyxDocument *document)
 {
-  OnyxDiagnostics *self = g_new0 (OnyxDiagnostics, 1);
+  OnyxProblemList *self = g_new0 (OnyxProblemList, 1);
 
   self->document = g_object_ref (document);
   self->namer.model = onyx_document_get_proto (document);
@@ -427,7 +428,7 @@ onyx_diagnostics_new (OnyxDocument *document)
 }
 
 void
-onyx_diagnostics_free (OnyxDiagnostics *self)
+onyx_problem_list_free (OnyxProblemList *self)
 {
   if (self == NULL)
     return;
@@ -453,7 +454,7 @@ append_all (GPtrArray *to, GPtrArray *from)
 }
 
 GPtrArray *
-onyx_diagnostics_get_problems (OnyxDiagnostics *self)
+onyx_problem_list_get (OnyxProblemList *self)
 {
   Onnx__GraphProto *graph = onyx_document_get_proto (self->document)->graph;
 

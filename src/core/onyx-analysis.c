@@ -1,0 +1,50 @@
+/* onyx-analysis.c: shapes and validation of a document's revision (onyx-analysis.h). */
+#include "onyx-analysis.h"
+
+#include "onyx-problem-list.h"
+#include "onyx-shapes.h"
+#include "onyx-validate.h"
+
+struct _OnyxAnalysis {
+  guint64 revision;
+  OnyxShapes *shapes;
+  GPtrArray *validation;
+};
+
+OnyxAnalysis *
+onyx_analysis_run (OnyxDocument *document)
+{
+  OnyxAnalysis *analysis = g_new0 (OnyxAnalysis, 1);
+  Onnx__ModelProto *proto = onyx_document_get_proto (document);
+
+  g_return_val_if_fail (onyx_document_is_frozen (document), analysis);
+  analysis->revision = onyx_document_get_revision (document);
+  /* 10 ms and more each on big graphs: why they are made off the UI thread. */
+  analysis->shapes = onyx_shapes_infer (proto, FALSE);
+  analysis->validation = onyx_validate_model (proto);
+  return analysis;
+}
+
+gboolean
+onyx_analysis_offer (OnyxAnalysis *analysis, OnyxDocument *document)
+{
+  if (!onyx_document_offer_shapes (document, analysis->shapes, analysis->revision))
+    return FALSE;
+  return onyx_document_offer_validation (document, g_steal_pointer (&analysis->validation), analysis->revision);
+}
+
+guint64
+onyx_analysis_get_revision (OnyxAnalysis *analysis)
+{
+  return analysis->revision;
+}
+
+void
+onyx_analysis_free (OnyxAnalysis *analysis)
+{
+  if (analysis == NULL)
+    return;
+  g_clear_pointer (&analysis->shapes, onyx_shapes_unref);
+  g_clear_pointer (&analysis->validation, g_ptr_array_unref);
+  g_free (analysis);
+}

@@ -1,0 +1,28 @@
+/* onyx-analysis.h: what is worked out of a whole model after each change of a
+ * document — its shapes (ONNX's inference, which label the edges and type every
+ * tensor) and its validation — made off the document's thread while the document is
+ * frozen, then offered back for the revision it was made of. The app runs it after
+ * every edit, before the layout (onyx-view-state.c); anything that edits a document
+ * and then wants both can. */
+#pragma once
+
+#include "onyx-document.h"
+
+G_BEGIN_DECLS
+
+typedef struct _OnyxAnalysis OnyxAnalysis;
+
+/* Analyses the document's model at its current revision. Any thread; the caller
+ * keeps the document frozen (onyx_document_freeze) until it is done. */
+OnyxAnalysis *onyx_analysis_run    (OnyxDocument *document);
+/* On the document's own thread: its snapshot (onyx_document_get_shapes) and its
+ * validation (OnyxProblemList's) become these, unless the document changed since it
+ * was analysed: FALSE then, and nothing is kept. */
+gboolean      onyx_analysis_offer  (OnyxAnalysis *analysis,
+                                    OnyxDocument *document);
+guint64       onyx_analysis_get_revision (OnyxAnalysis *analysis);
+void          onyx_analysis_free   (OnyxAnalysis *analysis);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxAnalysis, onyx_analysis_free)
+
+G_END_DECLS
