@@ -42,7 +42,7 @@ main (int argc, char **argv)
 
   for (int round = 0; round < ROUNDS; round++)
     {
-      GtkWidget *button = onyx_tensor_picker_button_new (doc, node->input[0], "win.reconnect-input", g_variant_new_uint32 (0));
+      GtkWidget *button = onyx_tensor_picker_button_new (doc, node->input[0], "edit.reconnect-input", g_variant_new_uint32 (0));
       OnyxTensorPicker *picker = ONYX_TENSOR_PICKER (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
 
       start = bench_now ();

@@ -36,6 +36,9 @@
 #include "onyx-memory.h"
 #include "onyx-run.h"
 #include "onyx-shapes.h"
+#include "onyx-canvas.h"
+#include "onyx-compare-pane.h"
+#include "onyx-run-pane.h"
 #include "onyx-window-private.h"
 
 typedef struct {
@@ -58,6 +61,8 @@ watchdog_tick (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+static GtkWidget *find_widget (GtkWidget *widget, GType type);
+
 /* When the open started, and when the first frame showing a layout was painted. */
 typedef struct {
   OnyxCanvas *canvas;
@@ -71,9 +76,10 @@ window_busy (OnyxWindow *window)
   FirstFrame *first = g_object_get_data (G_OBJECT (window), "first-frame");
 
   /* An open lasts until its graph was painted. */
-  return onyx_window_is_opening (window) || (first->started != 0 && first->first_frame == 0) || onyx_window_is_laying_out (window) ||
-         onyx_window_is_comparing (window) || onyx_window_run_is_running (window) ||
-         onyx_activity_get_label (onyx_window_get_activity (window)) != NULL ||
+  return onyx_window_is_opening (window) || (first->started != 0 && first->first_frame == 0) || onyx_view_state_is_laying_out (onyx_window_get_view_state (window)) ||
+         onyx_compare_pane_is_busy (ONYX_COMPARE_PANE (find_widget (GTK_WIDGET (window), ONYX_TYPE_COMPARE_PANE))) ||
+         onyx_run_pane_is_running (ONYX_RUN_PANE (find_widget (GTK_WIDGET (window), ONYX_TYPE_RUN_PANE))) ||
+         onyx_jobs_get_label (onyx_view_state_get_jobs (onyx_window_get_view_state (window))) != NULL ||
          (onyx_window_get_document (window) != NULL && onyx_document_is_frozen (onyx_window_get_document (window)));
 }
 
@@ -191,10 +197,10 @@ edit_action (OnyxWindow *window, gpointer data)
 
   if (node == NULL)
     return;
-  if (onyx_window_get_selected_node (window) != node)
-    onyx_window_select_node (window, node);
+  if (onyx_view_state_get_selected_node (onyx_window_get_view_state (window)) != node)
+    onyx_view_state_select_node (onyx_window_get_view_state (window), node);
   else
-    gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL);
+    gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL);
 }
 
 static void
@@ -206,7 +212,7 @@ named_action (OnyxWindow *window, gpointer data)
 static void
 save_action (OnyxWindow *window, gpointer data)
 {
-  onyx_window_save_file (window, data);
+  onyx_files_save (onyx_window_get_files (window), data);
 }
 
 static void
@@ -214,7 +220,8 @@ compare_action (OnyxWindow *window, gpointer data)
 {
   g_autoptr (GError) error = NULL;
 
-  if (!onyx_window_compare_with (window, data, &error))
+  if (!onyx_compare_pane_compare_with (ONYX_COMPARE_PANE (find_widget (GTK_WIDGET (window), ONYX_TYPE_COMPARE_PANE)),
+                                       data, &error))
     fprintf (stderr, "compare: %s\n", error->message);
 }
 
@@ -265,17 +272,17 @@ main (int argc, char **argv)
   if (wanted (argc, argv, "edits"))
     phase (window, &watchdog, "20 edits", edit_action, NULL, 2 * edits);
   if (wanted (argc, argv, "undo"))
-    phase (window, &watchdog, "undo all", named_action, "win.undo", edits);
+    phase (window, &watchdog, "undo all", named_action, "edit.undo", edits);
   if (wanted (argc, argv, "redo"))
-    phase (window, &watchdog, "redo all", named_action, "win.redo", edits);
+    phase (window, &watchdog, "redo all", named_action, "edit.redo", edits);
   if (wanted (argc, argv, "save"))
     phase (window, &watchdog, "save", save_action, copy, 1);
   if (wanted (argc, argv, "compare"))
     phase (window, &watchdog, "compare", compare_action, file, 1);
   if (wanted (argc, argv, "run") && onyx_run_available (NULL))
-    phase (window, &watchdog, "run", named_action, "win.run", 1);
+    phase (window, &watchdog, "run", named_action, "run.start", 1);
   /* Edits left unsaved would be offered back by the next run (or the app). */
-  onyx_window_journal_discard (window);
+  onyx_files_discard_journal (onyx_window_get_files (window));
   onyx_disk_queue_flush ();
   gtk_window_destroy (GTK_WINDOW (window));
   g_unlink (copy_path);

@@ -6,6 +6,13 @@
 #include <string.h>
 
 #include "onyx-test-util.h"
+#include "onyx-canvas.h"
+#include "onyx-compare-pane.h"
+#include "onyx-graph-path-bar.h"
+#include "onyx-graph-view.h"
+#include "onyx-problems-pane.h"
+#include "onyx-properties.h"
+#include "onyx-run-pane.h"
 #include "onyx-window-private.h"
 
 
@@ -65,7 +72,12 @@ test_find_widget (GtkWidget *widget, GType type, const char *label)
   return NULL;
 }
 
+/* What the window shows, shared by its parts. */
+#define test_state(window) onyx_window_get_view_state (window)
 /* The window's parts, found as a person finds them: by what they are. */
+#define test_graph_view(window) \
+  ONYX_GRAPH_VIEW (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_GRAPH_VIEW, NULL))
+#define test_path_bar(window) test_find_widget (GTK_WIDGET (window), ONYX_TYPE_GRAPH_PATH_BAR, NULL)
 #define test_canvas(window) ONYX_CANVAS (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_CANVAS, NULL))
 #define test_properties(window) \
   ONYX_PROPERTIES (test_find_widget (GTK_WIDGET (window), ONYX_TYPE_PROPERTIES, NULL))
@@ -125,6 +137,16 @@ test_find_status_page (GtkWidget *widget, const char *title)
   return NULL;
 }
 
+/* The empty page's list of recent models. */
+static inline GtkListBox *
+test_recent_list (OnyxWindow *window)
+{
+  AdwStatusPage *page = test_find_status_page (GTK_WIDGET (window), "Open an ONNX Model");
+
+  g_assert_nonnull (page);
+  return GTK_LIST_BOX (test_find_widget (GTK_WIDGET (page), GTK_TYPE_LIST_BOX, NULL));
+}
+
 /* The revealer sliding `pane` in and out. */
 static inline GtkRevealer *
 test_revealer_of (gpointer pane)
@@ -177,7 +199,7 @@ wait_for_save (OnyxWindow *window)
 static inline void
 wait_for_jobs (OnyxWindow *window)
 {
-  while (onyx_activity_get_label (onyx_window_get_activity (window)) != NULL)
+  while (onyx_jobs_get_label (onyx_view_state_get_jobs (test_state (window))) != NULL)
     g_main_context_iteration (NULL, TRUE);
 }
 
@@ -185,7 +207,7 @@ wait_for_jobs (OnyxWindow *window)
 static inline void
 wait_for_layout (OnyxWindow *window)
 {
-  while (onyx_window_is_laying_out (window) || onyx_window_is_comparing (window) ||
+  while (onyx_view_state_is_laying_out (test_state (window)) || onyx_compare_pane_is_busy (test_compare_pane (window)) ||
          onyx_canvas_get_layout (test_canvas (window)) == NULL ||
          gtk_widget_get_width (GTK_WIDGET (test_canvas (window))) <= 0)
     g_main_context_iteration (NULL, TRUE);
@@ -199,7 +221,7 @@ static inline void
 test_undo (OnyxWindow *window)
 {
   wait_for_layout (window);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   wait_for_layout (window);
 }
 
@@ -391,7 +413,7 @@ static inline int
 layout_node_of_op (OnyxWindow *window, const char *op_type)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (test_canvas (window));
-  Onnx__GraphProto *graph = onyx_window_get_graph (window);  /* the graph shown */
+  Onnx__GraphProto *graph = onyx_view_state_get_graph (test_state (window));  /* the graph shown */
 
   for (guint i = 0; i < layout->nodes->len; i++)
     {

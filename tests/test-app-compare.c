@@ -24,7 +24,7 @@ compare_with (OnyxWindow *window, const char *name)
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (GError) error = NULL;
 
-  g_assert_true (onyx_window_compare_with (window, file, &error));
+  g_assert_true (onyx_compare_pane_compare_with (test_compare_pane (window), file, &error));
   g_assert_no_error (error);
   wait_for_layout (window);
   g_assert_true (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
@@ -165,17 +165,17 @@ test_compare_scripted (void)
   g_assert_cmpint (first->subject, ==, ONYX_DIFF_NODE);
   graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
   test_activate_list_row (test_compare_pane (window), 0);
-  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
-  g_assert_true (onyx_window_get_selected_node (window) == graph->node[first->index_b]);
+  g_assert_cmpint (onyx_view_state_get_selection (test_state (window)), ==, ONYX_SELECTION_NODE);
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == graph->node[first->index_b]);
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), >=, 0);
   wait_for_revealer (window, test_revealer_of (test_compare_pane (window)));
   snapshot_to_png (GTK_WIDGET (window), "test-app-compare-selected.png");
 
   /* Closing the sidebar leaves compare mode: no frames. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.compare-close", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "compare.close", NULL));
   g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
   g_assert_cmpuint (n_tinted (window), ==, 0);
-  g_assert_null (onyx_window_compare_get_diff (window));
+  g_assert_null (onyx_compare_pane_get_diff (test_compare_pane (window)));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -215,8 +215,8 @@ test_compare_same (void)
   OnyxWindow *window = open_window ("model.onnx");
 
   compare_with (window, "model.onnx");
-  g_assert_nonnull (onyx_window_compare_get_diff (window));
-  g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 0);
+  g_assert_nonnull (onyx_compare_pane_get_diff (test_compare_pane (window)));
+  g_assert_cmpuint (onyx_compare_pane_get_diff (test_compare_pane (window))->entries->len, ==, 0);
   g_assert_cmpstr (onyx_compare_pane_get_title (test_compare_pane (window)), ==, "No Differences");
   g_assert_cmpuint (n_rows (window), ==, 0);
   g_assert_cmpuint (n_tinted (window), ==, 0);
@@ -239,11 +239,11 @@ test_compare_after_edit (void)
   int foo, relu, conv;
 
   compare_with (window, "model_foo.onnx");
-  g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 0);
+  g_assert_cmpuint (onyx_compare_pane_get_diff (test_compare_pane (window))->entries->len, ==, 0);
 
   foo = layout_node_of_op (window, "FooOp");
   g_signal_emit_by_name (test_canvas (window), "item-activated", foo, -1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
   wait_for_layout (window);
 
   graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
@@ -265,7 +265,7 @@ test_compare_after_edit (void)
   g_assert_cmpstr (graph->node[changed->index_b]->op_type, ==, "Relu");
   g_assert_cmpuint (changed->details->len, ==, 1);
   g_assert_true (g_str_has_suffix (changed->details->pdata[0], "→ output"));
-  g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 2);
+  g_assert_cmpuint (onyx_compare_pane_get_diff (test_compare_pane (window))->entries->len, ==, 2);
   g_assert_cmpstr (onyx_compare_pane_get_title (test_compare_pane (window)), ==, "2 Differences");
 
   /* Relu is framed (its output was renamed); Conv is as it was. */
@@ -286,9 +286,9 @@ test_compare_after_edit (void)
       }
 
   /* Undo: the same as the file again. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   wait_for_layout (window);
-  g_assert_cmpuint (onyx_window_compare_get_diff (window)->entries->len, ==, 0);
+  g_assert_cmpuint (onyx_compare_pane_get_diff (test_compare_pane (window))->entries->len, ==, 0);
   g_assert_cmpuint (n_tinted (window), ==, 0);
 
   /* Opening another model leaves compare mode. */
@@ -298,7 +298,7 @@ test_compare_after_edit (void)
     onyx_window_open_file (window, file);
     wait_for_layout (window);
     g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
-    g_assert_null (onyx_window_compare_get_diff (window));
+    g_assert_null (onyx_compare_pane_get_diff (test_compare_pane (window)));
   }
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -340,8 +340,8 @@ test_compare_model_entries (void)
     }
   g_assert_cmpint (output_row, >=, 0);
   test_activate_list_row (test_compare_pane (window), output_row);
-  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_TENSOR);
-  g_assert_cmpstr (onyx_window_get_selected_tensor (window), ==, "output");
+  g_assert_cmpint (onyx_view_state_get_selection (test_state (window)), ==, ONYX_SELECTION_TENSOR);
+  g_assert_cmpstr (onyx_view_state_get_selected_tensor (test_state (window)), ==, "output");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -356,7 +356,7 @@ test_compare_bad_file (void)
 
   /* The file is read in a thread: what went wrong is said when it is done, and the
    * pane never shows. */
-  g_assert_true (onyx_window_compare_with (window, file, &error));
+  g_assert_true (onyx_compare_pane_compare_with (test_compare_pane (window), file, &error));
   g_assert_no_error (error);
   wait_for_layout (window);
   dialog = find_message_dialog ();
@@ -364,7 +364,7 @@ test_compare_bad_file (void)
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Could Not Open the Model");
   g_assert_nonnull (strstr (adw_message_dialog_get_body (dialog), "model.onnx: No such file"));
   gtk_window_destroy (GTK_WINDOW (dialog));
-  g_assert_false (onyx_window_compare_is_open (window));
+  g_assert_false (onyx_compare_pane_get_revealed (test_compare_pane (window)));
   g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_compare_pane (window))));
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -117,7 +117,7 @@ test_llm_stack (void)
 {
   g_autofree char *path = test_data_path ("llm_stack.onnx");
   OnyxWindow *window = open_model_window (path);
-  Onnx__GraphProto *graph = onyx_window_get_graph (window);
+  Onnx__GraphProto *graph = onyx_view_state_get_graph (test_state (window));
   g_autoptr (OnyxRenderIndex) index = NULL;
   g_autofree char *tip = NULL, *panel = NULL;
   const OnyxLayoutNode *stack;
@@ -154,7 +154,7 @@ test_llm_stack (void)
     if (g_str_equal (graph->node[n]->name, "/model/layers.3/attn/GroupQueryAttention"))
       gqa = graph->node[n];
   g_assert_nonnull (gqa);
-  onyx_window_select_node (window, gqa);
+  onyx_view_state_select_node (test_state (window), gqa);
   wait_for_layout (window);
   stack = layout_node (window, stack_node (window));
   g_assert_cmpstr (stack->stack_label, ==, "layers.3");
@@ -166,13 +166,13 @@ test_llm_stack (void)
   g_assert_nonnull (strstr (panel, "/model/layers.3/attn/GroupQueryAttention"));
 
   /* Page Down shows layers.4, the same node selected in it. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-stack", "i", 1));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.step-stack", "i", 1));
   wait_for_layout (window);
   g_assert_cmpstr (layout_node (window, stack_node (window))->stack_label, ==, "layers.4");
   selected = onyx_canvas_get_selected_node (test_canvas (window));
   g_assert_cmpint (selected, >=, 0);
   g_assert_cmpstr (graph->node[layout_node (window, selected)->index]->name, ==, "/model/layers.4/attn/GroupQueryAttention");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.step-stack", "i", -1));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.step-stack", "i", -1));
   wait_for_layout (window);
   selected = onyx_canvas_get_selected_node (test_canvas (window));
   g_assert_true (graph->node[layout_node (window, selected)->index] == gqa);
@@ -199,7 +199,7 @@ test_llm_stack (void)
   }
 
   /* A tensor of a layer not shown (a Problems row naming a KV output) shows it too. */
-  onyx_window_select_tensor (window, "present.6.key");
+  onyx_view_state_select_tensor (test_state (window), "present.6.key");
   wait_for_layout (window);
   g_assert_cmpstr (layout_node (window, stack_node (window))->stack_label, ==, "layers.6");
   selected = onyx_canvas_get_selected_node (test_canvas (window));
@@ -232,7 +232,7 @@ test_llm_stack_edit (void)
 {
   g_autofree char *path = test_data_path ("llm_stack.onnx");
   OnyxWindow *window = open_model_window (path);
-  Onnx__GraphProto *graph = onyx_window_get_graph (window);
+  Onnx__GraphProto *graph = onyx_view_state_get_graph (test_state (window));
   const OnyxLayout *layout;
   gboolean layer_open = FALSE, layers_2_to_7 = FALSE;
 
@@ -243,8 +243,8 @@ test_llm_stack_edit (void)
   wait_for_layout (window);
   for (size_t n = 0; n < graph->n_node; n++)
     if (g_str_equal (graph->node[n]->name, "/model/layers.1/mlp/act_fn/Sigmoid"))
-      onyx_window_select_node (window, graph->node[n]);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+      onyx_view_state_select_node (test_state (window), graph->node[n]);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
   wait_for_layout (window);
   /* The edit applied: one Sigmoid fewer. */
   {

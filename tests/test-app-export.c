@@ -41,7 +41,7 @@ test_export_view_and_graph (void)
       g_autoptr (GFile) file = NULL;
       paths[i] = g_build_filename (tmpdir, names[i], NULL);
       file = g_file_new_for_path (paths[i]);
-      g_assert_true (onyx_window_export_image (window, file, i % 2 == 0, &error));
+      g_assert_true (onyx_graph_view_export_image (test_graph_view (window), file, i % 2 == 0, &error));
       g_assert_no_error (error);
     }
   /* Drawn in threads, from the layout as it was when asked for. */
@@ -92,7 +92,7 @@ export_view_svg (OnyxWindow *window, const char *folder_path, const char *name, 
   GtkFileChooser *chooser;
   char *contents = NULL;
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.export-view", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.export-view", NULL));
   chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER);
   g_assert_nonnull (chooser);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (chooser)), ==, "Export View");

@@ -121,7 +121,7 @@ test_window_german (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (onyx_window_has_model (window));
   graph = onyx_document_get_proto (onyx_window_get_document (window))->graph;
-  onyx_window_select_node (window, graph->node[0]);
+  onyx_view_state_select_node (onyx_window_get_view_state (window), graph->node[0]);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   collect_widget (GTK_WIDGET (window), texts);
@@ -132,7 +132,7 @@ test_window_german (void)
   g_assert_false (contains (texts, "_Bypass"));
   /* A node's problems come from the core's checks: German too. */
   g_assert_cmpstr (graph->node[2]->op_type, ==, "FooOp");
-  onyx_window_select_node (window, graph->node[2]);
+  onyx_view_state_select_node (onyx_window_get_view_state (window), graph->node[2]);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   collect_widget (GTK_WIDGET (window), texts);
@@ -147,15 +147,15 @@ test_window_german (void)
   g_test_message ("%u texts, all translated", texts->len);
 
   /* An edit's undo label comes from the core: German too, in the Undo tooltip. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
-  while (onyx_window_is_laying_out (window) || g_main_context_iteration (NULL, FALSE))
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
+  while (onyx_view_state_is_laying_out (onyx_window_get_view_state (window)) || g_main_context_iteration (NULL, FALSE))
     g_main_context_iteration (NULL, FALSE);
   g_ptr_array_set_size (texts, 0);
   collect_widget (GTK_WIDGET (window), texts);
   g_assert_true (contains (texts, "„Knoten /FooOp überbrücken“ rückgängig machen"));
   assert_all_translated (texts);
 
-  onyx_window_select_model (window);
+  onyx_view_state_select_model (onyx_window_get_view_state (window));
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_ptr_array_set_size (texts, 0);

@@ -47,8 +47,8 @@ test_modules (void)
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-metadata-graph.png"), >, 2000);
 
   /* The node panel: module, classes, the user's line first, then the stack. */
-  onyx_window_select_node (window, onyx_document_find_node (onyx_window_get_document (window), "node_MatMul_0", NULL));
-  g_assert_nonnull (onyx_window_get_selected_node (window));
+  onyx_view_state_select_node (test_state (window), onyx_document_find_node (onyx_window_get_document (window), "node_MatMul_0", NULL));
+  g_assert_nonnull (onyx_view_state_get_selected_node (test_state (window)));
   text = properties_text (window);
   assert_contains (text, "\nPyTorch Module\n");
   assert_contains (text, "\nModule\nnetwork.0 · Linear\n");
@@ -66,30 +66,30 @@ test_modules (void)
   snapshot_to_png (GTK_WIDGET (test_properties (window)), "test-app-metadata-node-panel.png");
 
   /* An op at the top of the module tree. */
-  onyx_window_select_node (window, onyx_document_find_node (onyx_window_get_document (window), "node_add", NULL));
+  onyx_view_state_select_node (test_state (window), onyx_document_find_node (onyx_window_get_document (window), "node_add", NULL));
   g_free (text);
   text = properties_text (window);
   assert_contains (text, "\nModule\nthe model itself (top level)\n");
   assert_contains (text, "\nSource\ntrain.py:97 in forward\n<tt>return x + self.offset</tt>\n");
 
   /* Tensors: a graph input's entries, a value_info's. */
-  onyx_window_select_tensor (window, "x");
+  onyx_view_state_select_tensor (test_state (window), "x");
   g_free (text);
   text = properties_text (window);
   assert_contains (text, "\npkg.torch.export.graph_signature.InputSpec.kind\nUSER_INPUT\n");
-  onyx_window_select_tensor (window, "relu");
+  onyx_view_state_select_tensor (test_state (window), "relu");
   g_free (text);
   text = properties_text (window);
   assert_contains (text, "\npkg.torch.onnx.original_node_name\nrelu\n");
 
   /* The graph's own, with the model. */
-  onyx_window_select_model (window);
+  onyx_view_state_select_model (test_state (window));
   g_free (text);
   text = properties_text (window);
   assert_contains (text, "\nGraph Metadata\n");
   assert_contains (text, "\nmade_by\ntools/make-dynamo-model.py\n");
 
-  onyx_window_journal_discard (window);
+  onyx_files_discard_journal (onyx_window_get_files (window));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

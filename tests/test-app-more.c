@@ -69,8 +69,8 @@ node_of_op (OnyxWindow *window, const char *op_type)
 static void
 bypass_foo (OnyxWindow *window)
 {
-  onyx_window_select_node (window, node_of_op (window, "FooOp"));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  onyx_view_state_select_node (test_state (window), node_of_op (window, "FooOp"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
   g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
 }
 
@@ -144,7 +144,7 @@ test_drop_open (void)
   windows = gtk_application_get_windows (app);
   g_assert_cmpuint (g_list_length (windows), ==, n_windows + 1);
   g_assert_true (shows_file (ONYX_WINDOW (windows->data), "model_foo.onnx"));
-  g_assert_false (onyx_document_is_modified (ONYX_WINDOW (windows->data)->document));
+  g_assert_false (onyx_document_is_modified (onyx_window_get_document (ONYX_WINDOW (windows->data))));
   wait_for_layout (ONYX_WINDOW (windows->data));
   gtk_window_destroy (GTK_WINDOW (windows->data));
 
@@ -173,7 +173,7 @@ test_open_over_unsaved (void)
 
   bypass_foo (window);
   /* Open (Ctrl+O) asks first; Cancel keeps the edit and shows no file chooser. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "file.open", NULL));
   dialog = find_message_dialog ();
   g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Save Changes?");
@@ -243,7 +243,7 @@ test_close_save (void)
    * critical, fatal here) until it is written. */
   g_assert_nonnull (window);
   g_assert_true (onyx_document_is_frozen (onyx_window_get_document (window)));
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL);
   g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
   for (int i = 0; i < 100000 && window != NULL; i++)
     g_main_context_iteration (NULL, TRUE);
@@ -335,7 +335,7 @@ recent_row_titles (OnyxWindow *window)
 {
   GPtrArray *titles = g_ptr_array_new ();
 
-  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (onyx_window_recent_get_list (window))); row != NULL;
+  for (GtkWidget *row = gtk_widget_get_first_child (GTK_WIDGET (test_recent_list (window))); row != NULL;
        row = gtk_widget_get_next_sibling (row))
     g_ptr_array_add (titles, (gpointer) adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)));
   return titles;
@@ -416,7 +416,7 @@ test_recent (void)
   assert_desktop_recent (foo_uri);
   empty = new_window ();
   g_assert_cmpstr (onyx_window_get_page (empty), ==, "empty");
-  g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (GTK_WIDGET (onyx_window_recent_get_list (empty)),
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_ancestor (GTK_WIDGET (test_recent_list (empty)),
                                                                   ADW_TYPE_CLAMP)));
   titles = recent_row_titles (empty);
   g_assert_cmpuint (titles->len, ==, 2);
@@ -459,7 +459,7 @@ test_recent (void)
     g_autofree char *saved_uri = g_file_get_uri (saved_file);
 
     window = open_window ("model_foo.onnx");
-    g_assert_true (onyx_window_save_file (window, saved_file));
+    g_assert_true (onyx_files_save (onyx_window_get_files (window), saved_file));
     wait_for_save (window);
     gtk_window_destroy (GTK_WINDOW (window));
     g_strfreev (stored);
@@ -474,7 +474,7 @@ test_recent (void)
 
   /* A file that is gone: greyed out on the page, left out of the menu. */
   g_settings_set_strv (settings, "recent-models", with_missing);
-  row = gtk_widget_get_first_child (GTK_WIDGET (onyx_window_recent_get_list (empty)));
+  row = gtk_widget_get_first_child (GTK_WIDGET (test_recent_list (empty)));
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), ==, "no-such-model.onnx");
   g_assert_false (gtk_widget_get_sensitive (row));
   g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 1);
@@ -540,7 +540,7 @@ test_reconnect_picker (void)
   AdwMessageDialog *dialog;
   g_autofree char *before = g_strdup (relu->input[0]);
 
-  onyx_window_select_node (window, relu);
+  onyx_view_state_select_node (test_state (window), relu);
   picker = picker_of_input (window, 0);
   g_assert_nonnull (picker);
   g_assert_null (picker_of_input (window, 1));
@@ -591,13 +591,13 @@ test_reconnect_picker (void)
   g_assert_nonnull (strstr (onyx_document_get_undo_label (onyx_window_get_document (window)), "Connect input 0"));
   wait_for_layout (window);
   test_screenshot ("picker-done.png");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   g_assert_cmpstr (relu->input[0], ==, before);
   g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
   wait_for_layout (window);
 
   /* Conv reading Relu's output would be a cycle: the core's message, no change. */
-  onyx_window_select_node (window, conv);
+  onyx_view_state_select_node (test_state (window), conv);
   picker = picker_of_input (window, 0);
   gtk_editable_set_text (onyx_tensor_picker_get_search (picker), "relu_output");
   g_assert_cmpuint (n_results (picker), ==, 1);
@@ -673,7 +673,7 @@ static void
 test_fold_constants (void)
 {
   OnyxWindow *window = open_window ("flat_constants.onnx");
-  Onnx__GraphProto *graph = onyx_window_get_graph (window);
+  Onnx__GraphProto *graph = onyx_view_state_get_graph (test_state (window));
   Onnx__NodeProto *bn = node_of_op (window, "BatchNormalization"), *relu = node_of_op (window, "Relu"), *scale = NULL;
   guint n_folded_boxes = n_op_boxes (window);
   int bn_box = layout_node_of_op (window, "BatchNormalization");
@@ -693,27 +693,27 @@ test_fold_constants (void)
   g_assert_nonnull (scale);
 
   g_signal_emit_by_name (test_canvas (window), "line-activated", bn_box, 1);
-  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
-  g_assert_true (onyx_window_get_selected_node (window) == scale);
+  g_assert_cmpint (onyx_view_state_get_selection (test_state (window)), ==, ONYX_SELECTION_NODE);
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == scale);
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, bn_box);
   g_assert_true (shows_text (GTK_WIDGET (test_properties (window)), "tensor float32⟨8⟩"));
   wait_for_frames (window);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-more-fold-selected.png"), >, 2000);
   /* Its output, selected as a tensor, has no edge: the reader's box shows it. */
-  onyx_window_select_tensor (window, scale->output[0]);
+  onyx_view_state_select_tensor (test_state (window), scale->output[0]);
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, bn_box);
 
   /* Deleting the reader leaves its Constants unread: boxes of their own, undo folds. */
-  onyx_window_select_node (window, bn);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-node", NULL));
+  onyx_view_state_select_node (test_state (window), bn);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.delete-node", NULL));
   wait_for_layout (window);
   g_assert_cmpuint (n_op_boxes (window), ==, n_folded_boxes - 1 + 4);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   wait_for_layout (window);
   g_assert_cmpuint (n_op_boxes (window), ==, n_folded_boxes);
 
   /* Relu reading the scale too: read twice, it gets its box back; undo folds it. */
-  onyx_window_select_node (window, relu);
+  onyx_view_state_select_node (test_state (window), relu);
   picker = picker_of_input (window, 0);
   gtk_editable_set_text (onyx_tensor_picker_get_search (picker), scale->output[0]);
   g_assert_cmpuint (n_results (picker), ==, 1);
@@ -721,7 +721,7 @@ test_fold_constants (void)
   g_assert_cmpstr (relu->input[0], ==, scale->output[0]);
   wait_for_layout (window);
   g_assert_cmpuint (n_op_boxes (window), ==, n_folded_boxes + 1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   wait_for_layout (window);
   g_assert_cmpuint (n_op_boxes (window), ==, n_folded_boxes);
 
@@ -747,9 +747,9 @@ static void
 test_accels (void)
 {
   const struct { const char *action, *accel; } expected[] = {
-    { "win.find", "<Control>f" },
-    { "win.show-problems", "<Shift><Control>m" },
-    { "win.delete-node", "Delete" },
+    { "find.show", "<Control>f" },
+    { "problems.show", "<Shift><Control>m" },
+    { "edit.delete-node", "Delete" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (expected); i++)
@@ -761,6 +761,23 @@ test_accels (void)
     }
 }
 
+/* A job's work that waits until it is let go. */
+static gpointer
+wait_released (OnyxJob *job, gpointer released, GError **error)
+{
+  while (!g_atomic_int_get ((int *) released))
+    g_usleep (1000);
+  return NULL;
+}
+
+static void
+wait_for_label (OnyxJobs *jobs, const char *label)
+{
+  for (int i = 0; i < 500 && g_strcmp0 (onyx_jobs_get_label (jobs), label) != 0; i++)
+    test_wait_ms (20);
+  g_assert_cmpstr (onyx_jobs_get_label (jobs), ==, label);
+}
+
 /* Background jobs: nothing shows for a job shorter than the delay; past it the
  * header bar's spinner turns, its tooltip naming every job running, stays while a
  * younger job still runs and goes when the last one ends. */
@@ -768,42 +785,46 @@ static void
 test_activity (void)
 {
   OnyxWindow *window = open_window ("model.onnx");
-  OnyxActivity *activity = onyx_window_get_activity (window);
+  OnyxJobs *jobs = onyx_view_state_get_jobs (test_state (window));
   GtkWidget *spinner = test_find_widget (GTK_WIDGET (window), GTK_TYPE_SPINNER, NULL);
-  guint saving, exporting;
+  int save_released = FALSE, export_released = FALSE;
+  OnyxJobSpec save = { .label = "Saving model.onnx", .work = wait_released, .data = &save_released };
+  OnyxJobSpec export = { .label = "Exporting model.png", .work = wait_released, .data = &export_released };
+  OnyxJob *saving;
   gint64 began;
 
   g_assert_nonnull (spinner);
   g_assert_false (gtk_widget_get_visible (spinner));
-  onyx_activity_set_delay (activity, 200);
+  onyx_jobs_set_delay (jobs, 200);
   began = g_get_monotonic_time ();
-  saving = onyx_activity_begin (activity, "Saving model.onnx");
-  g_assert_false (onyx_activity_get_busy (activity));
+  saving = onyx_jobs_start (jobs, &save);
+  g_assert_false (onyx_jobs_get_busy (jobs));
   g_assert_false (gtk_widget_get_visible (spinner));
   /* Waits for the spinner rather than a fixed time: a loaded machine (ASan) may run
    * the main loop late, so only "not before the delay" is a fair check. */
-  for (int i = 0; i < 500 && !onyx_activity_get_busy (activity); i++)
+  for (int i = 0; i < 500 && !onyx_jobs_get_busy (jobs); i++)
     test_wait_ms (20);
-  g_assert_true (onyx_activity_get_busy (activity));
+  g_assert_true (onyx_jobs_get_busy (jobs));
   g_assert_cmpint (g_get_monotonic_time () - began, >=, 200 * 1000);
   g_assert_true (gtk_widget_get_visible (spinner));
   g_assert_true (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
   g_assert_cmpstr (gtk_widget_get_tooltip_text (spinner), ==, "Saving model.onnx");
 
-  exporting = onyx_activity_begin (activity, "Exporting model.png");
-  g_assert_cmpstr (onyx_activity_get_label (activity), ==, "Saving model.onnx\nExporting model.png");
-  /* A job that knows how far it is says so (the external data a save copies). */
-  onyx_activity_set_progress (activity, saving, 0.456);
-  g_assert_cmpstr (onyx_activity_get_label (activity), ==, "Saving model.onnx: 45 %\nExporting model.png");
+  onyx_jobs_start (jobs, &export);
+  g_assert_cmpstr (onyx_jobs_get_label (jobs), ==, "Saving model.onnx\nExporting model.png");
+  /* A job that knows how far it is says so (the external data a save copies); the
+   * label follows the work's progress within a tick. */
+  onyx_job_set_progress (saving, 0.456);
+  wait_for_label (jobs, "Saving model.onnx: 45 %\nExporting model.png");
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-more-activity.png"), >, 2000);
-  onyx_activity_end (activity, saving);
-  g_assert_true (onyx_activity_get_busy (activity));
+  g_atomic_int_set (&save_released, TRUE);
+  wait_for_label (jobs, "Exporting model.png");
+  g_assert_true (onyx_jobs_get_busy (jobs));
   g_assert_cmpstr (gtk_widget_get_tooltip_text (spinner), ==, "Exporting model.png");
-  onyx_activity_end (activity, exporting);
-  g_assert_false (onyx_activity_get_busy (activity));
-  g_assert_null (onyx_activity_get_label (activity));
+  g_atomic_int_set (&export_released, TRUE);
+  wait_for_label (jobs, NULL);
+  g_assert_false (onyx_jobs_get_busy (jobs));
   g_assert_false (gtk_widget_get_visible (spinner));
-  onyx_activity_end (activity, exporting);  /* twice: nothing */
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

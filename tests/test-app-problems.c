@@ -65,7 +65,7 @@ open_window (const char *name)
 static void
 close_window (OnyxWindow *window)
 {
-  onyx_window_journal_discard (window);
+  onyx_files_discard_journal (onyx_window_get_files (window));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -78,7 +78,7 @@ n_rows (OnyxWindow *window)
 static GPtrArray *
 problems (OnyxWindow *window)
 {
-  return onyx_problem_list_get (onyx_window_problems_get_diagnostics (window));
+  return onyx_problem_list_get (onyx_view_state_get_problems (test_state (window)));
 }
 
 static guint
@@ -131,12 +131,12 @@ test_problems_foo (void)
 
   /* The header button reveals the list; a row selects its node. */
   g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_problems_pane (window))));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "problems.show", NULL));
   g_assert_true (gtk_revealer_get_reveal_child (test_revealer_of (test_problems_pane (window))));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   test_activate_list_row (test_problems_pane (window), 0);
-  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
-  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "FooOp");
+  g_assert_cmpint (onyx_view_state_get_selection (test_state (window)), ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (onyx_view_state_get_selected_node (test_state (window))->op_type, ==, "FooOp");
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, foo);
   /* …and centres it, visible before or not. */
   {
@@ -155,9 +155,9 @@ test_problems_foo (void)
 
   /* Bypassing FooOp leaves no warning, checked around FooOp only; what is left is
    * the information that the devtech import is not used any more. */
-  foo_node = onyx_window_get_selected_node (window);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
-  onyx_window_settle (window);
+  foo_node = onyx_view_state_get_selected_node (test_state (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
+  onyx_view_state_settle (test_state (window));
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpint (((OnyxProblem *) problems (window)->pdata[0])->kind, ==, ONYX_PROBLEM_UNUSED_OPSET);
   g_assert_cmpuint (n_rows (window), ==, 1);
@@ -167,8 +167,8 @@ test_problems_foo (void)
   g_assert_cmpuint (n_badges (window), ==, 0);
 
   /* Undo brings it back, redo clears it again. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
-  onyx_window_settle (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
+  onyx_view_state_settle (test_state (window));
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpstr (gtk_label_get_text (test_problems_count (window)), ==, "1");
   g_assert_cmpuint (n_rows (window), ==, 1);
@@ -176,14 +176,14 @@ test_problems_foo (void)
   wait_for_layout (window);
   g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "FooOp")),
                    ==, ONYX_CANVAS_BADGE_WARNING);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
-  onyx_window_settle (window);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.redo", NULL));
+  onyx_view_state_settle (test_state (window));
   g_assert_cmpuint (problems (window)->len, ==, 1);
   g_assert_cmpstr (gtk_label_get_text (test_problems_count (window)), ==, "0");
   wait_for_layout (window);
 
   /* The close button of the pane hides it. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "problems.show", NULL));
   g_assert_false (gtk_revealer_get_reveal_child (test_revealer_of (test_problems_pane (window))));
   unwatch_changes (window, &last);
   close_window (window);
@@ -284,7 +284,7 @@ test_problems_all_listed (void)
 
   g_assert_cmpuint (n, ==, problems (window)->len);
   g_assert_cmpuint (n_of_kind (window, ONYX_PROBLEM_DANGLING_INPUT), ==, N_EXTRA_BROKEN);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "problems.show", NULL));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
 
   /* Errors first: the last dangling node's row is the last error's. */
@@ -294,7 +294,7 @@ test_problems_all_listed (void)
   g_assert_cmpstr (problem->node, ==, "broken_599");
   test_activate_list_row (test_problems_pane (window), N_EXTRA_BROKEN - 1);
   wait_for_layout (window);
-  g_assert_cmpstr (onyx_window_get_selected_node (window)->name, ==, "broken_599");
+  g_assert_cmpstr (onyx_view_state_get_selected_node (test_state (window))->name, ==, "broken_599");
   close_window (window);
   remove_copy (path);
 }
@@ -311,7 +311,7 @@ test_save_says_what_to_do (void)
   GStatBuf before, after;
 
   g_assert_cmpint (g_stat (path, &before), ==, 0);
-  g_assert_false (onyx_window_save_file (window, file));
+  g_assert_false (onyx_files_save (onyx_window_get_files (window), file));
   dialog = find_message_dialog ();
   g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "The Model Has Problems");
@@ -326,9 +326,9 @@ test_save_says_what_to_do (void)
   g_assert_cmpint (after.st_mtime, ==, before.st_mtime);
   g_assert_cmpint (after.st_ino, ==, before.st_ino);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.toposort", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.toposort", NULL));
   wait_for_layout (window);
-  g_assert_true (onyx_window_save_file (window, file));
+  g_assert_true (onyx_files_save (onyx_window_get_files (window), file));
   wait_for_save (window);
   g_assert_null (find_toplevel (ADW_TYPE_MESSAGE_DIALOG));
   g_assert_cmpint (g_stat (path, &after), ==, 0);
@@ -391,13 +391,13 @@ test_problems_dangling (void)
   g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (test_problems_count (window))), "error"));
 
   /* Errors are listed first: the first row is this one. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "problems.show", NULL));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   first = g_list_model_get_item (onyx_problems_pane_get_rows (test_problems_pane (window)), 0);
   g_assert_true (g_ptr_array_index (problems (window), onyx_problem_row_get_problem (first)) == problem);
   g_assert_cmpstr (onyx_problem_row_get_message (first), ==, problem->message);
   test_activate_list_row (test_problems_pane (window), 0);
-  g_assert_true (onyx_window_get_selected_node (window) == broken);
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == broken);
   text = properties_text (window);
   g_assert_nonnull (strstr (text, "Problems"));
   g_assert_nonnull (strstr (text, problem->message));
@@ -405,9 +405,9 @@ test_problems_dangling (void)
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-problems-dangling.png"), >, 2000);
 
   /* Reconnecting the input to the tensor it read before fixes it, node by node. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.reconnect-input", "(us)", 0,
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.reconnect-input", "(us)", 0,
                                              onyx_document_get_proto (onyx_window_get_document (window))->graph->node[1]->output[0]));
-  onyx_window_settle (window);
+  onyx_view_state_settle (test_state (window));
   assert_node_change (&last, broken);
   /* Validation is made with the layout, in its thread. */
   wait_for_layout (window);
@@ -418,7 +418,7 @@ test_problems_dangling (void)
   g_assert_cmpuint (n_of_kind (window, ONYX_PROBLEM_DANGLING_INPUT), ==, 1);
   g_assert_true (gtk_widget_has_css_class (gtk_widget_get_parent (GTK_WIDGET (test_problems_count (window))), "error"));
   g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), box), ==, ONYX_CANVAS_BADGE_ERROR);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.redo", NULL));
   wait_for_layout (window);
   g_assert_cmpuint (n_of_kind (window, ONYX_PROBLEM_DANGLING_INPUT), ==, 0);
 
@@ -426,7 +426,7 @@ test_problems_dangling (void)
   {
     g_autoptr (GFile) file = g_file_new_for_path (path);
     guint n = problems (window)->len;
-    g_assert_true (onyx_window_save_file (window, file));
+    g_assert_true (onyx_files_save (onyx_window_get_files (window), file));
     wait_for_save (window);
     g_assert_cmpuint (problems (window)->len, ==, n);
     g_assert_true (last.seen && last.saved);
@@ -465,7 +465,7 @@ test_problems_collapsed_group (void)
 
   test_activate_list_row (test_problems_pane (window), 0);
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_selected_node (window) == dangling_problem (window)->node_proto);
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == dangling_problem (window)->node_proto);
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), >=, 0);
   g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), onyx_canvas_get_selected_node (test_canvas (window))),
                    ==, ONYX_CANVAS_BADGE_ERROR);
@@ -486,7 +486,7 @@ test_properties_schema (void)
 
   g_assert_cmpstr (conv->op_type, ==, "Conv");
   g_assert_cmpuint (problems (window)->len, ==, 0);
-  onyx_window_select_node (window, conv);
+  onyx_view_state_select_node (test_state (window), conv);
   text = properties_text (window);
   x = g_strdup_printf ("\nX: %s\n", conv->input[0]);
   w = g_strdup_printf ("\nW: %s\n", conv->input[1]);
@@ -529,8 +529,8 @@ test_onnxruntime_operators (void)
   g_assert_cmpuint (n_badges (window), ==, 0);
   gqa = onyx_document_find_node (onyx_window_get_document (window), "/model/layers.0/attn/GroupQueryAttention", NULL);
   g_assert_nonnull (gqa);
-  onyx_window_select_node (window, gqa);
-  onyx_window_settle (window);
+  onyx_view_state_select_node (test_state (window), gqa);
+  onyx_view_state_settle (test_state (window));
   wait_for_layout (window);
   text = properties_text (window);
   for (const char *const *slot = (const char *const[]) { "\nquery: ", "\npast_key: past_key_values.0.key\n",

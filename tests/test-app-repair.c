@@ -106,13 +106,13 @@ test_replace_operator (void)
   g_auto (GStrv) values = NULL;
   g_autofree char *joined = NULL;
 
-  onyx_window_select_node (window, relu);
+  onyx_view_state_select_node (test_state (window), relu);
   /* The node's panel offers the repairs: its output rows Insert Node After…. */
-  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "win.replace-operator", NULL));
-  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "win.extract-model", NULL));
-  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "win.insert-node-after",
+  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "edit.replace-operator", NULL));
+  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "edit.extract-model", NULL));
+  g_assert_nonnull (find_action_button (GTK_WIDGET (test_properties (window)), "edit.insert-node-after",
                                         relu->output[0]));
-  dialog = open_operator_dialog (window, "win.replace-operator", NULL);
+  dialog = open_operator_dialog (window, "edit.replace-operator", NULL);
   /* The node's own operator is chosen first; the list holds opset 13's operators. */
   g_assert_cmpstr (onyx_operator_dialog_get_schema (dialog)->name, ==, "Relu");
   g_assert_cmpuint (onyx_operator_dialog_get_n_shown (dialog), >, 100);
@@ -134,7 +134,7 @@ test_replace_operator (void)
 
   /* Back to Relu: alpha is listed as dropped before applying, pre-filled meanwhile. */
   wait_for_layout (window);  /* no edits while a layout runs */
-  dialog = open_operator_dialog (window, "win.replace-operator", NULL);
+  dialog = open_operator_dialog (window, "edit.replace-operator", NULL);
   g_assert_cmpstr (gtk_editable_get_text (onyx_operator_dialog_get_field (dialog, "alpha")), ==, "0.1");
   g_assert_true (onyx_operator_dialog_choose (dialog, "", "Relu"));
   dropped = onyx_operator_dialog_get_dropped (dialog);
@@ -165,8 +165,8 @@ test_replace_error (void)
   OnyxOperatorDialog *dialog;
   AdwMessageDialog *error;
 
-  onyx_window_select_node (window, conv);
-  dialog = open_operator_dialog (window, "win.replace-operator", NULL);
+  onyx_view_state_select_node (test_state (window), conv);
+  dialog = open_operator_dialog (window, "edit.replace-operator", NULL);
   g_assert_true (onyx_operator_dialog_choose (dialog, "", "Relu"));
   apply_dialog (dialog);
   error = find_message_dialog ();
@@ -188,8 +188,8 @@ test_insert_node_after (void)
   g_autofree char *before = op_types (window), *after = NULL, *undone = NULL;
   OnyxOperatorDialog *dialog;
 
-  onyx_window_select_tensor (window, tensor);
-  dialog = open_operator_dialog (window, "win.insert-node-after", g_variant_new_string (""));
+  onyx_view_state_select_tensor (test_state (window), tensor);
+  dialog = open_operator_dialog (window, "edit.insert-node-after", g_variant_new_string (""));
   g_assert_null (onyx_operator_dialog_get_schema (dialog));
   g_assert_true (onyx_operator_dialog_choose (dialog, "", "Identity"));
   wait_drawn (GTK_WIDGET (dialog));
@@ -199,9 +199,9 @@ test_insert_node_after (void)
   after = op_types (window);
   g_assert_cmpstr (before, ==, "Conv,Relu,Conv,Relu");
   g_assert_cmpstr (after, ==, "Conv,Relu,Identity,Conv,Relu");
-  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
-  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "Identity");
-  g_assert_cmpstr (onyx_window_get_selected_node (window)->input[0], ==, tensor);
+  g_assert_cmpint (onyx_view_state_get_selection (test_state (window)), ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (onyx_view_state_get_selected_node (test_state (window))->op_type, ==, "Identity");
+  g_assert_cmpstr (onyx_view_state_get_selected_node (test_state (window))->input[0], ==, tensor);
   test_undo (window);
   undone = op_types (window);
   g_assert_cmpstr (undone, ==, before);
@@ -225,7 +225,7 @@ test_convert_opset (void)
   GtkSpinButton *spin;
   double lower, upper;
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.convert-opset", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "convert.show", NULL));
   dialog = find_message_dialog ();
   g_assert_nonnull (dialog);
   spin = GTK_SPIN_BUTTON (adw_message_dialog_get_extra_child (dialog));
@@ -239,19 +239,19 @@ test_convert_opset (void)
   /* What a click on Convert does: the dialog closes, then responds. The converter
    * runs in a thread: the document is frozen and says so in the header bar (shown at
    * once here, after half a second for a person) until it is done. */
-  onyx_activity_set_delay (onyx_window_get_activity (window), 0);
+  onyx_jobs_set_delay (onyx_view_state_get_jobs (test_state (window)), 0);
   g_object_ref (dialog);
   gtk_window_destroy (GTK_WINDOW (dialog));
   adw_message_dialog_response (dialog, "convert");
   g_object_unref (dialog);
   g_assert_true (onyx_document_is_frozen (onyx_window_get_document (window)));
-  g_assert_true (onyx_activity_get_busy (onyx_window_get_activity (window)));
-  g_assert_cmpstr (onyx_activity_get_label (onyx_window_get_activity (window)), ==, "Converting to opset 14");
+  g_assert_true (onyx_jobs_get_busy (onyx_view_state_get_jobs (test_state (window))));
+  g_assert_cmpstr (onyx_jobs_get_label (onyx_view_state_get_jobs (test_state (window))), ==, "Converting to opset 14");
   g_assert_true (gtk_widget_get_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_SPINNER,
                                                                "Converting to opset 14")));
   g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, n_undo);
   wait_for_jobs (window);
-  g_assert_false (onyx_activity_get_busy (onyx_window_get_activity (window)));
+  g_assert_false (onyx_jobs_get_busy (onyx_view_state_get_jobs (test_state (window))));
   wait_for_layout (window);
   g_assert_false (onyx_document_is_frozen (onyx_window_get_document (window)));
 
@@ -285,7 +285,7 @@ find_other_window (OnyxWindow *window)
         {
           g_autoptr (GObject) other = g_list_model_get_item (toplevels, i);
           if (ONYX_IS_WINDOW (other) && other != G_OBJECT (window) &&
-              ONYX_WINDOW (other)->document != NULL)
+              onyx_window_get_document (ONYX_WINDOW (other)) != NULL)
             return ONYX_WINDOW (other);
         }
       test_wait_ms (50);
@@ -308,8 +308,8 @@ test_extract_model (void)
   Onnx__GraphProto *graph;
 
   before = op_types (window);
-  onyx_window_select_node (window, conv);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.extract-model", NULL));
+  onyx_view_state_select_node (test_state (window), conv);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.extract-model", NULL));
   chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER);
   g_assert_nonnull (chooser);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (chooser)), ==, "Extract to New Model");
@@ -381,8 +381,8 @@ test_inline_functions (void)
   guint n_undo;
 
   /* No local functions: no button, and the action changes nothing. */
-  g_assert_null (find_action_button (GTK_WIDGET (test_properties (window)), "win.inline-functions", NULL));
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.inline-functions", NULL);
+  g_assert_null (find_action_button (GTK_WIDGET (test_properties (window)), "edit.inline-functions", NULL));
+  gtk_widget_activate_action (GTK_WIDGET (window), "edit.inline-functions", NULL);
   g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, 0);
   /* Disabled, not failing: an enabled action would have shown the edit's error. */
   g_assert_null (find_message_dialog ());
@@ -393,7 +393,7 @@ test_inline_functions (void)
   calls = op_types (window);
   g_assert_cmpstr (calls, ==, "Sequential,Sub,Head,If,Neg,Head");
   n_undo = onyx_document_get_n_undo (onyx_window_get_document (window));
-  button = find_action_button (GTK_WIDGET (test_properties (window)), "win.inline-functions", NULL);
+  button = find_action_button (GTK_WIDGET (test_properties (window)), "edit.inline-functions", NULL);
   g_assert_nonnull (button);
   g_assert_true (gtk_widget_is_sensitive (button));
   g_signal_emit_by_name (button, "clicked");
@@ -407,12 +407,12 @@ test_inline_functions (void)
   g_assert_nonnull (layout_group (window, "Sequential_0"));
   g_assert_nonnull (layout_group (window, "Head_2"));
   /* The panel has nothing left to inline. */
-  g_assert_null (find_action_button (GTK_WIDGET (test_properties (window)), "win.inline-functions", NULL));
+  g_assert_null (find_action_button (GTK_WIDGET (test_properties (window)), "edit.inline-functions", NULL));
   wait_drawn (GTK_WIDGET (window));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-repair-inline.png"), >, 2000);
 
   /* Ctrl+Z's action: the calls and the functions are back, byte for byte. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   restored = op_types (window);
   g_assert_cmpstr (restored, ==, calls);
   undone = onyx_document_serialize (onyx_window_get_document (window));
@@ -420,12 +420,12 @@ test_inline_functions (void)
   wait_for_layout (window);
 
   /* From a function's view: the function goes, the window shows the main graph. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s", "Linear"));
-  g_assert_true (onyx_window_shows_function (window));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.open-graph", "s", "Linear"));
+  g_assert_true (onyx_view_state_shows_function (test_state (window)));
   wait_for_layout (window);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.inline-functions", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.inline-functions", NULL));
   g_assert_cmpuint (onyx_document_get_proto (onyx_window_get_document (window))->n_functions, ==, 0);
-  g_assert_true (onyx_window_shows_main_graph (window));
+  g_assert_true (onyx_view_state_shows_main_graph (test_state (window)));
   wait_for_layout (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }

@@ -20,7 +20,7 @@
 static void
 wait_for_run (OnyxWindow *window)
 {
-  while (onyx_window_run_is_running (window))
+  while (onyx_run_pane_is_running (test_run_pane (window)))
     g_main_context_iteration (NULL, TRUE);
   wait_for_layout (window);
   wait_for_revealer (window, test_revealer_of (test_run_pane (window)));
@@ -107,7 +107,7 @@ test_walkthrough (void)
   g_autofree char *refused = NULL, *matched = NULL;
   const OnyxRunDelta *output;
 
-  g_assert_true (onyx_window_run_with_inputs (window, npz, &error));
+  g_assert_true (onyx_run_pane_run_with_inputs (test_run_pane (window), npz, &error));
   g_assert_no_error (error);
   wait_for_run (window);
   refused = pane_text (window);
@@ -115,12 +115,12 @@ test_walkthrough (void)
   g_assert_true (g_str_has_prefix (refused, "error\nONNX Runtime cannot run node '/FooOp' (devtech::FooOp): "));
   g_assert_null (onyx_run_pane_get_result (test_run_pane (window)));
 
-  onyx_window_select_node (window, node_of_op (window, "FooOp", 0));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.cleanup", NULL));
+  onyx_view_state_select_node (test_state (window), node_of_op (window, "FooOp", 0));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.cleanup", NULL));
   wait_for_layout (window);
   g_assert_null (node_of_op (window, "FooOp", 0));
-  g_assert_true (onyx_window_run_compare_with (window, npz, &error));
+  g_assert_true (onyx_run_pane_compare_with (test_run_pane (window), npz, &error));
   g_assert_no_error (error);
   wait_for_run (window);
   g_assert_nonnull (onyx_run_pane_get_result (test_run_pane (window)));
@@ -130,12 +130,12 @@ test_walkthrough (void)
   g_assert_cmpuint (output->n_exceeding, ==, 0);
   g_assert_cmpfloat (output->max_abs, <=, 1e-5);
   g_assert_null (onyx_run_pane_get_result (test_run_pane (window))->first_divergence_delta);
-  onyx_window_select_tensor (window, "output");
+  onyx_view_state_select_tensor (test_state (window), "output");
   matched = pane_text (window);
   g_assert_nonnull (strstr (matched, "Compared with model_foo.npz: 0 of 1 tensors exceed the tolerance"));
   g_assert_nonnull (strstr (matched, "Within tolerance"));
-  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-first-divergence", NULL) &&
-                  onyx_window_run_go_to_first_divergence (window));
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (window), "run.first-divergence", NULL) &&
+                  onyx_run_pane_go_to_first_divergence (test_run_pane (window)));
   look (window, "app-run-walkthrough.png");
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (test_run_pane (window))), <=, 320);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -193,31 +193,31 @@ test_first_divergence (void)
   g_assert_cmpstr (second_conv->name, ==, "/model/model.3/Conv");
 
   /* A plain run first: statistics, coloured by magnitude. */
-  run_action (window, "win.run");
+  run_action (window, "run.start");
   g_assert_nonnull (onyx_run_pane_get_result (test_run_pane (window)));
   g_assert_cmpint (onyx_run_pane_get_color_by (test_run_pane (window)), ==, ONYX_RUN_COLOR_MAX_ABS);
-  onyx_window_select_node (window, node_of_op (window, "Relu", 0));
+  onyx_view_state_select_node (test_state (window), node_of_op (window, "Relu", 0));
   text = pane_text (window);
   g_assert_nonnull (strstr (text, "/model/model.2/Relu_output_0\n  float32[1×16×"));
   g_assert_nonnull (strstr (text, "min 0   max "));
   look (window, "app-run-statistics.png");
 
   /* Up to the selected Relu: its part of the model only. */
-  run_action (window, "win.run-until");
+  run_action (window, "run.until");
   g_assert_cmpuint (onyx_run_pane_get_result (test_run_pane (window))->stats->len, ==, 2);
   g_assert_nonnull (onyx_run_pane_lookup_stats (test_run_pane (window), "/model/model.2/Relu_output_0"));
   g_assert_null (onyx_run_pane_lookup_stats (test_run_pane (window), "output"));
-  run_action (window, "win.run");
+  run_action (window, "run.start");
   g_assert_cmpuint (onyx_run_pane_get_result (test_run_pane (window))->stats->len, ==, 4);
 
-  g_assert_true (onyx_window_run_compare_with (window, against, &error));
+  g_assert_true (onyx_run_pane_compare_with (test_run_pane (window), against, &error));
   g_assert_no_error (error);
   wait_for_run (window);
   g_assert_cmpint (onyx_run_pane_get_color_by (test_run_pane (window)), ==, ONYX_RUN_COLOR_ERROR);
   g_assert_cmpstr (onyx_run_pane_get_result (test_run_pane (window))->first_divergence_delta->name, ==,
                    "/model/model.3/Conv_output_0");
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-first-divergence", NULL));
-  g_assert_true (onyx_window_get_selected_node (window) == second_conv);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "run.first-divergence", NULL));
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == second_conv);
 
   /* The graph by error: the first Conv agrees (green), the second does not. */
   layout = onyx_canvas_get_layout (test_canvas (window));
@@ -249,7 +249,7 @@ test_first_divergence (void)
   }
 
   /* Repro: the Conv alone, fed what it was fed. */
-  g_assert_true (onyx_window_run_save_repro (window, repro_file));
+  g_assert_true (onyx_run_pane_save_repro (test_run_pane (window), repro_file));
   wait_for_run (window);
   cut = onyx_model_new_from_file (repro, &error);
   g_assert_no_error (error);
@@ -260,7 +260,7 @@ test_first_divergence (void)
   g_assert_cmpuint (cut_inputs->len, ==, 1);
   g_assert_cmpstr (((OnyxArray *) cut_inputs->pdata[0])->name, ==, "/model/model.2/Relu_output_0");
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-close", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "run.close", NULL));
   wait_for_revealer (window, test_revealer_of (test_run_pane (window)));
   g_assert_false (onyx_canvas_get_node_tint (test_canvas (window), onyx_canvas_get_selected_node (test_canvas (window)), NULL));
   gtk_window_destroy (GTK_WINDOW (window));
@@ -276,7 +276,7 @@ test_settings (void)
 {
   g_autofree char *model = test_data_path ("model.onnx");
   OnyxWindow *window = open_model_window (model);
-  OnyxRunSettings *dialog = onyx_window_run_show_settings (window);
+  OnyxRunSettings *dialog = onyx_run_pane_show_settings (test_run_pane (window));
   GtkWidget *n_row = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "N");
   GtkWidget *values = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_COMBO_ROW, NULL);
   GtkWidget *run = test_find_widget (GTK_WIDGET (dialog), GTK_TYPE_BUTTON, "_Run");
@@ -299,7 +299,7 @@ test_settings (void)
   text = pane_text (window);
   g_assert_nonnull (strstr (text, "inputs: Zeros as inputs; N = 2\n"));
   /* Kept for the next run. */
-  run_action (window, "win.run");
+  run_action (window, "run.start");
   g_assert_cmpint (onyx_run_pane_lookup_stats (test_run_pane (window), "output")->dims[0], ==, 2);
   gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -319,7 +319,7 @@ test_nonfinite (void)
   g_assert_true (onyx_step_apply_noted (doc, "insert", "/model/model.0/Conv_output_0=Log", &note, &error));
   g_assert_no_error (error);
   wait_for_layout (window);
-  run_action (window, "win.run");
+  run_action (window, "run.start");
   first = onyx_run_result_first_nonfinite (onyx_run_pane_get_result (test_run_pane (window)));
   g_assert_nonnull (first);
   g_assert_cmpuint (first->n_nan, >, 0);
@@ -328,7 +328,7 @@ test_nonfinite (void)
   g_assert_nonnull (strstr (text, expected));
   g_assert_nonnull (strstr (first->name, "Log"));
   look (window, "app-run-nonfinite.png");
-  onyx_window_journal_discard (window);
+  onyx_files_discard_journal (onyx_window_get_files (window));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
@@ -350,7 +350,7 @@ test_llm_inputs (void)
       return;
     }
   window = open_model_window (model);
-  dialog = onyx_window_run_show_settings (window);
+  dialog = onyx_run_pane_show_settings (test_run_pane (window));
   ids = test_find_widget (GTK_WIDGET (dialog), ADW_TYPE_ACTION_ROW, "input_ids");
   g_assert_nonnull (ids);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (ids)), ==,
@@ -387,7 +387,7 @@ test_image_size_asked (void)
   GtkWidget *row, *spin;
   g_autofree char *text = NULL;
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "run.start", NULL));
   dialog = find_toplevel (ONYX_TYPE_RUN_SETTINGS);
   g_assert_nonnull (dialog);
   text = pane_text (window);
@@ -430,13 +430,13 @@ test_generate (void)
       return;
     }
   window = open_model_window (plain);
-  g_assert_true (no_dialog_after (window, "win.run-generate"));
+  g_assert_true (no_dialog_after (window, "generate.show"));
   gtk_window_destroy (GTK_WINDOW (window));
 
   window = open_model_window (model);
-  g_assert_false (onyx_window_generate (window, "1, two", 2, &error));
+  g_assert_false (onyx_generate_start (onyx_window_get_generate (window), "1, two", 2, &error));
   g_assert_nonnull (strstr (error->message, "“two” is not a token id"));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.run-generate", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "generate.show", NULL));
   dialog = find_message_dialog ();
   g_assert_nonnull (dialog);
   g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Generate Tokens");
@@ -482,11 +482,11 @@ test_unavailable (void)
   OnyxWindow *window = open_model_window (model);
   g_autofree char *text = NULL;
 
-  run_action (window, "win.run");
+  run_action (window, "run.start");
   text = pane_text (window);
   g_assert_true (g_str_has_prefix (text, "error\nOnyx cannot run models: this Onyx was built without ONNX Runtime"));
   /* The other Run actions are off: Compare Run With… opens no file chooser. */
-  g_assert_true (no_dialog_after (window, "win.run-compare"));
+  g_assert_true (no_dialog_after (window, "run.compare"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

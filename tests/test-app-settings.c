@@ -72,12 +72,12 @@ test_find_presents_match (void)
   for (int i = 0; i < 8; i++)
     g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-out", NULL));
   g_assert_cmpfloat (onyx_canvas_get_scale (test_canvas (window)), <, 0.3);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "find.show", NULL));
   entry = test_find_widget (GTK_WIDGET (window), GTK_TYPE_SEARCH_ENTRY, NULL);
   gtk_editable_set_text (GTK_EDITABLE (entry), "relu");
   g_signal_emit_by_name (entry, "activate");
   wait_for_layout (window);
-  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "Relu");
+  g_assert_cmpstr (onyx_view_state_get_selected_node (test_state (window))->op_type, ==, "Relu");
   selected = onyx_canvas_get_selected_node (test_canvas (window));
   g_assert_cmpint (selected, >=, 0);
   g_assert_cmpfloat (onyx_canvas_get_scale (test_canvas (window)), ==, 1.0);
@@ -90,7 +90,7 @@ test_find_presents_match (void)
   snapshot_to_png (GTK_WIDGET (window), "test-app-settings-find.png");
   /* A click elsewhere keeps the zoom the person chose. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (test_canvas (window)), "canvas.zoom-out", NULL));
-  onyx_window_select_node (window, onyx_document_get_proto (onyx_window_get_document (window))->graph->node[0]);
+  onyx_view_state_select_node (test_state (window), onyx_document_get_proto (onyx_window_get_document (window))->graph->node[0]);
   g_assert_cmpfloat (onyx_canvas_get_scale (test_canvas (window)), <, 1.0);
   gtk_window_destroy (GTK_WINDOW (window));
   g_settings_reset (settings, "group-expansion");

@@ -23,17 +23,17 @@ open_loop (void)
 static void
 close_window (OnyxWindow *window)
 {
-  onyx_window_journal_discard (window);
+  onyx_files_discard_journal (onyx_window_get_files (window));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The labels of the header bar's path, "main›/Loop›body". */
+/* The labels of the header bar's path, "main›/Loop›body" (after its Back button). */
 static char *
 path_text (OnyxWindow *window)
 {
   GString *text = g_string_new (NULL);
 
-  for (GtkWidget *child = gtk_widget_get_first_child (onyx_window_graphs_get_path_bar (window));
+  for (GtkWidget *child = gtk_widget_get_first_child (gtk_widget_get_last_child (test_path_bar (window)));
        child != NULL; child = gtk_widget_get_next_sibling (child))
     g_string_append (text, GTK_IS_BUTTON (child) ? gtk_button_get_label (GTK_BUTTON (child))
                                                  : gtk_label_get_text (GTK_LABEL (child)));
@@ -43,7 +43,7 @@ path_text (OnyxWindow *window)
 static GtkWidget *
 path_button (OnyxWindow *window, const char *label)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (onyx_window_graphs_get_path_bar (window));
+  for (GtkWidget *child = gtk_widget_get_first_child (gtk_widget_get_last_child (test_path_bar (window)));
        child != NULL; child = gtk_widget_get_next_sibling (child))
     if (GTK_IS_BUTTON (child) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (child)), label) == 0)
       return child;
@@ -68,19 +68,19 @@ test_navigate (void)
   g_autofree char *path = NULL;
   int box;
 
-  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
-  g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
-  g_assert_false (gtk_widget_get_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
+  g_assert_true (onyx_view_state_get_graph (test_state (window)) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
+  g_assert_false (gtk_widget_get_visible (test_path_bar (window)));
+  g_assert_false (gtk_widget_is_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
 
   /* A double click on the Loop opens its body. */
   box = layout_node_of_op (window, "Loop");
   g_assert_cmpint (box, >=, 0);
   g_signal_emit_by_name (test_canvas (window), "item-opened", box);
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == body);
+  g_assert_true (onyx_view_state_get_graph (test_state (window)) == body);
   path = path_text (window);
   g_assert_cmpstr (path, ==, "main›/Loop›body");
-  g_assert_true (gtk_widget_get_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
+  g_assert_true (gtk_widget_is_visible (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
   /* Its nodes are drawn, and what it reads from the main graph has a box. */
   g_assert_cmpint (layout_node_of_op (window, "Mod"), >=, 0);
   g_assert_cmpint (layout_node_of_op (window, "Loop"), ==, -1);
@@ -95,8 +95,8 @@ test_navigate (void)
 
   /* The If's panel row for then_branch opens it. */
   g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "If"), -1);
-  g_assert_true (onyx_window_get_selected_node (window) == inner_if);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s",
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == inner_if);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.open-graph", "s",
                                              "/If:then_branch"));
   wait_for_layout (window);
   g_free (path);
@@ -107,15 +107,15 @@ test_navigate (void)
 
   /* Back (Escape's action) goes up to the body with the If selected; the path's
    * "main" goes to the main graph. */
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.graph-up", NULL));
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == body);
-  g_assert_true (onyx_window_get_selected_node (window) == inner_if);
+  g_assert_true (onyx_view_state_get_graph (test_state (window)) == body);
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == inner_if);
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, layout_node_of_op (window, "If"));
   g_signal_emit_by_name (path_button (window, "main"), "clicked");
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
-  g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
+  g_assert_true (onyx_view_state_get_graph (test_state (window)) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
+  g_assert_false (gtk_widget_get_visible (test_path_bar (window)));
   close_window (window);
 }
 
@@ -127,25 +127,25 @@ test_edit_in_branch (void)
   Onnx__NodeProto *tanh = node_named (window, "/Tanh");
   Onnx__GraphProto *branch = onyx_document_graph_of_node (onyx_window_get_document (window), tanh);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s",
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.open-graph", "s",
                                              "/If:then_branch"));
   wait_for_layout (window);
   g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "Tanh"), -1);
-  g_assert_true (onyx_window_get_selected_node (window) == tanh);
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == tanh);
   g_assert_true (gtk_widget_get_sensitive (test_find_by_tooltip (GTK_WIDGET (window), GTK_TYPE_BUTTON, "Back to the Graph Around")));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
   g_assert_cmpstr (onyx_document_get_undo_label (onyx_window_get_document (window)), ==, "Bypass node /Tanh");
   g_assert_cmpuint (branch->n_node, ==, 1);
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == branch);
+  g_assert_true (onyx_view_state_get_graph (test_state (window)) == branch);
   g_assert_cmpint (layout_node_of_op (window, "Tanh"), ==, -1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   wait_for_layout (window);
   g_assert_cmpint (layout_node_of_op (window, "Tanh"), >=, 0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.redo", NULL));
   wait_for_layout (window);
   g_assert_cmpint (layout_node_of_op (window, "Tanh"), ==, -1);
-  g_assert_cmpuint (onyx_problem_list_get (onyx_window_problems_get_diagnostics (window))->len, ==, 0);
+  g_assert_cmpuint (onyx_problem_list_get (onyx_view_state_get_problems (test_state (window)))->len, ==, 0);
   close_window (window);
 }
 
@@ -165,15 +165,15 @@ test_problem_in_branch (void)
   onyx_document_commit_command (onyx_window_get_document (window));
   wait_for_layout (window);
   /* The dangling input, and the Constant nobody reads now. */
-  g_assert_cmpuint (onyx_problem_list_get (onyx_window_problems_get_diagnostics (window))->len, ==, 2);
-  problem = g_ptr_array_index (onyx_problem_list_get (onyx_window_problems_get_diagnostics (window)), 0);
+  g_assert_cmpuint (onyx_problem_list_get (onyx_view_state_get_problems (test_state (window)))->len, ==, 2);
+  problem = g_ptr_array_index (onyx_problem_list_get (onyx_view_state_get_problems (test_state (window))), 0);
   g_assert_cmpint (problem->kind, ==, ONYX_PROBLEM_DANGLING_INPUT);
   g_assert_cmpstr (problem->graph, ==, "/If:else_branch");
   g_assert_true (problem->node_proto == add);
   g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "Loop")),
                    ==, ONYX_CANVAS_BADGE_ERROR);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.show-problems", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "problems.show", NULL));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
   {
     GListModel *rows = onyx_problems_pane_get_rows (test_problems_pane (window));
@@ -188,14 +188,14 @@ test_problem_in_branch (void)
     test_activate_list_row (test_problems_pane (window), i);
   }
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == branch);
-  g_assert_true (onyx_window_get_selected_node (window) == add);
+  g_assert_true (onyx_view_state_get_graph (test_state (window)) == branch);
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == add);
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, layout_node_of_op (window, "Add"));
   g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "Add")),
                    ==, ONYX_CANVAS_BADGE_ERROR);
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-problem.png"), >, 2000);
   /* Escape goes up as the Back button does. */
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "graph.graph-up", NULL);
   wait_for_layout (window);
   g_assert_cmpint (onyx_canvas_get_node_badge (test_canvas (window), layout_node_of_op (window, "If")),
                    ==, ONYX_CANVAS_BADGE_ERROR);
@@ -209,12 +209,12 @@ test_holder_deleted (void)
   OnyxWindow *window = open_loop ();
   Onnx__NodeProto *loop = node_named (window, "/Loop");
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s", "/Loop:body"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.open-graph", "s", "/Loop:body"));
   wait_for_layout (window);
   g_assert_true (onyx_edit_delete_node (onyx_window_get_document (window), loop, NULL));
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
-  g_assert_false (gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window)));
+  g_assert_true (onyx_view_state_get_graph (test_state (window)) == onyx_document_get_proto (onyx_window_get_document (window))->graph);
+  g_assert_false (gtk_widget_get_visible (test_path_bar (window)));
   close_window (window);
 }
 
@@ -228,29 +228,29 @@ test_function (void)
 
   g_signal_emit_by_name (test_canvas (window), "item-opened", layout_node_of_op (window, "ReluNeg"));
   wait_for_layout (window);
-  g_assert_true (onyx_window_shows_function (window));
+  g_assert_true (onyx_view_state_shows_function (test_state (window)));
   text = path_text (window);
   g_assert_cmpstr (text, ==, "main›ReluNeg");
   g_assert_cmpint (layout_node_of_op (window, "Relu"), >=, 0);
   g_assert_cmpint (layout_node_of_op (window, "Neg"), >=, 0);
   g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "Neg"), -1);
-  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "Neg");
+  g_assert_cmpstr (onyx_view_state_get_selected_node (test_state (window))->op_type, ==, "Neg");
   /* Not edited: the delete action does nothing here. */
-  gtk_widget_activate_action (GTK_WIDGET (window), "win.delete-node", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (window), "edit.delete-node", NULL);
   g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, 0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.graph-up", NULL));
   wait_for_layout (window);
-  g_assert_false (onyx_window_shows_function (window));
+  g_assert_false (onyx_view_state_shows_function (test_state (window)));
 
   /* In and straight out again, while the function's layout runs: the layout that
    * shows is the main graph's, not the cancelled one's (whose engine keeps the view). */
   for (int i = 0; i < 10; i++)
     {
-      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.open-graph", "s", "ReluNeg"));
-      g_assert_true (onyx_window_shows_function (window));
-      g_assert_true (onyx_window_is_laying_out (window));
-      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.graph-up", NULL));
-      g_assert_false (onyx_window_shows_function (window));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.open-graph", "s", "ReluNeg"));
+      g_assert_true (onyx_view_state_shows_function (test_state (window)));
+      g_assert_true (onyx_view_state_is_laying_out (test_state (window)));
+      g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.graph-up", NULL));
+      g_assert_false (onyx_view_state_shows_function (test_state (window)));
       wait_for_layout (window);
     }
   g_assert_cmpint (layout_node_of_op (window, "ReluNeg"), >=, 0);
@@ -279,12 +279,12 @@ test_compare_in_branch (void)
   }
   window = open_model_window (original);
   gemm = node_named (window, "/lin/Gemm");
-  g_assert_true (onyx_window_compare_with (window, file, &error));
+  g_assert_true (onyx_compare_pane_compare_with (test_compare_pane (window), file, &error));
   g_assert_no_error (error);
   wait_for_layout (window);
-  for (guint i = 0; i < onyx_window_compare_get_diff (window)->entries->len; i++)
+  for (guint i = 0; i < onyx_compare_pane_get_diff (test_compare_pane (window))->entries->len; i++)
     {
-      const OnyxDiffEntry *entry = g_ptr_array_index (onyx_window_compare_get_diff (window)->entries, i);
+      const OnyxDiffEntry *entry = g_ptr_array_index (onyx_compare_pane_get_diff (test_compare_pane (window))->entries, i);
       if (entry->subject == ONYX_DIFF_NODE)
         {
           g_assert_cmpuint (row, ==, G_MAXUINT);  /* the only node entry */
@@ -294,10 +294,10 @@ test_compare_in_branch (void)
     }
   g_assert_cmpuint (row, !=, G_MAXUINT);
   g_assert_true (onyx_canvas_get_node_tint (test_canvas (window), layout_node_of_op (window, "Loop"), NULL));
-  g_signal_emit_by_name (test_compare_pane (window), "entry-activated", row);
+  test_activate_list_row (test_compare_pane (window), row);
   wait_for_layout (window);
-  g_assert_true (onyx_window_get_graph (window) == onyx_document_graph_of_node (onyx_window_get_document (window), gemm));
-  g_assert_true (onyx_window_get_selected_node (window) == gemm);
+  g_assert_true (onyx_view_state_get_graph (test_state (window)) == onyx_document_graph_of_node (onyx_window_get_document (window), gemm));
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == gemm);
   g_assert_true (onyx_canvas_get_node_tint (test_canvas (window), layout_node_of_op (window, "Gemm"), NULL));
   g_assert_false (onyx_canvas_get_node_tint (test_canvas (window), layout_node_of_op (window, "Tanh"), NULL));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-subgraphs-compare.png"), >, 2000);
@@ -329,12 +329,12 @@ poll_started (gpointer data)
       g_application_quit (app);
       return G_SOURCE_REMOVE;
     }
-  if (window == NULL || onyx_window_is_opening (window) || onyx_window_is_laying_out (window) ||
+  if (window == NULL || onyx_window_is_opening (window) || onyx_view_state_is_laying_out (test_state (window)) ||
       onyx_window_get_document (window) == NULL)
     return G_SOURCE_CONTINUE;
-  start->path = gtk_widget_get_visible (onyx_window_graphs_get_path_bar (window))
+  start->path = gtk_widget_get_visible (test_path_bar (window))
                   ? path_text (window) : g_strdup ("main");
-  onyx_window_journal_discard (window);
+  onyx_files_discard_journal (onyx_window_get_files (window));
   gtk_window_destroy (GTK_WINDOW (window));
   g_application_quit (app);
   return G_SOURCE_REMOVE;

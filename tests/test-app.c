@@ -45,12 +45,12 @@ test_open_bypass_undo_save (void)
   foo = layout_node_of_op (window, "FooOp");
   g_assert_cmpint (foo, >=, 0);
   g_signal_emit_by_name (test_canvas (window), "item-activated", foo, -1);
-  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
-  g_assert_cmpstr (onyx_window_get_selected_node (window)->op_type, ==, "FooOp");
+  g_assert_cmpint (onyx_view_state_get_selection (test_state (window)), ==, ONYX_SELECTION_NODE);
+  g_assert_cmpstr (onyx_view_state_get_selected_node (test_state (window))->op_type, ==, "FooOp");
   g_assert_cmpint (onyx_canvas_get_selected_node (test_canvas (window)), ==, foo);
   g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
   types = op_types (window);
   g_assert_cmpstr (types, ==, "Conv,Relu");
   g_assert_true (onyx_document_is_modified (onyx_window_get_document (window)));
@@ -62,19 +62,19 @@ test_open_bypass_undo_save (void)
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (nodes_row)), ==, "2");
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (test_canvas (window)), "test-app-bypassed.png"), >, 2000);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   g_free (types);
   types = op_types (window);
   g_assert_cmpstr (types, ==, "Conv,Relu,FooOp");
   wait_for_layout (window);
   g_assert_cmpint (layout_node_of_op (window, "FooOp"), >=, 0);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.redo", NULL));
   g_free (types);
   types = op_types (window);
   g_assert_cmpstr (types, ==, "Conv,Relu");
   wait_for_layout (window);
 
-  g_assert_true (onyx_window_save_file (window, saved_file));
+  g_assert_true (onyx_files_save (onyx_window_get_files (window), saved_file));
   wait_for_save (window);
   g_assert_false (onyx_document_is_modified (onyx_window_get_document (window)));
   script = g_strdup_printf ("import onnx, sys\n"
@@ -226,7 +226,7 @@ test_first_view (void)
   window = onyx_window_new (NULL);
   onyx_window_open_file (window, big_file);
   wait_for_open (window);
-  while (onyx_window_is_laying_out (window))
+  while (onyx_view_state_is_laying_out (test_state (window)))
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (onyx_canvas_get_layout (test_canvas (window)));
   g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (test_canvas (window))), ==, 0);
@@ -289,7 +289,7 @@ crash_after_bypass (const char *path)
   OnyxWindow *window = open_model_window (path);
 
   g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "FooOp"), -1);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.bypass-node", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.bypass-node", NULL));
   /* The journal is written in a thread: the crash comes once it is on disk. */
   onyx_disk_queue_flush ();
   raise (SIGKILL);
@@ -373,7 +373,7 @@ static void
 panel_subtitles_of (OnyxWindow *window, int item, GString *rows)
 {
   g_signal_emit_by_name (test_canvas (window), "item-activated", item, -1);
-  g_assert_cmpint (onyx_window_get_selection (window), ==, ONYX_SELECTION_NODE);
+  g_assert_cmpint (onyx_view_state_get_selection (test_state (window)), ==, ONYX_SELECTION_NODE);
   g_string_truncate (rows, 0);
   collect_subtitles (GTK_WIDGET (test_properties (window)), rows);
 }
@@ -397,16 +397,12 @@ test_inferred_types_in_panel (void)
 
   input_row = test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "X: input");
   g_assert_nonnull (input_row);
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.set-input-dim", "(sus)", "input", 0, "2"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.set-input-dim", "(sus)", "input", 0, "2"));
   /* The step shows at once (the panel in the turn after its frame); its shapes are
-   * made with its layout, which starts in the next main-loop turn, in a thread the
-   * document is frozen for, and the panel follows them without being asked. */
-  onyx_window_settle (window);
-  g_assert_true (onyx_window_is_laying_out (window));
-  g_assert_false (onyx_document_is_frozen (onyx_window_get_document (window)));
-  while (onyx_window_is_laying_out (window) && !onyx_document_is_frozen (onyx_window_get_document (window)))
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (onyx_window_is_laying_out (window));
+   * made by its analysis, which starts at once in a job the document is frozen for,
+   * the layout after it, and the panel follows them without being asked. */
+  onyx_view_state_settle (test_state (window));
+  g_assert_true (onyx_view_state_is_laying_out (test_state (window)));
   g_assert_true (onyx_document_is_frozen (onyx_window_get_document (window)));
   g_string_truncate (rows, 0);
   collect_subtitles (GTK_WIDGET (test_properties (window)), rows);
@@ -425,7 +421,7 @@ test_inferred_types_in_panel (void)
   panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
   g_assert_nonnull (strstr (rows->str, "float32[2×16×63×63] (inferred)\n"));
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "edit.undo", NULL));
   wait_for_layout (window);
   panel_subtitles_of (window, layout_node_of_op (window, "Conv"), rows);
   g_assert_nonnull (strstr (rows->str, "float32[N×16×63×63] (inferred)\n"));
@@ -457,7 +453,7 @@ test_panel_entries_edit (void)
   const Onnx__AttributeProto *strides = NULL;
 
   g_signal_emit_by_name (test_canvas (window), "item-activated", layout_node_of_op (window, "Conv"), -1);
-  conv = onyx_window_get_selected_node (window);
+  conv = onyx_view_state_get_selected_node (test_state (window));
   g_assert_cmpstr (conv->op_type, ==, "Conv");
   apply_panel_entry (window, "Name", "first_conv");
   g_assert_cmpstr (conv->name, ==, "first_conv");
@@ -472,15 +468,15 @@ test_panel_entries_edit (void)
   g_assert_cmpint (strides->ints[0], ==, 1);
   g_assert_cmpint (strides->ints[1], ==, 1);
 
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.select-tensor", "s", "input"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "graph.select-tensor", "s", "input"));
   apply_panel_entry (window, "Dimension 0", "batch");
   g_assert_cmpstr (graph->input[0]->type->tensor_type->shape->dim[0]->dim_param, ==, "batch");
   apply_panel_entry (window, "Name", "images");
   g_assert_cmpstr (graph->input[0]->name, ==, "images");
-  g_assert_cmpstr (onyx_window_get_selected_tensor (window), ==, "images");
+  g_assert_cmpstr (onyx_view_state_get_selected_tensor (test_state (window)), ==, "images");
   g_assert_cmpstr (conv->input[0], ==, "images");
   g_assert_cmpuint (onyx_document_get_n_undo (onyx_window_get_document (window)), ==, 4);
-  onyx_window_journal_discard (window);
+  onyx_files_discard_journal (onyx_window_get_files (window));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

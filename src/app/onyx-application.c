@@ -87,6 +87,13 @@ preferences_action (GSimpleAction *action, GVariant *param, gpointer data)
   gtk_window_present (GTK_WINDOW (prefs));
 }
 
+/* The manual, in GNOME's help viewer. */
+static void
+help_action (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  gtk_show_uri (gtk_application_get_active_window (GTK_APPLICATION (data)), "help:onyx", GDK_CURRENT_TIME);
+}
+
 static void
 new_window_action (GSimpleAction *action, GVariant *param, gpointer data)
 {
@@ -117,6 +124,7 @@ onyx_application_startup (GApplication *app)
   OnyxApplication *self = ONYX_APPLICATION (app);
   static const GActionEntry entries[] = {
     { .name = "about", .activate = about_action },
+    { .name = "help", .activate = help_action },
     { .name = "preferences", .activate = preferences_action },
     { .name = "new-window", .activate = new_window_action },
     { .name = "quit", .activate = quit_action },
@@ -125,16 +133,18 @@ onyx_application_startup (GApplication *app)
     { "app.new-window", { "<Control>n", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
-    { "win.open", { "<Control>o", NULL } },
-    { "win.save", { "<Control>s", NULL } },
-    { "win.save-as", { "<Control><Shift>s", NULL } },
-    { "win.undo", { "<Control>z", NULL } },
-    { "win.redo", { "<Control><Shift>z", "<Control>y", NULL } },
-    { "win.find", { "<Control>f", NULL } },
+    { "app.help", { "F1", NULL } },
+    { "file.open", { "<Control>o", NULL } },
+    { "file.save", { "<Control>s", NULL } },
+    { "file.save-as", { "<Control><Shift>s", NULL } },
+    { "edit.undo", { "<Control>z", NULL } },
+    { "edit.redo", { "<Control><Shift>z", "<Control>y", NULL } },
+    { "edit.delete-node", { "Delete", NULL } },
+    { "find.show", { "<Control>f", NULL } },
     /* As the Problems panel of code editors. */
-    { "win.show-problems", { "<Control><Shift>m", NULL } },
-    { "win.delete-node", { "Delete", NULL } },
-    { "win.graph-up", { "<Alt>Left", NULL } },
+    { "problems.show", { "<Control><Shift>m", NULL } },
+    { "graph.graph-up", { "<Alt>Left", NULL } },
+    { "run.start", { "F5", NULL } },
     { "window.close", { "<Control>w", NULL } },
   };
 

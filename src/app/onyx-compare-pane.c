@@ -1,13 +1,20 @@
-/* onyx-compare-pane.c: the differences of a comparison as a list, grouped by what
- * they concern (model, inputs, outputs, nodes, initializers). A GtkListView over a
- * GListModel of OnyxCompareRow: only the rows on screen are widgets, so thousands of
- * differences cost no more than a screenful. Rows keep their entry's index: the
- * window looks the entry up in its current diff. */
+/* onyx-compare-pane.c: "Compare With…". The open model is B, the newer one, and
+ * the chosen file is A: the graph on screen is B's, so what B added, changed or
+ * renamed is framed in colour on it, and what only A has (removed) is listed. The
+ * diff is worked out by an OnyxCompareSession, again after each of B's steps, so the
+ * list always says how B now differs from A.
+ *
+ * The differences are a list grouped by what they concern (model, inputs, outputs,
+ * nodes, initializers): a GtkListView over a GListModel of OnyxCompareRow, so
+ * thousands of differences cost no more than a screenful. Rows keep their entry's
+ * index in the current diff. */
 #include "onyx-compare-pane.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "onyx-compare-session.h"
+#include "onyx-dialogs.h"
 #include "onyx-pane-label.h"
 
 #define MAX_DETAILS 6
@@ -23,6 +30,10 @@ struct _OnyxComparePane {
   GtkListView *list;
   GListStore *rows;             /* OnyxCompareRow */
   AdwStatusPage *empty_page;
+
+  OnyxViewState *state;
+  OnyxCompareSession *session;  /* or NULL */
+  GSimpleActionGroup *actions;
 };
 
 /* One difference as the list shows it, made when the diff is set. */
@@ -81,8 +92,8 @@ onyx_compare_row_get_activatable (OnyxCompareRow *self)
 
 G_DEFINE_FINAL_TYPE (OnyxComparePane, onyx_compare_pane, GTK_TYPE_BOX)
 
-enum { ENTRY_ACTIVATED, N_SIGNALS };
-static guint signals[N_SIGNALS];
+enum { PROP_0, PROP_REVEALED, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 void
 onyx_diff_change_color (OnyxDiffChange change, GdkRGBA *color)
@@ -311,13 +322,303 @@ onyx_compare_pane_get_rows (OnyxComparePane *self)
   return G_LIST_MODEL (self->rows);
 }
 
+/* ---- The part: the comparison, its frames on the graph ---- */
+
+static const OnyxDiff *
+current_diff (OnyxComparePane *self)
+{
+  return self->session != NULL ? onyx_compare_session_get_diff (self->session) : NULL;
+}
+
+/* A collapsed group shows several changes as one: their kind when all agree,
+ * "changed" otherwise. */
+static void
+merge_change (int *group, int change)
+{
+  if (*group < 0)
+    *group = change;
+  else if (*group != change)
+    *group = ONYX_DIFF_CHANGED;
+}
+
+/* Per node of the graph shown: how it differs, -1 when it does not. A node holding a
+ * subgraph with differences inside counts as changed. */
+static int *
+node_changes (OnyxComparePane *self, Onnx__GraphProto *view)
+{
+  OnyxGraphIndex *index = onyx_view_state_get_graph_index (self->state);
+  const OnyxDiff *diff = current_diff (self);
+  int *change = g_new (int, MAX (view->n_node, 1));
+
+  for (size_t i = 0; i < view->n_node; i++)
+    change[i] = -1;
+  for (guint e = 0; e < diff->entries->len; e++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (diff->entries, e);
+      Onnx__NodeProto *node, *shown;
+      gssize pos;
+
+      if (entry->subject != ONYX_DIFF_NODE || entry->index_b < 0 || entry->graph_b == NULL ||
+          (size_t) entry->index_b >= entry->graph_b->n_node)
+        continue;
+      node = entry->graph_b->node[entry->index_b];
+      if ((shown = onyx_view_state_node_in_view (self->state, node)) == NULL ||
+          (pos = onyx_graph_index_node_position (index, shown)) < 0)
+        continue;
+      merge_change (&change[pos], shown == node ? (int) entry->change : ONYX_DIFF_CHANGED);
+    }
+  return change;
+}
+
+/* The frames follow each layout (collapsed groups take their nodes'). */
+static void
+update_tints (OnyxComparePane *self)
+{
+  const OnyxLayout *layout = onyx_view_state_get_layout (self->state);
+  OnyxLayoutEngine *engine = onyx_view_state_get_engine (self->state);
+  const OnyxDiff *diff = current_diff (self);
+  g_autofree int *change = NULL;              /* per layout node, -1 for none */
+  g_autofree int *by_node = NULL;             /* per node of the graph shown */
+  g_autofree int *box_of = NULL;
+  g_autofree GdkRGBA *tints = NULL;
+  Onnx__GraphProto *view;
+  guint n;
+
+  /* Functions are not compared; a layout on its way brings its own frames. */
+  if (diff == NULL || layout == NULL || onyx_view_state_shows_function (self->state) || engine == NULL)
+    return;
+  view = onyx_view_state_get_graph (self->state);
+  by_node = node_changes (self, view);
+  n = layout->nodes->len;
+  change = g_new (int, n);
+  for (guint i = 0; i < n; i++)
+    change[i] = -1;
+  /* On the box showing each node: its own, its reader's when folded, or the closed
+   * group it is in, which shows several changes as one. */
+  box_of = onyx_layout_boxes_of_nodes (layout, engine);
+  for (guint b = 0; b < view->n_node; b++)
+    if (by_node[b] >= 0 && box_of[b] >= 0)
+      merge_change (&change[box_of[b]], by_node[b]);
+  /* Graph inputs and outputs that changed are boxes of their own. */
+  for (guint e = 0; e < diff->entries->len; e++)
+    {
+      const OnyxDiffEntry *entry = g_ptr_array_index (diff->entries, e);
+      OnyxLayoutKind kind = entry->subject == ONYX_DIFF_GRAPH_INPUT ? ONYX_LAYOUT_INPUT : ONYX_LAYOUT_OUTPUT;
+
+      if ((entry->subject != ONYX_DIFF_GRAPH_INPUT && entry->subject != ONYX_DIFF_GRAPH_OUTPUT) ||
+          entry->index_b < 0 || entry->graph_b != view)
+        continue;
+      for (guint i = 0; i < n; i++)
+        {
+          const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+          if (node->kind == kind && node->index == entry->index_b)
+            change[i] = entry->change;
+        }
+    }
+  tints = g_new0 (GdkRGBA, n);
+  for (guint i = 0; i < n; i++)
+    if (change[i] >= 0)
+      onyx_diff_change_color (change[i], &tints[i]);
+  onyx_view_state_set_tints (self->state, ONYX_TINT_COMPARE, tints, n);
+}
+
+static void
+update_actions (OnyxComparePane *self)
+{
+  gboolean doc = onyx_view_state_get_document (self->state) != NULL;
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self->actions), "with")),
+                               doc);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self->actions), "close")),
+                               current_diff (self) != NULL);
+}
+
+/* The pane shows once A was read; then it follows every diff. */
+static void
+diff_ready_cb (OnyxComparePane *self)
+{
+  onyx_compare_pane_set_diff (self, current_diff (self), onyx_compare_session_get_name (self->session));
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_REVEALED]);
+  /* An edit starts a layout; the frames follow when it is done (layout indices of
+   * the old layout would point at other nodes now). */
+  update_tints (self);
+  update_actions (self);
+}
+
+void
+onyx_compare_pane_stop (OnyxComparePane *self)
+{
+  if (self->session == NULL)
+    return;
+  g_signal_handlers_disconnect_by_data (self->session, self);
+  onyx_compare_session_stop (self->session);
+  g_clear_object (&self->session);
+  onyx_compare_pane_set_diff (self, NULL, NULL);
+  onyx_view_state_set_tints (self->state, ONYX_TINT_COMPARE, NULL, 0);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_REVEALED]);
+  update_actions (self);
+}
+
+static void
+failed_cb (OnyxComparePane *self, const char *message)
+{
+  onyx_compare_pane_stop (self);
+  onyx_show_error (onyx_view_state_get_window (self->state), _("Could Not Open the Model"), message);
+}
+
+gboolean
+onyx_compare_pane_compare_with (OnyxComparePane *self, GFile *file, GError **error)
+{
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *name = NULL;
+
+  g_return_val_if_fail (document != NULL, FALSE);
+  if (path == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, _("Only local files can be opened"));
+      return FALSE;
+    }
+  onyx_compare_pane_stop (self);
+  name = g_file_get_basename (file);
+  /* Read in the session's job: a model of a few GB takes seconds. */
+  self->session = onyx_compare_session_new (onyx_view_state_get_jobs (self->state), document, path, name);
+  g_signal_connect_swapped (self->session, "diff-ready", G_CALLBACK (diff_ready_cb), self);
+  g_signal_connect_swapped (self->session, "failed", G_CALLBACK (failed_cb), self);
+  return TRUE;
+}
+
+gboolean
+onyx_compare_pane_is_busy (OnyxComparePane *self)
+{
+  return self->session != NULL && onyx_compare_session_get_busy (self->session);
+}
+
+gboolean
+onyx_compare_pane_get_revealed (OnyxComparePane *self)
+{
+  return current_diff (self) != NULL;
+}
+
+const OnyxDiff *
+onyx_compare_pane_get_diff (OnyxComparePane *self)
+{
+  return current_diff (self);
+}
+
+static void
+stepped_cb (OnyxComparePane *self, const OnyxChange *change)
+{
+  /* Only saved: B is what it was. */
+  if (self->session != NULL && (change != NULL || current_diff (self) == NULL))
+    onyx_compare_session_update (self->session);
+}
+
+static void
+document_changed_cb (OnyxComparePane *self)
+{
+  /* Another model shown (or none): what was compared was the other one. */
+  onyx_compare_pane_stop (self);
+  update_actions (self);
+}
+
 static void
 activate_cb (OnyxComparePane *self, guint position)
 {
   g_autoptr (OnyxCompareRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), position);
+  const OnyxDiff *diff = current_diff (self);
+  const OnyxDiffEntry *entry;
+  Onnx__GraphProto *graph;
+  size_t b;
 
-  if (row != NULL && row->activatable)
-    g_signal_emit (self, signals[ENTRY_ACTIVATED], 0, row->entry);
+  if (row == NULL || !row->activatable || diff == NULL || row->entry >= diff->entries->len)
+    return;
+  entry = g_ptr_array_index (diff->entries, row->entry);
+  /* In the graph B's entry is in: a row of a branch opens the branch. */
+  if (entry->index_b < 0 || (graph = (Onnx__GraphProto *) entry->graph_b) == NULL)
+    return;
+  if (entry->subject != ONYX_DIFF_NODE && graph != onyx_view_state_get_graph (self->state))
+    onyx_view_state_show_graph (self->state, graph);
+  b = (size_t) entry->index_b;
+  switch (entry->subject)
+    {
+    case ONYX_DIFF_NODE:
+      if (b < graph->n_node)
+        {
+          onyx_view_state_select_node (self->state, graph->node[b]);
+          onyx_view_state_reveal (self->state, ONYX_REVEAL_CENTER);
+        }
+      break;
+    case ONYX_DIFF_GRAPH_INPUT:
+      if (b < graph->n_input)
+        onyx_view_state_select_tensor (self->state, graph->input[b]->name);
+      break;
+    case ONYX_DIFF_GRAPH_OUTPUT:
+      if (b < graph->n_output)
+        onyx_view_state_select_tensor (self->state, graph->output[b]->name);
+      break;
+    case ONYX_DIFF_INITIALIZER:
+      if (b < graph->n_initializer)
+        onyx_view_state_select_tensor (self->state, graph->initializer[b]->name);
+      break;
+    default:
+      break;
+    }
+}
+
+static gboolean
+compare_file (gpointer owner, GFile *file, GError **error)
+{
+  return onyx_compare_pane_compare_with (owner, file, error);
+}
+
+static void
+with_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  OnyxComparePane *self = data;
+  GtkFileChooserNative *chooser = onyx_file_chooser_new (onyx_view_state_get_window (self->state),
+                                                         onyx_view_state_get_file (self->state),
+                                                         _("Compare With Model"), _("C_ompare"),
+                                                         GTK_FILE_CHOOSER_ACTION_OPEN);
+
+  onyx_add_onnx_filter (GTK_FILE_CHOOSER (chooser));
+  onyx_file_chooser_run (chooser, compare_file, self, _("Could Not Open the Model"));
+}
+
+static void
+close_activated (GSimpleAction *action, GVariant *param, gpointer data)
+{
+  onyx_compare_pane_stop (data);
+}
+
+void
+onyx_compare_pane_set_state (OnyxComparePane *self, OnyxViewState *state)
+{
+  g_return_if_fail (ONYX_IS_COMPARE_PANE (self) && self->state == NULL);
+  self->state = g_object_ref (state);
+  g_signal_connect_object (state, "notify::document", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "stepped", G_CALLBACK (stepped_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "laid-out", G_CALLBACK (update_tints), self, G_CONNECT_SWAPPED);
+  update_actions (self);
+}
+
+GActionGroup *
+onyx_compare_pane_get_actions (OnyxComparePane *self)
+{
+  return G_ACTION_GROUP (self->actions);
+}
+
+static void
+onyx_compare_pane_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_REVEALED:
+      g_value_set_boolean (value, onyx_compare_pane_get_revealed (ONYX_COMPARE_PANE (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 /* A sidebar of a fixed width: long names wrap instead of widening it. */
@@ -334,7 +635,18 @@ onyx_compare_pane_measure (GtkWidget *widget, GtkOrientation orientation, int fo
 static void
 onyx_compare_pane_dispose (GObject *object)
 {
-  g_clear_object (&ONYX_COMPARE_PANE (object)->rows);
+  OnyxComparePane *self = ONYX_COMPARE_PANE (object);
+
+  /* A diff under way is dropped when its job is done. */
+  if (self->session != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->session, self);
+      onyx_compare_session_stop (self->session);
+      g_clear_object (&self->session);
+    }
+  g_clear_object (&self->state);
+  g_clear_object (&self->actions);
+  g_clear_object (&self->rows);
   gtk_widget_dispose_template (GTK_WIDGET (object), ONYX_TYPE_COMPARE_PANE);
   G_OBJECT_CLASS (onyx_compare_pane_parent_class)->dispose (object);
 }
@@ -346,10 +658,11 @@ onyx_compare_pane_class_init (OnyxComparePaneClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = onyx_compare_pane_dispose;
+  object_class->get_property = onyx_compare_pane_get_property;
   widget_class->measure = onyx_compare_pane_measure;
-  signals[ENTRY_ACTIVATED] = g_signal_new ("entry-activated", G_TYPE_FROM_CLASS (klass),
-                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                           G_TYPE_NONE, 1, G_TYPE_UINT);
+  props[PROP_REVEALED] = g_param_spec_boolean ("revealed", NULL, NULL, FALSE,
+                                               G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/onyxviewer/Onyx/onyx-compare-pane.ui");
   gtk_widget_class_bind_template_child (widget_class, OnyxComparePane, title_label);
   gtk_widget_class_bind_template_child (widget_class, OnyxComparePane, subtitle_label);
@@ -365,8 +678,14 @@ onyx_compare_pane_init (OnyxComparePane *self)
   g_autofree char *legend = legend_markup ();
   g_autoptr (GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   g_autoptr (GtkSingleSelection) selection = NULL;
+  static const GActionEntry entries[] = {
+    { .name = "with", .activate = with_activated },
+    { .name = "close", .activate = close_activated },
+  };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries), self);
   gtk_label_set_markup (self->legend_label, legend);
   self->rows = g_list_store_new (ONYX_TYPE_COMPARE_ROW);
   selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));

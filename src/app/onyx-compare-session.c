@@ -1,15 +1,19 @@
-/* onyx-compare-session.c: the diff of A and B, worked out in threads. */
+/* onyx-compare-session.c: the diff of A and B, worked out in jobs. */
 #include "onyx-compare-session.h"
+
+#include <glib/gi18n.h>
 
 
 struct _OnyxCompareSession {
   GObject parent_instance;
+  OnyxJobs *jobs;
   OnyxDocument *document;         /* B; NULL once stopped */
   OnyxModel *model;               /* A, once read */
   char *path;                     /* A's path, until it is read */
   char *name;
   OnyxDiff *diff;
-  GCancellable *cancellable;      /* the diff being worked out */
+  OnyxJob *job;                   /* the diff being worked out */
+  struct DiffWork *work;          /* its work (the job frees it) */
 };
 
 G_DEFINE_FINAL_TYPE (OnyxCompareSession, onyx_compare_session, G_TYPE_OBJECT)
@@ -20,107 +24,98 @@ static guint signals[N_SIGNALS];
 enum { PROP_0, PROP_BUSY, PROP_NAME, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-/* What a thread reads: B frozen until it is done. The first one reads A as well. */
-typedef struct {
+/* What a job reads: B frozen until it is done. The first one reads A as well. */
+typedef struct DiffWork {
   OnyxModel *a;                   /* NULL: read from a_path first */
   char *a_path;
   OnyxDocument *b;
-  OnyxDiff *diff;
-} DiffJob;
+} DiffWork;
 
 static void
-diff_job_free (DiffJob *job)
+diff_work_free (DiffWork *work)
 {
-  g_clear_object (&job->a);
-  g_free (job->a_path);
-  g_object_unref (job->b);
-  g_clear_pointer (&job->diff, onyx_diff_free);
-  g_free (job);
+  g_clear_object (&work->a);
+  g_free (work->a_path);
+  g_object_unref (work->b);
+  g_free (work);
+}
+
+static gpointer
+diff (OnyxJob *job, gpointer data, GError **error)
+{
+  DiffWork *work = data;
+
+  if (work->a == NULL && (work->a = onyx_model_new_from_file (work->a_path, error)) == NULL)
+    return NULL;
+  return onyx_diff_model_files (work->a, onyx_document_get_model (work->b), onyx_document_get_proto (work->b));
 }
 
 static void
-diff_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+diff_done (OnyxJob *job, gpointer result, const GError *error, gpointer owner)
 {
-  DiffJob *job = data;
-  GError *error = NULL;
+  OnyxCompareSession *self = owner;
+  DiffWork *work = self->work;
 
-  if (job->a == NULL && (job->a = onyx_model_new_from_file (job->a_path, &error)) == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  job->diff = onyx_diff_model_files (job->a, onyx_document_get_model (job->b), onyx_document_get_proto (job->b));
-  g_task_return_boolean (task, TRUE);
-}
-
-static void
-diff_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  g_autoptr (OnyxCompareSession) self = data;
-  DiffJob *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr (GError) error = NULL;
-  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
-
-  onyx_document_thaw (job->b);
-  /* Stopped meanwhile, or a newer diff was started. */
-  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
-    return;
-  g_clear_object (&self->cancellable);
+  /* Stopped meanwhile, or a newer diff was started: dropped, never here. */
+  self->job = NULL;
+  self->work = NULL;
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
-  if (!ok)
+  if (error != NULL)
     {
+      g_autofree char *message = g_strdup (error->message);
       onyx_compare_session_stop (self);
-      g_signal_emit (self, signals[FAILED], 0, error->message);
+      g_signal_emit (self, signals[FAILED], 0, message);
       return;
     }
   if (self->model == NULL)
     {
-      self->model = g_object_ref (job->a);
+      self->model = g_object_ref (work->a);
       g_clear_pointer (&self->path, g_free);
     }
   g_clear_pointer (&self->diff, onyx_diff_free);
-  self->diff = g_steal_pointer (&job->diff);
+  self->diff = onyx_job_take_result (job);
   g_signal_emit (self, signals[DIFF_READY], 0);
 }
 
 static void
 start_diff (OnyxCompareSession *self)
 {
-  g_autoptr (GTask) task = NULL;
-  DiffJob *job = g_new0 (DiffJob, 1);
-  gboolean was_busy = self->cancellable != NULL;
+  g_autofree char *label = g_strdup_printf (_("Comparing with %s"), self->name);
+  OnyxJobSpec spec = { .label = label, .document = self->document, .flags = ONYX_JOB_FREEZE, .owner = self,
+                       .work = diff, .data_free = (GDestroyNotify) diff_work_free,
+                       .result_free = (GDestroyNotify) onyx_diff_free, .done = diff_done };
+  DiffWork *work = g_new0 (DiffWork, 1);
+  gboolean was_busy = self->job != NULL;
 
-  job->a = self->model != NULL ? g_object_ref (self->model) : NULL;
-  job->a_path = g_strdup (self->path);
-  job->b = g_object_ref (self->document);
-  onyx_document_freeze (self->document);
-  g_clear_object (&self->cancellable);
-  self->cancellable = g_cancellable_new ();
-  task = g_task_new (NULL, self->cancellable, diff_done, g_object_ref (self));
-  g_task_set_task_data (task, job, (GDestroyNotify) diff_job_free);
-  g_task_run_in_thread (task, diff_thread);
+  work->a = self->model != NULL ? g_object_ref (self->model) : NULL;
+  work->a_path = g_strdup (self->path);
+  work->b = g_object_ref (self->document);
+  spec.data = work;
+  if (self->job != NULL)
+    onyx_job_drop (self->job);
+  self->work = work;
+  self->job = onyx_jobs_start (self->jobs, &spec);
   if (!was_busy)
     g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
 }
 
-static void
-document_changed_cb (OnyxCompareSession *self, const OnyxChange *change)
+void
+onyx_compare_session_update (OnyxCompareSession *self)
 {
-  /* Only saved: B is what it was. */
-  if (change == NULL && self->diff != NULL)
-    return;
-  start_diff (self);
+  g_return_if_fail (ONYX_IS_COMPARE_SESSION (self));
+  if (self->document != NULL)
+    start_diff (self);
 }
 
 OnyxCompareSession *
-onyx_compare_session_new (OnyxDocument *document, const char *path, const char *name)
+onyx_compare_session_new (OnyxJobs *jobs, OnyxDocument *document, const char *path, const char *name)
 {
   OnyxCompareSession *self = g_object_new (ONYX_TYPE_COMPARE_SESSION, NULL);
 
+  self->jobs = g_object_ref (jobs);
   self->document = g_object_ref (document);
   self->path = g_strdup (path);
   self->name = g_strdup (name);
-  g_signal_connect_swapped (document, "changed", G_CALLBACK (document_changed_cb), self);
   start_diff (self);
   return self;
 }
@@ -129,16 +124,14 @@ void
 onyx_compare_session_stop (OnyxCompareSession *self)
 {
   g_return_if_fail (ONYX_IS_COMPARE_SESSION (self));
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_object (&self->document);
-  if (self->cancellable != NULL)
+  if (self->job != NULL)
     {
-      g_clear_object (&self->cancellable);
+      onyx_job_drop (g_steal_pointer (&self->job));
+      self->work = NULL;
       g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
     }
 }
-
 const OnyxDiff *
 onyx_compare_session_get_diff (OnyxCompareSession *self)
 {
@@ -157,7 +150,7 @@ gboolean
 onyx_compare_session_get_busy (OnyxCompareSession *self)
 {
   g_return_val_if_fail (ONYX_IS_COMPARE_SESSION (self), FALSE);
-  return self->cancellable != NULL;
+  return self->job != NULL;
 }
 
 static void
@@ -167,7 +160,7 @@ onyx_compare_session_get_property (GObject *object, guint prop_id, GValue *value
 
   switch (prop_id)
     {
-    case PROP_BUSY: g_value_set_boolean (value, self->cancellable != NULL); break;
+    case PROP_BUSY: g_value_set_boolean (value, self->job != NULL); break;
     case PROP_NAME: g_value_set_string (value, self->name); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -178,10 +171,7 @@ onyx_compare_session_dispose (GObject *object)
 {
   OnyxCompareSession *self = ONYX_COMPARE_SESSION (object);
 
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  g_clear_object (&self->document);
-  g_clear_object (&self->cancellable);
+  onyx_compare_session_stop (self);
   G_OBJECT_CLASS (onyx_compare_session_parent_class)->dispose (object);
 }
 
@@ -194,6 +184,7 @@ onyx_compare_session_finalize (GObject *object)
   g_free (self->path);
   g_free (self->name);
   g_clear_pointer (&self->diff, onyx_diff_free);
+  g_clear_object (&self->jobs);
   G_OBJECT_CLASS (onyx_compare_session_parent_class)->finalize (object);
 }
 

@@ -1,7 +1,7 @@
 /* onyx-compare-session.h: a comparison of the open document (B, the newer model)
- * with a model file (A). It loads A and works out the diff in a thread, B frozen
- * meanwhile, and again after each of B's steps, so that its diff always says how B
- * now differs from A. It knows nothing of the window: the window shows what it
+ * with a model file (A). It loads A and works out the diff in a job, B frozen
+ * meanwhile, and again when told B stepped, so that its diff always says how B now
+ * differs from A. It knows nothing of the window: the Compare pane shows what it
  * announces. */
 #pragma once
 
@@ -9,6 +9,7 @@
 
 #include "onyx-diff.h"
 #include "onyx-document.h"
+#include "onyx-jobs.h"
 
 G_BEGIN_DECLS
 
@@ -21,10 +22,13 @@ G_DECLARE_FINAL_TYPE (OnyxCompareSession, onyx_compare_session, ONYX, COMPARE_SE
  * Properties (read-only): "busy" (gboolean): a diff is being worked out; "name"
  * (string): A's file name, as shown. */
 
-/* Starts at once: A is read from `path` in the first diff's thread. */
-OnyxCompareSession *onyx_compare_session_new      (OnyxDocument       *document,
+/* Starts at once: A is read from `path` in the first diff's job. */
+OnyxCompareSession *onyx_compare_session_new      (OnyxJobs           *jobs,
+                                                   OnyxDocument       *document,
                                                    const char         *path,
                                                    const char         *name);
+/* B stepped: the diff is worked out again (a diff under way is dropped). */
+void                onyx_compare_session_update   (OnyxCompareSession *self);
 /* The diff as last worked out, or NULL before the first. */
 const OnyxDiff     *onyx_compare_session_get_diff (OnyxCompareSession *self);
 const char         *onyx_compare_session_get_name (OnyxCompareSession *self);

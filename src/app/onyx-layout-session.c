@@ -1,169 +1,99 @@
-/* onyx-layout-session.c: laying the graph shown out in a thread (see the header). */
+/* onyx-layout-session.c: laying the graph shown out in a job (see the header). */
 #include "onyx-layout-session.h"
 
 #include <string.h>
 
-#include "onyx-problem-list.h"
 #include "onyx-shapes.h"
 
 struct _OnyxLayoutSession {
   GObject parent_instance;
 
-  OnyxCanvas *canvas;             /* NULL once detached */
-  GtkRevealer *progress_revealer;
-  GtkProgressBar *progress_bar;
+  OnyxJobs *jobs;
   GSettings *settings;
 
   OnyxDocument *document;
   OnyxLayoutEngine *engine;
   gboolean items_stale;           /* the graph changed since the engine built its items */
-  guint relayout_after_change;    /* idle: the edit's layout, once the window chose the graph */
   GPtrArray *expanded;            /* char* scopes opened by the user */
   GPtrArray *collapsed;           /* char* scopes closed by the user */
 
-  /* The layout running, if any (owned by its task): busy while there is one. */
-  struct LayoutJob *job;
+  /* The layout running, if any: busy while there is one. */
+  OnyxJob *job;
+  struct LayoutWork *work;        /* its work (the job frees it) */
   gboolean pending;               /* another layout was asked for meanwhile */
   gboolean keep_view;
-  int progress_permille;          /* written by the thread, read by a UI timeout */
-  guint progress_source;
 };
 
 enum { PROP_0, PROP_BUSY, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
-enum { SIGNAL_SNAPSHOT_READY, SIGNAL_LAID_OUT, SIGNAL_CANCELLED, N_SIGNALS };
+enum { SIGNAL_LAID_OUT, SIGNAL_CANCELLED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (OnyxLayoutSession, onyx_layout_session, G_TYPE_OBJECT)
 
-/* What the thread works with: everything it reads is its own or frozen. */
-typedef struct LayoutJob {
-  OnyxDocument *document;         /* frozen until the job is done */
-  guint64 revision;
-  OnyxLayoutEngine *engine;       /* freed when done if the session has another by then */
-  OnyxShapes *shapes;             /* NULL: inferred by the thread, with the validation */
-  GPtrArray *validation;          /* onyx_validate_model's, made with the shapes */
-  gboolean shapes_made;           /* by the thread */
+/* What the job works with: everything it reads is its own or frozen. */
+typedef struct LayoutWork {
+  OnyxLayoutEngine *engine;
+  gboolean owns_engine;           /* the session let go of it meanwhile: freed with the work */
+  OnyxShapes *shapes;             /* of the document's current revision, or NULL */
   gboolean items_stale;
   gboolean fold_constants;
   OnyxExpandMode mode;
   char **expanded;
   char **collapsed;
   gboolean quiet;                 /* cancelled on purpose: nothing to say */
-  GCancellable *cancellable;      /* the task's */
-  int *progress_permille;
-} LayoutJob;
+} LayoutWork;
 
 static void
-layout_job_free (LayoutJob *job)
+layout_work_free (LayoutWork *work)
 {
-  g_clear_object (&job->document);
-  g_clear_pointer (&job->shapes, onyx_shapes_unref);
-  g_clear_pointer (&job->validation, g_ptr_array_unref);
-  g_clear_object (&job->cancellable);
-  g_strfreev (job->expanded);
-  g_strfreev (job->collapsed);
-  g_free (job);
+  if (work->owns_engine)
+    onyx_layout_engine_free (work->engine);
+  g_clear_pointer (&work->shapes, onyx_shapes_unref);
+  g_strfreev (work->expanded);
+  g_strfreev (work->collapsed);
+  g_free (work);
 }
 
 static void
-layout_progress (double fraction, gpointer data)
+layout_progress (double fraction, gpointer job)
 {
-  g_atomic_int_set ((int *) data, (int) (fraction * 1000));
+  onyx_job_set_progress (job, fraction);
 }
 
-static void
-layout_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+static gpointer
+lay_out (OnyxJob *job, gpointer data, GError **error)
 {
-  LayoutJob *job = data;
+  LayoutWork *work = data;
   g_autoptr (GHashTable) expanded = NULL;
   OnyxLayout *layout;
 
-  if (job->shapes == NULL && job->document != NULL)
-    {
-      /* The whole-model checks of a step: 10 ms and more on big graphs, off the UI. */
-      job->shapes = onyx_shapes_infer (onyx_document_get_proto (job->document), FALSE);
-      job->validation = onyx_validate_model (onyx_document_get_proto (job->document));
-      job->shapes_made = TRUE;
-    }
-  if (job->items_stale)
-    onyx_layout_engine_graph_changed (job->engine);
-  onyx_layout_engine_set_fold_constants (job->engine, job->fold_constants);
-  onyx_layout_engine_set_shapes (job->engine, job->shapes);
-  expanded = onyx_layout_engine_expansion (job->engine, job->mode, (const char *const *) job->expanded,
-                                           (const char *const *) job->collapsed);
-  layout = onyx_layout_engine_run (job->engine, expanded, layout_progress, job->progress_permille, cancellable);
+  if (work->items_stale)
+    onyx_layout_engine_graph_changed (work->engine);
+  onyx_layout_engine_set_fold_constants (work->engine, work->fold_constants);
+  onyx_layout_engine_set_shapes (work->engine, work->shapes);
+  expanded = onyx_layout_engine_expansion (work->engine, work->mode, (const char *const *) work->expanded,
+                                           (const char *const *) work->collapsed);
+  layout = onyx_layout_engine_run (work->engine, expanded, layout_progress, job, onyx_job_get_cancellable (job));
   if (layout == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
-  else
-    g_task_return_pointer (task, layout, (GDestroyNotify) onyx_layout_free);
-}
-
-static gboolean
-progress_tick (gpointer data)
-{
-  OnyxLayoutSession *self = data;
-
-  gtk_progress_bar_set_fraction (self->progress_bar, g_atomic_int_get (&self->progress_permille) / 1000.0);
-  /* Small graphs finish before the progress box would just flicker. */
-  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
-  return G_SOURCE_CONTINUE;
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  return layout;
 }
 
 static void
-stop_progress (OnyxLayoutSession *self)
+laid_out (OnyxJob *job, gpointer result, const GError *error, gpointer owner)
 {
-  g_clear_handle_id (&self->progress_source, g_source_remove);
-  if (self->progress_revealer != NULL)
-    gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
-}
+  OnyxLayoutSession *self = owner;
+  LayoutWork *work = self->work;
+  gboolean current = !work->owns_engine;
 
-/* In a main-loop turn of its own, after the new layout's: each stays short. Shapes
- * of a document changed meanwhile are no longer its own and are not announced. */
-static gboolean
-announce_snapshot (gpointer data)
-{
-  OnyxLayoutSession *self = data;
-
-  if (self->document != NULL && onyx_document_peek_shapes (self->document) != NULL)
-    g_signal_emit (self, signals[SIGNAL_SNAPSHOT_READY], 0);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-layout_done (GObject *source, GAsyncResult *result, gpointer data)
-{
-  OnyxLayoutSession *self = ONYX_LAYOUT_SESSION (source);
-  LayoutJob *job = g_task_get_task_data (G_TASK (result));
-  OnyxLayout *layout = g_task_propagate_pointer (G_TASK (result), NULL);
-  gboolean current = job->engine == self->engine && self->canvas != NULL;
-
-  if (job->document != NULL)
-    onyx_document_thaw (job->document);
   self->job = NULL;
-  stop_progress (self);
-  /* Shapes made of a document frozen meanwhile are its current ones, even when the
-   * layout itself was cancelled. */
-  if (job->shapes_made && onyx_document_offer_shapes (job->document, job->shapes, job->revision))
-    {
-      onyx_document_offer_validation (job->document, g_steal_pointer (&job->validation), job->revision);
-      if (job->document == self->document)
-        g_idle_add_full (G_PRIORITY_DEFAULT, announce_snapshot, g_object_ref (self), g_object_unref);
-    }
-  if (job->engine != self->engine)
-    onyx_layout_engine_free (job->engine);
-  if (layout != NULL && current)
-    {
-      onyx_canvas_set_layout (self->canvas, layout, self->keep_view);
-      g_signal_emit (self, signals[SIGNAL_LAID_OUT], 0);
-    }
-  else
-    {
-      g_clear_pointer (&layout, onyx_layout_free);
-      if (current && !self->pending && !job->quiet)
-        g_signal_emit (self, signals[SIGNAL_CANCELLED], 0);
-    }
+  self->work = NULL;
+  if (result != NULL && current)
+    g_signal_emit (self, signals[SIGNAL_LAID_OUT], 0, onyx_job_take_result (job), self->keep_view);
+  else if (current && !self->pending && !work->quiet)
+    g_signal_emit (self, signals[SIGNAL_CANCELLED], 0);
   if (self->pending && self->engine != NULL)
     {
       self->pending = FALSE;
@@ -186,12 +116,13 @@ scopes_strv (GPtrArray *scopes)
 void
 onyx_layout_session_relayout (OnyxLayoutSession *self, gboolean keep_view)
 {
-  g_autoptr (GTask) task = NULL;
-  LayoutJob *job;
+  OnyxJobSpec spec = { .document = self->document, .flags = ONYX_JOB_FREEZE, .owner = self, .work = lay_out,
+                       .data_free = (GDestroyNotify) layout_work_free,
+                       .result_free = (GDestroyNotify) onyx_layout_free, .done = laid_out };
+  LayoutWork *work;
 
   g_return_if_fail (ONYX_IS_LAYOUT_SESSION (self));
-  g_clear_handle_id (&self->relayout_after_change, g_source_remove);
-  if (self->engine == NULL || self->canvas == NULL)
+  if (self->engine == NULL)
     return;
   if (self->job != NULL)
     {
@@ -199,62 +130,30 @@ onyx_layout_session_relayout (OnyxLayoutSession *self, gboolean keep_view)
       self->keep_view = self->keep_view && keep_view;
       return;
     }
-  job = g_new0 (LayoutJob, 1);
-  job->document = self->document != NULL ? g_object_ref (self->document) : NULL;
-  job->engine = self->engine;
-  if (job->document != NULL)
+  work = g_new0 (LayoutWork, 1);
+  work->engine = self->engine;
+  if (self->document != NULL)
     {
-      OnyxShapes *shapes = onyx_document_peek_shapes (job->document);
-      job->shapes = shapes != NULL ? onyx_shapes_ref (shapes) : NULL;
-      job->revision = onyx_document_get_revision (job->document);
-      onyx_document_freeze (job->document);
+      OnyxShapes *shapes = onyx_document_peek_shapes (self->document);
+      work->shapes = shapes != NULL ? onyx_shapes_ref (shapes) : NULL;
     }
-  job->items_stale = self->items_stale;
+  work->items_stale = self->items_stale;
   self->items_stale = FALSE;
-  job->fold_constants = g_settings_get_boolean (self->settings, "fold-constants");
+  work->fold_constants = g_settings_get_boolean (self->settings, "fold-constants");
   /* The schema's GroupExpansion nicks auto/top-level/all are OnyxExpandMode's order. */
-  job->mode = g_settings_get_enum (self->settings, "group-expansion");
-  job->expanded = scopes_strv (self->expanded);
-  job->collapsed = scopes_strv (self->collapsed);
-  job->progress_permille = &self->progress_permille;
-  self->progress_permille = 0;
+  work->mode = g_settings_get_enum (self->settings, "group-expansion");
+  work->expanded = scopes_strv (self->expanded);
+  work->collapsed = scopes_strv (self->collapsed);
   self->keep_view = keep_view;
-  job->cancellable = g_cancellable_new ();
-  self->job = job;
-  self->progress_source = g_timeout_add (300, progress_tick, self);
-
-  task = g_task_new (self, job->cancellable, layout_done, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) layout_job_free);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, layout_thread);
+  spec.data = self->work = work;
+  self->job = onyx_jobs_start (self->jobs, &spec);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
 }
 
-static gboolean
-relayout_after_change_cb (gpointer data)
+void
+onyx_layout_session_graph_changed (OnyxLayoutSession *self)
 {
-  OnyxLayoutSession *self = data;
-
-  self->relayout_after_change = 0;
-  onyx_layout_session_relayout (self, TRUE);
-  return G_SOURCE_REMOVE;
-}
-
-/* Whatever layout comes next builds the engine's items again (the old ones point
- * into the model as it was). It starts from an idle, not here: the graph shown may
- * be gone with the edit (a deleted If's branch, an inlined function), and the thread
- * must not read it before the window, in its own handler, shows another. */
-static void
-document_changed_cb (OnyxLayoutSession *self, const OnyxChange *change)
-{
-  if (change == NULL)
-    return;  /* saved: the model is the same */
   self->items_stale = TRUE;
-  if (self->relayout_after_change == 0 && self->engine != NULL && self->canvas != NULL)
-    {
-      self->relayout_after_change = g_idle_add_full (G_PRIORITY_HIGH, relayout_after_change_cb, self, NULL);
-      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
-    }
 }
 
 static void
@@ -263,8 +162,8 @@ cancel (OnyxLayoutSession *self, gboolean quiet)
   self->pending = FALSE;
   if (self->job == NULL)
     return;
-  self->job->quiet = self->job->quiet || quiet;
-  g_cancellable_cancel (self->job->cancellable);
+  self->work->quiet = self->work->quiet || quiet;
+  onyx_job_cancel (self->job);
 }
 
 void
@@ -278,14 +177,20 @@ gboolean
 onyx_layout_session_is_busy (OnyxLayoutSession *self)
 {
   g_return_val_if_fail (ONYX_IS_LAYOUT_SESSION (self), FALSE);
-  return self->job != NULL || self->relayout_after_change != 0;
+  return self->job != NULL;
+}
+
+double
+onyx_layout_session_get_progress (OnyxLayoutSession *self)
+{
+  return self->job != NULL ? onyx_job_get_progress (self->job) : 0;
 }
 
 OnyxLayoutEngine *
 onyx_layout_session_get_engine (OnyxLayoutSession *self)
 {
   g_return_val_if_fail (ONYX_IS_LAYOUT_SESSION (self), NULL);
-  /* Due after an edit, its items may point into the model as it was. */
+  /* While a layout runs, its thread changes the engine. */
   return onyx_layout_session_is_busy (self) ? NULL : self->engine;
 }
 
@@ -294,24 +199,14 @@ onyx_layout_session_set_graph (OnyxLayoutSession *self, OnyxDocument *document, 
 {
   g_return_if_fail (ONYX_IS_LAYOUT_SESSION (self));
   cancel (self, TRUE);
-  if (self->relayout_after_change != 0)
-    {
-      g_clear_handle_id (&self->relayout_after_change, g_source_remove);
-      g_object_notify_by_pspec (G_OBJECT (self), props[PROP_BUSY]);
-    }
   /* A running job frees the engine it reads once it is done. */
-  if (self->job == NULL)
+  if (self->job != NULL)
+    self->work->owns_engine = TRUE;
+  else
     g_clear_pointer (&self->engine, onyx_layout_engine_free);
   self->engine = engine;
   self->items_stale = FALSE;
-  if (self->document != document)
-    {
-      if (self->document != NULL)
-        g_signal_handlers_disconnect_by_func (self->document, document_changed_cb, self);
-      g_set_object (&self->document, document);
-      if (document != NULL)
-        g_signal_connect_swapped (document, "changed", G_CALLBACK (document_changed_cb), self);
-    }
+  g_set_object (&self->document, document);
   g_ptr_array_set_size (self->expanded, 0);
   g_ptr_array_set_size (self->collapsed, 0);
 }
@@ -414,17 +309,6 @@ onyx_layout_session_open_scopes_of (OnyxLayoutSession *self, gssize position)
     onyx_layout_session_relayout (self, TRUE);
 }
 
-void
-onyx_layout_session_detach (OnyxLayoutSession *self)
-{
-  g_return_if_fail (ONYX_IS_LAYOUT_SESSION (self));
-  onyx_layout_session_set_graph (self, NULL, NULL);
-  g_clear_handle_id (&self->progress_source, g_source_remove);
-  g_clear_object (&self->canvas);
-  g_clear_object (&self->progress_revealer);
-  g_clear_object (&self->progress_bar);
-}
-
 static void
 onyx_layout_session_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
 {
@@ -445,8 +329,8 @@ onyx_layout_session_dispose (GObject *object)
 {
   OnyxLayoutSession *self = ONYX_LAYOUT_SESSION (object);
 
-  /* A running task holds the session: nothing reads the engine by now. */
-  onyx_layout_session_detach (self);
+  /* A running job holds the session: nothing reads the engine by now. */
+  onyx_layout_session_set_graph (self, NULL, NULL);
   G_OBJECT_CLASS (onyx_layout_session_parent_class)->dispose (object);
 }
 
@@ -456,6 +340,7 @@ onyx_layout_session_finalize (GObject *object)
   OnyxLayoutSession *self = ONYX_LAYOUT_SESSION (object);
 
   g_clear_object (&self->settings);
+  g_clear_object (&self->jobs);
   g_ptr_array_unref (self->expanded);
   g_ptr_array_unref (self->collapsed);
   G_OBJECT_CLASS (onyx_layout_session_parent_class)->finalize (object);
@@ -472,10 +357,8 @@ onyx_layout_session_class_init (OnyxLayoutSessionClass *klass)
   props[PROP_BUSY] = g_param_spec_boolean ("busy", NULL, NULL, FALSE,
                                            G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
-  signals[SIGNAL_SNAPSHOT_READY] = g_signal_new ("snapshot-ready", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                               0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_LAID_OUT] = g_signal_new ("laid-out", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_BOOLEAN);
   signals[SIGNAL_CANCELLED] = g_signal_new ("cancelled", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                             0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
@@ -488,14 +371,11 @@ onyx_layout_session_init (OnyxLayoutSession *self)
 }
 
 OnyxLayoutSession *
-onyx_layout_session_new (OnyxCanvas *canvas, GtkRevealer *progress_revealer, GtkProgressBar *progress_bar,
-                         GSettings *settings)
+onyx_layout_session_new (OnyxJobs *jobs, GSettings *settings)
 {
   OnyxLayoutSession *self = g_object_new (ONYX_TYPE_LAYOUT_SESSION, NULL);
 
-  self->canvas = g_object_ref (canvas);
-  self->progress_revealer = g_object_ref (progress_revealer);
-  self->progress_bar = g_object_ref (progress_bar);
+  self->jobs = g_object_ref (jobs);
   self->settings = g_object_ref (settings);
   return self;
 }

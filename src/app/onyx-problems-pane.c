@@ -1,11 +1,14 @@
 /* onyx-problems-pane.c: the problems as a GtkListView over a GListModel of
  * OnyxProblemRow: only the rows on screen are widgets, so a model with thousands of
- * problems lists them all. Rows keep copies of the texts and their problem's index;
- * the window looks it up in the diagnostics' current list. */
+ * problems lists them all. Rows keep copies of the texts and their problem's index
+ * in the document's current list. The part follows the view state: the list, the
+ * dots on the canvas, and the selection a row makes. */
 #include "onyx-problems-pane.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+
+#include "onyx-canvas.h"
 
 struct _OnyxProblemsPane {
   GtkBox parent_instance;
@@ -14,12 +17,16 @@ struct _OnyxProblemsPane {
   GtkStack *stack;
   GtkListView *list;
   GListStore *rows;             /* OnyxProblemRow, errors first */
+
+  OnyxViewState *state;
+  GSimpleActionGroup *actions;
 };
 
 /* One problem as the list shows it, made when the problems are set. */
 struct _OnyxProblemRow {
   GObject parent_instance;
   guint problem;
+  OnyxProblemKind kind;
   OnyxProblemSeverity severity;
   char *message;
   char *where;                  /* "Node a · Tensor b", or NULL */
@@ -64,8 +71,8 @@ onyx_problem_row_get_message (OnyxProblemRow *self)
 
 G_DEFINE_FINAL_TYPE (OnyxProblemsPane, onyx_problems_pane, GTK_TYPE_BOX)
 
-enum { PROBLEM_ACTIVATED, N_SIGNALS };
-static guint signals[N_SIGNALS];
+enum { PROP_0, PROP_REVEALED, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 const char *
 onyx_problem_severity_icon (OnyxProblemSeverity severity)
@@ -124,6 +131,7 @@ problem_row_new (const OnyxProblem *problem, guint index)
   OnyxProblemRow *row = g_object_new (ONYX_TYPE_PROBLEM_ROW, NULL);
 
   row->problem = index;
+  row->kind = problem->kind;
   row->severity = problem->severity;
   row->message = g_strdup (problem->message);
   row->where = problem_where (problem);
@@ -143,7 +151,30 @@ query_row_tooltip (GtkWidget *box, int x, int y, gboolean keyboard, GtkTooltip *
   return TRUE;
 }
 
-/* A row: the severity's icon, the message and, under it, where. */
+/* The section of the manual's Problems page on a kind of problem. */
+static char *
+help_uri (OnyxProblemKind kind)
+{
+  const char *name = onyx_problem_kind_name (kind);
+
+  /* The kind's name in --json keeps ONNX's word; the manual's section is "checker". */
+  return g_strdup_printf ("help:onyx/problems#%s", g_str_equal (name, "onnx-checker") ? "checker" : name);
+}
+
+static void
+help_clicked_cb (GtkButton *button, GtkListItem *item)
+{
+  OnyxProblemRow *row = gtk_list_item_get_item (item);
+  g_autofree char *uri = NULL;
+
+  if (row == NULL)
+    return;
+  uri = help_uri (row->kind);
+  gtk_show_uri (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (button))), uri, GDK_CURRENT_TIME);
+}
+
+/* A row: the severity's icon, the message and, under it, where; a link to what the
+ * manual says of its kind. */
 static void
 setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
 {
@@ -152,6 +183,7 @@ setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
   GtkWidget *icon = gtk_image_new ();
   GtkWidget *message = gtk_label_new (NULL);
   GtkWidget *where = gtk_label_new (NULL);
+  GtkWidget *help = gtk_button_new_from_icon_name ("help-browser-symbolic");
 
   gtk_box_append (GTK_BOX (box), icon);
   gtk_label_set_xalign (GTK_LABEL (message), 0);
@@ -164,6 +196,11 @@ setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
   gtk_box_append (GTK_BOX (text), where);
   gtk_widget_set_hexpand (text, TRUE);
   gtk_box_append (GTK_BOX (box), text);
+  gtk_widget_add_css_class (help, "flat");
+  gtk_widget_set_valign (help, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (help, _("What This Means"));
+  g_signal_connect (help, "clicked", G_CALLBACK (help_clicked_cb), item);
+  gtk_box_append (GTK_BOX (box), help);
   gtk_widget_set_margin_top (box, 6);
   gtk_widget_set_margin_bottom (box, 6);
   gtk_widget_set_margin_start (box, 6);
@@ -275,83 +312,230 @@ onyx_problems_pane_get_rows (OnyxProblemsPane *self)
   return G_LIST_MODEL (self->rows);
 }
 
+/* ---- The part: the document's problems, dots on the canvas, a row selects ---- */
+
+static GPtrArray *
+current_problems (OnyxProblemsPane *self)
+{
+  OnyxProblemList *problems = self->state != NULL ? onyx_view_state_get_problems (self->state) : NULL;
+
+  return problems != NULL ? onyx_problem_list_get (problems) : NULL;
+}
+
+static void
+mark (guint8 *badges, int box, OnyxProblemSeverity severity)
+{
+  guint8 badge = severity == ONYX_PROBLEM_ERROR ? ONYX_CANVAS_BADGE_ERROR : ONYX_CANVAS_BADGE_WARNING;
+
+  /* Information gets no dot: a graph full of them would hide the ones that matter. */
+  if (box >= 0 && severity != ONYX_PROBLEM_INFO)
+    badges[box] = MAX (badges[box], badge);
+}
+
+/* A dot on each box showing a node with a problem (closed groups show their
+ * nodes'), in the graph shown. */
+static void
+update_badges (OnyxProblemsPane *self)
+{
+  const OnyxLayout *layout = onyx_view_state_get_layout (self->state);
+  OnyxLayoutEngine *engine = onyx_view_state_get_engine (self->state);
+  GPtrArray *problems = current_problems (self);
+  g_autofree int *box_of = NULL;         /* per node of the graph shown */
+  g_autofree guint8 *badges = NULL;
+  Onnx__GraphProto *graph;
+  OnyxGraphIndex *index;
+
+  if (problems == NULL || layout == NULL || engine == NULL)
+    return;
+  graph = onyx_view_state_get_graph (self->state);
+  index = onyx_view_state_get_graph_index (self->state);
+  box_of = onyx_layout_boxes_of_nodes (layout, engine);
+  badges = g_new0 (guint8, MAX (layout->nodes->len, 1));
+  for (guint p = 0; p < problems->len; p++)
+    {
+      const OnyxProblem *problem = g_ptr_array_index (problems, p);
+      /* A problem inside a subgraph marks the node holding it in the graph shown. */
+      Onnx__NodeProto *shown = problem->node_proto != NULL
+                                 ? onyx_view_state_node_in_view (self->state, problem->node_proto) : NULL;
+      gssize pos = shown != NULL ? onyx_graph_index_node_position (index, shown) : -1;
+
+      if (pos >= 0 && (size_t) pos < graph->n_node)
+        mark (badges, box_of[pos], problem->severity);
+      else if (problem->node_proto == NULL && problem->tensor != NULL && problem->graph_proto == graph)
+        /* Graph inputs and outputs are boxes of their own. */
+        for (guint i = 0; i < layout->nodes->len; i++)
+          {
+            const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
+            if ((node->kind == ONYX_LAYOUT_INPUT && (size_t) node->index < graph->n_input &&
+                 g_strcmp0 (graph->input[node->index]->name, problem->tensor) == 0) ||
+                (node->kind == ONYX_LAYOUT_OUTPUT && (size_t) node->index < graph->n_output &&
+                 g_strcmp0 (graph->output[node->index]->name, problem->tensor) == 0))
+              mark (badges, i, problem->severity);
+          }
+    }
+  onyx_view_state_set_badges (self->state, badges, layout->nodes->len);
+}
+
+static void
+refresh (OnyxProblemsPane *self)
+{
+  onyx_problems_pane_set_problems (self, current_problems (self));
+}
+
+/* A step's whole-model problems came: the list and the dots follow. */
+static void
+analysed_cb (OnyxProblemsPane *self)
+{
+  refresh (self);
+  update_badges (self);
+}
+
+static void
+document_changed_cb (OnyxProblemsPane *self)
+{
+  /* A model opened is listed once it settled (after its first layout started). */
+  if (onyx_view_state_get_document (self->state) == NULL)
+    refresh (self);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self->actions), "show")),
+                               onyx_view_state_get_document (self->state) != NULL);
+}
+
+static void
+settled_cb (OnyxProblemsPane *self)
+{
+  refresh (self);
+  /* (when the first layout came before them) */
+  update_badges (self);
+}
+
 static void
 activate_cb (OnyxProblemsPane *self, guint position)
 {
   g_autoptr (OnyxProblemRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), position);
+  GPtrArray *problems = current_problems (self);
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
+  const OnyxProblem *problem;
+  OnyxGraphIndex *index;
 
-  if (row != NULL)
-    g_signal_emit (self, signals[PROBLEM_ACTIVATED], 0, row->problem);
+  if (row == NULL || problems == NULL || row->problem >= problems->len)
+    return;
+  problem = g_ptr_array_index (problems, row->problem);
+  /* Nodes of subgraphs are shown in their graph; functions' are not edited, and
+   * stay a text. */
+  if (problem->node_proto != NULL && onyx_document_contains_node (document, (Onnx__NodeProto *) problem->node_proto))
+    {
+      /* Shows its graph, opens a closed group around it and centres it. */
+      onyx_view_state_select_node (self->state, (Onnx__NodeProto *) problem->node_proto);
+      onyx_view_state_reveal (self->state, ONYX_REVEAL_CENTER);
+    }
+  else if (problem->tensor != NULL && problem->graph_proto != NULL)
+    {
+      if (problem->graph_proto != onyx_view_state_get_graph (self->state))
+        onyx_view_state_show_graph (self->state, (Onnx__GraphProto *) problem->graph_proto);
+      index = onyx_view_state_get_graph_index (self->state);
+      if (onyx_graph_index_defines (index, problem->tensor) ||
+          onyx_graph_index_graph_output (index, problem->tensor) != NULL)
+        onyx_view_state_select_tensor (self->state, problem->tensor);
+    }
+}
+
+static void
+show_changed (GSimpleAction *action, GVariant *value, gpointer data)
+{
+  OnyxProblemsPane *self = data;
+
+  g_simple_action_set_state (action, value);
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_REVEALED]);
+}
+
+void
+onyx_problems_pane_set_state (OnyxProblemsPane *self, OnyxViewState *state)
+{
+  g_return_if_fail (ONYX_IS_PROBLEMS_PANE (self) && self->state == NULL);
+  self->state = g_object_ref (state);
+  g_signal_connect_object (state, "notify::document", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "settled", G_CALLBACK (settled_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "analysed", G_CALLBACK (analysed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "laid-out", G_CALLBACK (update_badges), self, G_CONNECT_SWAPPED);
+  document_changed_cb (self);
+}
+
+GActionGroup *
+onyx_problems_pane_get_actions (OnyxProblemsPane *self)
+{
+  return G_ACTION_GROUP (self->actions);
+}
+
+gboolean
+onyx_problems_pane_get_revealed (OnyxProblemsPane *self)
+{
+  GVariant *state = g_action_group_get_action_state (G_ACTION_GROUP (self->actions), "show");
+  gboolean revealed = g_variant_get_boolean (state);
+
+  g_variant_unref (state);
+  return revealed;
+}
+
+static void
+onyx_problems_pane_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_REVEALED:
+      g_value_set_boolean (value, onyx_problems_pane_get_revealed (ONYX_PROBLEMS_PANE (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
 }
 
 static void
 onyx_problems_pane_dispose (GObject *object)
 {
-  g_clear_object (&ONYX_PROBLEMS_PANE (object)->rows);
+  OnyxProblemsPane *self = ONYX_PROBLEMS_PANE (object);
+
+  g_clear_object (&self->rows);
+  g_clear_object (&self->state);
+  g_clear_object (&self->actions);
+  gtk_widget_dispose_template (GTK_WIDGET (self), ONYX_TYPE_PROBLEMS_PANE);
   G_OBJECT_CLASS (onyx_problems_pane_parent_class)->dispose (object);
 }
 
 static void
 onyx_problems_pane_class_init (OnyxProblemsPaneClass *klass)
 {
-  G_OBJECT_CLASS (klass)->dispose = onyx_problems_pane_dispose;
-  signals[PROBLEM_ACTIVATED] = g_signal_new ("problem-activated", G_TYPE_FROM_CLASS (klass),
-                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                             G_TYPE_NONE, 1, G_TYPE_UINT);
-  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "onyxproblems");
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = onyx_problems_pane_dispose;
+  object_class->get_property = onyx_problems_pane_get_property;
+  props[PROP_REVEALED] = g_param_spec_boolean ("revealed", NULL, NULL, FALSE,
+                                               G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/onyxviewer/Onyx/onyx-problems-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, OnyxProblemsPane, title_label);
+  gtk_widget_class_bind_template_child (widget_class, OnyxProblemsPane, stack);
+  gtk_widget_class_bind_template_child (widget_class, OnyxProblemsPane, list);
+  gtk_widget_class_set_css_name (widget_class, "onyxproblems");
 }
 
 static void
 onyx_problems_pane_init (OnyxProblemsPane *self)
 {
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  GtkWidget *empty = adw_status_page_new ();
+  static const GActionEntry entries[] = {
+    { .name = "show", .state = "false", .change_state = show_changed },
+  };
   g_autoptr (GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
 
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
-  gtk_widget_add_css_class (GTK_WIDGET (self), "problems-pane");
-  /* A strip under the graph, as in an IDE: the canvas keeps the window's height. */
-  gtk_widget_set_size_request (GTK_WIDGET (self), -1, 200);
-  gtk_widget_set_vexpand (GTK_WIDGET (self), FALSE);
-
-  self->title_label = GTK_LABEL (gtk_label_new (_("No Problems")));
-  gtk_label_set_xalign (self->title_label, 0);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->title_label), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
-  gtk_widget_set_margin_start (header, 12);
-  gtk_widget_set_margin_end (header, 6);
-  gtk_widget_set_margin_top (header, 6);
-  gtk_widget_set_margin_bottom (header, 6);
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->title_label));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (close), "win.show-problems");
-  gtk_widget_set_tooltip_text (close, _("Hide Problems"));
-  gtk_widget_add_css_class (close, "flat");
-  gtk_widget_add_css_class (close, "circular");
-  gtk_box_append (GTK_BOX (header), close);
-  gtk_box_append (GTK_BOX (self), header);
-
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->rows = g_list_store_new (ONYX_TYPE_PROBLEM_ROW);
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_row), NULL);
-  /* Rows are activated, never selected: a click shows the node. */
-  self->list = GTK_LIST_VIEW (gtk_list_view_new (GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->rows)))),
-                                                 g_object_ref (factory)));
-  gtk_list_view_set_single_click_activate (self->list, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->list), "navigation-sidebar");
+  gtk_list_view_set_model (self->list, GTK_SELECTION_MODEL (gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->rows)))));
+  gtk_list_view_set_factory (self->list, factory);
   g_signal_connect_swapped (self->list, "activate", G_CALLBACK (activate_cb), self);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->list));
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "emblem-ok-symbolic");
-  adw_status_page_set_title (ADW_STATUS_PAGE (empty), _("No Problems Found"));
-  gtk_widget_add_css_class (empty, "compact");
-
-  self->stack = GTK_STACK (gtk_stack_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (self->stack), TRUE);
-  gtk_stack_add_named (self->stack, scrolled, "list");
-  gtk_stack_add_named (self->stack, empty, "empty");
   gtk_stack_set_visible_child_name (self->stack, "empty");
-  gtk_box_append (GTK_BOX (self), GTK_WIDGET (self->stack));
+  /* Show Problems (the header bar's button, Ctrl+Shift+M) toggles the pane. */
+  self->actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries), self);
 }

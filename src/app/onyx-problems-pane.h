@@ -1,25 +1,30 @@
-/* onyx-problems-pane.h: the problems of the open model (onyx-diagnose.h) as a
- * list under the graph, errors first, all of them; activating a row asks the window to show
- * the node or tensor it concerns. */
+/* onyx-problems-pane.h: the problems of the open model (onyx-problem-list.h) as a
+ * list under the graph, errors first, all of them, each with a link to what the
+ * manual says of its kind; activating a row selects the node or tensor it concerns
+ * (a part of the window: it follows the view state, and puts the problems' dots on
+ * the canvas). Its action, in the group it gives the window ("problems"): show, a
+ * toggle (property "revealed"). */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "onyx-validate.h"
+#include "onyx-view-state.h"
 
 G_BEGIN_DECLS
 
 #define ONYX_TYPE_PROBLEMS_PANE (onyx_problems_pane_get_type ())
 G_DECLARE_FINAL_TYPE (OnyxProblemsPane, onyx_problems_pane, ONYX, PROBLEMS_PANE, GtkBox)
 
-/* Signal "problem-activated" (guint problem): a row was activated; `problem` indexes
- * the array last given to onyx_problems_pane_set_problems(). */
-
+void        onyx_problems_pane_set_state    (OnyxProblemsPane *self,
+                                             OnyxViewState    *state);
+GActionGroup *onyx_problems_pane_get_actions (OnyxProblemsPane *self);
+gboolean    onyx_problems_pane_get_revealed (OnyxProblemsPane *self);
 /* Lists `problems` (OnyxProblem*, may be NULL); the pane keeps no pointer to them. */
 void        onyx_problems_pane_set_problems (OnyxProblemsPane *self,
                                              GPtrArray        *problems);
 /* The rows (OnyxProblemRow), errors first, then warnings, then notes; activating one
- * (a click) emits "problem-activated". */
+ * (a click) selects what it concerns. */
 GListModel *onyx_problems_pane_get_rows     (OnyxProblemsPane *self);
 
 #define ONYX_TYPE_PROBLEM_ROW (onyx_problem_row_get_type ())

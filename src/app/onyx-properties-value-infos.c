@@ -21,7 +21,7 @@ new_value_info_row (const Onnx__ValueInfoProto *info)
   g_autofree char *name = onyx_display_escape (info->name);
   g_autofree char *type = onyx_type_to_string (info->type);
 
-  return onyx_properties_new_link_row (name, type, "win.select-tensor", g_variant_new_string (info->name));
+  return onyx_properties_new_link_row (name, type, "graph.select-tensor", g_variant_new_string (info->name));
 }
 
 /* A family's members are made when it is first opened: 64 KV-cache rows rebuilt

@@ -29,7 +29,8 @@
 struct _OnyxProperties {
   GtkBox parent_instance;
 
-  OnyxProblemList *diagnostics;   /* borrowed, or NULL */
+  OnyxViewState *state;
+  OnyxProblemList *problems;      /* the state's, or NULL */
   GtkWidget *page;                /* shown, or NULL */
   GtkWidget *kept;                /* the one shown before, hidden: the model's page is
                                    * shown again after each edit of a node */
@@ -284,7 +285,7 @@ add_graph_group (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *grap
       g_autofree char *who = onyx_node_describe (doc, holder);
       g_autofree char *op = onyx_display_escape (holder->op_type);
       g_autofree char *text = g_strdup_printf ("%s (%s)", who, op);
-      add_link_row (group, _("Held by"), text, "win.graph-up", NULL);
+      add_link_row (group, _("Held by"), text, "graph.graph-up", NULL);
     }
   add_text_row (group, _("Nodes"), format_count (graph->n_node));
   for (guint i = 0; i < reads->len; i++)
@@ -343,7 +344,7 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
       /* Older dynamo exports wrap every module in one: inlined, the graph is whole. */
       gtk_widget_set_tooltip_text (button, _("Replace every call by the function’s nodes"));
       gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.inline-functions");
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "edit.inline-functions");
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
     }
   if (model->doc_string != NULL && model->doc_string[0] != '\0')
@@ -396,7 +397,7 @@ insert_after_button (const char *tensor)
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (button, "flat");
   gtk_actionable_set_action_target_value (GTK_ACTIONABLE (button), g_variant_new_string (tensor));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "win.insert-node-after");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "edit.insert-node-after");
   return button;
 }
 
@@ -455,21 +456,14 @@ add_tensor_link (GtkWidget *group, OnyxDocument *doc, Onnx__GraphProto *graph, c
   if (name == NULL || name[0] == '\0')
     return add_row (group, label, _("(not connected)"));
   type = tensor_type_text (doc, graph, name);
-  return add_link_row (group, title, type != NULL ? type : "", "win.select-tensor", g_variant_new_string (name));
-}
-
-void
-onyx_properties_set_diagnostics (OnyxProperties *self, OnyxProblemList *diagnostics)
-{
-  g_return_if_fail (ONYX_IS_PROPERTIES (self));
-  self->diagnostics = diagnostics;
+  return add_link_row (group, title, type != NULL ? type : "", "graph.select-tensor", g_variant_new_string (name));
 }
 
 /* The node's problems, first in the panel: they are why people look at it. */
 static void
 add_problem_rows (OnyxProperties *self, Onnx__NodeProto *node)
 {
-  GPtrArray *problems = self->diagnostics ? onyx_problem_list_get (self->diagnostics) : NULL;
+  GPtrArray *problems = self->problems ? onyx_problem_list_get (self->problems) : NULL;
   GtkWidget *group = NULL;
 
   for (guint i = 0; problems != NULL && i < problems->len; i++)
@@ -560,7 +554,7 @@ add_default_rows (GtkWidget **group, OnyxProperties *self, const OnyxSchema *sch
     }
 }
 
-/* GRAPH and GRAPHS attributes: a row per graph that opens it ("win.open-graph"). */
+/* GRAPH and GRAPHS attributes: a row per graph that opens it ("graph.open-graph"). */
 static void
 add_graph_rows (GtkWidget *group, OnyxGraphList *graphs, const Onnx__AttributeProto *attr)
 {
@@ -575,7 +569,7 @@ add_graph_rows (GtkWidget *group, OnyxGraphList *graphs, const Onnx__AttributePr
                                                           "graph of %zu nodes — open", graph->n_node),
                                                 graph->n_node);
       if (entry != NULL)
-        add_link_row (group, title, value, "win.open-graph", g_variant_new_string (entry->name));
+        add_link_row (group, title, value, "graph.open-graph", g_variant_new_string (entry->name));
     }
 }
 
@@ -652,7 +646,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   add_text_row (group, _("Domain"), g_strdup_printf ("%s (%s)", domain,
                 onyx_domain_is_standard (node->domain) ? _("standard ONNX")
                 : onyx_domain_is_onnxruntime (node->domain) ? _("ONNX Runtime’s") : _("custom")));
-  add_entry_row (group, _("Name"), node->name != NULL ? node->name : "", "win.rename-node", NULL);
+  add_entry_row (group, _("Name"), node->name != NULL ? node->name : "", "edit.rename-node", NULL);
   if (node->doc_string != NULL && node->doc_string[0] != '\0')
     add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));
   schema = add_schema_rows (group, doc, node);
@@ -661,13 +655,13 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_set_margin_top (box, 6);
-  add_button (box, _("_Bypass"), "win.bypass-node", NULL, FALSE);
-  add_button (box, _("_Delete"), "win.delete-node", NULL, TRUE);
-  add_button (box, _("Delete with _Descendants"), "win.delete-descendants", NULL, TRUE);
+  add_button (box, _("_Bypass"), "edit.bypass-node", NULL, FALSE);
+  add_button (box, _("_Delete"), "edit.delete-node", NULL, TRUE);
+  add_button (box, _("Delete with _Descendants"), "edit.delete-descendants", NULL, TRUE);
   gtk_box_append (GTK_BOX (self->building), box);
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  add_button (box, _("R_eplace Operator…"), "win.replace-operator", NULL, FALSE);
-  add_button (box, _("E_xtract to New Model…"), "win.extract-model", NULL, FALSE);
+  add_button (box, _("R_eplace Operator…"), "edit.replace-operator", NULL, FALSE);
+  add_button (box, _("E_xtract to New Model…"), "edit.extract-model", NULL, FALSE);
   gtk_box_append (GTK_BOX (self->building), box);
 
   if (node->n_attribute > 0)
@@ -681,7 +675,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
           g_autofree char *value = onyx_attribute_to_string (a);
           g_autofree char *name = onyx_display_escape (a->name);
           if (onyx_attribute_type_is_text (a->type))
-            add_entry_row (group, name, value, "win.set-attribute", g_variant_new_string (a->name));
+            add_entry_row (group, name, value, "edit.set-attribute", g_variant_new_string (a->name));
           else if (a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH ||
                    a->type == ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPHS)
             {
@@ -705,7 +699,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
       GtkWidget *row = add_tensor_link (group, doc, graph, label, node->input[i]);
       /* Any input, an unconnected optional one too, can read any tensor of the graph. */
       adw_action_row_add_suffix (ADW_ACTION_ROW (row),
-                                 onyx_tensor_picker_button_new_in (doc, graph, node->input[i], "win.reconnect-input",
+                                 onyx_tensor_picker_button_new_in (doc, graph, node->input[i], "edit.reconnect-input",
                                                                    g_variant_new_uint32 ((guint32) i)));
     }
   group = add_group (self, _("Outputs"));
@@ -775,7 +769,7 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
   begin_page (self);
   group = add_group (self, input != NULL && init == NULL ? _("Graph Input")
                            : output != NULL ? _("Graph Output") : _("Tensor"));
-  add_entry_row (group, _("Name"), name, "win.rename-tensor", g_variant_new_string (name));
+  add_entry_row (group, _("Name"), name, "edit.rename-tensor", g_variant_new_string (name));
 
   if (input != NULL)
     {
@@ -794,7 +788,7 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
                   ? g_strdup_printf ("%" G_GINT64_FORMAT, d->dim_value)
                   : g_strdup (d->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM
                               ? d->dim_param : "?");
-              add_entry_row (group, title, text, "win.set-input-dim", g_variant_new ("(su)", name, (guint32) i));
+              add_entry_row (group, title, text, "edit.set-input-dim", g_variant_new ("(su)", name, (guint32) i));
             }
         }
     }
@@ -805,7 +799,7 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
     {
       g_autofree char *who = onyx_node_describe (doc, value->producer);
       gssize pos = onyx_graph_index_node_position (index, value->producer);
-      add_link_row (group, _("Produced by"), who, "win.select-node", g_variant_new_int32 (pos));
+      add_link_row (group, _("Produced by"), who, "graph.select-node", g_variant_new_int32 (pos));
     }
   else if (input == NULL && init == NULL && onyx_document_graph_owner (doc, graph) != NULL)
     add_row (group, _("Produced by"), _("a graph around this one (read from outside)"));
@@ -815,17 +809,17 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
         OnyxUse *use = &g_array_index (value->uses, OnyxUse, i);
         g_autofree char *who = onyx_node_describe (doc, use->node);
         gssize pos = onyx_graph_index_node_position (index, use->node);
-        add_link_row (group, _("Used by"), who, "win.select-node", g_variant_new_int32 (pos));
+        add_link_row (group, _("Used by"), who, "graph.select-node", g_variant_new_int32 (pos));
       }
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   if (output != NULL)
-    add_button (box, _("_Remove from Graph Outputs"), "win.remove-output",
+    add_button (box, _("_Remove from Graph Outputs"), "edit.remove-output",
                 g_variant_new_string (name), TRUE);
   else if (value != NULL && value->producer != NULL)
-    add_button (box, _("_Add as Graph Output"), "win.add-output", g_variant_new_string (name), FALSE);
-  add_button (box, _("_Insert Node After…"), "win.insert-node-after", g_variant_new_string (name), FALSE);
-  add_button (box, _("E_xtract to New Model…"), "win.extract-model", NULL, FALSE);
+    add_button (box, _("_Add as Graph Output"), "edit.add-output", g_variant_new_string (name), FALSE);
+  add_button (box, _("_Insert Node After…"), "edit.insert-node-after", g_variant_new_string (name), FALSE);
+  add_button (box, _("E_xtract to New Model…"), "edit.extract-model", NULL, FALSE);
   gtk_box_append (GTK_BOX (self->building), box);
 
   if (init != NULL)
@@ -835,9 +829,74 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
   present_page (self);
 }
 
+/* ---- What the panel shows: the view state's selection ---- */
+
+static void
+refresh (OnyxProperties *self)
+{
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
+  Onnx__GraphProto *graph = onyx_view_state_get_graph (self->state);
+
+  self->problems = onyx_view_state_get_problems (self->state);
+  if (document == NULL)
+    {
+      onyx_properties_clear (self);
+      return;
+    }
+  switch (onyx_view_state_get_selection (self->state))
+    {
+    case ONYX_SELECTION_NODE:
+      onyx_properties_show_node (self, document, graph, onyx_view_state_get_selected_node (self->state));
+      break;
+    case ONYX_SELECTION_TENSOR:
+      onyx_properties_show_tensor (self, document, graph, onyx_view_state_get_selected_tensor (self->state));
+      break;
+    default:
+      onyx_properties_show_model (self, document, graph);
+    }
+}
+
+static void
+document_changed_cb (OnyxProperties *self)
+{
+  /* A model opened is shown once it settled (after its first layout started). */
+  if (onyx_view_state_get_document (self->state) == NULL)
+    refresh (self);
+}
+
+/* A step's inferred types: the model's page shows recorded types only. */
+static void
+analysed_cb (OnyxProperties *self)
+{
+  if (onyx_view_state_get_selection (self->state) != ONYX_SELECTION_MODEL)
+    refresh (self);
+}
+
+void
+onyx_properties_set_state (OnyxProperties *self, OnyxViewState *state)
+{
+  g_return_if_fail (ONYX_IS_PROPERTIES (self) && self->state == NULL);
+  self->state = g_object_ref (state);
+  g_signal_connect_object (state, "notify::selection", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::document", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "settled", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "analysed", G_CALLBACK (analysed_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+onyx_properties_dispose (GObject *object)
+{
+  OnyxProperties *self = ONYX_PROPERTIES (object);
+
+  self->problems = NULL;
+  g_clear_object (&self->state);
+  G_OBJECT_CLASS (onyx_properties_parent_class)->dispose (object);
+}
+
 static void
 onyx_properties_class_init (OnyxPropertiesClass *klass)
 {
+  G_OBJECT_CLASS (klass)->dispose = onyx_properties_dispose;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "onyxproperties");
 }
 

@@ -1,5 +1,7 @@
-/* onyx-run-pane.c: the Run sidebar (onyx-run-pane.h). */
-#include "onyx-run-pane.h"
+/* onyx-run-pane.c: the Run sidebar (onyx-run-pane.h): what a run's result shows,
+ * its colour scale and legend, the selected tensors' statistics. The runs
+ * themselves: onyx-run-pane-runs.c. */
+#include "onyx-run-pane-private.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -8,34 +10,9 @@
 #include "onyx-types.h"
 #include "onyx-text.h"
 
-struct _OnyxRunPane {
-  GtkBox parent_instance;
-
-  GtkLabel *subtitle;        /* the inputs */
-  GtkStack *status;          /* running, error, result */
-  GtkLabel *error_label;
-  GtkLabel *summary_label;
-  GtkWidget *compare_box;
-  GtkLabel *compare_label;
-  GtkWidget *divergence_button;
-  GtkDropDown *color_drop;
-  GtkWidget *legend;
-  GtkLabel *legend_low, *legend_high, *legend_note;
-  GtkBox *tensors_box;
-
-  OnyxRunResult *result;
-  char *compared_with;
-  double atol;
-  GHashTable *stats_by_name;  /* borrowed from result */
-  GHashTable *delta_by_name;
-  OnyxRunColor color_by;
-  double scale_low, scale_high; /* of the statistic, through asinh */
-  GStrv shown;
-};
-
 G_DEFINE_FINAL_TYPE (OnyxRunPane, onyx_run_pane, GTK_TYPE_BOX)
 
-enum { PROP_0, PROP_COLOR_BY, N_PROPS };
+enum { PROP_0, PROP_COLOR_BY, PROP_REVEALED, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 /* ---- The scale ---- */
@@ -559,161 +536,18 @@ color_drop_cb (OnyxRunPane *self)
   onyx_run_pane_set_color_by (self, gtk_drop_down_get_selected (self->color_drop));
 }
 
-static GtkWidget *
-action_button (const char *label, const char *action)
-{
-  GtkWidget *button = gtk_button_new_with_mnemonic (label);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  return button;
-}
-
-/* A flat round button of the header. */
-static GtkWidget *
-icon_button (const char *icon, const char *action, const char *tooltip)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (button, "flat");
-  gtk_widget_add_css_class (button, "circular");
-  return button;
-}
-
-static GtkWidget *
-build_header (OnyxRunPane *self)
-{
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-
-  gtk_widget_set_hexpand (titles, TRUE);
-  gtk_box_append (GTK_BOX (titles), caption (_("ONNX Runtime"), "heading"));
-  self->subtitle = GTK_LABEL (caption ("", "caption"));
-  gtk_widget_add_css_class (GTK_WIDGET (self->subtitle), "dim-label");
-  gtk_box_append (GTK_BOX (titles), GTK_WIDGET (self->subtitle));
-  gtk_box_append (GTK_BOX (header), titles);
-  gtk_box_append (GTK_BOX (header), icon_button ("emblem-system-symbolic", "win.run-settings", _("Run Settings")));
-  gtk_box_append (GTK_BOX (header), icon_button ("window-close-symbolic", "win.run-close", _("Close the Run Results")));
-  return header;
-}
-
-static GtkWidget *
-build_status (OnyxRunPane *self)
-{
-  GtkWidget *running = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *spinner = gtk_spinner_new ();
-  GtkWidget *result = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *divergence_row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-
-  self->status = GTK_STACK (gtk_stack_new ());
-  gtk_stack_set_vhomogeneous (self->status, FALSE);
-  gtk_stack_set_hhomogeneous (self->status, FALSE);
-  gtk_spinner_start (GTK_SPINNER (spinner));
-  gtk_box_append (GTK_BOX (running), spinner);
-  gtk_box_append (GTK_BOX (running), caption (_("Running…"), NULL));
-  gtk_widget_set_hexpand (gtk_widget_get_last_child (running), TRUE);
-  gtk_box_append (GTK_BOX (running), action_button (_("_Cancel"), "win.run-cancel"));
-  gtk_stack_add_named (self->status, running, "running");
-  self->error_label = GTK_LABEL (caption ("", "error"));
-  gtk_stack_add_named (self->status, GTK_WIDGET (self->error_label), "error");
-
-  self->summary_label = GTK_LABEL (caption ("", NULL));
-  gtk_box_append (GTK_BOX (result), GTK_WIDGET (self->summary_label));
-  gtk_box_append (GTK_BOX (buttons), action_button (_("_Run Again"), "win.run"));
-  gtk_box_append (GTK_BOX (buttons), action_button (_("Co_mpare With…"), "win.run-compare"));
-  gtk_box_append (GTK_BOX (result), buttons);
-  self->compare_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  self->compare_label = GTK_LABEL (caption ("", NULL));
-  gtk_box_append (GTK_BOX (self->compare_box), GTK_WIDGET (self->compare_label));
-  self->divergence_button = action_button (_("Go to _First Divergence"), "win.run-first-divergence");
-  gtk_widget_add_css_class (self->divergence_button, "suggested-action");
-  gtk_box_append (GTK_BOX (divergence_row), self->divergence_button);
-  gtk_box_append (GTK_BOX (divergence_row), action_button (_("Save _Repro…"), "win.run-repro"));
-  gtk_box_append (GTK_BOX (self->compare_box), divergence_row);
-  gtk_box_append (GTK_BOX (result), self->compare_box);
-  gtk_stack_add_named (self->status, result, "result");
-  return GTK_WIDGET (self->status);
-}
-
-static GtkWidget *
-build_scale (OnyxRunPane *self)
-{
-  static const char *const choices[] = { N_("No Colours"), N_("Mean"), N_("Standard Deviation"),
-                                         N_("Largest Magnitude"), N_("Error"), NULL };
-  const char *translated[G_N_ELEMENTS (choices)];
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *ends = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-
-  for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
-    translated[i] = choices[i] != NULL ? _(choices[i]) : NULL;
-  gtk_box_append (GTK_BOX (row), caption (_("Colour nodes by"), NULL));
-  self->color_drop = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (translated));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->color_drop), TRUE);
-  g_signal_connect_swapped (self->color_drop, "notify::selected", G_CALLBACK (color_drop_cb), self);
-  gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->color_drop));
-  gtk_box_append (GTK_BOX (box), row);
-
-  self->legend = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  {
-    GtkWidget *bar = gtk_drawing_area_new ();
-    gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (bar), 10);
-    gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (bar), draw_legend, NULL, NULL);
-    gtk_box_append (GTK_BOX (self->legend), bar);
-  }
-  self->legend_low = GTK_LABEL (caption ("", "caption"));
-  self->legend_high = GTK_LABEL (caption ("", "caption"));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->legend_low), TRUE);
-  gtk_label_set_xalign (self->legend_high, 1);
-  gtk_box_append (GTK_BOX (ends), GTK_WIDGET (self->legend_low));
-  gtk_box_append (GTK_BOX (ends), GTK_WIDGET (self->legend_high));
-  gtk_box_append (GTK_BOX (self->legend), ends);
-  gtk_box_append (GTK_BOX (box), self->legend);
-  self->legend_note = GTK_LABEL (caption ("", "caption"));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->legend_note));
-  return box;
-}
-
 static void
 onyx_run_pane_init (OnyxRunPane *self)
 {
-  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-
+  gtk_widget_init_template (GTK_WIDGET (self));
   self->stats_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->delta_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->color_by = ONYX_RUN_COLOR_MAX_ABS;
-  gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 300, -1);
-  gtk_widget_set_hexpand (GTK_WIDGET (self), FALSE);
-  gtk_widget_add_css_class (GTK_WIDGET (self), "run-pane");
-  gtk_widget_set_margin_start (top, 12);
-  gtk_widget_set_margin_end (top, 12);
-  gtk_widget_set_margin_top (top, 6);
-  gtk_widget_set_margin_bottom (top, 12);
-  gtk_box_append (GTK_BOX (top), build_header (self));
-  gtk_box_append (GTK_BOX (top), build_status (self));
-  gtk_box_append (GTK_BOX (top), build_scale (self));
+  gtk_drawing_area_set_draw_func (self->legend_bar, draw_legend, NULL, NULL);
+  gtk_label_set_xalign (self->legend_high, 1);
   gtk_drop_down_set_selected (self->color_drop, self->color_by);
-  gtk_box_append (GTK_BOX (content), top);
-  gtk_box_append (GTK_BOX (content), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-
-  self->tensors_box = GTK_BOX (gtk_box_new (GTK_ORIENTATION_VERTICAL, 18));
-  gtk_widget_set_margin_start (GTK_WIDGET (self->tensors_box), 12);
-  gtk_widget_set_margin_end (GTK_WIDGET (self->tensors_box), 12);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->tensors_box), 12);
-  gtk_widget_set_margin_bottom (GTK_WIDGET (self->tensors_box), 12);
-  gtk_box_append (GTK_BOX (content), GTK_WIDGET (self->tensors_box));
-  /* In a scroller that does not pass its child's natural width on: the pane stays
-   * 300 pixels wide and its text wraps, leaving the width to the graph. */
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), content);
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (self), scroller);
+  g_signal_connect_swapped (self->color_drop, "notify::selected", G_CALLBACK (color_drop_cb), self);
+  onyx_run_pane_init_runs (self);
   update_legend (self);
 }
 
@@ -724,6 +558,8 @@ onyx_run_pane_get_property (GObject *object, guint id, GValue *value, GParamSpec
 
   if (id == PROP_COLOR_BY)
     g_value_set_int (value, self->color_by);
+  else if (id == PROP_REVEALED)
+    g_value_set_boolean (value, self->revealed);
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
 }
@@ -735,6 +571,14 @@ onyx_run_pane_set_property (GObject *object, guint id, const GValue *value, GPar
     onyx_run_pane_set_color_by (ONYX_RUN_PANE (object), g_value_get_int (value));
   else
     G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+}
+
+static void
+onyx_run_pane_dispose (GObject *object)
+{
+  onyx_run_pane_dispose_runs (ONYX_RUN_PANE (object));
+  gtk_widget_dispose_template (GTK_WIDGET (object), ONYX_TYPE_RUN_PANE);
+  G_OBJECT_CLASS (onyx_run_pane_parent_class)->dispose (object);
 }
 
 static void
@@ -753,14 +597,42 @@ static void
 onyx_run_pane_class_init (OnyxRunPaneClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->get_property = onyx_run_pane_get_property;
   object_class->set_property = onyx_run_pane_set_property;
+  object_class->dispose = onyx_run_pane_dispose;
   object_class->finalize = onyx_run_pane_finalize;
   props[PROP_COLOR_BY] = g_param_spec_int ("color-by", NULL, NULL, ONYX_RUN_COLOR_NONE, ONYX_RUN_COLOR_ERROR,
                                            ONYX_RUN_COLOR_MAX_ABS, G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                            G_PARAM_STATIC_STRINGS);
+  props[PROP_REVEALED] = g_param_spec_boolean ("revealed", NULL, NULL, FALSE,
+                                               G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/onyxviewer/Onyx/onyx-run-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, subtitle);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, status);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, error_label);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, compare_box);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, compare_label);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, divergence_button);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, color_drop);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, legend);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, legend_bar);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, legend_low);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, legend_high);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, legend_note);
+  gtk_widget_class_bind_template_child (widget_class, OnyxRunPane, tensors_box);
+}
+
+void
+onyx_run_pane_set_revealed (OnyxRunPane *self, gboolean revealed)
+{
+  if (self->revealed == revealed)
+    return;
+  self->revealed = revealed;
+  g_object_notify_by_pspec (G_OBJECT (self), props[PROP_REVEALED]);
 }
 
 GtkWidget *

@@ -1,13 +1,18 @@
-/* onyx-run-pane.h: the sidebar of a run with ONNX Runtime (onyx-run.h): how it went,
- * the colour scale the graph is drawn with and its legend, and the statistics and
- * histogram of the selected node's tensors, with their error when the run was
- * compared. It holds the run's result; the window starts runs (onyx-window-run.c)
- * and colours the graph by asking the pane. Buttons use the win.run-* actions. */
+/* onyx-run-pane.h: Run with ONNX Runtime (onyx-run.h), a part of the window: the
+ * sidebar of a run — how it went, the colour scale the graph is drawn with and its
+ * legend, the statistics and histogram of the selected node's tensors, with their
+ * error when the run was compared — and the runs themselves, in jobs, the graph
+ * coloured by them (the view state's run tints). Its actions, in the group it gives
+ * the window ("run"): start (F5), until (up to the selected node), with-inputs,
+ * settings, compare, cancel, first-divergence, repro, close. Property "revealed":
+ * the pane shows. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "onyx-run.h"
+#include "onyx-run-settings.h"
+#include "onyx-view-state.h"
 
 G_BEGIN_DECLS
 
@@ -24,6 +29,28 @@ typedef enum {
 } OnyxRunColor;
 
 GtkWidget           *onyx_run_pane_new           (void);
+void                 onyx_run_pane_set_state     (OnyxRunPane   *self,
+                                                  OnyxViewState *state);
+GActionGroup        *onyx_run_pane_get_actions   (OnyxRunPane   *self);
+gboolean             onyx_run_pane_is_running    (OnyxRunPane   *self);
+/* Cancels a run under way, forgets inputs and comparison, hides the pane. */
+void                 onyx_run_pane_reset         (OnyxRunPane   *self);
+/* Feeds the next runs from an .npz (arrays that are no graph input are left) and runs. */
+gboolean             onyx_run_pane_run_with_inputs (OnyxRunPane *self,
+                                                    GFile       *file,
+                                                    GError     **error);
+/* Compares the next runs with a model (.onnx) or reference arrays (.npz) and runs. */
+gboolean             onyx_run_pane_compare_with  (OnyxRunPane   *self,
+                                                  GFile         *file,
+                                                  GError       **error);
+/* The Run Settings dialog (inputs made, symbolic dims); its Run runs with them. */
+OnyxRunSettings     *onyx_run_pane_show_settings (OnyxRunPane   *self);
+/* Selects the node of the first divergence: FALSE when there is none. */
+gboolean             onyx_run_pane_go_to_first_divergence (OnyxRunPane *self);
+/* Saves the divergent node cut out as `file` with its inputs beside it (.npz), in
+ * a job; a toast says when. FALSE when there is nothing to save. */
+gboolean             onyx_run_pane_save_repro    (OnyxRunPane   *self,
+                                                  GFile         *file);
 /* A run is under way; `inputs` says with what ("Random inputs (seed 0)"). */
 void                 onyx_run_pane_set_running   (OnyxRunPane   *self,
                                                   const char    *inputs);

@@ -507,16 +507,16 @@ set_convert_error (GError **error, const char *text, gint64 source, int target)
 
 /* A conversion worked out but not applied: what the converter made and how it
  * replaces the main graph. */
-typedef struct {
+struct _OnyxConversion {
   OnyxDocument *doc;
   int target;
   gint64 source;
   Onnx__ModelProto *converted;
   Plan plan;
-} Conversion;
+};
 
-static void
-conversion_free (Conversion *conversion)
+void
+onyx_conversion_free (OnyxConversion *conversion)
 {
   plan_clear (&conversion->plan);
   if (conversion->converted != NULL)
@@ -526,11 +526,11 @@ conversion_free (Conversion *conversion)
 }
 
 /* On the caller's thread: what can be said before any work. */
-static Conversion *
-conversion_new (OnyxDocument *doc, int target, GError **error)
+OnyxConversion *
+onyx_conversion_new (OnyxDocument *doc, int target, GError **error)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  Conversion *conversion;
+  OnyxConversion *conversion;
   gint64 source = -1;
 
   for (size_t i = 0; i < model->n_opset_import; i++)
@@ -547,7 +547,7 @@ conversion_new (OnyxDocument *doc, int target, GError **error)
       onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("the model is at opset %d already"), target);
       return NULL;
     }
-  conversion = g_new0 (Conversion, 1);
+  conversion = g_new0 (OnyxConversion, 1);
   conversion->doc = g_object_ref (doc);
   conversion->target = target;
   conversion->source = source;
@@ -556,8 +556,8 @@ conversion_new (OnyxDocument *doc, int target, GError **error)
 
 /* The slow part, reading the model only: safe in a thread while the document is
  * frozen. */
-static gboolean
-conversion_prepare (Conversion *conversion, GError **error)
+gboolean
+onyx_conversion_prepare (OnyxConversion *conversion, GError **error)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (conversion->doc);
   g_autoptr (GBytes) light = NULL, result = NULL;
@@ -605,8 +605,8 @@ replay_convert_opset (OnyxDocument *doc, const char *const *arguments, GError **
 static const OnyxReplayStep convert_opset_step = { "convert-opset", 1, replay_convert_opset };
 
 /* On the caller's thread, the document not frozen: one command. */
-static void
-conversion_apply (Conversion *conversion)
+void
+onyx_conversion_apply (OnyxConversion *conversion)
 {
   OnyxDocument *doc = conversion->doc;
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
@@ -623,62 +623,17 @@ conversion_apply (Conversion *conversion)
 gboolean
 onyx_edit_convert_opset (OnyxDocument *doc, int target, GError **error)
 {
-  Conversion *conversion = conversion_new (doc, target, error);
+  OnyxConversion *conversion = onyx_conversion_new (doc, target, error);
   gboolean ok;
 
   if (conversion == NULL)
     return FALSE;
-  ok = conversion_prepare (conversion, error);
+  ok = onyx_conversion_prepare (conversion, error);
   if (ok)
-    conversion_apply (conversion);
-  conversion_free (conversion);
+    onyx_conversion_apply (conversion);
+  onyx_conversion_free (conversion);
   return ok;
 }
 
-static void
-convert_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  GError *error = NULL;
-
-  if (conversion_prepare (data, &error))
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
-}
-
-void
-onyx_edit_convert_opset_async (OnyxDocument *doc, int target, GAsyncReadyCallback callback, gpointer user_data)
-{
-  g_autoptr (GTask) task = g_task_new (doc, NULL, callback, user_data);
-  GError *error = NULL;
-  Conversion *conversion;
-
-  g_task_set_source_tag (task, onyx_edit_convert_opset_async);
-  conversion = conversion_new (doc, target, &error);
-  if (conversion == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  onyx_document_freeze (doc);
-  g_task_set_task_data (task, conversion, (GDestroyNotify) conversion_free);
-  g_task_run_in_thread (task, convert_thread);
-}
-
-gboolean
-onyx_edit_convert_opset_finish (OnyxDocument *doc, GAsyncResult *result, GError **error)
-{
-  Conversion *conversion;
-
-  g_return_val_if_fail (g_task_is_valid (result, doc), FALSE);
-  conversion = g_task_get_task_data (G_TASK (result));
-  if (conversion == NULL)  /* refused before any work */
-    return g_task_propagate_boolean (G_TASK (result), error);
-  onyx_document_thaw (doc);
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
-  conversion_apply (conversion);
-  return TRUE;
-}
 
 const OnyxReplayStep *const onyx_convert_replay_steps[] = { &infer_shapes_step, &convert_opset_step, NULL };

@@ -76,13 +76,54 @@ onyx_document_serialize (OnyxDocument *self)
   return bytes;
 }
 
-/* A save in a thread: the live value_info is swapped in on the caller's thread and
- * stays so, the document frozen, until it is finished. */
-typedef struct {
+/* A save whose writing is done elsewhere: the live value_info is swapped in on the
+ * document's thread and stays so, the document frozen, until it is finished. */
+struct _OnyxSaving {
   OnyxDocument *document;
   char *path;
   ValueInfoSwap swap;
-  gboolean released;
+};
+
+OnyxSaving *
+onyx_document_begin_save (OnyxDocument *self, const char *path)
+{
+  OnyxSaving *saving;
+
+  g_return_val_if_fail (ONYX_IS_DOCUMENT (self) && !onyx_document_is_recording (self), NULL);
+  saving = g_new0 (OnyxSaving, 1);
+  saving->document = g_object_ref (self);
+  saving->path = g_strdup (path);
+  swap_in_live_value_info (self, &saving->swap);
+  onyx_document_freeze (self);
+  return saving;
+}
+
+gboolean
+onyx_saving_write (OnyxSaving *saving, OnyxProgressFunc progress, gpointer progress_data, GError **error)
+{
+  return onyx_model_save_with_progress (onyx_document_get_model (saving->document), saving->path, progress,
+                                        progress_data, error);
+}
+
+void
+onyx_saving_finish (OnyxSaving *saving, gboolean written)
+{
+  OnyxDocument *document = saving->document;
+
+  swap_back_value_info (&saving->swap);
+  /* Editable again before "changed" is emitted for the saved mark. */
+  onyx_document_thaw (document);
+  if (written)
+    onyx_document_mark_saved (document);
+  g_free (saving->path);
+  g_free (saving);
+  g_object_unref (document);
+}
+
+/* onyx_document_save_async: the writing in a thread of the core's own, its progress
+ * handed to the caller's main context once a percent. */
+typedef struct {
+  OnyxSaving *saving;
   GTask *task;                  /* not a reference: the job is the task's data */
   OnyxProgressFunc progress;
   gpointer progress_data;
@@ -133,23 +174,11 @@ save_progress (guint64 done, guint64 total, gpointer data)
                               (GDestroyNotify) save_progress_free);
 }
 
-/* On the caller's thread, once the writing is over. */
-static void
-release (SaveJob *job)
-{
-  if (job->released)
-    return;
-  job->released = TRUE;
-  swap_back_value_info (&job->swap);
-  onyx_document_thaw (job->document);
-}
-
 static void
 save_job_free (SaveJob *job)
 {
-  release (job);
-  g_object_unref (job->document);
-  g_free (job->path);
+  if (job->saving != NULL)
+    onyx_saving_finish (job->saving, FALSE);
   g_free (job);
 }
 
@@ -159,8 +188,7 @@ save_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   SaveJob *job = data;
   GError *error = NULL;
 
-  if (onyx_model_save_with_progress (onyx_document_get_model (job->document), job->path,
-                                     job->progress != NULL ? save_progress : NULL, job, &error))
+  if (onyx_saving_write (job->saving, job->progress != NULL ? save_progress : NULL, job, &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -176,14 +204,11 @@ onyx_document_save_async (OnyxDocument *self, const char *path, OnyxProgressFunc
   g_return_if_fail (ONYX_IS_DOCUMENT (self) && !onyx_document_is_recording (self));
   task = g_task_new (self, NULL, callback, user_data);
   job = g_new0 (SaveJob, 1);
-  job->document = g_object_ref (self);
-  job->path = g_strdup (path);
+  job->saving = onyx_document_begin_save (self, path);
   job->task = task;
   job->progress = progress;
   job->progress_data = progress_data;
   job->percent_shown = -1;
-  swap_in_live_value_info (self, &job->swap);
-  onyx_document_freeze (self);
   g_task_set_task_data (task, job, (GDestroyNotify) save_job_free);
   g_task_run_in_thread (task, save_thread);
 }
@@ -191,11 +216,12 @@ onyx_document_save_async (OnyxDocument *self, const char *path, OnyxProgressFunc
 gboolean
 onyx_document_save_finish (OnyxDocument *self, GAsyncResult *result, GError **error)
 {
+  SaveJob *job;
+  gboolean written;
+
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  /* Editable again before "changed" is emitted for the saved mark. */
-  release (g_task_get_task_data (G_TASK (result)));
-  if (!g_task_propagate_boolean (G_TASK (result), error))
-    return FALSE;
-  onyx_document_mark_saved (self);
-  return TRUE;
+  job = g_task_get_task_data (G_TASK (result));
+  written = g_task_propagate_boolean (G_TASK (result), error);
+  onyx_saving_finish (g_steal_pointer (&job->saving), written);
+  return written;
 }

@@ -151,6 +151,20 @@ gboolean          onyx_document_save_finish    (OnyxDocument  *self,
  * once, on the thread that froze it, when the reader is done. */
 void              onyx_document_freeze         (OnyxDocument *self);
 void              onyx_document_thaw           (OnyxDocument *self);
+/* The same in three steps, for a caller that writes in a thread of its own: begun on
+ * the document's thread (it is frozen from then on), written in any thread (with
+ * the progress of external data copied into another folder, called in that thread;
+ * may be NULL), and finished on the document's thread, which thaws it, marks it
+ * saved when it was written, and frees `saving`. */
+typedef struct _OnyxSaving OnyxSaving;
+OnyxSaving       *onyx_document_begin_save     (OnyxDocument      *self,
+                                                const char        *path);
+gboolean          onyx_saving_write            (OnyxSaving        *saving,
+                                                OnyxProgressFunc   progress,
+                                                gpointer           progress_data,
+                                                GError           **error);
+void              onyx_saving_finish           (OnyxSaving        *saving,
+                                                gboolean           written);
 /* Threads read the model (onyx_document_freeze): edits must wait. */
 gboolean          onyx_document_is_frozen      (OnyxDocument *self);
 /* The bytes onyx_document_save would write. */

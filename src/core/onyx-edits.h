@@ -95,12 +95,18 @@ gboolean onyx_edit_infer_shapes         (OnyxDocument *doc, guint *n_written, GE
 /* Converts the model to opset `target` of ai.onnx with ONNX's version converter
  * (onyx-onnx.h): nodes it changes are replaced, the others kept as they are. */
 gboolean onyx_edit_convert_opset        (OnyxDocument *doc, int target, GError **error);
-/* The same with the converter's work in a thread: the document is frozen until
- * `_finish`, which applies the conversion as one command (call it once, on the
- * caller's main context). */
-void     onyx_edit_convert_opset_async  (OnyxDocument *doc, int target,
-                                         GAsyncReadyCallback callback, gpointer user_data);
-gboolean onyx_edit_convert_opset_finish (OnyxDocument *doc, GAsyncResult *result, GError **error);
+/* The same in three steps, for a caller that runs the slow part in a thread of its
+ * own (the app's jobs): made on the document's thread (what can be refused at once
+ * is), prepared in any thread while the document is frozen (the converter runs),
+ * applied on the document's thread as one command. */
+typedef struct _OnyxConversion OnyxConversion;
+OnyxConversion *onyx_conversion_new     (OnyxDocument   *doc,
+                                         int             target,
+                                         GError        **error);
+gboolean        onyx_conversion_prepare (OnyxConversion *conversion,
+                                         GError        **error);
+void            onyx_conversion_apply   (OnyxConversion *conversion);
+void            onyx_conversion_free    (OnyxConversion *conversion);
 /* Orders the main graph topologically, keeping the current order where it can. */
 gboolean onyx_edit_toposort             (OnyxDocument *doc, GError **error);
 /* Replaces every call of a model-local function (main graph and subgraphs) by the

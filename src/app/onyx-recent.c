@@ -1,20 +1,25 @@
-/* onyx-window-recent.c: recently opened and saved models. The list lives in the
- * GSettings key recent-models (URIs, newest first, at most recent-models-limit) and
- * is also added to the desktop's recent files (GtkRecentManager's) so that GNOME's
- * own recent files show it. An empty window lists it, and the main menu has it as
- * "Open Recent". */
-#include "onyx-window-private.h"
+/* onyx-recent.c: recently opened and saved models (onyx-recent.h). The list lives
+ * in the GSettings key recent-models (URIs, newest first, at most
+ * recent-models-limit) and is also added to the desktop's recent files
+ * (GtkRecentManager's) so that GNOME's own recent files show it. */
+#include "onyx-recent.h"
 
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "onyx-disk-queue.h"
 
-struct _OnyxWindowRecent {
+struct _OnyxRecent {
+  GObject parent_instance;
+
+  OnyxViewState *state;
+  GSettings *settings;
   GtkWidget *group;               /* the empty page's "Recent Models" */
   GtkListBox *list;
   GMenu *menu;                    /* the main menu's "Open Recent" */
 };
+
+G_DEFINE_FINAL_TYPE (OnyxRecent, onyx_recent, G_TYPE_OBJECT)
 
 /* The stored list cut to the limit (which may have been lowered since), with `uri`
  * first when it is not NULL. */
@@ -57,8 +62,9 @@ add_to_desktop_recent (gpointer uri, gpointer unused)
   g_free (uri);
 }
 
-void
-onyx_window_recent_add (OnyxWindow *self, GFile *file)
+/* Records a model that was opened or saved. */
+static void
+add_file (OnyxRecent *self, GFile *file)
 {
   g_autofree char *uri = g_file_get_uri (file);
   g_autoptr (GPtrArray) uris = recent_uris (self->settings, uri);
@@ -89,22 +95,22 @@ recent_row (GFile *file, const char *uri, gboolean exists)
       return row;
     }
   gtk_actionable_set_action_target (GTK_ACTIONABLE (row), "s", uri);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "win.open-recent");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (row), "file.open-recent");
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_image_new_from_icon_name ("go-next-symbolic"));
   return row;
 }
 
 static void
-recent_changed_cb (OnyxWindow *self)
+recent_changed_cb (OnyxRecent *self)
 {
   g_autoptr (GPtrArray) uris = recent_uris (self->settings, NULL);
   GtkWidget *child;
   guint in_menu = 0;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent->list))) != NULL)
-    gtk_list_box_remove (self->recent->list, child);
-  g_menu_remove_all (self->recent->menu);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
+    gtk_list_box_remove (self->list, child);
+  g_menu_remove_all (self->menu);
   for (guint i = 0; i < uris->len; i++)
     {
       const char *uri = g_ptr_array_index (uris, i);
@@ -114,55 +120,77 @@ recent_changed_cb (OnyxWindow *self)
       g_autoptr (GMenuItem) item = NULL;
       gboolean exists = g_file_query_exists (file, NULL);
 
-      gtk_list_box_append (self->recent->list, recent_row (file, uri, exists));
+      gtk_list_box_append (self->list, recent_row (file, uri, exists));
       if (!exists)
         continue;
       /* Menu labels read "_" as a mnemonic. */
       g_string_replace (label, "_", "__", 0);
       item = g_menu_item_new (label->str, NULL);
-      g_menu_item_set_action_and_target (item, "win.open-recent", "s", uri);
-      g_menu_append_item (self->recent->menu, item);
+      g_menu_item_set_action_and_target (item, "file.open-recent", "s", uri);
+      g_menu_append_item (self->menu, item);
       in_menu++;
     }
   if (in_menu == 0)
     /* An item without an action is shown greyed out. */
-    g_menu_append (self->recent->menu, _("No Recent Models"), NULL);
-  gtk_widget_set_visible (self->recent->group, uris->len > 0);
+    g_menu_append (self->menu, _("No Recent Models"), NULL);
+  gtk_widget_set_visible (self->group, uris->len > 0);
+}
+
+/* A model opened, or saved (under its name or another). */
+static void
+document_changed_cb (OnyxRecent *self)
+{
+  if (onyx_view_state_get_document (self->state) != NULL)
+    add_file (self, onyx_view_state_get_file (self->state));
 }
 
 static void
-open_recent_action (GtkWidget *widget, const char *name, GVariant *param)
+stepped_cb (OnyxRecent *self, const OnyxChange *change)
 {
-  g_autoptr (GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
-
-  onyx_window_open_confirmed (ONYX_WINDOW (widget), file);
+  if (change == NULL && onyx_view_state_get_file (self->state) != NULL)
+    add_file (self, onyx_view_state_get_file (self->state));
 }
 
-void
-onyx_window_class_init_recent (GtkWidgetClass *widget_class)
+static void
+onyx_recent_dispose (GObject *object)
 {
-  gtk_widget_class_bind_template_child_full (widget_class, "recent_group", FALSE, 0);
-  gtk_widget_class_bind_template_child_full (widget_class, "recent_list", FALSE, 0);
-  gtk_widget_class_bind_template_child_full (widget_class, "recent_menu", FALSE, 0);
-  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  OnyxRecent *self = ONYX_RECENT (object);
+
+  g_clear_object (&self->state);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->list);
+  g_clear_object (&self->group);
+  g_clear_object (&self->menu);
+  G_OBJECT_CLASS (onyx_recent_parent_class)->dispose (object);
 }
 
-void
-onyx_window_init_recent (OnyxWindow *self)
+static void
+onyx_recent_class_init (OnyxRecentClass *klass)
 {
-  self->recent = g_new0 (OnyxWindowRecent, 1);
-  self->recent->group = GTK_WIDGET (onyx_window_template_child (self, "recent_group"));
-  self->recent->list = GTK_LIST_BOX (onyx_window_template_child (self, "recent_list"));
-  self->recent->menu = G_MENU (onyx_window_template_child (self, "recent_menu"));
-  g_signal_connect_swapped (self->settings, "changed::recent-models",
-                            G_CALLBACK (recent_changed_cb), self);
-  g_signal_connect_swapped (self->settings, "changed::recent-models-limit",
-                            G_CALLBACK (recent_changed_cb), self);
+  G_OBJECT_CLASS (klass)->dispose = onyx_recent_dispose;
+}
+
+static void
+onyx_recent_init (OnyxRecent *self)
+{
+}
+
+OnyxRecent *
+onyx_recent_new (OnyxViewState *state, GtkWidget *group, GtkListBox *list, GMenu *menu)
+{
+  OnyxRecent *self = g_object_new (ONYX_TYPE_RECENT, NULL);
+
+  self->state = g_object_ref (state);
+  self->settings = g_object_ref (onyx_view_state_get_settings (state));
+  self->group = g_object_ref (group);
+  self->list = g_object_ref (list);
+  self->menu = g_object_ref (menu);
+  g_signal_connect_object (self->settings, "changed::recent-models", G_CALLBACK (recent_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::recent-models-limit", G_CALLBACK (recent_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::document", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "stepped", G_CALLBACK (stepped_cb), self, G_CONNECT_SWAPPED);
   recent_changed_cb (self);
-}
-
-GtkListBox *
-onyx_window_recent_get_list (OnyxWindow *self)
-{
-  return self->recent->list;
+  return self;
 }

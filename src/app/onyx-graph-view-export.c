@@ -1,9 +1,12 @@
-/* onyx-window-export.c: Export View… (exactly what the canvas shows, at its zoom)
- * and Export Graph… (the whole layout), as PNG or SVG, drawn by the core renderer. */
-#include "onyx-window-private.h"
+/* onyx-graph-view-export.c: Export View… (exactly what the canvas shows, at its
+ * zoom) and Export Graph… (the whole layout), as PNG or SVG, drawn by the core
+ * renderer in a job. */
+#include "onyx-graph-view-private.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
+#include "onyx-dialogs.h"
 #include "onyx-render.h"
 
 /* An export under way: what the canvas showed when it was asked for, drawn in a
@@ -24,40 +27,36 @@ exporting_free (Exporting *exporting)
   g_free (exporting);
 }
 
-static void
-export_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+static gpointer
+export (OnyxJob *job, gpointer data, GError **error)
 {
   Exporting *exporting = data;
-  GError *error = NULL;
   gboolean ok = exporting->view_only
-    ? onyx_render_area_to_file (exporting->layout, &exporting->area, exporting->scale, exporting->path, &error)
-    : onyx_render_to_file (exporting->layout, exporting->path, 1.0, &error);
+    ? onyx_render_area_to_file (exporting->layout, &exporting->area, exporting->scale, exporting->path, error)
+    : onyx_render_to_file (exporting->layout, exporting->path, 1.0, error);
 
-  if (ok)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, error);
+  return GINT_TO_POINTER (ok);
 }
 
 static void
-exported_cb (GObject *source, GAsyncResult *result, gpointer data)
+exported (OnyxJob *job, gpointer result, const GError *error, gpointer owner)
 {
-  g_autoptr (OnyxWindow) self = onyx_window_job_end (data);
-  g_autoptr (GError) error = NULL;
+  OnyxGraphView *self = owner;
 
-  if (g_task_propagate_boolean (G_TASK (result), &error))
-    onyx_window_toast (self, _("Image exported"), FALSE);
+  if (error == NULL)
+    onyx_view_state_toast (self->state, _("Image exported"), FALSE);
   else
-    onyx_window_show_error (self, _("Could Not Export the Image"), error->message);
+    onyx_show_error (onyx_view_state_get_window (self->state), _("Could Not Export the Image"), error->message);
 }
 
 gboolean
-onyx_window_export_image (OnyxWindow *self, GFile *file, gboolean view_only, GError **error)
+onyx_graph_view_export_image (OnyxGraphView *self, GFile *file, gboolean view_only, GError **error)
 {
   const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
   g_autofree char *path = g_file_get_path (file);
   g_autofree char *name = NULL, *label = NULL;
-  g_autoptr (GTask) task = NULL;
+  OnyxJobSpec spec = { .owner = self, .work = export, .data_free = (GDestroyNotify) exporting_free,
+                       .done = exported };
   Exporting *exporting;
 
   if (layout == NULL || path == NULL)
@@ -75,9 +74,9 @@ onyx_window_export_image (OnyxWindow *self, GFile *file, gboolean view_only, GEr
   exporting->path = g_steal_pointer (&path);
   name = g_file_get_basename (file);
   label = g_strdup_printf (_("Exporting %s"), name);
-  task = g_task_new (NULL, NULL, exported_cb, onyx_window_job_begin (self, label));
-  g_task_set_task_data (task, exporting, (GDestroyNotify) exporting_free);
-  g_task_run_in_thread (task, export_thread);
+  spec.label = label;
+  spec.data = exporting;
+  onyx_jobs_start (onyx_view_state_get_jobs (self->state), &spec);
   return TRUE;
 }
 
@@ -91,7 +90,7 @@ has_image_extension (const char *name)
 }
 
 static void
-export_response_cb (GtkNativeDialog *dialog, int response, OnyxWindow *self)
+export_response_cb (GtkNativeDialog *dialog, int response, OnyxGraphView *self)
 {
   GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
   gboolean view_only = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "view-only"));
@@ -125,8 +124,8 @@ export_response_cb (GtkNativeDialog *dialog, int response, OnyxWindow *self)
       g_object_unref (file);
       file = g_file_get_child (parent, renamed);
     }
-  if (!onyx_window_export_image (self, file, view_only, &error))
-    onyx_window_show_error (self, _("Could Not Export the Image"), error->message);
+  if (!onyx_graph_view_export_image (self, file, view_only, &error))
+    onyx_show_error (onyx_view_state_get_window (self->state), _("Could Not Export the Image"), error->message);
   g_object_unref (dialog);
 }
 
@@ -146,13 +145,14 @@ add_image_filter (GtkFileChooser *chooser, const char *name, const char *mime_ty
 }
 
 static void
-choose_export_file (OnyxWindow *self, gboolean view_only)
+choose_export_file (OnyxGraphView *self, gboolean view_only)
 {
+  GFile *model = onyx_view_state_get_file (self->state);
   GtkFileChooserNative *dialog = gtk_file_chooser_native_new (
-    view_only ? _("Export View") : _("Export Graph"), GTK_WINDOW (self),
+    view_only ? _("Export View") : _("Export Graph"), onyx_view_state_get_window (self->state),
     GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   GtkFileChooser *chooser = GTK_FILE_CHOOSER (dialog);
-  g_autofree char *base = self->file ? g_file_get_basename (self->file) : g_strdup ("model.onnx");
+  g_autofree char *base = model != NULL ? g_file_get_basename (model) : g_strdup ("model.onnx");
   char *dot = strrchr (base, '.');
   g_autofree char *suggested = NULL;
 
@@ -170,20 +170,24 @@ choose_export_file (OnyxWindow *self, gboolean view_only)
 }
 
 static void
-export_view_action (GtkWidget *widget, const char *name, GVariant *param)
+export_view_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  choose_export_file (ONYX_WINDOW (widget), TRUE);
+  choose_export_file (data, TRUE);
 }
 
 static void
-export_graph_action (GtkWidget *widget, const char *name, GVariant *param)
+export_graph_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  choose_export_file (ONYX_WINDOW (widget), FALSE);
+  choose_export_file (data, FALSE);
 }
 
 void
-onyx_window_class_init_export (GtkWidgetClass *widget_class)
+onyx_graph_view_add_export_actions (OnyxGraphView *self)
 {
-  gtk_widget_class_install_action (widget_class, "win.export-view", NULL, export_view_action);
-  gtk_widget_class_install_action (widget_class, "win.export-graph", NULL, export_graph_action);
+  static const GActionEntry entries[] = {
+    { .name = "export-view", .activate = export_view_activated },
+    { .name = "export-graph", .activate = export_graph_activated },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries), self);
 }

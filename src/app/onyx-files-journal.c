@@ -1,28 +1,29 @@
-/* onyx-window-journal.c: no lost work. After every change the window writes the
- * document's unsaved edits to a journal in the XDG state folder (the core's
- * onyx-journal.h), on the disk queue's thread; saving or discarding removes it.
- * Opening a model that has a journal left by a crash offers to replay those edits on
- * it. */
+/* onyx-files-journal.c: no lost work. After every step the document's unsaved edits
+ * are written to a journal in the XDG state folder (the core's onyx-journal.h), on
+ * the disk queue's thread; saving or discarding removes it. Opening a model that has
+ * a journal left by a crash offers to replay those edits on it. */
+#include "onyx-files-private.h"
+
 #include <glib/gi18n.h>
 #include <glib/gstdio.h>
 
 #include "onyx-disk-queue.h"
 #include "onyx-journal.h"
-#include "onyx-window-private.h"
 
 static char *
-journal_path (OnyxWindow *self)
+journal_path (OnyxFiles *self)
 {
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
   const char *model_path;
 
-  if (self->document == NULL)
+  if (document == NULL)
     return NULL;
-  model_path = onyx_model_get_path (onyx_document_get_model (self->document));
+  model_path = onyx_model_get_path (onyx_document_get_model (document));
   return model_path != NULL ? onyx_journal_path_for (model_path) : NULL;
 }
 
-void
-onyx_window_journal_update (OnyxWindow *self)
+static void
+journal_update (OnyxFiles *self)
 {
   g_autofree char *path = journal_path (self);
   g_autoptr (GError) error = NULL;
@@ -30,7 +31,7 @@ onyx_window_journal_update (OnyxWindow *self)
 
   if (path == NULL)
     return;
-  contents = onyx_journal_serialize (self->document, &error);
+  contents = onyx_journal_serialize (onyx_view_state_get_document (self->state), &error);
   if (error != NULL)
     g_warning ("cannot keep the journal of unsaved edits: %s", error->message);
   else
@@ -38,7 +39,7 @@ onyx_window_journal_update (OnyxWindow *self)
 }
 
 void
-onyx_window_journal_discard (OnyxWindow *self)
+onyx_files_discard_journal (OnyxFiles *self)
 {
   g_autofree char *path = journal_path (self);
 
@@ -48,7 +49,7 @@ onyx_window_journal_discard (OnyxWindow *self)
 
 /* Edits to replay, kept until no thread reads the document (a layout may run). */
 typedef struct {
-  OnyxWindow *window;
+  OnyxFiles *files;
   OnyxDocument *document;
   OnyxJournal *journal;
 } Restoring;
@@ -62,14 +63,14 @@ replay_when_free (gpointer data)
   if (onyx_document_is_frozen (restoring->document))
     return G_SOURCE_CONTINUE;
   /* Another model was opened meanwhile: its journal is its own. */
-  if (restoring->window->document == restoring->document)
+  if (restoring->files->state != NULL && onyx_view_state_get_document (restoring->files->state) == restoring->document)
     {
       if (!onyx_journal_replay (restoring->journal, restoring->document, &error))
-        onyx_window_toast (restoring->window, error->message, FALSE);
+        onyx_view_state_toast (restoring->files->state, error->message, FALSE);
       else
-        onyx_window_toast (restoring->window, _("Unsaved edits restored"), FALSE);
+        onyx_view_state_toast (restoring->files->state, _("Unsaved edits restored"), FALSE);
     }
-  g_object_unref (restoring->window);
+  g_object_unref (restoring->files);
   g_object_unref (restoring->document);
   onyx_journal_free (restoring->journal);
   g_free (restoring);
@@ -77,27 +78,28 @@ replay_when_free (gpointer data)
 }
 
 static void
-restore_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow *self)
+restore_response_cb (AdwMessageDialog *dialog, const char *response, OnyxFiles *self)
 {
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
   Restoring *restoring;
 
-  if (self->document == NULL)
+  if (document == NULL)
     return;
   if (!g_str_equal (response, "restore"))
     {
-      onyx_window_journal_discard (self);
+      onyx_files_discard_journal (self);
       return;
     }
   restoring = g_new0 (Restoring, 1);
-  restoring->window = g_object_ref (self);
-  restoring->document = g_object_ref (self->document);
+  restoring->files = g_object_ref (self);
+  restoring->document = g_object_ref (document);
   restoring->journal = g_object_steal_data (G_OBJECT (dialog), "journal");
   if (replay_when_free (restoring) == G_SOURCE_CONTINUE)
     g_timeout_add (50, replay_when_free, restoring);
 }
 
 void
-onyx_window_journal_offer_restore (OnyxWindow *self)
+onyx_files_offer_restore (OnyxFiles *self)
 {
   g_autofree char *path = journal_path (self);
   g_autoptr (GError) error = NULL;
@@ -123,13 +125,21 @@ onyx_window_journal_offer_restore (OnyxWindow *self)
                                        "Onyx closed before %u edits of this model were saved.",
                                        journal->entries->len),
                           journal->entries->len);
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), _("Restore Unsaved Edits?"), body));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (onyx_view_state_get_window (self->state),
+                                                       _("Restore Unsaved Edits?"), body));
   adw_message_dialog_add_responses (dialog, "discard", _("_Discard"), "restore", _("_Restore"), NULL);
   adw_message_dialog_set_response_appearance (dialog, "discard", ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_response_appearance (dialog, "restore", ADW_RESPONSE_SUGGESTED);
   adw_message_dialog_set_default_response (dialog, "restore");
   adw_message_dialog_set_close_response (dialog, "discard");
   g_object_set_data_full (G_OBJECT (dialog), "journal", journal, (GDestroyNotify) onyx_journal_free);
-  g_signal_connect (dialog, "response", G_CALLBACK (restore_response_cb), self);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (restore_response_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* After every step, undo and redo (a save removes it: nothing unsaved is left). */
+void
+onyx_files_follow_journal (OnyxFiles *self)
+{
+  g_signal_connect_object (self->state, "stepped", G_CALLBACK (journal_update), self, G_CONNECT_SWAPPED);
 }

@@ -1,22 +1,29 @@
-/* onyx-window-generate.c: Run ▸ Generate Tokens… for LLMs with a KV cache. A dialog
- * asks for the prompt's token ids and how many tokens to make; the model as it is
- * now (edits included) is fed its own greedy choice step by step in a thread
- * (onyx_run_generate), and a dialog shows the tokens, each step's time and how far
- * its logits are from one pass over the whole sequence, and where the cache parts
- * from that pass when it does. */
-#include "onyx-window-private.h"
+/* onyx-generate.c: Run ▸ Generate Tokens… for LLMs with a KV cache, a part of the
+ * window (onyx-generate.h). A dialog asks for the prompt's token ids and how many
+ * tokens to make; the model as it is now (edits included) is fed its own greedy
+ * choice step by step in a job (onyx_run_generate), and a dialog shows the tokens,
+ * each step's time and how far its logits are from one pass over the whole
+ * sequence, and where the cache parts from that pass when it does. */
+#include "onyx-generate.h"
 
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "onyx-dialogs.h"
+#include "onyx-generate-dialog.h"
 #include "onyx-run.h"
-#include "onyx-types.h"
 #include "onyx-text.h"
 
-#define DEFAULT_PROMPT "1, 2, 3, 4"
-#define DEFAULT_NEW_TOKENS 8
-#define MAX_NEW_TOKENS 512
 #define STEPS_MAX_HEIGHT 260 /* px */
+
+struct _OnyxGenerate {
+  GSimpleActionGroup parent_instance;
+
+  OnyxViewState *state;
+  gboolean generating;
+};
+
+G_DEFINE_FINAL_TYPE (OnyxGenerate, onyx_generate, G_TYPE_SIMPLE_ACTION_GROUP)
 
 typedef struct {
   OnyxModel *snapshot;
@@ -62,18 +69,13 @@ parse_prompt (const char *text, GError **error)
   return g_steal_pointer (&prompt);
 }
 
-static void
-generate_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+static gpointer
+generate (OnyxJob *job, gpointer data, GError **error)
 {
   Generating *generating = data;
-  GError *error = NULL;
-  OnyxGenerateReport *report = onyx_run_generate (generating->snapshot, (const gint64 *) generating->prompt->data,
-                                                  generating->prompt->len, generating->n_new, &error);
 
-  if (report != NULL)
-    g_task_return_pointer (task, report, (GDestroyNotify) onyx_generate_report_free);
-  else
-    g_task_return_error (task, error);
+  return onyx_run_generate (generating->snapshot, (const gint64 *) generating->prompt->data,
+                            generating->prompt->len, generating->n_new, error);
 }
 
 /* One line a step: "Step 3: token 17 in 0.1 ms, logits within 9.5e-07 of one pass
@@ -101,7 +103,7 @@ describe_steps (const OnyxGenerateReport *report)
 }
 
 static void
-show_report (OnyxWindow *self, const OnyxGenerateReport *report)
+show_report (GtkWindow *parent, const OnyxGenerateReport *report)
 {
   g_autofree char *heading = NULL, *verdict = NULL, *body = NULL, *steps = describe_steps (report);
   AdwMessageDialog *dialog;
@@ -131,7 +133,7 @@ show_report (OnyxWindow *self, const OnyxGenerateReport *report)
                                     "%s\n\n%u tokens generated with ONNX Runtime %s after a prompt of %zu.",
                                     report->step_seconds->len),
                           verdict, report->step_seconds->len, report->runtime_version, report->n_prompt);
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (GTK_WINDOW (self), heading, body));
+  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (parent, heading, body));
   label = gtk_label_new (steps);
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -148,99 +150,110 @@ show_report (OnyxWindow *self, const OnyxGenerateReport *report)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+static void update_actions (OnyxGenerate *self);
+
 static void
-generated_cb (GObject *source, GAsyncResult *result, gpointer data)
+generated (OnyxJob *job, gpointer result, const GError *error, gpointer owner)
 {
-  g_autoptr (OnyxWindow) self = onyx_window_job_end (data);
-  g_autoptr (OnyxGenerateReport) report = NULL;
-  g_autoptr (GError) error = NULL;
+  OnyxGenerate *self = owner;
+  GtkWindow *parent = onyx_view_state_get_window (self->state);
 
   self->generating = FALSE;
-  onyx_window_update_state (self);
-  report = g_task_propagate_pointer (G_TASK (result), &error);
-  if (report != NULL)
-    show_report (self, report);
+  update_actions (self);
+  if (result != NULL)
+    show_report (parent, result);
   else
-    onyx_window_show_error (self, _("Could Not Generate"), error->message);
+    onyx_show_error (parent, _("Could Not Generate"), error->message);
 }
 
-/* Starts generating from the model as it is now; the user goes on meanwhile. */
 gboolean
-onyx_window_generate (OnyxWindow *self, const char *prompt_text, guint n_new, GError **error)
+onyx_generate_start (OnyxGenerate *self, const char *prompt_text, guint n_new, GError **error)
 {
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
   g_autoptr (GArray) prompt = parse_prompt (prompt_text, error);
-  g_autoptr (GTask) task = NULL;
+  OnyxJobSpec spec = { .label = _("Generating tokens"), .document = document, .owner = self, .work = generate,
+                       .data_free = (GDestroyNotify) generating_free,
+                       .result_free = (GDestroyNotify) onyx_generate_report_free, .done = generated };
   Generating *generating;
 
   if (prompt == NULL)
     return FALSE;
   generating = g_new0 (Generating, 1);
-  generating->snapshot = onyx_model_snapshot (onyx_document_get_model (self->document));
+  generating->snapshot = onyx_model_snapshot (onyx_document_get_model (document));
   generating->prompt = g_steal_pointer (&prompt);
   generating->n_new = n_new;
+  spec.data = generating;
   self->generating = TRUE;
-  task = g_task_new (NULL, NULL, generated_cb, onyx_window_job_begin (self, _("Generating tokens")));
-  g_task_set_task_data (task, generating, (GDestroyNotify) generating_free);
-  g_task_run_in_thread (task, generate_thread);
-  onyx_window_update_state (self);
+  onyx_jobs_start (onyx_view_state_get_jobs (self->state), &spec);
+  update_actions (self);
   return TRUE;
 }
 
 static void
-ask_response_cb (AdwMessageDialog *dialog, const char *response, OnyxWindow *self)
+response_cb (OnyxGenerateDialog *dialog, const char *response, OnyxGenerate *self)
 {
-  GtkEditable *prompt = g_object_get_data (G_OBJECT (dialog), "prompt");
-  GtkSpinButton *count = g_object_get_data (G_OBJECT (dialog), "count");
   g_autoptr (GError) error = NULL;
 
-  if (!g_str_equal (response, "generate"))
-    return;
-  if (!onyx_window_generate (self, gtk_editable_get_text (prompt), (guint) gtk_spin_button_get_value_as_int (count),
-                             &error))
-    onyx_window_show_error (self, _("Could Not Generate"), error->message);
+  if (g_str_equal (response, "generate") &&
+      !onyx_generate_start (self, onyx_generate_dialog_get_prompt (dialog), onyx_generate_dialog_get_count (dialog),
+                            &error))
+    onyx_show_error (onyx_view_state_get_window (self->state), _("Could Not Generate"), error->message);
 }
 
 static void
-generate_action (GtkWidget *widget, const char *name, GVariant *param)
+show_activated (GSimpleAction *action, GVariant *param, gpointer data)
 {
-  OnyxWindow *self = ONYX_WINDOW (widget);
-  AdwMessageDialog *dialog;
-  GtkWidget *list, *prompt, *count_row, *count;
+  OnyxGenerate *self = data;
+  OnyxGenerateDialog *dialog = onyx_generate_dialog_new (onyx_view_state_get_window (self->state));
 
-  dialog = ADW_MESSAGE_DIALOG (adw_message_dialog_new (
-      GTK_WINDOW (self), _("Generate Tokens"),
-      _("The model is fed its own most likely token step by step, its present outputs becoming the next "
-        "past inputs, and each step is checked against one pass over the whole sequence.")));
-  list = gtk_list_box_new ();
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (list, "boxed-list");
-  prompt = adw_entry_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (prompt), _("Prompt Token IDs"));
-  gtk_editable_set_text (GTK_EDITABLE (prompt), DEFAULT_PROMPT);
-  gtk_list_box_append (GTK_LIST_BOX (list), prompt);
-  count_row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (count_row), _("Tokens to Make"));
-  count = gtk_spin_button_new_with_range (1, MAX_NEW_TOKENS, 1);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (count), DEFAULT_NEW_TOKENS);
-  gtk_widget_set_valign (count, GTK_ALIGN_CENTER);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (count_row), count);
-  gtk_list_box_append (GTK_LIST_BOX (list), count_row);
-  adw_message_dialog_set_extra_child (dialog, list);
-  g_object_set_data (G_OBJECT (dialog), "prompt", prompt);
-  g_object_set_data (G_OBJECT (dialog), "count", count);
-  onyx_window_ask (self, dialog, "generate", _("_Generate"), G_CALLBACK (ask_response_cb));
+  g_signal_connect_object (dialog, "response", G_CALLBACK (response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
-void
-onyx_window_generate_update_state (OnyxWindow *self, gboolean doc)
+/* For models whose present* outputs feed past* inputs, with ONNX Runtime, one
+ * generation at a time. */
+static void
+update_actions (OnyxGenerate *self)
 {
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run-generate",
-                                 doc && !self->generating && onyx_run_available (NULL) &&
-                                 onyx_run_has_present_outputs (onyx_document_get_proto (self->document)->graph));
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
+
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self), "show")),
+                               document != NULL && !self->generating && onyx_run_available (NULL) &&
+                               onyx_run_has_present_outputs (onyx_document_get_proto (document)->graph));
 }
 
-void
-onyx_window_class_init_generate (GtkWidgetClass *widget_class)
+static void
+onyx_generate_dispose (GObject *object)
 {
-  gtk_widget_class_install_action (widget_class, "win.run-generate", NULL, generate_action);
+  OnyxGenerate *self = ONYX_GENERATE (object);
+
+  g_clear_object (&self->state);
+  G_OBJECT_CLASS (onyx_generate_parent_class)->dispose (object);
+}
+
+static void
+onyx_generate_class_init (OnyxGenerateClass *klass)
+{
+  G_OBJECT_CLASS (klass)->dispose = onyx_generate_dispose;
+}
+
+static void
+onyx_generate_init (OnyxGenerate *self)
+{
+  static const GActionEntry entries[] = {
+    { .name = "show", .activate = show_activated },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+}
+
+OnyxGenerate *
+onyx_generate_new (OnyxViewState *state)
+{
+  OnyxGenerate *self = g_object_new (ONYX_TYPE_GENERATE, NULL);
+
+  self->state = g_object_ref (state);
+  g_signal_connect_object (state, "notify::document", G_CALLBACK (update_actions), self, G_CONNECT_SWAPPED);
+  update_actions (self);
+  return self;
 }
