@@ -361,11 +361,43 @@ class NonFinite(unittest.TestCase):
         self.assertEqual((first["tensor"], first["node"], first["nan"]), ("logged", "log", 8))
         self.assertIn("NaN first made by node log", run.stderr)
 
-    def test_without_every_tensor_the_output_is_named(self):
-        run = cli("run", self.model, "--random", "1")
+    def test_without_every_tensor_the_node_is_named_too(self):
+        # The outputs alone say only where NaN ended up: the model runs again capturing
+        # every tensor to name the node, and prints the outputs as asked.
+        run = cli("run", self.model, "--random", "1", "--json")
         self.assertEqual(run.returncode, 1, run.stderr)
-        self.assertIn("onyx-cli run: NaN in y: 8 NaN, 0 Inf of 8 values; --all finds the node that makes them "
-                      "first", run.stderr)
+        self.assertIn("onyx-cli run: NaN first made by node log (Log), in logged: 8 NaN, 0 Inf of 8 values "
+                      "(--allow-nonfinite lets a run make them)", run.stderr)
+        report = json.loads(run.stdout)
+        self.assertEqual([t["name"] for t in report["tensors"]], ["y"])
+        first = report["first_nonfinite"]
+        self.assertEqual((first["tensor"], first["node"], first["node_index"]), ("logged", "log", 1))
+
+    def save_model(self, nodes, name):
+        graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 4])],
+                                  [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["N", 4])])
+        path = os.path.join(self.tmp, name)
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
+        return path
+
+    def test_the_first_node_in_the_graphs_order_is_named(self):
+        # 0 / 0 makes NaN, and later a Log of negatives does too: the Div is named.
+        path = self.save_model([helper.make_node("Sub", ["x", "x"], ["zero"], name="the_sub"),
+                                helper.make_node("Div", ["zero", "zero"], ["q"], name="the_div"),
+                                helper.make_node("Neg", ["x"], ["negx"], name="neg"),
+                                helper.make_node("Log", ["negx"], ["logged"], name="the_log"),
+                                helper.make_node("Add", ["q", "logged"], ["y"], name="add")], "div.onnx")
+        for options in ((), ("--all",)):
+            run = cli("run", path, "--dim", "N=2", *options)
+            self.assertEqual(run.returncode, 1, run.stderr)
+            self.assertEqual(run.stderr, "onyx-cli run: NaN first made by node the_div (Div), in q: 8 NaN, 0 Inf of 8 "
+                                         "values (--allow-nonfinite lets a run make them)\n")
+        # Inf, by a node without a name (x in [1, 2) over zeros).
+        path = self.save_model([helper.make_node("Sub", ["x", "x"], ["zero"], name="the_sub"),
+                                helper.make_node("Div", ["x", "zero"], ["y"])], "inf.onnx")
+        run = cli("run", path, "--range", "1,2")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("onyx-cli run: Inf first made by an unnamed Div node, in y: 0 NaN, 4 Inf of 4 values", run.stderr)
 
     def test_finite_runs_say_nothing(self):
         run = cli("run", data("model.onnx"), "--random", "1", "--json")

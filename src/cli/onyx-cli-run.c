@@ -160,37 +160,14 @@ largest_scaled_difference (const OnyxRunResult *result)
   return largest;
 }
 
-/* The main graph's node that makes `tensor`, or -1 (a graph input). */
-static int
-producer_of (OnyxModel *model, const char *tensor)
-{
-  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
-
-  for (size_t n = 0; n < graph->n_node; n++)
-    for (size_t o = 0; o < graph->node[n]->n_output; o++)
-      if (g_strcmp0 (graph->node[n]->output[o], tensor) == 0)
-        return (int) n;
-  return -1;
-}
-
-/* One line naming where NaN or Inf first appear: the node when every tensor was
- * captured, else the output, with how to find the node. */
+/* Where NaN or Inf first appear, in one line: the node that made them first. */
 static void
-say_nonfinite (OnyxModel *model, const OnyxRunStats *stats, const Options *options)
+say_nonfinite (OnyxModel *model, const OnyxRunResult *result, const Options *options)
 {
-  g_autofree char *tensor = onyx_display_escape (stats->name);
-  g_autofree char *counts = g_strdup_printf ("%" G_GUINT64_FORMAT " NaN, %" G_GUINT64_FORMAT " Inf of %" G_GUINT64_FORMAT
-                                             " values", stats->n_nan, stats->n_inf, stats->count);
-  int node = producer_of (model, stats->name);
-  const char *what = stats->n_nan > 0 ? "NaN" : "Inf";
+  g_autofree char *where = onyx_run_result_describe_nonfinite (result, model);
 
-  if (options->all && node >= 0)
-    fprintf (stderr, "onyx-cli run: %s first made by node %s (%s), in %s: %s%s\n", what,
-             node_name (model, node), onyx_model_get_proto (model)->graph->node[node]->op_type, tensor, counts,
-             options->allow_nonfinite ? "" : " (--allow-nonfinite lets a run make them)");
-  else
-    fprintf (stderr, "onyx-cli run: %s in %s: %s; --all finds the node that makes them first\n", what, tensor,
-             counts);
+  fprintf (stderr, "onyx-cli run: %s%s\n", where,
+           options->allow_nonfinite ? "" : " (--allow-nonfinite lets a run make them)");
 }
 
 static void
@@ -314,7 +291,7 @@ print_json (OnyxModel *model, const OnyxRunResult *result, const Options *option
   onyx_json_key (json, "first_nonfinite");
   {
     const OnyxRunStats *first = onyx_run_result_first_nonfinite (result);
-    int node = first != NULL && options->all ? producer_of (model, first->name) : -1;
+    int node = result->first_nonfinite_node;
     if (first == NULL)
       onyx_json_null (json);
     else
@@ -480,7 +457,7 @@ run_with (OnyxModel *model, Options *options)
     exit_code = ONYX_EXIT_PROBLEMS;
   if (onyx_run_result_first_nonfinite (result) != NULL)
     {
-      say_nonfinite (model, onyx_run_result_first_nonfinite (result), options);
+      say_nonfinite (model, result, options);
       if (!options->allow_nonfinite)
         exit_code = ONYX_EXIT_PROBLEMS;
     }
@@ -637,7 +614,8 @@ onyx_cli_run (int argc, char **argv)
                                     "largest value while its inputs' do not, so that float noise of an "
                                     "equivalent computation is no divergence (--strict judges every tensor "
                                     "element by element). NaN or Inf are named with the node that first made them "
-                                    "(with --all). Exit status 1 when it cannot run, its outputs disagree, or it "
+                                    "(found by running again with every tensor captured, when --all was not "
+                                    "given). Exit status 1 when it cannot run, its outputs disagree, or it "
                                     "makes NaN or Inf (unless --allow-nonfinite); 2 when this build has no ONNX Runtime.",
                                     &argc, &argv, &options.as_json, &exit_code);
   if (model != NULL && !onyx_run_available (&reason))

@@ -1,10 +1,12 @@
 /* onyx-run-findings.c: what a run found, said for a person (onyx-run-private.h):
- * the node ONNX Runtime could not run or failed at. */
+ * the node ONNX Runtime could not run or failed at; where NaN or Inf first appear. */
 #include "onyx-run-private.h"
 
 #include <glib/gi18n-lib.h>
 
 #include <string.h>
+
+#include "onyx-text.h"
 
 /* "'/FooOp' (devtech::FooOp)", "'(unnamed)' (Resize)" */
 static char *
@@ -57,4 +59,88 @@ onyx_run_refusal_message (OnyxModel *model, const char *runtime_text)
                       : g_strdup_printf (_("ONNX Runtime cannot run node %s: %s"), node, text);
       }
   return g_strdup_printf (_("ONNX Runtime cannot run %s: %s"), onyx_model_get_display_name (model), text);
+}
+
+/* ---- NaN and Inf ---- */
+
+static gboolean
+nonfinite (const OnyxRunStats *stats)
+{
+  return stats != NULL && stats->n_nan + stats->n_inf > 0;
+}
+
+static void
+set_first_nonfinite (OnyxRunResult *result, const OnyxRunStats *stats, int node)
+{
+  if (result->first_nonfinite != NULL)
+    onyx_run_stats_clear (result->first_nonfinite);
+  g_free (result->first_nonfinite);
+  result->first_nonfinite = onyx_run_stats_copy (stats);
+  result->first_nonfinite_node = node;
+}
+
+gboolean
+onyx_run_find_first_nonfinite (OnyxModel *model, GPtrArray *stats, gboolean every_tensor, OnyxRunResult *result)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  g_autoptr (GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < stats->len; i++)
+    g_hash_table_insert (by_name, ((OnyxRunStats *) stats->pdata[i])->name, stats->pdata[i]);
+  /* Captured, a node's outputs say which node made them first; the graph's outputs
+   * alone say only where they ended up. */
+  for (size_t n = 0; every_tensor && n < graph->n_node; n++)
+    for (size_t k = 0; k < graph->node[n]->n_output; k++)
+      {
+        const OnyxRunStats *found = g_hash_table_lookup (by_name, graph->node[n]->output[k]);
+        if (nonfinite (found))
+          {
+            set_first_nonfinite (result, found, (int) n);
+            return TRUE;
+          }
+      }
+  for (guint i = 0; i < stats->len; i++)
+    if (nonfinite (stats->pdata[i]))
+      {
+        set_first_nonfinite (result, stats->pdata[i], -1);
+        break;
+      }
+  return FALSE;
+}
+
+const OnyxRunStats *
+onyx_run_result_first_nonfinite (const OnyxRunResult *result)
+{
+  return result->first_nonfinite;
+}
+
+char *
+onyx_run_result_describe_nonfinite (const OnyxRunResult *result, OnyxModel *model)
+{
+  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
+  const OnyxRunStats *stats = result->first_nonfinite;
+  const Onnx__NodeProto *node;
+  g_autofree char *tensor = NULL, *counts = NULL, *name = NULL;
+  const char *what;
+
+  if (stats == NULL)
+    return NULL;
+  what = stats->n_nan > 0 ? "NaN" : "Inf";
+  tensor = onyx_display_escape (stats->name);
+  /* TRANSLATORS: the NaN and Inf of a tensor of 8 values: "8 NaN, 0 Inf of 8 values". */
+  counts = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%llu NaN, %llu Inf of %llu value",
+                                         "%llu NaN, %llu Inf of %llu values", (gulong) MIN (stats->count, G_MAXULONG)),
+                            (unsigned long long) stats->n_nan, (unsigned long long) stats->n_inf,
+                            (unsigned long long) stats->count);
+  if (result->first_nonfinite_node < 0 || (size_t) result->first_nonfinite_node >= graph->n_node)
+    /* TRANSLATORS: "NaN in y: 8 NaN, 0 Inf of 8 values"; the first %s is NaN or Inf. */
+    return g_strdup_printf (_("%s in %s: %s"), what, tensor, counts);
+  node = graph->node[result->first_nonfinite_node];
+  if (node->name == NULL || node->name[0] == '\0')
+    /* TRANSLATORS: "NaN first made by an unnamed Log node, in y: 8 NaN, 0 Inf of 8 values". */
+    return g_strdup_printf (_("%s first made by an unnamed %s node, in %s: %s"), what, node->op_type, tensor, counts);
+  name = onyx_display_escape (node->name);
+  /* TRANSLATORS: "NaN first made by node the_div (Div), in q: 8 NaN, 0 Inf of 8 values"; the
+   * first %s is NaN or Inf, then the node's name, its operator, the tensor. */
+  return g_strdup_printf (_("%s first made by node %s (%s), in %s: %s"), what, name, node->op_type, tensor, counts);
 }

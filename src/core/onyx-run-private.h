@@ -9,5 +9,13 @@ G_BEGIN_DECLS
  * from the runtime's own text (onyx-run-findings.c). */
 char *onyx_run_refusal_message (OnyxModel  *model,
                                 const char *runtime_text);
+/* Sets result->first_nonfinite and first_nonfinite_node from `stats` (OnyxRunStats):
+ * with `every_tensor` captured, the first node in the graph's order with an output
+ * holding NaN or Inf (TRUE then); else the first tensor of `stats` holding them, with
+ * no node (FALSE, as when there are none). */
+gboolean onyx_run_find_first_nonfinite (OnyxModel     *model,
+                                        GPtrArray     *stats,
+                                        gboolean       every_tensor,
+                                        OnyxRunResult *result);
 
 G_END_DECLS

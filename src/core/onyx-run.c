@@ -497,18 +497,6 @@ onyx_run_delta_exceeds (const OnyxRunDelta *delta)
   return delta != NULL && (delta->mismatch != NULL || delta->n_exceeding > 0);
 }
 
-const OnyxRunStats *
-onyx_run_result_first_nonfinite (const OnyxRunResult *result)
-{
-  for (guint i = 0; result->stats != NULL && i < result->stats->len; i++)
-    {
-      const OnyxRunStats *stats = result->stats->pdata[i];
-      if (stats->n_nan + stats->n_inf > 0)
-        return stats;
-    }
-  return NULL;
-}
-
 gboolean
 onyx_run_delta_diverges (const OnyxRunDelta *delta, double atol, double scale_rtol)
 {
@@ -615,20 +603,14 @@ model_until (OnyxModel *model, const char *node_name, GError **error)
                              error);
 }
 
-OnyxRunResult *
-onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, GError **error)
+/* One run in the helper, as `options` say. */
+static OnyxRunResult *
+run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, GError **error)
 {
-  const char *reason;
   OnyxRunRequest request = { 0 };
   g_autoptr (GBytes) request_bytes = NULL, result_bytes = NULL;
   g_autofree char *text = NULL;
-  OnyxRunResult *result;
 
-  if (!onyx_run_available (&reason))
-    {
-      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE, _("cannot run models: %s"), reason);
-      return NULL;
-    }
   if (options->until_node != NULL)
     {
       g_autoptr (OnyxModel) part = model_until (model, options->until_node, error);
@@ -668,8 +650,42 @@ onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *optio
         }
       return NULL;
     }
-  result = onyx_run_result_decode (result_bytes);
+  return onyx_run_result_decode (result_bytes);
+}
+
+/* Where NaN or Inf first appear. Outputs alone do not say which node made them: the
+ * model runs again capturing every tensor, as --all does; when that run fails or
+ * finds none (ONNX Runtime optimizes the two copies apart), the output is named. */
+static void
+trace_nonfinite (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, OnyxRunResult *result)
+{
+  OnyxRunOptions every = { .all = TRUE, .until_node = options->until_node, .atol = options->atol,
+                           .rtol = options->rtol, .scale_rtol = options->scale_rtol };
+  g_autoptr (OnyxRunResult) traced = NULL;
+
+  if (onyx_run_find_first_nonfinite (model, result->stats, options->all, result) ||
+      result->first_nonfinite == NULL || options->all || options->untraced)
+    return;
+  traced = run_in_helper (model, inputs, &every, NULL);
+  if (traced != NULL)
+    onyx_run_find_first_nonfinite (model, traced->stats, TRUE, result);
+}
+
+OnyxRunResult *
+onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, GError **error)
+{
+  const char *reason;
+  OnyxRunResult *result;
+
+  if (!onyx_run_available (&reason))
+    {
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE, _("cannot run models: %s"), reason);
+      return NULL;
+    }
+  if ((result = run_in_helper (model, inputs, options, error)) == NULL)
+    return NULL;
   find_first_divergence (model, result, options);
+  trace_nonfinite (model, inputs, options, result);
   return result;
 }
 

@@ -40,6 +40,8 @@ typedef struct {
 void onyx_run_stats_compute (const OnyxArray *array,
                              OnyxRunStats    *stats);
 void onyx_run_stats_clear   (OnyxRunStats    *stats);
+/* A copy to keep, freed with onyx_run_stats_clear () then g_free (). */
+OnyxRunStats *onyx_run_stats_copy (const OnyxRunStats *stats);
 
 /* One tensor of the run compared with its counterpart. |a - b| > atol + rtol × |b|
  * counts as exceeding, as numpy.isclose and Polygraphy judge; NaN against NaN is
@@ -96,6 +98,9 @@ typedef struct {
   /* Run only as far as this node of the main graph (by name): the part of the model
    * its outputs need. NULL: the whole model. */
   const char *until_node;
+  /* NaN or Inf in the outputs of a run that captures only those are not traced to
+   * the node that made them (which takes a second run, capturing every tensor). */
+  gboolean untraced;
 } OnyxRunOptions;
 
 typedef struct {
@@ -109,17 +114,27 @@ typedef struct {
    * none of its inputs did (-1: none), and that output. */
   int first_divergence;
   const OnyxRunDelta *first_divergence_delta;
+  /* Where NaN or Inf first appear: the statistics of the first tensor holding them,
+   * and the node of the main graph that made it, the first in the graph's order
+   * (-1: none known, as when the run that would have found it failed). NULL and -1
+   * when the run made none. */
+  OnyxRunStats *first_nonfinite;
+  int first_nonfinite_node;
 } OnyxRunResult;
 
 void onyx_run_result_free (OnyxRunResult *result);
-/* The first tensor of the run holding NaN or Inf, in the order the run made them (with
- * every tensor captured, the one the first such node made), or NULL. */
+/* result->first_nonfinite: the first tensor holding NaN or Inf, or NULL. */
 const OnyxRunStats *onyx_run_result_first_nonfinite (const OnyxRunResult *result);
-/* How many of the compared tensors exceed (onyx_run_delta_exceeds); 0 uncompared. */
+/* One line saying where NaN or Inf first appear ("NaN first made by node the_div
+ * (Div), in q: 4 NaN, 0 Inf of 4 values"; without a node known, "NaN in y: …"), for
+ * the model run; NULL when the run made none. */
+char *onyx_run_result_describe_nonfinite (const OnyxRunResult *result,
+                                          OnyxModel           *model);
 /* The deltas of the model's graph outputs that exceed element by element: what
  * decides whether two runs agree. */
 guint onyx_run_result_n_outputs_exceeding (const OnyxRunResult *result,
                                            OnyxModel           *model);
+/* How many of the compared tensors exceed (onyx_run_delta_exceeds); 0 uncompared. */
 guint onyx_run_result_n_exceeding (const OnyxRunResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxRunResult, onyx_run_result_free)
 
@@ -204,7 +219,10 @@ OnyxGenerateReport *onyx_run_generate (OnyxModel     *model,
 
 /* Runs the model on `inputs` (from onyx_run_prepare_inputs) in the helper. A model
  * ONNX Runtime refuses is one error (ONYX_RUN_ERROR_REFUSED) naming the node
- * when the runtime named one. */
+ * when the runtime named one; a --until node that is not there, ONYX_RUN_ERROR_INPUT.
+ * NaN or Inf in the outputs are traced to the node that made them first
+ * (result->first_nonfinite_node), running the model again when only the outputs
+ * were captured (unless options->untraced). */
 OnyxRunResult *onyx_run_model (OnyxModel            *model,
                                GPtrArray            *inputs,
                                const OnyxRunOptions *options,
