@@ -255,6 +255,42 @@ class Run(unittest.TestCase):
         self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
         self.run_json(path, "--fill", "ones", "--until", "remainder")
 
+    def test_a_failure_on_made_inputs_says_the_sizes_onyx_chose(self):
+        # A reflect pad of 2 needs 3 values along its axis: the dim that defaulted to 1
+        # is said, with how to set it (as Silero VAD's `sequence`).
+        graph = helper.make_graph(
+            [helper.make_node("Pad", ["x", "pads"], ["padded"], mode="reflect", name="the_pad"),
+             helper.make_node("Identity", ["w"], ["w_out"], name="same")],
+            "pad", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["batch", "sequence"]),
+                    helper.make_tensor_value_info("w", onnx.TensorProto.FLOAT, [None])],
+            [helper.make_tensor_value_info("padded", onnx.TensorProto.FLOAT, None),
+             helper.make_tensor_value_info("w_out", onnx.TensorProto.FLOAT, [None])],
+            [numpy_helper.from_array(np.array([0, 2, 0, 2], dtype=np.int64), "pads")])
+        path = os.path.join(self.tmp, "pad.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
+        failed = "ONNX Runtime failed at node 'the_pad' (Pad) on these inputs: "
+        run = cli("run", path)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
+        self.assertIn(failed, run.stderr)
+        self.assertTrue(run.stderr.endswith(
+            " (Onyx made these inputs with the free dimensions batch=1, sequence=1, w:0=1 by default: set them with "
+            "--dim NAME=SIZE, or in Run Settings)\n"), run.stderr)
+        # Sizes given are not repeated; one left.
+        run = cli("run", path, "--dim", "batch=2", "--dim", "w:0=3")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertTrue(run.stderr.endswith(
+            " (Onyx made these inputs with the free dimension sequence=1 by default: set it with --dim NAME=SIZE, "
+            "or in Run Settings)\n"), run.stderr)
+        self.assertEqual(self.run_json(path, "--dim", "sequence=5")["tensors"][0]["shape"], [1, 9])
+        # Arrays given: Onyx chose nothing, and says nothing of it.
+        given = os.path.join(self.tmp, "given.npz")
+        np.savez(given, x=np.ones((1, 1), np.float32), w=np.ones(2, np.float32))
+        run = cli("run", path, "--inputs", given)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn(failed, run.stderr)
+        self.assertNotIn("Onyx made", run.stderr)
+
     def test_inputs_that_do_not_fit_say_which_and_why(self):
         # Nothing given: Onyx makes them (the default is --random 0).
         made = self.run_json(self.model)

@@ -425,6 +425,8 @@ run_with (OnyxModel *model, Options *options)
   run.strict = options->strict;
   run.scale_rtol = options->scale_rtol;
   run.until_node = options->until;
+  run.made = &how;
+  run.given = given;
   result = onyx_run_model (model, inputs, &run, &error);
   if (result == NULL)
     {

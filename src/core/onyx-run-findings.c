@@ -1,5 +1,6 @@
 /* onyx-run-findings.c: what a run found, said for a person (onyx-run-private.h):
- * the node ONNX Runtime could not run or failed at; where NaN or Inf first appear. */
+ * the node ONNX Runtime could not run or failed at, with the sizes Onyx chose for
+ * the inputs it made; where NaN or Inf first appear. */
 #include "onyx-run-private.h"
 
 #include <glib/gi18n-lib.h>
@@ -41,8 +42,85 @@ names_node (const char *text, const Onnx__NodeProto *node, gboolean at_run)
          (quoted != NULL && strstr (text, quoted) != NULL) || (bracketed != NULL && strstr (text, bracketed) != NULL);
 }
 
+/* Whether the table of sizes someone chose holds this dim, by name or as INPUT:AXIS. */
+static gboolean
+sized (GHashTable *chosen, const Onnx__TensorShapeProto__Dimension *dim, const char *by_axis)
+{
+  return chosen != NULL &&
+         (g_hash_table_contains (chosen, by_axis) ||
+          (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM &&
+           g_hash_table_contains (chosen, dim->dim_param)));
+}
+
+/* "NAME=SIZE" of each free dim of the inputs Onyx made that no one sized (a name, or
+ * INPUT:AXIS when it has none), as it ran; each once, in the inputs' order. */
+static GPtrArray *
+defaulted_dims (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options)
+{
+  g_autoptr (GPtrArray) infos = onyx_run_runtime_inputs (onyx_model_get_proto (model)->graph);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *said = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < infos->len; i++)
+    {
+      const Onnx__ValueInfoProto *info = infos->pdata[i];
+      const Onnx__TensorShapeProto *shape = onyx_run_input_shape (info);
+      const OnyxArray *array = onyx_array_find (inputs, info->name);
+
+      if (shape == NULL || array == NULL || array->n_dims != shape->n_dim ||
+          (options->given != NULL && onyx_array_find (options->given, info->name) != NULL))
+        continue;
+      for (gsize axis = 0; axis < shape->n_dim; axis++)
+        {
+          const Onnx__TensorShapeProto__Dimension *dim = shape->dim[axis];
+          g_autofree char *key = g_strdup_printf ("%s:%zu", info->name, axis);
+
+          if ((dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE && dim->dim_value >= 0) ||
+              sized (options->made->dims, dim, key))
+            continue;
+          if (dim->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_PARAM && dim->dim_param[0] != '\0')
+            {
+              g_free (key);
+              key = g_strdup (dim->dim_param);
+            }
+          if (g_hash_table_contains (seen, key))
+            continue;
+          g_ptr_array_add (said, g_strdup_printf ("%s=%lld", key, (long long) array->dims[axis]));
+          g_hash_table_add (seen, g_steal_pointer (&key));
+        }
+    }
+  return said;
+}
+
+/* " (Onyx made these inputs with the free dimension sequence=1 by default: …)", or ""
+ * when Onyx chose no size: a failure on made-up inputs may be one of their sizes. */
+static char *
+made_dims_note (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options)
+{
+  g_autoptr (GPtrArray) dims = NULL;
+  g_autofree char *list = NULL;
+
+  if (options == NULL || options->made == NULL || inputs == NULL)
+    return g_strdup ("");
+  dims = defaulted_dims (model, inputs, options);
+  if (dims->len == 0)
+    return g_strdup ("");
+  g_ptr_array_add (dims, NULL);
+  list = g_strjoinv (", ", (char **) dims->pdata);
+  /* TRANSLATORS: follows ONNX Runtime's message on a run's failure; %s lists sizes as
+   * NAME=SIZE ("batch=1, sequence=1"). --dim is onyx-cli's option, Run Settings the
+   * app's dialog. */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       " (Onyx made these inputs with the free dimension %s by default: set it "
+                                       "with --dim NAME=SIZE, or in Run Settings)",
+                                       " (Onyx made these inputs with the free dimensions %s by default: set "
+                                       "them with --dim NAME=SIZE, or in Run Settings)", dims->len - 1),
+                          list);
+}
+
 char *
-onyx_run_refusal_message (OnyxModel *model, const char *runtime_text)
+onyx_run_refusal_message (OnyxModel *model, const char *runtime_text, GPtrArray *inputs,
+                          const OnyxRunOptions *options)
 {
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   /* The runtime's messages may list things on lines of their own. */
@@ -55,8 +133,12 @@ onyx_run_refusal_message (OnyxModel *model, const char *runtime_text)
     if (names_node (text, graph->node[i], at_run))
       {
         g_autofree char *node = describe_node (graph->node[i]);
-        return at_run ? g_strdup_printf (_("ONNX Runtime failed at node %s on these inputs: %s"), node, text)
-                      : g_strdup_printf (_("ONNX Runtime cannot run node %s: %s"), node, text);
+        g_autofree char *failed = NULL, *note = NULL;
+        if (!at_run)
+          return g_strdup_printf (_("ONNX Runtime cannot run node %s: %s"), node, text);
+        failed = g_strdup_printf (_("ONNX Runtime failed at node %s on these inputs: %s"), node, text);
+        note = made_dims_note (model, inputs, options);
+        return g_strconcat (failed, note, NULL);
       }
   return g_strdup_printf (_("ONNX Runtime cannot run %s: %s"), onyx_model_get_display_name (model), text);
 }

@@ -644,7 +644,7 @@ run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *option
     {
       if (text != NULL)
         {
-          g_autofree char *message = onyx_run_refusal_message (model, text);
+          g_autofree char *message = onyx_run_refusal_message (model, text, inputs, options);
           g_clear_error (error);
           g_set_error_literal (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_REFUSED, message);
         }
