@@ -195,7 +195,7 @@ class Run(unittest.TestCase):
         w1, w2 = (numpy_helper.to_array(t) for t in model.graph.initializer)
         np.testing.assert_allclose(np.load(out)["z"], np.maximum(self.x @ w1, 0) @ w2, rtol=1e-5)
         run = cli("run", self.model, "--inputs", self.inputs, "--until", "nope")
-        self.assertNotEqual(run.returncode, 0)
+        self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("chain.onnx has no node named 'nope'", run.stderr)
 
     def test_repro_is_the_divergent_node_with_what_it_was_fed(self):
@@ -298,13 +298,32 @@ class Run(unittest.TestCase):
         wrong = os.path.join(self.tmp, "wrong.npy")
         np.save(wrong, np.zeros((2, 4), dtype=np.int64))
         run = cli("run", self.model, "--input", "x=" + wrong)
-        self.assertEqual(run.returncode, 3)
+        self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("input 'x' takes float32, but its array holds int64", run.stderr)
         np.save(wrong, np.zeros((2, 5), dtype=np.float32))
         run = cli("run", self.model, "--input", "x=" + wrong)
         self.assertIn("input 'x' has 4 in dimension 1, but its array has 5", run.stderr)
         run = cli("run", self.model, "--input", "nope=" + wrong)
         self.assertIn("'nope' is not an input of chain.onnx (its inputs: 'x')", run.stderr)
+
+    def test_exit_statuses_are_those_of_help(self):
+        """2 for what the command asks that cannot be, 3 for a file that cannot be read
+        or written, 1 for a model ONNX Runtime fails at (onyx-cli --help)."""
+        other = os.path.join(self.tmp, "other.npz")
+        np.savez(other, y=self.x)
+        cases = [(("--dim", "M=2"), 2, "'M' is no dimension of the inputs of chain.onnx (named ones: N;"),
+                 (("--until", "nope"), 2, "chain.onnx has no node named 'nope'"),
+                 (("--input", "x"), 2, "--input is NAME=FILE.npy, not 'x'"),
+                 (("--range", "3,1"), 2, "--range is LOW,HIGH with LOW < HIGH"),
+                 (("--inputs", other), 2, "no array for input 'x'"),
+                 (("--inputs", os.path.join(self.tmp, "missing.npz")), 3, "missing.npz"),
+                 (("--save", os.path.join(self.tmp, "no", "out.npz")), 3, "out.npz")]
+        for options, status, said in cases:
+            run = cli("run", self.model, *options)
+            self.assertEqual((run.returncode, run.stdout), (status, ""), (options, run.stderr))
+            self.assertIn(said, run.stderr, options)
+            # Bad usage points to the help, as every command's does.
+            self.assertEqual("Try 'onyx-cli run --help'." in run.stderr, status == 2, run.stderr)
 
 
 class ImageInputs(unittest.TestCase):
@@ -314,7 +333,7 @@ class ImageInputs(unittest.TestCase):
         if not BUILT_WITH_ORT:
             self.skipTest("this build has no ONNX Runtime (meson found none)")
         run = cli("run", data("paddle_style.onnx"))
-        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("input 'image' looks like an image whose height and width are not fixed: give them "
                       "(Run Settings, or --dim image:2=HEIGHT --dim image:3=WIDTH)", run.stderr)
         run = cli("run", data("paddle_style.onnx"), "--dim", "image:2=32", "--dim", "image:3=32", "--json")

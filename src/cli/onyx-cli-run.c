@@ -369,6 +369,26 @@ output_names (OnyxModel *model, const char *until)
   return g_strv_builder_end (names);
 }
 
+/* Prints a run's error and frees it; returns the exit status onyx-cli --help gives it:
+ * what the command asks for that cannot be (a name that is not there, arrays that do
+ * not fit, sizes not given, a model --generate cannot feed) is bad usage, a file that
+ * cannot be read or written 3, a model ONNX Runtime refuses or fails at 1. */
+static int
+report_run_error (GError *error)
+{
+  int status = ONYX_EXIT_PROBLEMS;
+
+  if (error->domain == G_IO_ERROR || error->domain == G_FILE_ERROR ||
+      g_error_matches (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO))
+    return onyx_cli_report_error (error);
+  if (error->domain == ONYX_RUN_ERROR && error->code != ONYX_RUN_ERROR_REFUSED)
+    status = onyx_cli_usage_error ("run", "%s", error->message);
+  else
+    fprintf (stderr, "onyx-cli run: %s\n", error->message);
+  g_error_free (error);
+  return status;
+}
+
 /* --repro: the first divergent node cut out, with what it was fed beside it. */
 static int
 save_repro (OnyxModel *model, const OnyxRunResult *result, GPtrArray *inputs, const Options *options,
@@ -379,7 +399,7 @@ save_repro (OnyxModel *model, const OnyxRunResult *result, GPtrArray *inputs, co
   if (result->first_divergence < 0)
     return ONYX_EXIT_OK;
   if (!onyx_run_save_repro (model, result->first_divergence, inputs, options->repro, npz_path, &error))
-    return onyx_cli_report_error (error);
+    return report_run_error (error);
   return ONYX_EXIT_OK;
 }
 
@@ -401,7 +421,7 @@ run_with (OnyxModel *model, Options *options)
   if ((given = read_given (model, options, &error)) == NULL ||
       (inputs = onyx_run_prepare_inputs (model, given, &how, &error)) == NULL)
     {
-      exit_code = onyx_cli_report_error (error);
+      exit_code = report_run_error (error);
       goto out;
     }
   if (options->compare != NULL && !onyx_run_open_comparison (options->compare, &other, &reference, &error))
@@ -430,9 +450,7 @@ run_with (OnyxModel *model, Options *options)
   result = onyx_run_model (model, inputs, &run, &error);
   if (result == NULL)
     {
-      exit_code = g_error_matches (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE) ? ONYX_EXIT_USAGE : ONYX_EXIT_PROBLEMS;
-      fprintf (stderr, "onyx-cli run: %s\n", error->message);
-      g_error_free (error);
+      exit_code = report_run_error (error);
       goto out;
     }
   /* The inputs too: a run of made-up inputs can be repeated elsewhere. */
@@ -489,11 +507,7 @@ generate (OnyxModel *model, const Options *options)
     return onyx_cli_usage_error ("run", "--generate takes how many tokens to make, 1 or more");
   report = onyx_run_generate (model, (const gint64 *) prompt->data, prompt->len, (guint) options->generate, &error);
   if (report == NULL)
-    {
-      fprintf (stderr, "onyx-cli run: %s\n", error->message);
-      g_error_free (error);
-      return ONYX_EXIT_PROBLEMS;
-    }
+    return report_run_error (error);
   if (options->as_json)
     {
       OnyxJson *json = onyx_json_new ();
@@ -617,8 +631,11 @@ onyx_cli_run (int argc, char **argv)
                                     "equivalent computation is no divergence (--strict judges every tensor "
                                     "element by element). NaN or Inf are named with the node that first made them "
                                     "(found by running again with every tensor captured, when --all was not "
-                                    "given). Exit status 1 when it cannot run, its outputs disagree, or it "
-                                    "makes NaN or Inf (unless --allow-nonfinite); 2 when this build has no ONNX Runtime.",
+                                    "given). Exit status 1 when ONNX Runtime cannot run it, its outputs disagree, or it "
+                                    "makes NaN or Inf (unless --allow-nonfinite); 2 on bad usage: an unknown --dim, "
+                                    "--until or input name, arrays that do not fit the inputs, an image input's "
+                                    "height and width not given, a model --generate cannot feed, or a build "
+                                    "without ONNX Runtime; 3 when a file cannot be read or written.",
                                     &argc, &argv, &options.as_json, &exit_code);
   if (model != NULL && !onyx_run_available (&reason))
     {
