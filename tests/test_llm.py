@@ -172,7 +172,10 @@ class GenaiLLM(unittest.TestCase):
         self.assertTrue(all(0 <= step["token"] < 1024 for step in report["steps"]))
         self.assertIsNone(report["first_bad_step"])
         text = cli("run", self.path, "--generate", "3").stdout
+        self.assertIn("llm.onnx: generated 3 tokens with ONNX Runtime", text)
         self.assertIn("the cache keeps to one pass over the whole sequence at every step", text)
+        text = cli("run", self.path, "--generate", "1").stdout
+        self.assertIn("llm.onnx: generated 1 token with ONNX Runtime", text)
 
     def test_generate_names_where_a_broken_cache_parts(self):
         """Two ways exports break the cache, each only once there is a past: the step and

@@ -157,6 +157,10 @@ class Run(unittest.TestCase):
         self.assertEqual(first["tensor"], "output")
         self.assertEqual(first["node"], onnx.load(removed).graph.node[-1].name)
         self.assertEqual(report["compare"]["tensors"][0]["exceeding"], 1)
+        run = cli("run", removed, "--inputs", data("model_foo.npz"), "--compare", path)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn(": 1 tensor compared, 1 beyond the tolerance\n", run.stdout)
+        self.assertRegex(run.stdout, r"(?m)^  output +max abs [0-9.e-]+  max rel [0-9.e-]+  1 value beyond$")
         # Another model's arrays cannot be compared: the shapes say so.
         report = self.run_json(data("model.onnx"), "--inputs", data("model_foo.npz"), "--compare", path, expect=1)
         self.assertIn("shape [2×64×31×31] against [2×16×63×63]", report["compare"]["tensors"][0]["mismatch"])
@@ -290,6 +294,9 @@ class Run(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run.stderr)
         self.assertIn(failed, run.stderr)
         self.assertNotIn("Onyx made", run.stderr)
+        np.savez(given, x=np.ones((1, 1), np.float32), w=np.ones((1, 2), np.float32))
+        run = cli("run", path, "--inputs", given)
+        self.assertIn("input 'w' has 1 dimension, but its array has 2", run.stderr)
 
     def test_inputs_that_do_not_fit_say_which_and_why(self):
         # Nothing given: Onyx makes them (the default is --random 0).
@@ -303,6 +310,9 @@ class Run(unittest.TestCase):
         np.save(wrong, np.zeros((2, 5), dtype=np.float32))
         run = cli("run", self.model, "--input", "x=" + wrong)
         self.assertIn("input 'x' has 4 in dimension 1, but its array has 5", run.stderr)
+        np.save(wrong, np.zeros(4, dtype=np.float32))
+        run = cli("run", self.model, "--input", "x=" + wrong)
+        self.assertIn("input 'x' has 2 dimensions, but its array has 1", run.stderr)
         run = cli("run", self.model, "--input", "nope=" + wrong)
         self.assertIn("'nope' is not an input of chain.onnx (its inputs: 'x')", run.stderr)
 
@@ -429,8 +439,8 @@ class NonFinite(unittest.TestCase):
         self.assertEqual((first["tensor"], first["node"], first["node_index"]), ("logged", "log", 1))
 
     def save_model(self, nodes, name):
-        graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 4])],
-                                  [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["N", 4])])
+        graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", "M"])],
+                                  [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["N", "M"])])
         path = os.path.join(self.tmp, name)
         onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
         return path
@@ -443,16 +453,16 @@ class NonFinite(unittest.TestCase):
                                 helper.make_node("Log", ["negx"], ["logged"], name="the_log"),
                                 helper.make_node("Add", ["q", "logged"], ["y"], name="add")], "div.onnx")
         for options in ((), ("--all",)):
-            run = cli("run", path, "--dim", "N=2", *options)
+            run = cli("run", path, "--dim", "N=2", "--dim", "M=4", *options)
             self.assertEqual(run.returncode, 1, run.stderr)
             self.assertEqual(run.stderr, "onyx-cli run: NaN first made by node the_div (Div), in q: 8 NaN, 0 Inf of 8 "
                                          "values (--allow-nonfinite lets a run make them)\n")
-        # Inf, by a node without a name (x in [1, 2) over zeros).
+        # Inf, by a node without a name (x in [1, 2) over zeros), in one value.
         path = self.save_model([helper.make_node("Sub", ["x", "x"], ["zero"], name="the_sub"),
                                 helper.make_node("Div", ["x", "zero"], ["y"])], "inf.onnx")
         run = cli("run", path, "--range", "1,2")
         self.assertEqual(run.returncode, 1, run.stderr)
-        self.assertIn("onyx-cli run: Inf first made by an unnamed Div node, in y: 0 NaN, 4 Inf of 4 values", run.stderr)
+        self.assertIn("onyx-cli run: Inf first made by an unnamed Div node, in y: 0 NaN, 1 Inf of 1 value (", run.stderr)
 
     def test_finite_runs_say_nothing(self):
         run = cli("run", data("model.onnx"), "--random", "1", "--json")

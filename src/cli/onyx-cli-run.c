@@ -182,8 +182,9 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
     print_stats_text (result->stats->pdata[i]);
   if (options->compare == NULL)
     return;
-  printf ("against %s (atol %g, rtol %g): %u tensors compared, %u beyond the tolerance\n", options->compare,
-          options->atol, options->rtol, result->deltas->len, n_exceeding);
+  printf ("against %s (atol %g, rtol %g): %u %s compared, %u beyond the tolerance\n", options->compare,
+          options->atol, options->rtol, result->deltas->len, ONYX_CLI_PLURAL (result->deltas->len, "tensor", "tensors"),
+          n_exceeding);
   for (guint i = 0; i < result->deltas->len; i++)
     {
       const OnyxRunDelta *delta = result->deltas->pdata[i];
@@ -191,8 +192,9 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
       if (delta->mismatch != NULL)
         printf ("  %-24s %s\n", name, delta->mismatch);
       else if (delta->n_exceeding > 0)
-        printf ("  %-24s max abs %.6g  max rel %.6g  %" G_GUINT64_FORMAT " values beyond\n", name,
-                delta->max_abs, delta->max_rel, delta->n_exceeding);
+        printf ("  %-24s max abs %.6g  max rel %.6g  %" G_GUINT64_FORMAT " %s beyond\n", name,
+                delta->max_abs, delta->max_rel, delta->n_exceeding,
+                ONYX_CLI_PLURAL (delta->n_exceeding, "value", "values"));
     }
   if (result->first_divergence >= 0)
     printf ("first divergence: node %s, output %s (max abs %.6g, max rel %.6g)\n",
@@ -543,8 +545,9 @@ generate (OnyxModel *model, const Options *options)
     }
   else
     {
-      printf ("%s: generated %u tokens with ONNX Runtime %s after a prompt of %zu\n",
-              onyx_model_get_display_name (model), report->step_seconds->len, report->runtime_version,
+      printf ("%s: generated %u %s with ONNX Runtime %s after a prompt of %zu\n",
+              onyx_model_get_display_name (model), report->step_seconds->len,
+              ONYX_CLI_PLURAL (report->step_seconds->len, "token", "tokens"), report->runtime_version,
               report->n_prompt);
       for (guint s = 0; s < report->step_seconds->len; s++)
         {

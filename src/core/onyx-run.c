@@ -298,8 +298,9 @@ check_given (const Onnx__ValueInfoProto *info, const OnyxArray *array, GError **
   if (shape->n_dim != array->n_dims)
     {
       g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                   _("input '%s' has %zu dimensions, but its array has %zu"), info->name,
-                   shape->n_dim, array->n_dims);
+                   g_dngettext (GETTEXT_PACKAGE, "input '%s' has %zu dimension, but its array has %zu",
+                                "input '%s' has %zu dimensions, but its array has %zu", shape->n_dim),
+                   info->name, shape->n_dim, array->n_dims);
       return FALSE;
     }
   for (gsize i = 0; i < shape->n_dim; i++)
