@@ -157,6 +157,10 @@ class Run(unittest.TestCase):
         self.assertEqual(first["tensor"], "output")
         self.assertEqual(first["node"], onnx.load(removed).graph.node[-1].name)
         self.assertEqual(report["compare"]["tensors"][0]["exceeding"], 1)
+        run = cli("run", removed, "--inputs", data("model_foo.npz"), "--compare", path)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn(": 1 tensor compared, 1 beyond the tolerance\n", run.stdout)
+        self.assertRegex(run.stdout, r"(?m)^  output +max abs [0-9.e-]+  max rel [0-9.e-]+  1 value beyond$")
         # Another model's arrays cannot be compared: the shapes say so.
         report = self.run_json(data("model.onnx"), "--inputs", data("model_foo.npz"), "--compare", path, expect=1)
         self.assertIn("shape [2×64×31×31] against [2×16×63×63]", report["compare"]["tensors"][0]["mismatch"])
@@ -195,7 +199,7 @@ class Run(unittest.TestCase):
         w1, w2 = (numpy_helper.to_array(t) for t in model.graph.initializer)
         np.testing.assert_allclose(np.load(out)["z"], np.maximum(self.x @ w1, 0) @ w2, rtol=1e-5)
         run = cli("run", self.model, "--inputs", self.inputs, "--until", "nope")
-        self.assertNotEqual(run.returncode, 0)
+        self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("chain.onnx has no node named 'nope'", run.stderr)
 
     def test_repro_is_the_divergent_node_with_what_it_was_fed(self):
@@ -255,6 +259,45 @@ class Run(unittest.TestCase):
         self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
         self.run_json(path, "--fill", "ones", "--until", "remainder")
 
+    def test_a_failure_on_made_inputs_says_the_sizes_onyx_chose(self):
+        # A reflect pad of 2 needs 3 values along its axis: the dim that defaulted to 1
+        # is said, with how to set it (as Silero VAD's `sequence`).
+        graph = helper.make_graph(
+            [helper.make_node("Pad", ["x", "pads"], ["padded"], mode="reflect", name="the_pad"),
+             helper.make_node("Identity", ["w"], ["w_out"], name="same")],
+            "pad", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["batch", "sequence"]),
+                    helper.make_tensor_value_info("w", onnx.TensorProto.FLOAT, [None])],
+            [helper.make_tensor_value_info("padded", onnx.TensorProto.FLOAT, None),
+             helper.make_tensor_value_info("w_out", onnx.TensorProto.FLOAT, [None])],
+            [numpy_helper.from_array(np.array([0, 2, 0, 2], dtype=np.int64), "pads")])
+        path = os.path.join(self.tmp, "pad.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
+        failed = "ONNX Runtime failed at node 'the_pad' (Pad) on these inputs: "
+        run = cli("run", path)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertEqual(len(run.stderr.strip().splitlines()), 1, run.stderr)
+        self.assertIn(failed, run.stderr)
+        self.assertTrue(run.stderr.endswith(
+            " (Onyx made these inputs with the free dimensions batch=1, sequence=1, w:0=1 by default: set them with "
+            "--dim NAME=SIZE, or in Run Settings)\n"), run.stderr)
+        # Sizes given are not repeated; one left.
+        run = cli("run", path, "--dim", "batch=2", "--dim", "w:0=3")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertTrue(run.stderr.endswith(
+            " (Onyx made these inputs with the free dimension sequence=1 by default: set it with --dim NAME=SIZE, "
+            "or in Run Settings)\n"), run.stderr)
+        self.assertEqual(self.run_json(path, "--dim", "sequence=5")["tensors"][0]["shape"], [1, 9])
+        # Arrays given: Onyx chose nothing, and says nothing of it.
+        given = os.path.join(self.tmp, "given.npz")
+        np.savez(given, x=np.ones((1, 1), np.float32), w=np.ones(2, np.float32))
+        run = cli("run", path, "--inputs", given)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn(failed, run.stderr)
+        self.assertNotIn("Onyx made", run.stderr)
+        np.savez(given, x=np.ones((1, 1), np.float32), w=np.ones((1, 2), np.float32))
+        run = cli("run", path, "--inputs", given)
+        self.assertIn("input 'w' has 1 dimension, but its array has 2", run.stderr)
+
     def test_inputs_that_do_not_fit_say_which_and_why(self):
         # Nothing given: Onyx makes them (the default is --random 0).
         made = self.run_json(self.model)
@@ -262,13 +305,35 @@ class Run(unittest.TestCase):
         wrong = os.path.join(self.tmp, "wrong.npy")
         np.save(wrong, np.zeros((2, 4), dtype=np.int64))
         run = cli("run", self.model, "--input", "x=" + wrong)
-        self.assertEqual(run.returncode, 3)
+        self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("input 'x' takes float32, but its array holds int64", run.stderr)
         np.save(wrong, np.zeros((2, 5), dtype=np.float32))
         run = cli("run", self.model, "--input", "x=" + wrong)
         self.assertIn("input 'x' has 4 in dimension 1, but its array has 5", run.stderr)
+        np.save(wrong, np.zeros(4, dtype=np.float32))
+        run = cli("run", self.model, "--input", "x=" + wrong)
+        self.assertIn("input 'x' has 2 dimensions, but its array has 1", run.stderr)
         run = cli("run", self.model, "--input", "nope=" + wrong)
         self.assertIn("'nope' is not an input of chain.onnx (its inputs: 'x')", run.stderr)
+
+    def test_exit_statuses_are_those_of_help(self):
+        """2 for what the command asks that cannot be, 3 for a file that cannot be read
+        or written, 1 for a model ONNX Runtime fails at (onyx-cli --help)."""
+        other = os.path.join(self.tmp, "other.npz")
+        np.savez(other, y=self.x)
+        cases = [(("--dim", "M=2"), 2, "'M' is no dimension of the inputs of chain.onnx (named ones: N;"),
+                 (("--until", "nope"), 2, "chain.onnx has no node named 'nope'"),
+                 (("--input", "x"), 2, "--input is NAME=FILE.npy, not 'x'"),
+                 (("--range", "3,1"), 2, "--range is LOW,HIGH with LOW < HIGH"),
+                 (("--inputs", other), 2, "no array for input 'x'"),
+                 (("--inputs", os.path.join(self.tmp, "missing.npz")), 3, "missing.npz"),
+                 (("--save", os.path.join(self.tmp, "no", "out.npz")), 3, "out.npz")]
+        for options, status, said in cases:
+            run = cli("run", self.model, *options)
+            self.assertEqual((run.returncode, run.stdout), (status, ""), (options, run.stderr))
+            self.assertIn(said, run.stderr, options)
+            # Bad usage points to the help, as every command's does.
+            self.assertEqual("Try 'onyx-cli run --help'." in run.stderr, status == 2, run.stderr)
 
 
 class ImageInputs(unittest.TestCase):
@@ -278,7 +343,7 @@ class ImageInputs(unittest.TestCase):
         if not BUILT_WITH_ORT:
             self.skipTest("this build has no ONNX Runtime (meson found none)")
         run = cli("run", data("paddle_style.onnx"))
-        self.assertEqual(run.returncode, 3, run.stderr)
+        self.assertEqual(run.returncode, 2, run.stderr)
         self.assertIn("input 'image' looks like an image whose height and width are not fixed: give them "
                       "(Run Settings, or --dim image:2=HEIGHT --dim image:3=WIDTH)", run.stderr)
         run = cli("run", data("paddle_style.onnx"), "--dim", "image:2=32", "--dim", "image:3=32", "--json")
@@ -361,11 +426,43 @@ class NonFinite(unittest.TestCase):
         self.assertEqual((first["tensor"], first["node"], first["nan"]), ("logged", "log", 8))
         self.assertIn("NaN first made by node log", run.stderr)
 
-    def test_without_every_tensor_the_output_is_named(self):
-        run = cli("run", self.model, "--random", "1")
+    def test_without_every_tensor_the_node_is_named_too(self):
+        # The outputs alone say only where NaN ended up: the model runs again capturing
+        # every tensor to name the node, and prints the outputs as asked.
+        run = cli("run", self.model, "--random", "1", "--json")
         self.assertEqual(run.returncode, 1, run.stderr)
-        self.assertIn("onyx-cli run: NaN in y: 8 NaN, 0 Inf of 8 values; --all finds the node that makes them "
-                      "first", run.stderr)
+        self.assertIn("onyx-cli run: NaN first made by node log (Log), in logged: 8 NaN, 0 Inf of 8 values "
+                      "(--allow-nonfinite lets a run make them)", run.stderr)
+        report = json.loads(run.stdout)
+        self.assertEqual([t["name"] for t in report["tensors"]], ["y"])
+        first = report["first_nonfinite"]
+        self.assertEqual((first["tensor"], first["node"], first["node_index"]), ("logged", "log", 1))
+
+    def save_model(self, nodes, name):
+        graph = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", "M"])],
+                                  [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, ["N", "M"])])
+        path = os.path.join(self.tmp, name)
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=8), path)
+        return path
+
+    def test_the_first_node_in_the_graphs_order_is_named(self):
+        # 0 / 0 makes NaN, and later a Log of negatives does too: the Div is named.
+        path = self.save_model([helper.make_node("Sub", ["x", "x"], ["zero"], name="the_sub"),
+                                helper.make_node("Div", ["zero", "zero"], ["q"], name="the_div"),
+                                helper.make_node("Neg", ["x"], ["negx"], name="neg"),
+                                helper.make_node("Log", ["negx"], ["logged"], name="the_log"),
+                                helper.make_node("Add", ["q", "logged"], ["y"], name="add")], "div.onnx")
+        for options in ((), ("--all",)):
+            run = cli("run", path, "--dim", "N=2", "--dim", "M=4", *options)
+            self.assertEqual(run.returncode, 1, run.stderr)
+            self.assertEqual(run.stderr, "onyx-cli run: NaN first made by node the_div (Div), in q: 8 NaN, 0 Inf of 8 "
+                                         "values (--allow-nonfinite lets a run make them)\n")
+        # Inf, by a node without a name (x in [1, 2) over zeros), in one value.
+        path = self.save_model([helper.make_node("Sub", ["x", "x"], ["zero"], name="the_sub"),
+                                helper.make_node("Div", ["x", "zero"], ["y"])], "inf.onnx")
+        run = cli("run", path, "--range", "1,2")
+        self.assertEqual(run.returncode, 1, run.stderr)
+        self.assertIn("onyx-cli run: Inf first made by an unnamed Div node, in y: 0 NaN, 1 Inf of 1 value (", run.stderr)
 
     def test_finite_runs_say_nothing(self):
         run = cli("run", data("model.onnx"), "--random", "1", "--json")

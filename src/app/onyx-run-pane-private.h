@@ -23,6 +23,7 @@ struct _OnyxRunPane {
 
   OnyxRunResult *result;
   char *compared_with;
+  OnyxModel *result_model;      /* the model as it ran, which the result's indexes are of */
   double atol;
   GHashTable *stats_by_name;  /* borrowed from result */
   GHashTable *delta_by_name;

@@ -33,6 +33,9 @@ typedef struct {
   char *until_node;           /* run only what this node needs, or NULL */
   int repro_node;             /* >= 0: save a repro of this node to repro_path */
   char *repro_path;
+  /* How the inputs were made: a run ONNX Runtime fails at says the sizes chosen. */
+  OnyxRunInputs made;         /* dims: a reference */
+  GPtrArray *given;
 } RunJob;
 
 static void
@@ -44,6 +47,8 @@ run_job_free (RunJob *job)
   g_clear_pointer (&job->reference, g_ptr_array_unref);
   g_free (job->until_node);
   g_free (job->repro_path);
+  g_clear_pointer (&job->made.dims, g_hash_table_unref);
+  g_clear_pointer (&job->given, g_ptr_array_unref);
   g_free (job);
 }
 
@@ -181,7 +186,7 @@ run (OnyxJob *job, gpointer data, GError **error)
   OnyxRunOptions options = { .all = TRUE, .compare_model = work->compare_model, .reference = work->reference,
                              .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
                              .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL,
-                             .until_node = work->until_node };
+                             .until_node = work->until_node, .made = &work->made, .given = work->given };
   g_autofree char *npz = NULL;
 
   if (work->repro_node < 0)
@@ -215,7 +220,8 @@ run_done (OnyxJob *job, gpointer result, const GError *error, gpointer owner)
       onyx_view_state_set_tints (self->state, ONYX_TINT_RUN, NULL, 0);
       return;
     }
-  onyx_run_pane_set_result (self, onyx_job_take_result (job), self->run->compared_with, ONYX_RUN_DEFAULT_ATOL);
+  onyx_run_pane_set_result (self, onyx_job_take_result (job), ((RunJob *) onyx_job_get_data (job))->snapshot,
+                            self->run->compared_with, ONYX_RUN_DEFAULT_ATOL);
   selection_changed_cb (self);
   update_tints (self);
   /* Go to First Divergence and Save Repro depend on the result. */
@@ -312,6 +318,9 @@ start_run (OnyxRunPane *self, const char *until_node)
   job->reference = run->reference != NULL ? g_ptr_array_ref (run->reference) : NULL;
   job->until_node = g_strdup (until_node);
   job->repro_node = -1;
+  job->made = run->how;
+  job->made.dims = run->how.dims != NULL ? g_hash_table_ref (run->how.dims) : NULL;
+  job->given = run->given != NULL ? g_ptr_array_ref (run->given) : NULL;
   start_job (self, job, run_done, (GDestroyNotify) onyx_run_result_free);
 }
 

@@ -326,6 +326,7 @@ clear_result (OnyxRunPane *self)
   g_hash_table_remove_all (self->delta_by_name);
   g_clear_pointer (&self->result, onyx_run_result_free);
   g_clear_pointer (&self->compared_with, g_free);
+  g_clear_object (&self->result_model);
 }
 
 /* No result: the status page says why (running, error). */
@@ -377,9 +378,8 @@ summarize (OnyxRunPane *self)
       g_autofree char *warn = g_strdup_printf (ngettext ("%u has NaN or Inf values (in purple)",
                                                             "%u have NaN or Inf values (in purple)", nonfinite),
                                                nonfinite);
-      /* The tensors come in the order the run made them: the first is where they start. */
-      g_autofree char *first = g_strdup_printf (_("NaN or Inf first in %s"),
-                                                onyx_run_result_first_nonfinite (result)->name);
+      /* Where they start: the first node that made them. */
+      g_autofree char *first = onyx_run_result_describe_nonfinite (result, self->result_model);
       g_autofree char *all = g_strdup_printf ("%s\n%s\n%s", ran, warn, first);
       gtk_label_set_text (self->summary_label, all);
     }
@@ -411,11 +411,13 @@ summarize (OnyxRunPane *self)
 }
 
 void
-onyx_run_pane_set_result (OnyxRunPane *self, OnyxRunResult *result, const char *compared_with, double atol)
+onyx_run_pane_set_result (OnyxRunPane *self, OnyxRunResult *result, OnyxModel *model, const char *compared_with,
+                          double atol)
 {
   g_return_if_fail (ONYX_IS_RUN_PANE (self) && result != NULL);
   clear_result (self);
   self->result = result;
+  self->result_model = g_object_ref (model);
   self->atol = atol;
   self->compared_with = g_strdup (compared_with);
   for (guint i = 0; i < result->stats->len; i++)

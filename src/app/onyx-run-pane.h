@@ -57,10 +57,12 @@ void                 onyx_run_pane_set_running   (OnyxRunPane   *self,
 /* The run failed (or was cancelled): the message, in place of a result. */
 void                 onyx_run_pane_set_error     (OnyxRunPane   *self,
                                                   const char    *message);
-/* Takes `result`. `compared_with` names what it was compared with, or NULL; `atol`
+/* Takes `result`, of `model` as it ran. `compared_with` names what it was compared
+ * with, or NULL; `atol`
  * is the comparison's absolute tolerance, the unit of the error scale. */
 void                 onyx_run_pane_set_result    (OnyxRunPane   *self,
                                                   OnyxRunResult *result,
+                                                  OnyxModel     *model,
                                                   const char    *compared_with,
                                                   double         atol);
 /* NULL while running, after an error, or before the first run. */

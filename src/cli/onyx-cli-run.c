@@ -160,37 +160,14 @@ largest_scaled_difference (const OnyxRunResult *result)
   return largest;
 }
 
-/* The main graph's node that makes `tensor`, or -1 (a graph input). */
-static int
-producer_of (OnyxModel *model, const char *tensor)
-{
-  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
-
-  for (size_t n = 0; n < graph->n_node; n++)
-    for (size_t o = 0; o < graph->node[n]->n_output; o++)
-      if (g_strcmp0 (graph->node[n]->output[o], tensor) == 0)
-        return (int) n;
-  return -1;
-}
-
-/* One line naming where NaN or Inf first appear: the node when every tensor was
- * captured, else the output, with how to find the node. */
+/* Where NaN or Inf first appear, in one line: the node that made them first. */
 static void
-say_nonfinite (OnyxModel *model, const OnyxRunStats *stats, const Options *options)
+say_nonfinite (OnyxModel *model, const OnyxRunResult *result, const Options *options)
 {
-  g_autofree char *tensor = onyx_display_escape (stats->name);
-  g_autofree char *counts = g_strdup_printf ("%" G_GUINT64_FORMAT " NaN, %" G_GUINT64_FORMAT " Inf of %" G_GUINT64_FORMAT
-                                             " values", stats->n_nan, stats->n_inf, stats->count);
-  int node = producer_of (model, stats->name);
-  const char *what = stats->n_nan > 0 ? "NaN" : "Inf";
+  g_autofree char *where = onyx_run_result_describe_nonfinite (result, model);
 
-  if (options->all && node >= 0)
-    fprintf (stderr, "onyx-cli run: %s first made by node %s (%s), in %s: %s%s\n", what,
-             node_name (model, node), onyx_model_get_proto (model)->graph->node[node]->op_type, tensor, counts,
-             options->allow_nonfinite ? "" : " (--allow-nonfinite lets a run make them)");
-  else
-    fprintf (stderr, "onyx-cli run: %s in %s: %s; --all finds the node that makes them first\n", what, tensor,
-             counts);
+  fprintf (stderr, "onyx-cli run: %s%s\n", where,
+           options->allow_nonfinite ? "" : " (--allow-nonfinite lets a run make them)");
 }
 
 static void
@@ -205,8 +182,9 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
     print_stats_text (result->stats->pdata[i]);
   if (options->compare == NULL)
     return;
-  printf ("against %s (atol %g, rtol %g): %u tensors compared, %u beyond the tolerance\n", options->compare,
-          options->atol, options->rtol, result->deltas->len, n_exceeding);
+  printf ("against %s (atol %g, rtol %g): %u %s compared, %u beyond the tolerance\n", options->compare,
+          options->atol, options->rtol, result->deltas->len, ONYX_CLI_PLURAL (result->deltas->len, "tensor", "tensors"),
+          n_exceeding);
   for (guint i = 0; i < result->deltas->len; i++)
     {
       const OnyxRunDelta *delta = result->deltas->pdata[i];
@@ -214,8 +192,9 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
       if (delta->mismatch != NULL)
         printf ("  %-24s %s\n", name, delta->mismatch);
       else if (delta->n_exceeding > 0)
-        printf ("  %-24s max abs %.6g  max rel %.6g  %" G_GUINT64_FORMAT " values beyond\n", name,
-                delta->max_abs, delta->max_rel, delta->n_exceeding);
+        printf ("  %-24s max abs %.6g  max rel %.6g  %" G_GUINT64_FORMAT " %s beyond\n", name,
+                delta->max_abs, delta->max_rel, delta->n_exceeding,
+                ONYX_CLI_PLURAL (delta->n_exceeding, "value", "values"));
     }
   if (result->first_divergence >= 0)
     printf ("first divergence: node %s, output %s (max abs %.6g, max rel %.6g)\n",
@@ -314,7 +293,7 @@ print_json (OnyxModel *model, const OnyxRunResult *result, const Options *option
   onyx_json_key (json, "first_nonfinite");
   {
     const OnyxRunStats *first = onyx_run_result_first_nonfinite (result);
-    int node = first != NULL && options->all ? producer_of (model, first->name) : -1;
+    int node = result->first_nonfinite_node;
     if (first == NULL)
       onyx_json_null (json);
     else
@@ -392,6 +371,26 @@ output_names (OnyxModel *model, const char *until)
   return g_strv_builder_end (names);
 }
 
+/* Prints a run's error and frees it; returns the exit status onyx-cli --help gives it:
+ * what the command asks for that cannot be (a name that is not there, arrays that do
+ * not fit, sizes not given, a model --generate cannot feed) is bad usage, a file that
+ * cannot be read or written 3, a model ONNX Runtime refuses or fails at 1. */
+static int
+report_run_error (GError *error)
+{
+  int status = ONYX_EXIT_PROBLEMS;
+
+  if (error->domain == G_IO_ERROR || error->domain == G_FILE_ERROR ||
+      g_error_matches (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_IO))
+    return onyx_cli_report_error (error);
+  if (error->domain == ONYX_RUN_ERROR && error->code != ONYX_RUN_ERROR_REFUSED)
+    status = onyx_cli_usage_error ("run", "%s", error->message);
+  else
+    fprintf (stderr, "onyx-cli run: %s\n", error->message);
+  g_error_free (error);
+  return status;
+}
+
 /* --repro: the first divergent node cut out, with what it was fed beside it. */
 static int
 save_repro (OnyxModel *model, const OnyxRunResult *result, GPtrArray *inputs, const Options *options,
@@ -402,7 +401,7 @@ save_repro (OnyxModel *model, const OnyxRunResult *result, GPtrArray *inputs, co
   if (result->first_divergence < 0)
     return ONYX_EXIT_OK;
   if (!onyx_run_save_repro (model, result->first_divergence, inputs, options->repro, npz_path, &error))
-    return onyx_cli_report_error (error);
+    return report_run_error (error);
   return ONYX_EXIT_OK;
 }
 
@@ -424,7 +423,7 @@ run_with (OnyxModel *model, Options *options)
   if ((given = read_given (model, options, &error)) == NULL ||
       (inputs = onyx_run_prepare_inputs (model, given, &how, &error)) == NULL)
     {
-      exit_code = onyx_cli_report_error (error);
+      exit_code = report_run_error (error);
       goto out;
     }
   if (options->compare != NULL && !onyx_run_open_comparison (options->compare, &other, &reference, &error))
@@ -448,12 +447,12 @@ run_with (OnyxModel *model, Options *options)
   run.strict = options->strict;
   run.scale_rtol = options->scale_rtol;
   run.until_node = options->until;
+  run.made = &how;
+  run.given = given;
   result = onyx_run_model (model, inputs, &run, &error);
   if (result == NULL)
     {
-      exit_code = g_error_matches (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE) ? ONYX_EXIT_USAGE : ONYX_EXIT_PROBLEMS;
-      fprintf (stderr, "onyx-cli run: %s\n", error->message);
-      g_error_free (error);
+      exit_code = report_run_error (error);
       goto out;
     }
   /* The inputs too: a run of made-up inputs can be repeated elsewhere. */
@@ -480,7 +479,7 @@ run_with (OnyxModel *model, Options *options)
     exit_code = ONYX_EXIT_PROBLEMS;
   if (onyx_run_result_first_nonfinite (result) != NULL)
     {
-      say_nonfinite (model, onyx_run_result_first_nonfinite (result), options);
+      say_nonfinite (model, result, options);
       if (!options->allow_nonfinite)
         exit_code = ONYX_EXIT_PROBLEMS;
     }
@@ -510,11 +509,7 @@ generate (OnyxModel *model, const Options *options)
     return onyx_cli_usage_error ("run", "--generate takes how many tokens to make, 1 or more");
   report = onyx_run_generate (model, (const gint64 *) prompt->data, prompt->len, (guint) options->generate, &error);
   if (report == NULL)
-    {
-      fprintf (stderr, "onyx-cli run: %s\n", error->message);
-      g_error_free (error);
-      return ONYX_EXIT_PROBLEMS;
-    }
+    return report_run_error (error);
   if (options->as_json)
     {
       OnyxJson *json = onyx_json_new ();
@@ -550,8 +545,9 @@ generate (OnyxModel *model, const Options *options)
     }
   else
     {
-      printf ("%s: generated %u tokens with ONNX Runtime %s after a prompt of %zu\n",
-              onyx_model_get_display_name (model), report->step_seconds->len, report->runtime_version,
+      printf ("%s: generated %u %s with ONNX Runtime %s after a prompt of %zu\n",
+              onyx_model_get_display_name (model), report->step_seconds->len,
+              ONYX_CLI_PLURAL (report->step_seconds->len, "token", "tokens"), report->runtime_version,
               report->n_prompt);
       for (guint s = 0; s < report->step_seconds->len; s++)
         {
@@ -637,8 +633,12 @@ onyx_cli_run (int argc, char **argv)
                                     "largest value while its inputs' do not, so that float noise of an "
                                     "equivalent computation is no divergence (--strict judges every tensor "
                                     "element by element). NaN or Inf are named with the node that first made them "
-                                    "(with --all). Exit status 1 when it cannot run, its outputs disagree, or it "
-                                    "makes NaN or Inf (unless --allow-nonfinite); 2 when this build has no ONNX Runtime.",
+                                    "(found by running again with every tensor captured, when --all was not "
+                                    "given). Exit status 1 when ONNX Runtime cannot run it, its outputs disagree, or it "
+                                    "makes NaN or Inf (unless --allow-nonfinite); 2 on bad usage: an unknown --dim, "
+                                    "--until or input name, arrays that do not fit the inputs, an image input's "
+                                    "height and width not given, a model --generate cannot feed, or a build "
+                                    "without ONNX Runtime; 3 when a file cannot be read or written.",
                                     &argc, &argv, &options.as_json, &exit_code);
   if (model != NULL && !onyx_run_available (&reason))
     {

@@ -53,7 +53,8 @@ print_usage (FILE *out)
                 "  %d  success (check: no errors; warnings may be listed)\n"
                 "  %d  check found errors, diff found differences, an edit step failed or\n"
                 "     left errors (nothing written), or run failed, disagreed or made NaN/Inf\n"
-                "  %d  bad usage: unknown command or option, missing argument\n"
+                "  %d  bad usage: unknown command or option, a missing or wrong argument\n"
+                "     (run: an unknown name, arrays that do not fit, image sizes not given)\n"
                 "  %d  a file could not be read or written (the message says why)\n",
            ONYX_EXIT_OK, ONYX_EXIT_PROBLEMS, ONYX_EXIT_USAGE, ONYX_EXIT_IO);
 }

@@ -157,8 +157,9 @@ step (OnyxModel *model, const Cache *cache, const gint64 *tokens, gsize n_tokens
 {
   g_autoptr (GPtrArray) inputs = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_array_free);
   g_autoptr (GPtrArray) keep = g_ptr_array_new ();
+  /* (NaN in an LLM's logits is not traced: every tensor of its step would be held.) */
   OnyxRunOptions options = { .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
-                             .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL };
+                             .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL, .untraced = TRUE };
   g_autofree gint64 *ones = g_new (gint64, n_past + n_tokens);
   g_autofree gint64 *positions = g_new (gint64, n_tokens);
 

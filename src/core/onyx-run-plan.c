@@ -155,7 +155,10 @@ onyx_run_plan_inputs (OnyxModel *model)
         {
           plan->role = ONYX_INPUT_TOKEN_IDS;
           plan->vocabulary = rows > 0 ? rows : 100;
-          plan->why = rows > 0 ? g_strdup_printf (_("token ids in [0, %lld): %s reads a table of %lld rows"),
+          plan->why = rows > 0 ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                               "token ids in [0, %lld): %s reads a table of %lld row",
+                                                               "token ids in [0, %lld): %s reads a table of %lld rows",
+                                                               (gulong) MIN (rows, G_MAXLONG)),
                                                   (long long) rows, gather != NULL ? gather : "a Gather",
                                                   (long long) rows)
                                : g_strdup (_("token ids in [0, 100)"));

@@ -117,6 +117,16 @@ onyx_run_stats_clear (OnyxRunStats *stats)
   g_clear_pointer (&stats->dims, g_free);
 }
 
+OnyxRunStats *
+onyx_run_stats_copy (const OnyxRunStats *stats)
+{
+  OnyxRunStats *copy = g_memdup2 (stats, sizeof *stats);
+
+  copy->name = g_strdup (stats->name);
+  copy->dims = g_memdup2 (stats->dims, stats->n_dims * sizeof *stats->dims);
+  return copy;
+}
+
 /* "[2×16×63×63]" */
 static char *
 describe_shape (const OnyxArray *array)

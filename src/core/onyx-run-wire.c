@@ -263,6 +263,7 @@ onyx_run_result_decode (GBytes *bytes)
   g_variant_get_child (value, 4, "d", &result->seconds);
   g_variant_get_child (value, 5, "s", &result->runtime_version);
   result->first_divergence = -1;
+  result->first_nonfinite_node = -1;
   return result;
 }
 
@@ -275,6 +276,7 @@ onyx_run_result_free (OnyxRunResult *result)
   g_clear_pointer (&result->other_stats, g_ptr_array_unref);
   g_clear_pointer (&result->values, g_ptr_array_unref);
   g_clear_pointer (&result->deltas, g_ptr_array_unref);
+  g_clear_pointer (&result->first_nonfinite, free_stats);
   g_free (result->runtime_version);
   g_free (result);
 }

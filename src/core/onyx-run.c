@@ -13,6 +13,7 @@
 #include "onyx-error.h"
 #include "onyx-extract.h"
 #include "onyx-onnx.h"
+#include "onyx-run-private.h"
 #include "onyx-types.h"
 
 gboolean
@@ -297,8 +298,9 @@ check_given (const Onnx__ValueInfoProto *info, const OnyxArray *array, GError **
   if (shape->n_dim != array->n_dims)
     {
       g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                   _("input '%s' has %zu dimensions, but its array has %zu"), info->name,
-                   shape->n_dim, array->n_dims);
+                   g_dngettext (GETTEXT_PACKAGE, "input '%s' has %zu dimension, but its array has %zu",
+                                "input '%s' has %zu dimensions, but its array has %zu", shape->n_dim),
+                   info->name, shape->n_dim, array->n_dims);
       return FALSE;
     }
   for (gsize i = 0; i < shape->n_dim; i++)
@@ -484,60 +486,6 @@ pairs_of (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
   return pairs;
 }
 
-/* "'/FooOp' (devtech::FooOp)", "'(unnamed)' (Resize)" */
-static char *
-describe_node (const Onnx__NodeProto *node)
-{
-  gboolean named = node->name != NULL && node->name[0] != '\0';
-  gboolean custom = node->domain != NULL && node->domain[0] != '\0';
-
-  return g_strdup_printf ("'%s' (%s%s%s)", named ? node->name : _("(unnamed)"), custom ? node->domain : "",
-                          custom ? "::" : "", node->op_type);
-}
-
-/* Whether ONNX Runtime's message is about this node: it names nodes by operator
- * ("devtech:FooOp(-1) is not a registered function/op", "Could not find an
- * implementation for Min(13) node with name ''") or by name ("Node (x)", "'x'");
- * a kernel that failed on the data says "running Resize node. Name:''". */
-static gboolean
-names_node (const char *text, const Onnx__NodeProto *node, gboolean at_run)
-{
-  const char *domain = node->domain != NULL && node->domain[0] != '\0' ? node->domain : "ai.onnx";
-  g_autofree char *op = g_strdup_printf ("%s:%s(", domain, node->op_type);
-  g_autofree char *kernel = g_strdup_printf ("implementation for %s(", node->op_type);
-  g_autofree char *running = g_strdup_printf ("running %s node. Name:'%s'", node->op_type,
-                                              node->name != NULL ? node->name : "");
-  gboolean named = node->name != NULL && node->name[0] != '\0';
-  g_autofree char *quoted = named ? g_strdup_printf ("'%s'", node->name) : NULL;
-  g_autofree char *bracketed = named ? g_strdup_printf ("Node (%s)", node->name) : NULL;
-
-  if (at_run)
-    return strstr (text, running) != NULL;
-  return strstr (text, op) != NULL || strstr (text, kernel) != NULL ||
-         (quoted != NULL && strstr (text, quoted) != NULL) || (bracketed != NULL && strstr (text, bracketed) != NULL);
-}
-
-/* One line naming the node ONNX Runtime could not run, or failed at on the data. */
-static char *
-refusal_message (OnyxModel *model, const char *runtime_text)
-{
-  const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
-  /* The runtime's messages may list things on lines of their own. */
-  g_autoptr (GRegex) breaks = g_regex_new ("\\s*\\n\\s*", 0, 0, NULL);
-  g_autofree char *text = g_regex_replace_literal (breaks, runtime_text, -1, 0, " ", 0, NULL);
-  gboolean at_run = strstr (text, "Non-zero status code returned while running") != NULL;
-
-  g_strstrip (text);
-  for (size_t i = 0; i < graph->n_node; i++)
-    if (names_node (text, graph->node[i], at_run))
-      {
-        g_autofree char *node = describe_node (graph->node[i]);
-        return at_run ? g_strdup_printf (_("ONNX Runtime failed at node %s on these inputs: %s"), node, text)
-                      : g_strdup_printf (_("ONNX Runtime cannot run node %s: %s"), node, text);
-      }
-  return g_strdup_printf (_("ONNX Runtime cannot run %s: %s"), onyx_model_get_display_name (model), text);
-}
-
 static const OnyxRunDelta *
 find_delta (GHashTable *deltas, const char *name)
 {
@@ -548,18 +496,6 @@ gboolean
 onyx_run_delta_exceeds (const OnyxRunDelta *delta)
 {
   return delta != NULL && (delta->mismatch != NULL || delta->n_exceeding > 0);
-}
-
-const OnyxRunStats *
-onyx_run_result_first_nonfinite (const OnyxRunResult *result)
-{
-  for (guint i = 0; result->stats != NULL && i < result->stats->len; i++)
-    {
-      const OnyxRunStats *stats = result->stats->pdata[i];
-      if (stats->n_nan + stats->n_inf > 0)
-        return stats;
-    }
-  return NULL;
 }
 
 gboolean
@@ -668,20 +604,14 @@ model_until (OnyxModel *model, const char *node_name, GError **error)
                              error);
 }
 
-OnyxRunResult *
-onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, GError **error)
+/* One run in the helper, as `options` say. */
+static OnyxRunResult *
+run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, GError **error)
 {
-  const char *reason;
   OnyxRunRequest request = { 0 };
   g_autoptr (GBytes) request_bytes = NULL, result_bytes = NULL;
   g_autofree char *text = NULL;
-  OnyxRunResult *result;
 
-  if (!onyx_run_available (&reason))
-    {
-      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE, _("cannot run models: %s"), reason);
-      return NULL;
-    }
   if (options->until_node != NULL)
     {
       g_autoptr (OnyxModel) part = model_until (model, options->until_node, error);
@@ -715,14 +645,48 @@ onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *optio
     {
       if (text != NULL)
         {
-          g_autofree char *message = refusal_message (model, text);
+          g_autofree char *message = onyx_run_refusal_message (model, text, inputs, options);
           g_clear_error (error);
           g_set_error_literal (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_REFUSED, message);
         }
       return NULL;
     }
-  result = onyx_run_result_decode (result_bytes);
+  return onyx_run_result_decode (result_bytes);
+}
+
+/* Where NaN or Inf first appear. Outputs alone do not say which node made them: the
+ * model runs again capturing every tensor, as --all does; when that run fails or
+ * finds none (ONNX Runtime optimizes the two copies apart), the output is named. */
+static void
+trace_nonfinite (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, OnyxRunResult *result)
+{
+  OnyxRunOptions every = { .all = TRUE, .until_node = options->until_node, .atol = options->atol,
+                           .rtol = options->rtol, .scale_rtol = options->scale_rtol };
+  g_autoptr (OnyxRunResult) traced = NULL;
+
+  if (onyx_run_find_first_nonfinite (model, result->stats, options->all, result) ||
+      result->first_nonfinite == NULL || options->all || options->untraced)
+    return;
+  traced = run_in_helper (model, inputs, &every, NULL);
+  if (traced != NULL)
+    onyx_run_find_first_nonfinite (model, traced->stats, TRUE, result);
+}
+
+OnyxRunResult *
+onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *options, GError **error)
+{
+  const char *reason;
+  OnyxRunResult *result;
+
+  if (!onyx_run_available (&reason))
+    {
+      g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_UNAVAILABLE, _("cannot run models: %s"), reason);
+      return NULL;
+    }
+  if ((result = run_in_helper (model, inputs, options, error)) == NULL)
+    return NULL;
   find_first_divergence (model, result, options);
+  trace_nonfinite (model, inputs, options, result);
   return result;
 }
 

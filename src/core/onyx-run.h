@@ -40,6 +40,8 @@ typedef struct {
 void onyx_run_stats_compute (const OnyxArray *array,
                              OnyxRunStats    *stats);
 void onyx_run_stats_clear   (OnyxRunStats    *stats);
+/* A copy to keep, freed with onyx_run_stats_clear () then g_free (). */
+OnyxRunStats *onyx_run_stats_copy (const OnyxRunStats *stats);
 
 /* One tensor of the run compared with its counterpart. |a - b| > atol + rtol × |b|
  * counts as exceeding, as numpy.isclose and Polygraphy judge; NaN against NaN is
@@ -77,6 +79,24 @@ void onyx_run_delta_compute (const OnyxArray *a,
  * by about 1e-6 of it; a wrong weight or wiring by far more. */
 #define ONYX_RUN_DEFAULT_SCALE_RTOL 1e-4
 
+/* How inputs nobody gave are made. */
+typedef enum {
+  ONYX_RUN_FILL_NONE,    /* an error names the missing input */
+  ONYX_RUN_FILL_RANDOM,  /* uniform in [low, high), from seed; whole numbers for ints */
+  ONYX_RUN_FILL_ZEROS,
+  ONYX_RUN_FILL_ONES,
+} OnyxRunFill;
+
+typedef struct {
+  OnyxRunFill fill;
+  guint64 seed;
+  double low, high;
+  /* Sizes of dims (char * → GINT_TO_POINTER (value)): symbolic ones by name, any by
+   * "INPUT:AXIS" (dims without a name). Others: a KV-cached model's sequence dims as
+   * onyx-run-plan.c chooses them, the rest 1. */
+  GHashTable *dims;
+} OnyxRunInputs;
+
 typedef struct {
   /* Every tensor of the main graph, not just the graph's outputs. */
   gboolean all;
@@ -96,6 +116,14 @@ typedef struct {
   /* Run only as far as this node of the main graph (by name): the part of the model
    * its outputs need. NULL: the whole model. */
   const char *until_node;
+  /* How the inputs were made (onyx_run_prepare_inputs's `how` and `given`; NULL: all
+   * given): a run ONNX Runtime fails at on inputs Onyx made says the sizes Onyx chose
+   * for the free dims no one sized, and how to set them. */
+  const OnyxRunInputs *made;
+  GPtrArray *given;
+  /* NaN or Inf in the outputs of a run that captures only those are not traced to
+   * the node that made them (which takes a second run, capturing every tensor). */
+  gboolean untraced;
 } OnyxRunOptions;
 
 typedef struct {
@@ -109,37 +137,29 @@ typedef struct {
    * none of its inputs did (-1: none), and that output. */
   int first_divergence;
   const OnyxRunDelta *first_divergence_delta;
+  /* Where NaN or Inf first appear: the statistics of the first tensor holding them,
+   * and the node of the main graph that made it, the first in the graph's order
+   * (-1: none known, as when the run that would have found it failed). NULL and -1
+   * when the run made none. */
+  OnyxRunStats *first_nonfinite;
+  int first_nonfinite_node;
 } OnyxRunResult;
 
 void onyx_run_result_free (OnyxRunResult *result);
-/* The first tensor of the run holding NaN or Inf, in the order the run made them (with
- * every tensor captured, the one the first such node made), or NULL. */
+/* result->first_nonfinite: the first tensor holding NaN or Inf, or NULL. */
 const OnyxRunStats *onyx_run_result_first_nonfinite (const OnyxRunResult *result);
-/* How many of the compared tensors exceed (onyx_run_delta_exceeds); 0 uncompared. */
+/* One line saying where NaN or Inf first appear ("NaN first made by node the_div
+ * (Div), in q: 4 NaN, 0 Inf of 4 values"; without a node known, "NaN in y: …"), for
+ * the model run; NULL when the run made none. */
+char *onyx_run_result_describe_nonfinite (const OnyxRunResult *result,
+                                          OnyxModel           *model);
 /* The deltas of the model's graph outputs that exceed element by element: what
  * decides whether two runs agree. */
 guint onyx_run_result_n_outputs_exceeding (const OnyxRunResult *result,
                                            OnyxModel           *model);
+/* How many of the compared tensors exceed (onyx_run_delta_exceeds); 0 uncompared. */
 guint onyx_run_result_n_exceeding (const OnyxRunResult *result);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxRunResult, onyx_run_result_free)
-
-/* How inputs nobody gave are made. */
-typedef enum {
-  ONYX_RUN_FILL_NONE,    /* an error names the missing input */
-  ONYX_RUN_FILL_RANDOM,  /* uniform in [low, high), from seed; whole numbers for ints */
-  ONYX_RUN_FILL_ZEROS,
-  ONYX_RUN_FILL_ONES,
-} OnyxRunFill;
-
-typedef struct {
-  OnyxRunFill fill;
-  guint64 seed;
-  double low, high;
-  /* Sizes of dims (char * → GINT_TO_POINTER (value)): symbolic ones by name, any by
-   * "INPUT:AXIS" (dims without a name). Others: a KV-cached model's sequence dims as
-   * onyx-run-plan.c chooses them, the rest 1. */
-  GHashTable *dims;
-} OnyxRunInputs;
 
 /* The heights and widths of image inputs (4-D floats that are no token ids, mask or
  * cache) that the model leaves free and a run must be given
@@ -204,7 +224,12 @@ OnyxGenerateReport *onyx_run_generate (OnyxModel     *model,
 
 /* Runs the model on `inputs` (from onyx_run_prepare_inputs) in the helper. A model
  * ONNX Runtime refuses is one error (ONYX_RUN_ERROR_REFUSED) naming the node
- * when the runtime named one. */
+ * when the runtime named one (and, when it failed at a node on inputs Onyx made,
+ * the sizes options->made chose); a --until node that is not there,
+ * ONYX_RUN_ERROR_INPUT.
+ * NaN or Inf in the outputs are traced to the node that made them first
+ * (result->first_nonfinite_node), running the model again when only the outputs
+ * were captured (unless options->untraced). */
 OnyxRunResult *onyx_run_model (OnyxModel            *model,
                                GPtrArray            *inputs,
                                const OnyxRunOptions *options,
