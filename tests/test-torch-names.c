@@ -1,6 +1,7 @@
 /* torch 2.1–2.4's function names read as module paths and classes, with the names of
  * real exports (ir-py's test data: Speech2Text2ForCausalLM, resnet18, mobilenetv2 by
- * torch 2.2). */
+ * torch 2.2); and titles cut to their end. */
+#include "onyx-layout-private.h"
 #include "onyx-torch-names.h"
 #include "onyx-test-util.h"
 
@@ -119,6 +120,20 @@ test_operator_calls (void)
     }
 }
 
+static void
+test_titles_cut_at_a_path_part (void)
+{
+  g_autofree char *short_title = onyx_layout_cut_title (g_strdup ("model.decoder · Speech2Text2Decoder"));
+  g_autofree char *long_title = onyx_layout_cut_title (
+      g_strdup ("model.decoder.embed_positions · Speech2Text2SinusoidalPositionalEmbedding"));
+  g_autofree char *no_dot = onyx_layout_cut_title (g_strnfill (80, 'x'));
+
+  g_assert_cmpstr (short_title, ==, "model.decoder · Speech2Text2Decoder");
+  g_assert_cmpstr (long_title, ==, "…embed_positions · Speech2Text2SinusoidalPositionalEmbedding");
+  g_assert_cmpint (g_utf8_strlen (long_title, -1), <=, MAX_GROUP_TITLE);
+  g_assert_cmpint (g_utf8_strlen (no_dot, -1), ==, MAX_GROUP_TITLE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -127,5 +142,6 @@ main (int argc, char **argv)
   g_test_add_func ("/torch-names/attribute-paths", test_dynamo_attribute_paths);
   g_test_add_func ("/torch-names/other-names", test_other_names_left_alone);
   g_test_add_func ("/torch-names/operator-calls", test_operator_calls);
+  g_test_add_func ("/torch-names/titles", test_titles_cut_at_a_path_part);
   return g_test_run ();
 }
