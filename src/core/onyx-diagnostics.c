@@ -196,6 +196,7 @@ refresh_graph_wide (OnyxDiagnostics *self)
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_onnxruntime (proto, self->lists);
   onyx_diagnose_library_limits (proto, self->lists);
+  onyx_diagnose_exporter_faults (proto, self->lists);
   onyx_diagnostics_update_whole_model (self);
 }
 
@@ -489,6 +490,7 @@ onyx_diagnostics_get_problems (OnyxDiagnostics *self)
   append_all (self->result, self->shape_errors);
   append_all (self->result, self->in_functions);
   onyx_diagnose_drop_repeated_inference (self->result);
+  onyx_diagnose_fold_explained (onyx_document_get_proto (self->document), self->result);
   /* Subgraphs are named by their holder's name or position, which later edits of
    * other nodes may change: named as they are now. */
   for (guint i = 0; i < self->result->len; i++)
