@@ -35,6 +35,8 @@ write_problems_json (OnyxJson *json, OnyxModel *model, GPtrArray *problems, GPtr
       onyx_json_member_string (json, "node", problem->node);
       onyx_json_member_int (json, "node_index", problem->node_index);
       onyx_json_member_string (json, "tensor", problem->tensor);
+      onyx_json_member_string (json, "detail", problem->detail);
+      onyx_json_member_string (json, "see", problem->see);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
@@ -73,6 +75,26 @@ print_dims_text (OnyxModel *model, GPtrArray *dims)
       g_string_append_c (line, ')');
     }
   printf ("%s: dynamic dims: %s\n", onyx_model_get_display_name (model), line->str);
+}
+
+/* Lines of ONNX's own words under a problem that explains them: a few, the rest in
+ * --json. */
+#define MAX_DETAIL_LINES 3
+
+static void
+print_problem_text (OnyxModel *model, const OnyxProblem *problem)
+{
+  g_auto (GStrv) lines = problem->detail != NULL ? g_strsplit (problem->detail, "\n", -1) : NULL;
+  guint n_lines = lines != NULL ? g_strv_length (lines) : 0;
+
+  printf ("%s: %s: %s: %s\n", onyx_model_get_display_name (model), severity_name (problem->severity),
+          problem->graph, problem->message);
+  for (guint i = 0; i < n_lines && i < MAX_DETAIL_LINES; i++)
+    printf ("  ONNX: %s\n", lines[i]);
+  if (n_lines > MAX_DETAIL_LINES)
+    printf ("  (%u more from ONNX: --json lists them)\n", n_lines - MAX_DETAIL_LINES);
+  if (problem->see != NULL)
+    printf ("  see %s\n", problem->see);
 }
 
 /* Only the problems of one graph: by its proto, or by name for functions. */
@@ -140,11 +162,7 @@ check_model (OnyxModel *model, OnyxJson *json, gboolean several, gpointer data)
   else
     {
       for (guint i = 0; i < problems->len && !several; i++)
-        {
-          const OnyxProblem *problem = problems->pdata[i];
-          printf ("%s: %s: %s: %s\n", onyx_model_get_display_name (model),
-                  severity_name (problem->severity), problem->graph, problem->message);
-        }
+        print_problem_text (model, problems->pdata[i]);
       if (!several)
         print_dims_text (model, dims);
       print_summary (model, problems);

@@ -95,4 +95,13 @@ void     onyx_diagnose_onnxruntime     (const Onnx__ModelProto *model, GPtrArray
 void     onyx_diagnose_functions       (const Onnx__ModelProto *model, GHashTable *functions,
                                         OnyxGraphNamer *namer, GPtrArray *out);
 
+/* onyx-diagnose-exporters.c: known faults of real exporters. Functions that read an
+ * attribute they do not declare (torch 2.2's aten_add and `alpha`): one finding each,
+ * pointing to docs/exporter-faults.md. */
+void     onyx_diagnose_exporter_faults (const Onnx__ModelProto *model, GPtrArray *out);
+/* The errors of ONNX's inference and checker that such a fault explains leave
+ * `problems` (freed if the array frees its elements); their text becomes the
+ * fault's detail. */
+void     onyx_diagnose_fold_explained  (const Onnx__ModelProto *model, GPtrArray *problems);
+
 G_END_DECLS

@@ -785,6 +785,8 @@ diagnose (const Onnx__ModelProto *model, gboolean full)
       onyx_diagnose_shape_errors (model, shapes, &namer, problems);
       onyx_diagnose_drop_repeated_inference (problems);
     }
+  onyx_diagnose_exporter_faults (model, problems);
+  onyx_diagnose_fold_explained (model, problems);
   onyx_diagnose_functions (model, functions, &namer, problems);
   onyx_graph_namer_clear (&namer);
   return problems;

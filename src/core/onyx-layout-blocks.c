@@ -18,6 +18,7 @@
 
 #include "onyx-metadata.h"
 #include "onyx-name-family.h"
+#include "onyx-torch-names.h"
 #include "onyx-types.h"
 #include "onyx-text.h"
 
@@ -34,6 +35,103 @@ scope_of_name (const char *name)
   return last != NULL && last > start ? g_strndup (start, last - start) : g_strdup ("");
 }
 
+/* What a part of a name scope stands for: torch 2.1–2.4's inlined functions name
+ * their scopes after the calls ("…_Speech2Text2DecoderLayer_model_decoder_layers_0_1_38"). */
+typedef struct {
+  char *part;    /* in the group's path: the module path ("model.decoder.layers.0"),
+                  * "#2" after it for the module's second call; else the part itself */
+  char *title;   /* the group's title, escaped; NULL: the part's own */
+} ScopePart;
+
+static void
+scope_part_free (ScopePart *part)
+{
+  g_free (part->part);
+  g_free (part->title);
+  g_free (part);
+}
+
+static OnyxTorchModules *
+torch_modules (OnyxLayoutEngine *engine)
+{
+  if (engine->torch_modules == NULL)
+    {
+      engine->torch_modules = onyx_torch_modules_new ();
+      onyx_torch_modules_add_graph (engine->torch_modules, engine->graph);
+      for (guint i = 0; engine->enclosing != NULL && i < engine->enclosing->len; i++)
+        onyx_torch_modules_add_graph (engine->torch_modules, engine->enclosing->pdata[i]);
+    }
+  return engine->torch_modules;
+}
+
+static const ScopePart *
+scope_part (OnyxLayoutEngine *engine, const char *text)
+{
+  ScopePart *part;
+  OnyxTorchCall call = { NULL };
+  g_autofree char *function = NULL;
+
+  if (engine->scope_parts == NULL)
+    engine->scope_parts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) scope_part_free);
+  else if ((part = g_hash_table_lookup (engine->scope_parts, text)) != NULL)
+    return part;
+  part = g_new0 (ScopePart, 1);
+  if (onyx_torch_call_parse (torch_modules (engine), text, 2, &call))
+    {
+      g_autofree char *label = onyx_torch_call_label (&call);
+      /* A module called twice is two calls: two groups, titled alike. */
+      part->part = call.call > 1 ? g_strdup_printf ("%s#%u", call.path, call.call) : g_strdup (call.path);
+      part->title = onyx_display_escape (label);
+      onyx_torch_call_clear (&call);
+    }
+  else if ((function = onyx_torch_op_call_function (text)) != NULL)
+    {
+      part->part = g_strdup (text);
+      part->title = onyx_display_escape (function);
+    }
+  else
+    part->part = g_strdup (text);
+  g_hash_table_insert (engine->scope_parts, g_strdup (text), part);
+  return part;
+}
+
+/* The scope with torch's call names read as module paths, their groups' titles
+ * noted in engine->module_labels. */
+static char *
+read_torch_scope (OnyxLayoutEngine *engine, char *scope)
+{
+  g_auto (GStrv) parts = NULL;
+  GString *path;
+
+  /* Most scopes ("layers.0/self_attn") have nothing of torch's to read. */
+  if (strchr (scope, '_') == NULL)
+    return scope;
+  parts = g_strsplit (scope, "/", -1);
+  path = g_string_new (NULL);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const ScopePart *part = scope_part (engine, parts[i]);
+      g_string_append_printf (path, "%s%s", i > 0 ? "/" : "", part->part);
+      if (part->title != NULL && !g_hash_table_contains (engine->module_labels, path->str))
+        g_hash_table_insert (engine->module_labels, g_strdup (path->str), g_strdup (part->title));
+    }
+  g_free (scope);
+  return g_string_free (path, FALSE);
+}
+
+char *
+onyx_layout_torch_call_title (OnyxLayoutEngine *engine, const char *op_type)
+{
+  OnyxTorchCall call = { NULL };
+  g_autofree char *label = NULL;
+
+  if (!onyx_torch_call_parse (torch_modules (engine), op_type, 1, &call))
+    return NULL;
+  label = onyx_torch_call_label (&call);
+  onyx_torch_call_clear (&call);
+  return onyx_layout_cut_title (onyx_display_escape (label));
+}
+
 char *
 onyx_layout_node_scope (OnyxLayoutEngine *engine, const Onnx__NodeProto *node, gboolean *in_module)
 {
@@ -41,8 +139,9 @@ onyx_layout_node_scope (OnyxLayoutEngine *engine, const Onnx__NodeProto *node, g
   GString *scope;
 
   *in_module = info != NULL;
+  /* The exporter's own record of the module comes first. */
   if (info == NULL)
-    return scope_of_name (node->name);
+    return read_torch_scope (engine, scope_of_name (node->name));
   /* Module names are Python attribute paths ("network.0"): they hold no '/'. */
   scope = g_string_new (NULL);
   for (guint depth = 0; info->path[depth] != NULL; depth++)

@@ -30,6 +30,7 @@ onyx_layout_ensure_group (OnyxLayoutEngine *engine, const char *path)
     group->name = g_strdup (g_hash_table_lookup (engine->module_labels, path));
   else
     group->name = onyx_display_escape (slash != NULL ? slash + 1 : path);
+  group->name = onyx_layout_cut_title (group->name);
   group->groups = g_ptr_array_new ();
   group->items = g_array_new (FALSE, FALSE, sizeof (int));
   g_hash_table_insert (engine->groups, group->path, group);

@@ -192,7 +192,7 @@ op_kinds_new (void)
 /* Of `node`'s op type and domain; owned by `op_kinds`, or by `unshared` for a node
  * without an op type. */
 static const OpKind *
-op_kind_of (GHashTable *op_kinds, const Onnx__NodeProto *node, OpKind *unshared)
+op_kind_of (OnyxLayoutEngine *engine, GHashTable *op_kinds, const Onnx__NodeProto *node, OpKind *unshared)
 {
   OpKind *first = node->op_type != NULL ? g_hash_table_lookup (op_kinds, node->op_type) : NULL;
   OpKind *kind;
@@ -202,7 +202,10 @@ op_kind_of (GHashTable *op_kinds, const Onnx__NodeProto *node, OpKind *unshared)
       return kind;
   kind = node->op_type != NULL ? g_new0 (OpKind, 1) : unshared;
   kind->domain = node->domain;
-  kind->title = onyx_display_escape (node->op_type);
+  /* A call of a torch module's function says which module it is. */
+  if (onyx_domain_is_standard (node->domain) ||
+      (kind->title = onyx_layout_torch_call_title (engine, node->op_type)) == NULL)
+    kind->title = onyx_display_escape (node->op_type);
   kind->category = onyx_category_of (node->domain, node->op_type);
   /* The engine has no opset imports: the newest schema names the slots (Conv's W and
    * B), which is what people look for; slot names hardly change across versions. */
@@ -225,7 +228,7 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GHas
   const Onnx__NodeProto *node = engine->graph->node[index];
   Item item = { ONYX_LAYOUT_OP, index };
   OpKind unshared = { NULL };
-  const OpKind *kind = op_kind_of (op_kinds, node, &unshared);
+  const OpKind *kind = op_kind_of (engine, op_kinds, node, &unshared);
   const OnyxSchema *schema = kind->schema;
 
   item.scope = onyx_layout_node_scope (engine, node, &item.in_module);
@@ -346,6 +349,8 @@ clear_model (OnyxLayoutEngine *engine)
   g_clear_pointer (&engine->groups, g_hash_table_unref);
   g_clear_pointer (&engine->stacks, g_ptr_array_unref);
   g_clear_pointer (&engine->module_labels, g_hash_table_unref);
+  g_clear_pointer (&engine->torch_modules, onyx_torch_modules_free);
+  g_clear_pointer (&engine->scope_parts, g_hash_table_unref);
   g_clear_pointer (&engine->shapes, g_hash_table_unref);
   g_clear_pointer (&engine->outer_names, g_ptr_array_unref);
   g_clear_pointer (&engine->item_of_node, g_free);

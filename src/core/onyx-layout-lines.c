@@ -147,6 +147,27 @@ onyx_layout_shorten (const char *text)
   return g_strdup_printf ("…%s", g_utf8_offset_to_pointer (shown, g_utf8_strlen (shown, -1) - (MAX_NAME - 1)));
 }
 
+char *
+onyx_layout_cut_title (char *title)
+{
+  glong length = g_utf8_strlen (title, -1);
+  const char *start, *dot, *class_at;
+  char *cut;
+
+  if (length <= MAX_GROUP_TITLE)
+    return title;
+  /* The end holds the class ("…self_attn.q_proj · Linear"); the start, a path the
+   * groups around say already. Cut where a part of the path begins. */
+  start = g_utf8_offset_to_pointer (title, length - (MAX_GROUP_TITLE - 1));
+  dot = strchr (start, '.');
+  class_at = strstr (start, " · ");
+  if (dot != NULL && (class_at == NULL || dot < class_at) && dot[1] != '\0')
+    start = dot + 1;
+  cut = g_strdup_printf ("…%s", start);
+  g_free (title);
+  return cut;
+}
+
 /* Lines being gathered: shown text, the graph node each stands for, whole text. */
 typedef struct {
   GPtrArray *lines;

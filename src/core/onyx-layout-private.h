@@ -9,8 +9,12 @@
 
 #include "onyx-layout.h"
 #include "onyx-schema.h"
+#include "onyx-torch-names.h"
 
 G_BEGIN_DECLS
+
+/* A group's title is cut to this many characters, keeping its end. */
+#define MAX_GROUP_TITLE 60
 
 /* Room around an open group's children: its sides and bottom, and its title. */
 #define GROUP_PADDING 12.0
@@ -118,6 +122,8 @@ struct _OnyxLayoutEngine {
   GHashTable *groups;       /* path → Group (stacks too) */
   GPtrArray *stacks;        /* Group*: the stacks, by stack_id */
   GHashTable *module_labels;  /* scope path → group title ("network.0 · Linear") */
+  OnyxTorchModules *torch_modules;  /* module paths of the parameters' names, or NULL */
+  GHashTable *scope_parts;  /* part of a node name's scope → what it stands for, or NULL */
   Group *root;
   GHashTable *shapes;       /* tensor → EdgeLabel* */
   gboolean fold_constants;
@@ -295,6 +301,8 @@ gboolean  onyx_layout_line_shows        (guint position,
                                          guint total);
 /* A name for a box: escaped, and its end kept when long. */
 char     *onyx_layout_shorten           (const char *text);
+/* `title` (escaped; taken) cut to MAX_GROUP_TITLE characters, keeping its end. */
+char     *onyx_layout_cut_title         (char       *title);
 
 /* onyx-layout-blocks.c: where nodes are filed */
 
@@ -304,6 +312,10 @@ char     *onyx_layout_shorten           (const char *text);
 char *onyx_layout_node_scope        (OnyxLayoutEngine       *engine,
                                      const Onnx__NodeProto  *node,
                                      gboolean               *in_module);
+/* The title of a call of a torch module function ("model.decoder · Speech2Text2Decoder"
+ * for "transformers_…_Speech2Text2Decoder_model_decoder_1"), escaped, or NULL. */
+char *onyx_layout_torch_call_title  (OnyxLayoutEngine       *engine,
+                                     const char             *op_type);
 /* A large graph whose nodes carry no scopes gets blocks of consecutive nodes as
  * scopes ("nodes 120–247"), cut where the fewest tensors cross. */
 void onyx_layout_scope_flat_blocks (OnyxLayoutEngine *engine);

@@ -228,9 +228,9 @@ make_stack (OnyxLayoutEngine *engine, Group *parent, Group *const *members, guin
   /* A module's group says its class after the name ("layers.0 · LlamaDecoderLayer"). */
   escaped_component = onyx_display_escape (a.component);
   escaped_range = onyx_display_escape (range);
-  stack->name = g_strconcat (escaped_range,
-                             g_str_has_prefix (head->name, escaped_component) ? head->name + strlen (escaped_component) : "",
-                             NULL);
+  stack->name = onyx_layout_cut_title (g_strconcat (
+      escaped_range, g_str_has_prefix (head->name, escaped_component) ? head->name + strlen (escaped_component) : "",
+      NULL));
   stack->parent = parent;
   stack->groups = g_ptr_array_new ();
   stack->items = g_array_new (FALSE, FALSE, sizeof (int));

@@ -197,6 +197,7 @@ refresh_graph_wide (OnyxProblemList *self)
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_onnxruntime (proto, self->lists);
   onyx_diagnose_library_limits (proto, self->lists);
+  onyx_diagnose_exporter_faults (proto, self->lists);
   onyx_problem_list_update_whole_model (self);
 }
 
@@ -490,6 +491,7 @@ onyx_problem_list_get (OnyxProblemList *self)
   append_all (self->result, self->shape_errors);
   append_all (self->result, self->in_functions);
   onyx_diagnose_drop_repeated_inference (self->result);
+  onyx_diagnose_fold_explained (onyx_document_get_proto (self->document), self->result);
   /* Subgraphs are named by their holder's name or position, which later edits of
    * other nodes may change: named as they are now. */
   for (guint i = 0; i < self->result->len; i++)

@@ -21,6 +21,7 @@ onyx_problem_free (OnyxProblem *problem)
   g_free (problem->graph);
   g_free (problem->node);
   g_free (problem->tensor);
+  g_free (problem->detail);
   g_free (problem);
 }
 
@@ -56,6 +57,7 @@ onyx_problem_kind_name (OnyxProblemKind kind)
     [ONYX_PROBLEM_ONNXRUNTIME] = "onnxruntime",
     [ONYX_PROBLEM_SHAPE_INFERENCE] = "shape-inference",
     [ONYX_PROBLEM_CHECKER] = "onnx-checker",
+    [ONYX_PROBLEM_UNDECLARED_ATTRIBUTE] = "undeclared-attribute",
   };
 
   if ((guint) kind < G_N_ELEMENTS (names) && names[kind] != NULL)

@@ -46,6 +46,9 @@ typedef enum {
   /* Found by ONNX's own library (onyx-shapes.h, onyx-onnx.h). */
   ONYX_PROBLEM_SHAPE_INFERENCE,
   ONYX_PROBLEM_CHECKER,
+  /* A known exporter fault (onyx-diagnose-exporters.c): a function reads an
+   * attribute it does not declare. */
+  ONYX_PROBLEM_UNDECLARED_ATTRIBUTE,
 } OnyxProblemKind;
 
 typedef struct {
@@ -58,6 +61,8 @@ typedef struct {
   char *tensor;       /* the tensor's name (raw) or NULL */
   const Onnx__NodeProto *node_proto; /* the node itself (borrowed from the model), or NULL */
   const Onnx__GraphProto *graph_proto; /* the graph it is in, NULL for functions and the model */
+  char *detail;       /* what ONNX's own library said of it, a line per finding; or NULL */
+  const char *see;    /* where the project explains it ("docs/exporter-faults.md#…"), or NULL */
 } OnyxProblem;
 
 void       onyx_problem_free     (OnyxProblem *problem);
