@@ -323,7 +323,10 @@ test_nonfinite (void)
   first = onyx_run_result_first_nonfinite (onyx_run_pane_get_result (test_run_pane (window)));
   g_assert_nonnull (first);
   g_assert_cmpuint (first->n_nan, >, 0);
-  expected = g_strdup_printf ("NaN or Inf first in %s", first->name);
+  /* The node that made them first, by name, in the graph's order. */
+  g_assert_cmpint (onyx_run_pane_get_result (test_run_pane (window))->first_nonfinite_node, >=, 0);
+  expected = g_strdup_printf ("NaN first made by node %s (Log)", onyx_document_get_proto (doc)->graph->node[
+                                onyx_run_pane_get_result (test_run_pane (window))->first_nonfinite_node]->name);
   text = pane_text (window);
   g_assert_nonnull (strstr (text, expected));
   g_assert_nonnull (strstr (first->name, "Log"));

@@ -6,7 +6,7 @@
 G_BEGIN_DECLS
 
 /* One line naming the node ONNX Runtime could not run, or failed at on the data,
- * from the runtime's own text (onyx-run-findings.c); failed at on `inputs` that
+ * from the runtime's own text (onyx-run-messages.c); failed at on `inputs` that
  * options->made says Onyx made, the sizes it chose for their free dims too. */
 char *onyx_run_refusal_message (OnyxModel            *model,
                                 const char           *runtime_text,

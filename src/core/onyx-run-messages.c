@@ -1,4 +1,4 @@
-/* onyx-run-findings.c: what a run found, said for a person (onyx-run-private.h):
+/* onyx-run-messages.c: what a run found, said for a person (onyx-run-private.h):
  * the node ONNX Runtime could not run or failed at, with the sizes Onyx chose for
  * the inputs it made; where NaN or Inf first appear. */
 #include "onyx-run-private.h"
