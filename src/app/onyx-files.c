@@ -5,8 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "onyx-analysis.h"
 #include "onyx-dialogs.h"
-#include "onyx-shapes.h"
 
 G_DEFINE_FINAL_TYPE (OnyxFiles, onyx_files, G_TYPE_SIMPLE_ACTION_GROUP)
 
@@ -30,28 +30,13 @@ opening_free (Opening *opening)
   g_free (opening);
 }
 
-/* Within the opening's job: the checks beside the layout engine, each about 50 ms
- * on a 13k-node graph and both only reading the model. */
-static gpointer
-check_model (gpointer document)
-{
-  return onyx_problem_list_new (document);
-}
-
 static gpointer
 open_model (OnyxJob *job, gpointer data, GError **error)
 {
   Opening *opening = data;
-  GThread *checking;
 
-  /* The first view labels edges with shapes: they are inferred while it loads. */
-  opening->document = onyx_document_open_with_shapes (opening->path, error);
-  if (opening->document == NULL)
-    return NULL;
-  checking = g_thread_try_new ("onyx-check", check_model, opening->document, NULL);
-  opening->engine = onyx_layout_engine_new (onyx_document_get_proto (opening->document)->graph);
-  opening->problems = checking != NULL ? g_thread_join (checking) : onyx_problem_list_new (opening->document);
-  return opening;
+  opening->document = onyx_document_open_for_view (opening->path, &opening->problems, &opening->engine, error);
+  return opening->document != NULL ? opening : NULL;
 }
 
 /* What follows an open once the model is shown (a main-loop turn after the first

@@ -48,3 +48,24 @@ onyx_analysis_free (OnyxAnalysis *analysis)
   g_clear_pointer (&analysis->validation, g_ptr_array_unref);
   g_free (analysis);
 }
+
+static gpointer
+list_problems (gpointer document)
+{
+  return onyx_problem_list_new (document);
+}
+
+OnyxDocument *
+onyx_document_open_for_view (const char *path, OnyxProblemList **problems, OnyxLayoutEngine **engine,
+                             GError **error)
+{
+  OnyxDocument *document = onyx_document_open_with_shapes (path, error);
+  GThread *checking;
+
+  if (document == NULL)
+    return NULL;
+  checking = g_thread_try_new ("onyx-problems", list_problems, document, NULL);
+  *engine = onyx_layout_engine_new (onyx_document_get_proto (document)->graph);
+  *problems = checking != NULL ? g_thread_join (checking) : onyx_problem_list_new (document);
+  return document;
+}

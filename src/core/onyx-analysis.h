@@ -1,5 +1,5 @@
-/* onyx-analysis.h: what is worked out of a whole model after each change of a
- * document — its shapes (ONNX's inference, which label the edges and type every
+/* onyx-analysis.h: what is worked out of a whole model when it opens and after each
+ * change of a document — its shapes (ONNX's inference, which label the edges and type every
  * tensor) and its validation — made off the document's thread while the document is
  * frozen, then offered back for the revision it was made of. The app runs it after
  * every edit, before the layout (onyx-view-state.c); anything that edits a document
@@ -7,6 +7,8 @@
 #pragma once
 
 #include "onyx-document.h"
+#include "onyx-layout.h"
+#include "onyx-problem-list.h"
 
 G_BEGIN_DECLS
 
@@ -24,5 +26,15 @@ guint64       onyx_analysis_get_revision (OnyxAnalysis *analysis);
 void          onyx_analysis_free   (OnyxAnalysis *analysis);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxAnalysis, onyx_analysis_free)
+
+/* Opens the model at `path` with all its first view needs: the document with its
+ * first shapes (onyx_document_open_with_shapes), its problems and the layout engine
+ * of its main graph, the last two made side by side (each about 50 ms on a
+ * 13k-node graph, both only reading the model). Any thread; NULL and *error when
+ * the file cannot be read. */
+OnyxDocument *onyx_document_open_for_view (const char        *path,
+                                           OnyxProblemList  **problems,
+                                           OnyxLayoutEngine **engine,
+                                           GError           **error);
 
 G_END_DECLS
