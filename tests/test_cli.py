@@ -91,8 +91,8 @@ class Info(unittest.TestCase):
                           info["constant_parameter_bytes"]), (20, count, size))
         self.assertEqual(info["initializer_count"], 0)
         run = cli("info", data("flat_constants.onnx"))
-        self.assertRegex(run.stdout, r"(?m)^Parameters: %d in 0 initializers and 20 Constant nodes \(16\.2\skB\)$"
-                         % count)
+        self.assertRegex(run.stdout, r"(?m)^Parameters: %.1f k \(%s\) in 0 initializers and 20 Constant nodes "
+                                     r"\(16\.2\skB\)$" % (count / 1000, format(count, ",")))
 
     def test_columns_aligned_for_long_and_non_ascii_names(self):
         inputs = [helper.make_tensor_value_info(name, TensorProto.FLOAT, [1])
@@ -121,7 +121,7 @@ class Info(unittest.TestCase):
 
     def test_parameters_without_constants_unchanged(self):
         run = cli("info", data("model.onnx"))
-        self.assertRegex(run.stdout, r"(?m)^Parameters: 9728 in 4 initializers \(38\.9\skB\)$")
+        self.assertRegex(run.stdout, r"(?m)^Parameters: 9\.7 k \(9,728\) in 4 initializers \(38\.9\skB\)$")
         info = json.loads(cli("info", data("model.onnx"), "--json").stdout)
         self.assertEqual((info["initializer_count"], info["parameter_count"], info["parameter_bytes"]),
                          (4, 9728, 38912))

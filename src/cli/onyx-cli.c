@@ -9,6 +9,8 @@
 #include "onyx-schema.h"
 #include "onyx-memory.h"
 #include "onyx-json.h"
+#include "onyx-name-family.h"
+#include "onyx-text.h"
 
 typedef struct {
   const char *name;
@@ -72,6 +74,77 @@ onyx_cli_usage_error (const char *command, const char *format, ...)
   if (command != NULL)
     fprintf (stderr, "\n");
   return ONYX_EXIT_USAGE;
+}
+
+/* The start and end of `text`, "…" between, `max` characters in all. */
+static char *
+cut_middle (const char *text, glong max)
+{
+  glong length = g_utf8_strlen (text, -1);
+  glong head = (max - 1) / 2, tail = max - 1 - head;
+
+  if (length <= max)
+    return g_strdup (text);
+  return g_strdup_printf ("%.*s…%s", (int) (g_utf8_offset_to_pointer (text, head) - text), text,
+                          g_utf8_offset_to_pointer (text, length - tail));
+}
+
+void
+onyx_cli_print_wrapped (const char *text, guint indent)
+{
+  g_auto (GStrv) items = g_strsplit (text, ", ", -1);
+  g_autoptr (GString) line = g_string_new (NULL);
+  glong width = 0;
+
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      /* The comma stays with its item, at the end of a line. */
+      g_autofree char *item = g_strconcat (items[i], items[i + 1] != NULL ? "," : "", NULL);
+      g_autofree char *fitted = cut_middle (item, ONYX_CLI_MAX_LINE - indent);
+      glong length = g_utf8_strlen (fitted, -1);
+
+      if (i > 0 && width + 1 + length > ONYX_CLI_WRAP)
+        {
+          printf ("%s\n", line->str);
+          g_string_printf (line, "%*s%s", (int) indent, "", fitted);
+          width = indent + length;
+        }
+      else
+        {
+          g_string_append_printf (line, "%s%s", i > 0 ? " " : "", fitted);
+          width += (i > 0) + length;
+        }
+    }
+  printf ("%s\n", line->str);
+}
+
+void
+onyx_cli_print_long (const char *text, guint indent)
+{
+  if (g_utf8_strlen (text, -1) <= ONYX_CLI_MAX_LINE)
+    printf ("%s\n", text);
+  else
+    onyx_cli_print_wrapped (text, indent);
+}
+
+char *
+onyx_cli_cut (const char *text, guint max)
+{
+  g_autofree char *shown = onyx_display_escape (text);
+  glong length = g_utf8_strlen (shown, -1);
+  g_autofree char *count = NULL;
+
+  if (length <= (glong) max)
+    return g_steal_pointer (&shown);
+  count = onyx_format_count_grouped ((guint64) length, ONYX_COUNT_PLAIN);
+  return g_strdup_printf ("%.*s… (%s characters)",
+                          (int) (g_utf8_offset_to_pointer (shown, MAX ((glong) max - 24, 16)) - shown), shown, count);
+}
+
+char *
+onyx_cli_join_names (const char *const *names, guint n_names)
+{
+  return onyx_name_families_join (names, n_names, ONYX_CLI_FAMILY_MIN, ONYX_CLI_MAX_NAMES);
 }
 
 void
