@@ -357,6 +357,38 @@ class Nodes(unittest.TestCase):
         self.assertEqual([n["op_type"] for n in only], ["FooOp"])
         self.assertEqual(only[0]["index"], 2)
 
+    def test_data_types_by_name(self):
+        """Attributes the schemas say name an element type read by that name: in the
+        list, on the drawing, beside the number in JSON, and when set."""
+        from onnx import TensorProto, helper
+        graph = helper.make_graph(
+            [helper.make_node("Cast", ["x"], ["c"], name="cast", to=TensorProto.INT64),
+             helper.make_node("EyeLike", ["x"], ["e"], name="eye", dtype=TensorProto.DOUBLE, k=1)],
+            "types", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])],
+            [helper.make_tensor_value_info("c", TensorProto.INT64, [2, 2]),
+             helper.make_tensor_value_info("e", TensorProto.DOUBLE, [2, 2])])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "types.onnx")
+            onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+            text = cli("nodes", path).stdout
+            self.assertIn("       to = INT64\n", text)
+            self.assertIn("       dtype = DOUBLE\n", text)
+            self.assertIn("       k = 1\n", text)
+            nodes = json.loads(cli("nodes", path, "--json").stdout)
+            self.assertEqual([(n["attributes"], n["attribute_value_names"]) for n in nodes],
+                             [({"to": "7"}, {"to": "INT64"}), ({"dtype": "11", "k": "1"}, {"dtype": "DOUBLE"})])
+            run = cli("render", path, "-o", os.path.join(tmp, "types.svg"))
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(os.path.join(tmp, "types.svg"), encoding="utf-8") as f:
+                self.assertIn("to = INT64", f.read())
+            # Set by name, as shown (and by number, as before).
+            out = os.path.join(tmp, "out.onnx")
+            run = cli("edit", path, "-o", out, "--set-attr", "cast.to=INT32", "--set-attr", "eye.dtype=11")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            saved = onnx.load(out)
+            self.assertEqual([a.i for n in saved.graph.node for a in n.attribute if a.name in ("to", "dtype")],
+                             [TensorProto.INT32, TensorProto.DOUBLE])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -50,10 +50,13 @@ print_schema_json (OnyxJson *json, const OnyxSchema *schema, const Onnx__NodePro
   onyx_json_begin_object (json);
   for (guint i = 0; i < defaults->len; i++)
     {
+      /* As the file would write it: a number for an element type (as "attributes"). */
       const OnyxSchemaAttribute *attr = defaults->pdata[i];
-      g_autofree char *value = onyx_schema_attribute_default_text (attr);
+      Onnx__AttributeProto *value = onyx_schema_attribute_default (attr);
+      g_autofree char *text = onyx_attribute_to_string (value);
       onyx_json_key (json, attr->name);
-      onyx_json_string (json, value);
+      onyx_json_string (json, text);
+      protobuf_c_message_free_unpacked (&value->base, NULL);
     }
   onyx_json_end_object (json);
   onyx_json_end_object (json);
@@ -181,6 +184,7 @@ print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
     {
       gsize position = g_array_index (positions, gsize, i);
       Onnx__NodeProto *node = graph->node[position];
+      const OnyxSchema *schema = schema_of (model, entry, node);
       onyx_json_begin_object (json);
       onyx_json_member_uint (json, "index", position);
       onyx_json_member_string (json, "graph", entry->name);
@@ -208,7 +212,20 @@ print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
           onyx_json_string (json, value);
         }
       onyx_json_end_object (json);
-      print_schema_json (json, schema_of (model, entry, node), node);
+      /* Beside "attributes", which keeps the numbers: the element types they name. */
+      onyx_json_key (json, "attribute_value_names");
+      onyx_json_begin_object (json);
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          const char *type = onyx_attribute_data_type_name (node->attribute[a], schema == NULL ? NULL
+                                                            : onyx_schema_find_attribute (schema, node->attribute[a]->name));
+          if (type == NULL)
+            continue;
+          onyx_json_key (json, node->attribute[a]->name);
+          onyx_json_string (json, type);
+        }
+      onyx_json_end_object (json);
+      print_schema_json (json, schema, node);
       print_metadata_json (json, node);
       onyx_json_end_object (json);
     }
@@ -342,7 +359,7 @@ print_nodes_text (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
       onyx_cli_print_wrapped (out_line, 12);
       for (size_t a = 0; a < node->n_attribute; a++)
         {
-          g_autofree char *value = onyx_attribute_to_string (node->attribute[a]);
+          g_autofree char *value = onyx_attribute_describe (node->attribute[a], schema);
           g_autofree char *line = g_strdup_printf ("%s = %s", node->attribute[a]->name, value);
           print_detail (line);
         }
