@@ -425,6 +425,39 @@ class Usage(unittest.TestCase):
             self.assertEqual(run.returncode, 2, args)
             self.assertTrue(run.stderr, args)
 
+    def test_exit_codes_as_help_says(self):
+        """--help: 2 is bad usage, 3 a file that cannot be read or written. Every
+        command but run (tests/test_run_cli.py), both ways."""
+        model = data("model.onnx")
+        with tempfile.TemporaryDirectory() as tmp:
+            missing, folder = os.path.join(tmp, "missing.onnx"), os.path.join(tmp, "no", "such")
+            cases = {
+                2: [["info", ""], ["info", "--frobnicate", model], ["graphs"], ["graphs", model, model],
+                    ["check", model, ""], ["check", model, "--graph", "nowhere"], ["nodes", model, "--graph", "nowhere"],
+                    ["nodes", ""], ["diff", model], ["diff", "", model], ["roundtrip", model, ""],
+                    ["roundtrip", model], ["edit", model, "-o", "", "--cleanup"], ["edit", model, "--output=", "--cleanup"],
+                    ["edit", "", "-o", os.path.join(tmp, "out.onnx"), "--cleanup"], ["edit", model, "--cleanup"],
+                    ["edit", model, "-o", os.path.join(tmp, "out.onnx")], ["edit", model, "-o", "x.onnx", "--frobnicate"],
+                    ["render", model], ["render", model, "-o", os.path.join(tmp, "x.bmp")],
+                    ["render", model, "-o", os.path.join(tmp, "x")], ["render", model, "-o", ""],
+                    ["render", model, "-o", os.path.join(tmp, "x.png"), "--scale", "99"]],
+                3: [["info", missing], ["graphs", missing], ["check", missing], ["nodes", missing], ["diff", model, missing],
+                    ["roundtrip", missing, os.path.join(tmp, "out.onnx")], ["roundtrip", model, os.path.join(folder, "o.onnx")],
+                    ["edit", missing, "-o", os.path.join(tmp, "out.onnx"), "--cleanup"],
+                    ["edit", model, "-o", os.path.join(folder, "out.onnx"), "--cleanup"],
+                    ["render", missing, "-o", os.path.join(tmp, "x.png")],
+                    ["render", model, "-o", os.path.join(folder, "x.png")]],
+            }
+            for code, runs in cases.items():
+                for args in runs:
+                    run = subprocess.run([CLI, *args], capture_output=True, text=True)
+                    self.assertEqual(run.returncode, code, (args, run.stderr))
+                    self.assertEqual(len(run.stderr.strip().splitlines()[:1]), 1, args)
+            # Nothing was written by the runs that failed.
+            self.assertEqual(os.listdir(tmp), [])
+        commands = {c[0] for runs in cases.values() for c in runs}
+        self.assertEqual(commands, {"info", "graphs", "check", "nodes", "diff", "roundtrip", "edit", "render"})
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

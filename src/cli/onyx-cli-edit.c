@@ -121,6 +121,8 @@ parse_edit_args (int argc, char **argv, const char **input, const char **output,
     }
   if (*input == NULL || *output == NULL)
     return (*exit_code = onyx_cli_usage_error ("edit", "expects IN -o OUT")), FALSE;
+  if ((*input)[0] == '\0' || (*output)[0] == '\0')
+    return (*exit_code = onyx_cli_usage_error ("edit", "a file name cannot be empty")), FALSE;
   if (steps->len == 0)
     return (*exit_code = onyx_cli_usage_error ("edit", "no edit step given")), FALSE;
   return TRUE;

@@ -40,9 +40,12 @@ onyx_cli_render (int argc, char **argv)
   if (!onyx_cli_parse ("render", "MODEL -o OUT", "Lay the graph out with Graphviz and draw it.", entries,
                        &argc, &argv, 1, &exit_code))
     goto out;
-  if (output == NULL)
+  /* A name that says no format is the command's misuse, not the disk's. */
+  if (output == NULL || !onyx_render_file_format_known (output))
     {
-      exit_code = onyx_cli_usage_error ("render", "expects -o OUT.png, OUT.svg or OUT.pdf");
+      exit_code = onyx_cli_usage_error ("render", "expects -o OUT.png, OUT.svg or OUT.pdf%s%s%s",
+                                        output != NULL ? " (not " : "", output != NULL ? output : "",
+                                        output != NULL ? ")" : "");
       goto out;
     }
   if (!(scale > 0.01 && scale <= 16))

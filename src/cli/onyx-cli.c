@@ -195,6 +195,13 @@ onyx_cli_parse (const char *command, const char *args, const char *summary, GOpt
       *exit_code = onyx_cli_usage_error (command, "expects %s", args);
       return FALSE;
     }
+  /* (An empty name would be taken for the current folder.) */
+  for (int i = 2; i < *argc; i++)
+    if ((*argv)[i][0] == '\0')
+      {
+        *exit_code = onyx_cli_usage_error (command, "a file name cannot be empty");
+        return FALSE;
+      }
   return TRUE;
 }
 
