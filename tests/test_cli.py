@@ -459,5 +459,35 @@ class Usage(unittest.TestCase):
         self.assertEqual(commands, {"info", "graphs", "check", "nodes", "diff", "roundtrip", "edit", "render"})
 
 
+class Plurals(unittest.TestCase):
+    """Counts of one are said in the singular ("1 node", not "1 nodes")."""
+
+    def test_counts_of_one(self):
+        from onnx import TensorProto, helper
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])
+        models = {
+            "loop.onnx": [helper.make_node("Add", ["x", "y"], ["y"], name="loop")],
+            "relu.onnx": [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+            "add.onnx": [helper.make_node("Add", ["x", "x"], ["y"], name="relu")],
+        }
+        expected = [
+            (["check", "loop.onnx"], "the graph has a cycle: 1 node depends on itself (loop)"),
+            (["edit", "loop.onnx", "-o", "o.onnx", "--toposort"], "a cycle through 1 node: it cannot be sorted"),
+            (["edit", "relu.onnx", "-o", "o.onnx", "--set-dim", "x:2=N"], "graph input 'x' has 1 dim, not 3"),
+            (["edit", "relu.onnx", "-o", "o.onnx", "--replace", "relu=Add"], "relu has 1 input, but Add takes at least 2"),
+            (["diff", "relu.onnx", "add.onnx"], "1 of 1 node matched"),
+            (["diff", "relu.onnx", "add.onnx"], "\n    1 input → 2\n"),
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, nodes in models.items():
+                graph = helper.make_graph(nodes, "g", [x], [y])
+                onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), os.path.join(tmp, name))
+            for args, text in expected:
+                run = subprocess.run([CLI, *args], capture_output=True, text=True, cwd=tmp)
+                self.assertIn(text, run.stdout + run.stderr, args)
+                self.assertNotRegex(run.stdout + run.stderr, r"\b1 (node|input|dim|value)s\b", args)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

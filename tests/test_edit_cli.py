@@ -259,6 +259,9 @@ class Messages(unittest.TestCase):
                       "must be sorted first (nodes are not in topological order: /model/model.3/Conv uses",
                       run.stderr)
         self.assertIn("add --toposort before this step", run.stderr)
+        # Said once: the refusal names the model's own error, which is not said again.
+        self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+        self.assertEqual(run.stderr.count("not in topological order"), 1, run.stderr)
         run = cli("edit", path, "-o", out, "--toposort", "--infer-shapes")
         self.assertEqual(run.returncode, 0, run.stderr)
         self.assertEqual(run.stdout, "Sort nodes topologically\nWrite inferred shapes\n")

@@ -161,7 +161,7 @@ class Refusals(unittest.TestCase):
         self.assert_refused("--replace", "/FooOp=LeakyRelux",
                             message="step 1 (--replace /FooOp=LeakyRelux): LeakyRelux is not an operator of "
                                     "ai.onnx opset 13")
-        self.assert_refused("--replace", "/FooOp=Add", message="/FooOp has 1 inputs, but Add takes at least 2")
+        self.assert_refused("--replace", "/FooOp=Add", message="/FooOp has 1 input, but Add takes at least 2")
         self.assert_refused("--insert", "output=Conv:input,input,input,input",
                             message="the new Conv node has 5 inputs, but Conv takes at most 3")
         self.assert_refused("--insert", "output=Frob", message="Frob is not an operator of ai.onnx opset 13")

@@ -244,6 +244,19 @@ report_earlier_errors (OnyxModel *model, GPtrArray *errors, const char *lead, gb
            errors->len, errors->len > 1 ? "errors" : "error", named, advice);
 }
 
+/* The errors of `errors` that `message` does not already say (a refusal that names the
+ * model's own error, as --infer-shapes names nodes out of order): one message each. */
+static GPtrArray *
+not_said_in (GPtrArray *errors, const char *message)
+{
+  GPtrArray *rest = g_ptr_array_new ();
+
+  for (guint i = 0; i < errors->len; i++)
+    if (strstr (message, ((OnyxProblem *) errors->pdata[i])->message) == NULL)
+      g_ptr_array_add (rest, errors->pdata[i]);
+  return rest;
+}
+
 static int
 report_step_failure (OnyxModel *model, guint number, const Step *step, GError *error, gboolean verbose)
 {
@@ -278,6 +291,8 @@ onyx_cli_edit (int argc, char **argv)
   g_autoptr (GPtrArray) problems = NULL;
   g_autoptr (GPtrArray) before = NULL;
   g_autoptr (GPtrArray) earlier = NULL;
+  g_autoptr (GPtrArray) still = NULL;
+  gboolean refused;
   GError *error = NULL;
   int exit_code = ONYX_EXIT_OK;
 
@@ -315,8 +330,9 @@ onyx_cli_edit (int argc, char **argv)
         }
       if (!onyx_step_apply_noted (doc, step->info->name, step->argument, &note, &error))
         {
+          g_autoptr (GPtrArray) unsaid = not_said_in (earlier, error->message);
           report_step_failure (model, i + 1, step, error, verbose);
-          report_earlier_errors (model, earlier, "", FALSE, sorted);
+          report_earlier_errors (model, unsaid, "", FALSE, sorted);
           return ONYX_EXIT_PROBLEMS;
         }
       sorted = sorted || strcmp (step->info->name, "toposort") == 0;
@@ -329,15 +345,19 @@ onyx_cli_edit (int argc, char **argv)
     }
 
   problems = onyx_validate_model (onyx_document_get_proto (doc));
+  refused = onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 && !force;
+  still = onyx_problems_errors_in (problems, before);
   for (guint i = 0; i < problems->len; i++)
     {
       const OnyxProblem *problem = problems->pdata[i];
+      /* A refusal names the errors the model had before, with what to do: once. */
+      if (refused && g_ptr_array_find (still, problem, NULL))
+        continue;
       fprintf (stderr, "onyx-cli: %s: %s: %s\n", onyx_model_get_display_name (model),
                problem->severity == ONYX_PROBLEM_ERROR ? "error" : "warning", problem->message);
     }
-  if (onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 && !force)
+  if (refused)
     {
-      g_autoptr (GPtrArray) still = onyx_problems_errors_in (problems, before);
       guint n_new = onyx_problems_count (problems, ONYX_PROBLEM_ERROR) - still->len;
 
       if (n_new > 0)

@@ -234,7 +234,7 @@ print_text (OnyxModel *model)
   printf (" (%s)%s", size, summary->parameters_overflow ? ", some sizes could not be computed" : "");
   /* Quantized models: how much is low-bit, and the scales and zero points apart. */
   if (summary->low_bit_parameters > 0 && summary->low_bits > 0)
-    printf (", %s of them in %u bits", low_bit, summary->low_bits);
+    printf (", %s of them in %u %s", low_bit, summary->low_bits, ONYX_CLI_PLURAL (summary->low_bits, "bit", "bits"));
   else if (summary->low_bit_parameters > 0)
     printf (", %s of them in fewer than 8 bits", low_bit);
   if (summary->quantization_parameters > 0)

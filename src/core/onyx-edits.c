@@ -376,7 +376,9 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
                              _("deleting %s and what depends on it would take the output '%s' "
                              "from its graph"), described, shown);
     }
-  label = doomed->len > 1 ? g_strdup_printf (_("Delete node %s and %u descendants"), described, doomed->len - 1)
+  label = doomed->len > 1 ? g_strdup_printf (ngettext ("Delete node %s and %u descendant",
+                                                       "Delete node %s and %u descendants", doomed->len - 1),
+                                             described, doomed->len - 1)
                           : g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_node (doc, &delete_tree_step, node, NULL);
@@ -466,7 +468,9 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
     }
 
   described = onyx_node_describe (doc, node);
-  label = doomed->len > 1 ? g_strdup_printf (_("Delete node %s and %u ancestors"), described, doomed->len - 1)
+  label = doomed->len > 1 ? g_strdup_printf (ngettext ("Delete node %s and %u ancestor",
+                                                       "Delete node %s and %u ancestors", doomed->len - 1),
+                                             described, doomed->len - 1)
                           : g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_node (doc, &delete_ancestors_step, node, NULL);
