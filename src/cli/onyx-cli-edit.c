@@ -24,8 +24,10 @@ print_edit_help (void)
   const OnyxStepInfo *steps = onyx_steps_list ();
 
   printf ("Usage:\n  onyx-cli edit IN -o OUT [--force] [--verbose] STEP...\n\n"
-          "Apply the steps in order, validate, and save to OUT (atomically). When a step\n"
-          "fails or the result has errors (unless --force), nothing is written.\n\n"
+          "Apply the steps in order, validate, and save to OUT (atomically). Each step says\n"
+          "what it did (\"bypassed /FooOp: /Relu_output_0 now feeds output\", \"removed 2\n"
+          "nodes\"). When a step fails or the result has errors (unless --force), nothing\n"
+          "is written.\n\n"
           "Steps (NODE is a node name, unique in the model: nodes inside If, Loop and Scan\n"
           "bodies are named directly; or #N for the node at position N of the main graph,\n"
           "GRAPH#N in another graph, as `onyx-cli graphs` names them):\n");
@@ -46,7 +48,8 @@ print_edit_help (void)
   printf ("\nOptions:\n"
           "  -o, --output OUT                   where to save (may be IN itself)\n"
           "  --force                            save even when validation finds errors\n"
-          "  --verbose                          with a failed step, also the ONNX library's own\n"
+          "  --verbose                          say what each step removed and added, by name;\n"
+          "                                     with a failed step, also the ONNX library's own\n"
           "                                     message (file, line and assertion)\n"
           "  -h, --help                         show this help\n"
           "\nA step's argument may also follow '=' (--rename=OLD=NEW), as OUT may (--output=OUT).\n"
@@ -190,8 +193,23 @@ apply_extract (OnyxDocument **doc, const char *argument, GError **error)
     return FALSE;
   g_object_unref (*doc);
   *doc = onyx_document_new (extracted);
-  printf ("Extract %zu of %zu nodes\n", onyx_model_get_proto (extracted)->graph->n_node, n_before);
+  printf ("extracted %zu of %zu %s\n", onyx_model_get_proto (extracted)->graph->n_node, n_before,
+          ONYX_CLI_PLURAL (n_before, "node", "nodes"));
   return TRUE;
+}
+
+/* A step's line, and with --verbose its longer account, indented. */
+static void
+print_report (const char *report, const char *details)
+{
+  g_auto (GStrv) lines = details != NULL ? g_strsplit (details, "\n", -1) : NULL;
+
+  onyx_cli_print_long (report, 2);
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("  %s", lines[i]);
+      onyx_cli_print_wrapped (line, 4);
+    }
 }
 
 /* "A; B and 3 more": the first one or two errors, for a message of one line. */
@@ -320,7 +338,7 @@ onyx_cli_edit (int argc, char **argv)
     {
       const Step *step = &g_array_index (steps, Step, i);
       guint before = onyx_document_get_n_undo (doc);
-      g_autofree char *note = NULL;
+      g_autofree char *report = NULL, *details = NULL;
 
       if (step->info == NULL)
         {
@@ -328,7 +346,8 @@ onyx_cli_edit (int argc, char **argv)
             return report_step_failure (model, i + 1, step, error, verbose);
           continue;
         }
-      if (!onyx_step_apply_noted (doc, step->info->name, step->argument, &note, &error))
+      if (!onyx_step_apply_reported (doc, step->info->name, step->argument, &report, verbose ? &details : NULL,
+                                     &error))
         {
           g_autoptr (GPtrArray) unsaid = not_said_in (earlier, error->message);
           report_step_failure (model, i + 1, step, error, verbose);
@@ -336,12 +355,11 @@ onyx_cli_edit (int argc, char **argv)
           return ONYX_EXIT_PROBLEMS;
         }
       sorted = sorted || strcmp (step->info->name, "toposort") == 0;
-      /* The note names what later steps may need, such as an inserted node. */
-      if (onyx_document_get_n_undo (doc) > before)
-        printf ("%s%s%s\n", onyx_document_get_undo_label (doc), note != NULL ? ": " : "",
-                note != NULL ? note : "");
-      else
+      /* What the step did, which names what later steps may need (an inserted node). */
+      if (onyx_document_get_n_undo (doc) == before)
         printf ("%s: nothing to change\n", step->option);
+      else
+        print_report (report != NULL ? report : onyx_document_get_undo_label (doc), details);
     }
 
   problems = onyx_validate_model (onyx_document_get_proto (doc));
