@@ -1,6 +1,7 @@
 /* onyx-cli: the headless tool over Onyx's core. Each subcommand lives in its own
  * onyx-cli-*.c file; this one dispatches and documents them. */
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@
 #include "onyx-memory.h"
 #include "onyx-json.h"
 #include "onyx-name-family.h"
+#include "onyx-onnx.h"
 #include "onyx-text.h"
 
 typedef struct {
@@ -305,6 +307,48 @@ onyx_cli_open_model (const char *command, const char *summary, int *argc, char *
   return onyx_cli_open_model_with (command, NULL, summary, argc, argv, as_json, exit_code);
 }
 
+/* Interrupted or told to end: the helper first (it would live on, reparented), then
+ * this process, as the signal ends it (the shell sees 130 for ^C). */
+static void
+end_on_signal (int signal_number)
+{
+  onyx_onnx_kill_helpers_from_signal ();
+  signal (signal_number, SIG_DFL);
+  raise (signal_number);
+}
+
+static void
+end_helpers_on_signals (void)
+{
+  static const int ending[] = { SIGINT, SIGTERM, SIGHUP };
+  struct sigaction action = { 0 };
+
+  action.sa_handler = end_on_signal;
+  sigemptyset (&action.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (ending); i++)
+    sigaddset (&action.sa_mask, ending[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (ending); i++)
+    {
+      struct sigaction before;
+      /* A signal ignored when onyx-cli started (nohup, a background job) stays so. */
+      if (sigaction (ending[i], NULL, &before) == 0 && before.sa_handler == SIG_IGN)
+        continue;
+      sigaction (ending[i], &action, NULL);
+    }
+}
+
+/* The command, then the helpers it started, waited for: none outlives onyx-cli. */
+static int
+run_command (const Command *command, int argc, char **argv)
+{
+  int status;
+
+  end_helpers_on_signals ();
+  status = command->run (argc, argv);
+  onyx_onnx_stop_helpers ();
+  return status;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -329,6 +373,6 @@ main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc, argv);
+      return run_command (&commands[i], argc, argv);
   return onyx_cli_usage_error (NULL, "unknown command '%s'", argv[1]);
 }
