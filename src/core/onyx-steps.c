@@ -621,8 +621,9 @@ apply_convert_opset (OnyxDocument *doc, const OnyxStepInfo *step, const char *ar
     return bad_argument (error, step, argument);
   if (!onyx_edit_convert_opset (doc, (int) target, error))
     return FALSE;
+  /* (An opset is a small number: an int, which xgettext reads in a format.) */
   if (from != (gint64) target)
-    say (report, _("converted ai.onnx from opset %" G_GINT64_FORMAT " to %u"), from, target);
+    say (report, _("converted ai.onnx from opset %d to %u"), (int) CLAMP (from, G_MININT, G_MAXINT), target);
   return TRUE;
 }
 
