@@ -10,6 +10,8 @@ import sys
 
 import onnx
 import onnx.defs
+import onnx.shape_inference
+from onnx import AttributeProto, TensorProto, helper
 
 # Domains of the standard: the default one, ONNX-ML and the training preview.
 DOMAINS = ("", "ai.onnx.ml", "ai.onnx.preview", "ai.onnx.preview.training")
@@ -94,7 +96,101 @@ def params(writer, prefix, formal):
     return writer.array(prefix, "OnyxSchemaParam", items)
 
 
-def attributes(writer, schema):
+# ---- Which INT attributes name a data type: the generator's probe of each schema's
+# type inference, made again through python3-onnx's infer_shapes ----
+
+def elem_types(schema, type_str):
+    """The element types a parameter's type string allows: tensors and sequences of
+    tensors."""
+    allowed = [type_str]
+    for constraint in schema.type_constraints:
+        if constraint.type_param_str == type_str:
+            allowed = list(constraint.allowed_type_strs)
+    found = []
+    for t in allowed:
+        match = re.fullmatch(r"tensor\((\w+)\)|seq\(tensor\((\w+)\)\)", t)
+        if match:
+            found.append(TensorProto.DataType.Value((match.group(1) or match.group(2)).upper()))
+    return found
+
+
+def some_value(name, attr_type):
+    attr = AttributeProto(name=name, type=attr_type)
+    if attr_type == AttributeProto.INT:
+        attr.i = 1
+    elif attr_type == AttributeProto.FLOAT:
+        attr.f = 1
+    elif attr_type == AttributeProto.STRING:
+        attr.s = b"a"
+    elif attr_type == AttributeProto.INTS:
+        attr.ints.append(1)
+    elif attr_type == AttributeProto.FLOATS:
+        attr.floats.append(1)
+    elif attr_type == AttributeProto.STRINGS:
+        attr.strings.append(b"a")
+    elif attr_type == AttributeProto.TENSOR:
+        attr.t.data_type = TensorProto.FLOAT
+        attr.t.float_data.append(1)
+    return attr
+
+
+def inferred_output_types(schema, probed, value):
+    node = onnx.NodeProto(op_type=schema.name, domain=schema.domain)
+    inputs = []
+    for i, param in enumerate(schema.inputs):
+        types = elem_types(schema, param.typeStr)
+        if param.option == onnx.defs.OpSchema.FormalParameterOption.Optional or not types:
+            node.input.append("")
+            continue
+        node.input.append("in%d" % i)
+        inputs.append(helper.make_tensor_value_info("in%d" % i, types[0], None))
+    while node.input and not node.input[-1]:
+        node.input.pop()
+    node.output.extend("out%d" % i for i in range(len(schema.outputs)))
+    for name, attr in schema.attributes.items():
+        if name == probed:
+            node.attribute.append(AttributeProto(name=name, type=AttributeProto.INT, i=value))
+        elif attr.required:
+            node.attribute.append(some_value(name, int(attr.type)))
+    model = helper.make_model(helper.make_graph([node], "", inputs, []), ir_version=onnx.IR_VERSION,
+                              opset_imports=[helper.make_opsetid(schema.domain, schema.since_version)])
+    types = [0] * len(schema.outputs)
+    try:
+        model = onnx.shape_inference.infer_shapes(model)
+    except Exception:
+        return types
+    for info in model.graph.value_info:
+        t = info.type
+        if t.HasField("tensor_type"):
+            types[int(info.name[3:])] = t.tensor_type.elem_type
+        elif t.HasField("sequence_type") and t.sequence_type.elem_type.HasField("tensor_type"):
+            types[int(info.name[3:])] = t.sequence_type.elem_type.tensor_type.elem_type
+    return types
+
+
+def is_data_type_attribute(schema, name):
+    if int(schema.attributes[name].type) != AttributeProto.INT or schema.deprecated:
+        return False
+    input_types = {types[0] for types in (elem_types(schema, p.typeStr) for p in schema.inputs) if types}
+    for output in schema.outputs:
+        candidates = []
+        for t in elem_types(schema, output.typeStr):
+            if t not in input_types and t not in candidates:
+                candidates.append(t)
+        if len(candidates) < 2:
+            continue
+        first = inferred_output_types(schema, name, candidates[0])
+        second = inferred_output_types(schema, name, candidates[1])
+        if any(a == candidates[0] and b == candidates[1] for a, b in zip(first, second)):
+            return True
+    return False
+
+
+def data_type_names(schemas):
+    return {name for s in schemas for name in s.attributes if is_data_type_attribute(s, name)}
+
+
+def attributes(writer, schema, data_types):
     items = []
     for name in sorted(schema.attributes):
         attr = schema.attributes[name]
@@ -104,9 +200,11 @@ def attributes(writer, schema):
             value = "%s, %d" % (c_string(data), len(data))
         else:
             value = "NULL, 0"
-        items.append("{ %s, %d, %s, %s, %s }" % (c_string(name), int(attr.type),
-                                                 "TRUE" if attr.required else "FALSE", value,
-                                                 c_string(one_line(attr.description or ""))))
+        data_type = int(attr.type) == AttributeProto.INT and name in data_types
+        items.append("{ %s, %d, %s, %s, %s, %s }" % (c_string(name), int(attr.type),
+                                                     "TRUE" if attr.required else "FALSE", value,
+                                                     c_string(one_line(attr.description or "")),
+                                                     "TRUE" if data_type else "FALSE"))
     return writer.array("a", "OnyxSchemaAttribute", items)
 
 
@@ -128,11 +226,12 @@ def generate():
     schemas = [s for s in onnx.defs.get_all_schemas_with_history() if s.domain in DOMAINS]
     schemas.sort(key=lambda s: (s.domain, s.name, s.since_version))
     writer = Writer()
+    data_types = data_type_names(schemas)
     rows = []
     for s in schemas:
         inputs = params(writer, "i", s.inputs)
         outputs = params(writer, "o", s.outputs)
-        attrs = attributes(writer, s)
+        attrs = attributes(writer, s, data_types)
         cons = constraints(writer, s)
         rows.append("  { %s, %s, %d, %s, %s, %d, %s, %d, %s, %d, %s, %d, %s, %s, %s, %s, %s },"
                     % (c_string(s.domain), c_string(s.name), s.since_version,

@@ -610,6 +610,34 @@ test_bypass_op_all_or_nothing (void)
   g_assert_cmpuint (onyx_document_get_proto (doc)->graph->n_node, ==, 4);
 }
 
+/* Each step says what it did, in a line (and names it all when asked), counted from
+ * the model before and after; a step that changed nothing says nothing. */
+static void
+test_step_reports (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("model_foo.onnx");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *bypassed = NULL, *cleaned = NULL, *details = NULL, *again = NULL, *again_details = NULL;
+  g_autofree char *attribute = NULL, *deleted = NULL, *deleted_details = NULL;
+
+  g_assert_true (onyx_step_apply_reported (doc, "bypass-op", "devtech::FooOp", &bypassed, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (bypassed, ==, "bypassed /FooOp: /model/model.2/Relu_output_0 now feeds output");
+  g_assert_true (onyx_step_apply_reported (doc, "cleanup", NULL, &cleaned, &details, &error));
+  g_assert_cmpstr (cleaned, ==, "removed the opset import devtech");
+  g_assert_cmpstr (details, ==, "removed opset imports: devtech");
+  g_assert_true (onyx_step_apply_reported (doc, "cleanup", NULL, &again, &again_details, &error));
+  g_assert_null (again);
+  g_assert_null (again_details);
+  g_assert_true (onyx_step_apply_reported (doc, "set-attr", "/model/model.0/Conv.group=1", &attribute, NULL, &error));
+  g_assert_cmpstr (attribute, ==, "/model/model.0/Conv.group = 1 (was 1)");
+  g_assert_true (onyx_step_apply_reported (doc, "delete-ancestors", "/model/model.2/Relu", &deleted, &deleted_details,
+                                           &error));
+  g_assert_cmpstr (deleted, ==, "deleted /model/model.2/Relu and what only it reads: removed 2 nodes and 2 initializers");
+  g_assert_cmpstr (deleted_details, ==, "removed nodes: /model/model.0/Conv, /model/model.2/Relu\n"
+                                        "removed initializers: onnx::Conv_13, onnx::Conv_14");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -630,5 +658,6 @@ main (int argc, char **argv)
   g_test_add_func ("/edit/subgraph-reads", test_subgraph_reads);
   g_test_add_func ("/edit/undo-laws/walkthrough", test_undo_laws_walkthrough);
   g_test_add_func ("/edit/undo-laws/testdata", test_undo_laws_testdata);
+  g_test_add_func ("/edit/step-reports", test_step_reports);
   return g_test_run ();
 }

@@ -573,6 +573,8 @@ test_implicit_edges_into_holder (void)
   g_assert_cmpstr (edge->label, ==, "1×3×8×8");
   g_assert_nonnull (find_edge (layout, cast, holder));
   g_assert_false (find_edge (layout, cast, holder)->implicit);
+  /* Cast's to = 9 reads as the type it names, as the schema says it names one. */
+  g_assert_true (has_line (&g_array_index (layout->nodes, OnyxLayoutNode, cast), "to = BOOL"));
   /* Only x: initializers have no box, and the If's own lines stay its attributes. */
   for (guint e = 0; e < layout->edges->len; e++)
     {

@@ -239,7 +239,7 @@ test_insert_in_subgraph (void)
   g_clear_pointer (&seen.nodes, g_ptr_array_unref);
 }
 
-/* The steps' notes: what the undo label leaves out. */
+/* The steps' notes: what each did, with what the user has to do next. */
 static void
 test_step_notes (void)
 {
@@ -249,12 +249,14 @@ test_step_notes (void)
 
   g_assert_true (onyx_step_apply_noted (doc, "insert", "input=Cast", &note, &error));
   g_assert_no_error (error);
-  g_assert_cmpstr (note, ==, "new node input/Cast; Cast requires to (set with set-attr)");
+  g_assert_cmpstr (note, ==, "inserted the new node input/Cast (Cast), reading input; Cast requires to (set with "
+                             "set-attr)");
   g_clear_pointer (&note, g_free);
   g_assert_true (onyx_step_apply_noted (doc, "set-attr", "input/Cast.to=1", &note, &error));
-  g_assert_null (note);
+  g_assert_cmpstr (note, ==, "input/Cast.to = FLOAT (new)");
+  g_clear_pointer (&note, g_free);
   g_assert_true (onyx_step_apply_noted (doc, "replace", "input/Cast=Identity", &note, &error));
-  g_assert_cmpstr (note, ==, "dropped attribute to");
+  g_assert_cmpstr (note, ==, "input/Cast now computes Identity; dropped its attribute to");
 }
 
 /* Applies `steps` ({ name, argument } pairs, NULL-ended) as `onyx-cli edit` does,

@@ -2,6 +2,7 @@
  * type strings that the diagnostics compare. */
 #include <string.h>
 
+#include "onyx-attribute.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 
@@ -166,6 +167,63 @@ test_attributes (void)
   g_assert_nonnull (onyx_schema_find_attribute (conv, "dilations")->doc);
 }
 
+/* Which attributes name an element type, as the schemas' type inference tells: by
+ * name on the screen, "INT64" for Cast's to = 7, and read back from that name. */
+static void
+test_data_type_attributes (void)
+{
+  const struct { const char *op; int opset; const char *attribute; gboolean data_type; } cases[] = {
+    { "Cast", 13, "to", TRUE }, { "EyeLike", 13, "dtype", TRUE }, { "RandomNormal", 13, "dtype", TRUE },
+    { "RandomNormalLike", 13, "dtype", TRUE }, { "RandomUniform", 13, "dtype", TRUE },
+    { "Multinomial", 13, "dtype", TRUE }, { "Bernoulli", 15, "dtype", TRUE }, { "SequenceEmpty", 13, "dtype", TRUE },
+    { "LayerNormalization", 17, "stash_type", TRUE }, { "HannWindow", 17, "output_datatype", TRUE },
+    { "QuantizeLinear", 21, "output_dtype", TRUE }, { "GroupNormalization", 21, "stash_type", TRUE },
+    { "Cast", 19, "saturate", FALSE }, { "Conv", 13, "group", FALSE }, { "Gather", 13, "axis", FALSE },
+    { "ConstantOfShape", 13, "value", FALSE }, { "TopK", 13, "largest", FALSE },
+  };
+  const OnyxSchema *cast = onyx_schema_lookup ("", "Cast", 13);
+  const OnyxSchema *random = onyx_schema_lookup ("", "RandomNormal", 13);
+  Onnx__AttributeProto to = ONNX__ATTRIBUTE_PROTO__INIT;
+  g_autofree char *int64 = NULL, *unknown = NULL, *plain = NULL, *random_default = NULL;
+  guint n_checked = 0;
+  int value = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const OnyxSchema *schema = onyx_schema_lookup ("", cases[i].op, cases[i].opset);
+      /* (Newer operators than the linked library knows are left out.) */
+      if (cases[i].opset > onyx_schema_domain_version (""))
+        continue;
+      g_assert_nonnull (schema);
+      g_assert_nonnull (onyx_schema_find_attribute (schema, cases[i].attribute));
+      g_assert_cmpint (onyx_schema_find_attribute (schema, cases[i].attribute)->data_type, ==, cases[i].data_type);
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, >=, 14);
+  /* ONNX Runtime's DequantizeWithOrder has no inference for its `to`: named like Cast's. */
+  g_assert_true (onyx_schema_find_attribute (onyx_schema_lookup ("com.microsoft", "DequantizeWithOrder", 1),
+                                             "to")->data_type);
+
+  to.name = (char *) "to";
+  to.type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT;
+  to.i = 7;
+  int64 = onyx_attribute_describe (&to, cast);
+  g_assert_cmpstr (int64, ==, "INT64");
+  g_assert_cmpstr (onyx_attribute_data_type_name (&to, onyx_schema_find_attribute (cast, "to")), ==, "INT64");
+  plain = onyx_attribute_describe (&to, NULL);
+  g_assert_cmpstr (plain, ==, "7");
+  to.i = 9999;
+  unknown = onyx_attribute_describe (&to, cast);
+  g_assert_cmpstr (unknown, ==, "9999");
+  random_default = onyx_schema_attribute_default_text (onyx_schema_find_attribute (random, "dtype"));
+  g_assert_cmpstr (random_default, ==, "FLOAT");
+  g_assert_true (onyx_data_type_from_name ("int64", &value));
+  g_assert_cmpint (value, ==, 7);
+  g_assert_true (onyx_data_type_from_name ("float32", &value));
+  g_assert_cmpint (value, ==, 1);
+  g_assert_false (onyx_data_type_from_name ("7", &value));
+}
+
 static void
 test_types (void)
 {
@@ -288,6 +346,7 @@ main (int argc, char **argv)
   g_test_add_func ("/schema/library-limits", test_library_limits);
   g_test_add_func ("/schema/element-types", test_element_types);
   g_test_add_func ("/schema/attributes", test_attributes);
+  g_test_add_func ("/schema/data-type-attributes", test_data_type_attributes);
   g_test_add_func ("/schema/types", test_types);
   g_test_add_func ("/schema/docs-url", test_docs_url);
   g_test_add_func ("/schema/table-consistent", test_table_consistent);

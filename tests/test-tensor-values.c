@@ -124,7 +124,10 @@ test_typed_fields (void)
 
   /* Fewer values than the dims claim. */
   tensor->n_int64_data = 2;
-  assert_refused (tensor, "holds 2 values but its dims claim 3");
+  assert_refused (tensor, "holds 2 values but its dims claim 3 elements");
+  /* One is one value, not "1 values". */
+  tensor->n_int64_data = 1;
+  assert_refused (tensor, "holds 1 value but its dims claim 3 elements");
   tensor->n_int64_data = 3;
   protobuf_c_message_free_unpacked (&tensor->base, NULL);
 }
@@ -141,7 +144,7 @@ test_hostile (void)
   Onnx__TensorProto *neg = raw_tensor (1, 1, negative, few, sizeof few);
   Onnx__TensorProto *float8 = raw_tensor (17, 1, dims, few, sizeof few);
 
-  assert_refused (short_raw, "8 bytes of data but its dims need 32");
+  assert_refused (short_raw, "8 bytes of data but its dims need 32 bytes");
   assert_refused (overflow, "overflows");
   assert_refused (neg, "negative");
   assert_refused (float8, "float8e4m3fn");

@@ -91,8 +91,8 @@ class Info(unittest.TestCase):
                           info["constant_parameter_bytes"]), (20, count, size))
         self.assertEqual(info["initializer_count"], 0)
         run = cli("info", data("flat_constants.onnx"))
-        self.assertRegex(run.stdout, r"(?m)^Parameters: %d in 0 initializers and 20 Constant nodes \(16\.2\skB\)$"
-                         % count)
+        self.assertRegex(run.stdout, r"(?m)^Parameters: %.1f k \(%s\) in 0 initializers and 20 Constant nodes "
+                                     r"\(16\.2\skB\)$" % (count / 1000, format(count, ",")))
 
     def test_columns_aligned_for_long_and_non_ascii_names(self):
         inputs = [helper.make_tensor_value_info(name, TensorProto.FLOAT, [1])
@@ -121,7 +121,7 @@ class Info(unittest.TestCase):
 
     def test_parameters_without_constants_unchanged(self):
         run = cli("info", data("model.onnx"))
-        self.assertRegex(run.stdout, r"(?m)^Parameters: 9728 in 4 initializers \(38\.9\skB\)$")
+        self.assertRegex(run.stdout, r"(?m)^Parameters: 9\.7 k \(9,728\) in 4 initializers \(38\.9\skB\)$")
         info = json.loads(cli("info", data("model.onnx"), "--json").stdout)
         self.assertEqual((info["initializer_count"], info["parameter_count"], info["parameter_bytes"]),
                          (4, 9728, 38912))
@@ -424,6 +424,69 @@ class Usage(unittest.TestCase):
             run = subprocess.run([CLI, *args], capture_output=True, text=True)
             self.assertEqual(run.returncode, 2, args)
             self.assertTrue(run.stderr, args)
+
+    def test_exit_codes_as_help_says(self):
+        """--help: 2 is bad usage, 3 a file that cannot be read or written. Every
+        command but run (tests/test_run_cli.py), both ways."""
+        model = data("model.onnx")
+        with tempfile.TemporaryDirectory() as tmp:
+            missing, folder = os.path.join(tmp, "missing.onnx"), os.path.join(tmp, "no", "such")
+            cases = {
+                2: [["info", ""], ["info", "--frobnicate", model], ["graphs"], ["graphs", model, model],
+                    ["check", model, ""], ["check", model, "--graph", "nowhere"], ["nodes", model, "--graph", "nowhere"],
+                    ["nodes", ""], ["diff", model], ["diff", "", model], ["roundtrip", model, ""],
+                    ["roundtrip", model], ["edit", model, "-o", "", "--cleanup"], ["edit", model, "--output=", "--cleanup"],
+                    ["edit", "", "-o", os.path.join(tmp, "out.onnx"), "--cleanup"], ["edit", model, "--cleanup"],
+                    ["edit", model, "-o", os.path.join(tmp, "out.onnx")], ["edit", model, "-o", "x.onnx", "--frobnicate"],
+                    ["render", model], ["render", model, "-o", os.path.join(tmp, "x.bmp")],
+                    ["render", model, "-o", os.path.join(tmp, "x")], ["render", model, "-o", ""],
+                    ["render", model, "-o", os.path.join(tmp, "x.png"), "--scale", "99"]],
+                3: [["info", missing], ["graphs", missing], ["check", missing], ["nodes", missing], ["diff", model, missing],
+                    ["roundtrip", missing, os.path.join(tmp, "out.onnx")], ["roundtrip", model, os.path.join(folder, "o.onnx")],
+                    ["edit", missing, "-o", os.path.join(tmp, "out.onnx"), "--cleanup"],
+                    ["edit", model, "-o", os.path.join(folder, "out.onnx"), "--cleanup"],
+                    ["render", missing, "-o", os.path.join(tmp, "x.png")],
+                    ["render", model, "-o", os.path.join(folder, "x.png")]],
+            }
+            for code, runs in cases.items():
+                for args in runs:
+                    run = subprocess.run([CLI, *args], capture_output=True, text=True)
+                    self.assertEqual(run.returncode, code, (args, run.stderr))
+                    self.assertEqual(len(run.stderr.strip().splitlines()[:1]), 1, args)
+            # Nothing was written by the runs that failed.
+            self.assertEqual(os.listdir(tmp), [])
+        commands = {c[0] for runs in cases.values() for c in runs}
+        self.assertEqual(commands, {"info", "graphs", "check", "nodes", "diff", "roundtrip", "edit", "render"})
+
+
+class Plurals(unittest.TestCase):
+    """Counts of one are said in the singular ("1 node", not "1 nodes")."""
+
+    def test_counts_of_one(self):
+        from onnx import TensorProto, helper
+        x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])
+        y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])
+        models = {
+            "loop.onnx": [helper.make_node("Add", ["x", "y"], ["y"], name="loop")],
+            "relu.onnx": [helper.make_node("Relu", ["x"], ["y"], name="relu")],
+            "add.onnx": [helper.make_node("Add", ["x", "x"], ["y"], name="relu")],
+        }
+        expected = [
+            (["check", "loop.onnx"], "the graph has a cycle: 1 node depends on itself (loop)"),
+            (["edit", "loop.onnx", "-o", "o.onnx", "--toposort"], "a cycle through 1 node: it cannot be sorted"),
+            (["edit", "relu.onnx", "-o", "o.onnx", "--set-dim", "x:2=N"], "graph input 'x' has 1 dim, not 3"),
+            (["edit", "relu.onnx", "-o", "o.onnx", "--replace", "relu=Add"], "relu has 1 input, but Add takes at least 2"),
+            (["diff", "relu.onnx", "add.onnx"], "1 of 1 node matched"),
+            (["diff", "relu.onnx", "add.onnx"], "\n    1 input → 2\n"),
+        ]
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, nodes in models.items():
+                graph = helper.make_graph(nodes, "g", [x], [y])
+                onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), os.path.join(tmp, name))
+            for args, text in expected:
+                run = subprocess.run([CLI, *args], capture_output=True, text=True, cwd=tmp)
+                self.assertIn(text, run.stdout + run.stderr, args)
+                self.assertNotRegex(run.stdout + run.stderr, r"\b1 (node|input|dim|value)s\b", args)
 
 
 if __name__ == "__main__":

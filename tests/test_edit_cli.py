@@ -28,7 +28,9 @@ class Walkthrough(unittest.TestCase):
             removed = os.path.join(tmp, "removed.onnx")
             run = cli("edit", data("model_foo.onnx"), "-o", removed, "--bypass-op", "devtech::FooOp", "--cleanup")
             self.assertEqual(run.returncode, 0, run.stderr)
-            self.assertEqual(run.stdout.splitlines(), ["Bypass node /FooOp", "Clean up"])
+            # Each step says what it did.
+            self.assertEqual(run.stdout.splitlines(), ["bypassed /FooOp: /model/model.2/Relu_output_0 now feeds output",
+                                                       "removed the opset import devtech"])
 
             model = onnx.load(removed)
             onnx.checker.check_model(model)
@@ -136,7 +138,10 @@ class Steps(unittest.TestCase):
         strides = [a for a in model.graph.node[0].attribute if a.name == "strides"][0]
         self.assertEqual(list(strides.ints), [1, 1])
         self.assertEqual(model.graph.node[0].name, "first_conv")
-        self.assertIn("Rename input to image", run.stdout)
+        self.assertEqual(run.stdout.splitlines(), ["renamed input to image", "dim 0 of image is now 1 (was N)",
+                                                   "dim 2 of image is now H (was 128)",
+                                                   "/model/model.0/Conv.strides = [1, 1] (was [2, 2])",
+                                                   "renamed node /model/model.0/Conv to first_conv"])
 
     def test_delete_tree_and_toposort(self):
         original = onnx.load(data("model.onnx"))
@@ -259,9 +264,12 @@ class Messages(unittest.TestCase):
                       "must be sorted first (nodes are not in topological order: /model/model.3/Conv uses",
                       run.stderr)
         self.assertIn("add --toposort before this step", run.stderr)
+        # Said once: the refusal names the model's own error, which is not said again.
+        self.assertEqual(len(run.stderr.splitlines()), 1, run.stderr)
+        self.assertEqual(run.stderr.count("not in topological order"), 1, run.stderr)
         run = cli("edit", path, "-o", out, "--toposort", "--infer-shapes")
         self.assertEqual(run.returncode, 0, run.stderr)
-        self.assertEqual(run.stdout, "Sort nodes topologically\nWrite inferred shapes\n")
+        self.assertEqual(run.stdout, "moved 2 nodes into topological order\nwrote 3 inferred types (value_info)\n")
         written = onnx.load(out)
         onnx.checker.check_model(written)
         self.assertGreater(len(written.graph.value_info), 0)
@@ -274,7 +282,8 @@ class Messages(unittest.TestCase):
         self.assertEqual([p["kind"] for p in json.loads(cli("check", path, "--json").stdout)["problems"]
                           if p["kind"] == "unused-opset"], ["unused-opset"] * 2)
         run = cli("edit", path, "-o", out, "--cleanup")
-        self.assertEqual((run.returncode, run.stdout), (0, "Clean up\n"), run.stderr)
+        self.assertEqual((run.returncode, run.stdout), (0, "removed the opset imports ai.onnx.ml and devtech\n"),
+                         run.stderr)
         self.assertEqual([(o.domain, o.version) for o in onnx.load(out).opset_import],
                          [(o.domain, o.version) for o in onnx.load(data("model.onnx")).opset_import])
         report = json.loads(cli("check", out, "--json").stdout)
@@ -356,6 +365,57 @@ class Nodes(unittest.TestCase):
         only = json.loads(cli("nodes", data("model_foo.onnx"), "--op", "devtech::FooOp", "--json").stdout)
         self.assertEqual([n["op_type"] for n in only], ["FooOp"])
         self.assertEqual(only[0]["index"], 2)
+
+    def test_steps_say_what_they_did(self):
+        """A line per step in its own words; --verbose names what went and came."""
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "out.onnx")
+            run = cli("edit", data("model.onnx"), "-o", out, "--bypass-op", "Relu", "--cleanup", "--verbose")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(run.stdout.splitlines(), [
+                "bypassed 2 nodes of Relu",
+                "  bypassed /model/model.2/Relu: /model/model.0/Conv_output_0 now feeds /model/model.2/Relu_output_0",
+                "  bypassed /model/model.5/Relu: /model/model.3/Conv_output_0 now feeds output",
+                "  removed nodes: /model/model.2/Relu, /model/model.5/Relu",
+                "--cleanup: nothing to change"])
+            run = cli("edit", data("model.onnx"), "-o", out, "--bypass-op", "Relu")
+            self.assertEqual(run.stdout, "bypassed 2 nodes of Relu\n")
+            run = cli("edit", data("model.onnx"), "-o", out, "--force", "--delete-tree", "#2", "--verbose")
+            self.assertEqual(run.stdout.splitlines(), [
+                "deleted /model/model.3/Conv and what depends on it: removed 2 nodes and the graph output output",
+                "  removed nodes: /model/model.3/Conv, /model/model.5/Relu", "  removed graph outputs: output"])
+
+    def test_data_types_by_name(self):
+        """Attributes the schemas say name an element type read by that name: in the
+        list, on the drawing, beside the number in JSON, and when set."""
+        from onnx import TensorProto, helper
+        graph = helper.make_graph(
+            [helper.make_node("Cast", ["x"], ["c"], name="cast", to=TensorProto.INT64),
+             helper.make_node("EyeLike", ["x"], ["e"], name="eye", dtype=TensorProto.DOUBLE, k=1)],
+            "types", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 2])],
+            [helper.make_tensor_value_info("c", TensorProto.INT64, [2, 2]),
+             helper.make_tensor_value_info("e", TensorProto.DOUBLE, [2, 2])])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "types.onnx")
+            onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+            text = cli("nodes", path).stdout
+            self.assertIn("       to = INT64\n", text)
+            self.assertIn("       dtype = DOUBLE\n", text)
+            self.assertIn("       k = 1\n", text)
+            nodes = json.loads(cli("nodes", path, "--json").stdout)
+            self.assertEqual([(n["attributes"], n["attribute_value_names"]) for n in nodes],
+                             [({"to": "7"}, {"to": "INT64"}), ({"dtype": "11", "k": "1"}, {"dtype": "DOUBLE"})])
+            run = cli("render", path, "-o", os.path.join(tmp, "types.svg"))
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(os.path.join(tmp, "types.svg"), encoding="utf-8") as f:
+                self.assertIn("to = INT64", f.read())
+            # Set by name, as shown (and by number, as before).
+            out = os.path.join(tmp, "out.onnx")
+            run = cli("edit", path, "-o", out, "--set-attr", "cast.to=INT32", "--set-attr", "eye.dtype=11")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            saved = onnx.load(out)
+            self.assertEqual([a.i for n in saved.graph.node for a in n.attribute if a.name in ("to", "dtype")],
+                             [TensorProto.INT32, TensorProto.DOUBLE])
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ class Extract(unittest.TestCase):
             onnx.save(theirs, theirs_path)
 
             self.assertGreaterEqual(len(ours.graph.node), min_nodes)
-            self.assertEqual(run.stdout.strip(), f"Extract {len(ours.graph.node)} of {len(original.graph.node)} nodes")
+            self.assertEqual(run.stdout.strip(), f"extracted {len(ours.graph.node)} of {len(original.graph.node)} nodes")
             self.assertEqual([(n.op_type, n.name) for n in ours.graph.node],
                              [(n.op_type, n.name) for n in theirs.graph.node])
             for ours_list, theirs_list in ((ours.graph.input, theirs.graph.input),

@@ -227,7 +227,8 @@ class GenaiLLM(unittest.TestCase):
         self.assertEqual(info["quantization_parameter_count"], low_bit // 32)
         self.assertEqual(info["parameter_count"], low_bit + vocab * hidden + norms + caches + 3)
         text = cli("info", self.path).stdout
-        self.assertIn(", %d of them in 4 bits, besides %d quantization scales and zero points\n" % (low_bit, low_bit // 32),
+        self.assertIn(", %.1f M of them in 4 bits, besides %.1f k quantization scales and zero points\n"
+                      % (low_bit / 1e6, low_bit // 32 / 1e3),
                       text)
 
     def test_every_contrib_node_has_named_slots(self):

@@ -164,7 +164,7 @@ class Convert(unittest.TestCase):
         out = os.path.join(tmp, f"converted-{target}.onnx")
         run = cli("edit", path, "-o", out, "--convert-opset", str(target))
         self.assertEqual(run.returncode, 0, (path, run.stdout, run.stderr))
-        self.assertIn(f"Convert to opset {target}", run.stdout)
+        self.assertRegex(run.stdout, rf"^converted ai\.onnx from opset \d+ to {target}\b")
         converted = onnx.load(out)
         self.assertEqual(default_opset(converted), target)
         if full_check:

@@ -44,7 +44,7 @@ class Repairs(unittest.TestCase):
 
     def test_replace_foo_op_with_identity(self):
         path, stdout = self.edit(data("model_foo.onnx"), "--replace", "/FooOp=Identity", "--cleanup")
-        self.assertEqual(stdout.splitlines(), ["Replace /FooOp with Identity", "Clean up"])
+        self.assertEqual(stdout.splitlines(), ["/FooOp now computes Identity", "removed the opset import devtech"])
         model = onnx.load(path)
         self.assertEqual([(n.name, n.op_type, n.domain) for n in model.graph.node][-1], ("/FooOp", "Identity", ""))
         # The devtech opset went with the last node of that domain.
@@ -57,7 +57,7 @@ class Repairs(unittest.TestCase):
         if not os.path.exists(source):
             self.skipTest("libonnx-testdata is not installed")
         path, stdout = self.edit(source, "--replace", "#0=LeakyRelu", "--set-attr", "#0.alpha=0")
-        self.assertIn("Replace #0 (Relu) with LeakyRelu", stdout)
+        self.assertEqual(stdout.splitlines(), ["#0 (Relu) now computes LeakyRelu", "#0 (LeakyRelu).alpha = 0.0 (new)"])
         self.assertEqual([n.op_type for n in onnx.load(path).graph.node], ["LeakyRelu"])
         sets = os.path.join(os.path.dirname(source), "test_data_set_0")
         x = numpy_helper.to_array(onnx.load_tensor(os.path.join(sets, "input_0.pb")))
@@ -77,8 +77,8 @@ class Repairs(unittest.TestCase):
         path, stdout = self.edit(data("model_foo.onnx"), "--replace", "/FooOp=Identity",
                                  "--insert", RELU_OUTPUT + "=Identity", "--insert", "output=Identity")
         self.assertEqual(stdout.splitlines()[1:],
-                         ["Insert Identity after %s: new node %s/Identity" % (RELU_OUTPUT, RELU_OUTPUT),
-                          "Insert Identity after output: new node output/Identity"])
+                         ["inserted the new node %s/Identity (Identity), reading %s" % (RELU_OUTPUT, RELU_OUTPUT),
+                          "inserted the new node output/Identity (Identity), reading output"])
         model = onnx.load(path)
         nodes = [(n.op_type, list(n.input), list(n.output)) for n in model.graph.node]
         inserted = RELU_OUTPUT + "/Identity"
@@ -132,7 +132,7 @@ class Repairs(unittest.TestCase):
         run = cli("edit", data("model.onnx"), "-o", os.path.join(self.tmp, "gemm.onnx"),
                   "--replace", conv.name + "=Gemm")
         self.assertEqual(run.returncode, 0, run.stderr)
-        self.assertIn("Replace %s with Gemm: dropped attributes dilations, group, kernel_shape, pads, "
+        self.assertIn("%s now computes Gemm; dropped its attributes dilations, group, kernel_shape, pads and "
                       "strides" % conv.name, run.stdout)
         relu = onnx.load(data("model.onnx")).graph.node[1]
         run = cli("edit", data("model.onnx"), "-o", os.path.join(self.tmp, "cast.onnx"),
@@ -161,7 +161,7 @@ class Refusals(unittest.TestCase):
         self.assert_refused("--replace", "/FooOp=LeakyRelux",
                             message="step 1 (--replace /FooOp=LeakyRelux): LeakyRelux is not an operator of "
                                     "ai.onnx opset 13")
-        self.assert_refused("--replace", "/FooOp=Add", message="/FooOp has 1 inputs, but Add takes at least 2")
+        self.assert_refused("--replace", "/FooOp=Add", message="/FooOp has 1 input, but Add takes at least 2")
         self.assert_refused("--insert", "output=Conv:input,input,input,input",
                             message="the new Conv node has 5 inputs, but Conv takes at most 3")
         self.assert_refused("--insert", "output=Frob", message="Frob is not an operator of ai.onnx opset 13")

@@ -208,7 +208,7 @@ class EditsInBranches(unittest.TestCase):
             out = os.path.join(tmp, "no_relu.onnx")
             run = cli("edit", data("control_if.onnx"), "-o", out, "--bypass", "/Relu")
             self.assertEqual(run.returncode, 0, run.stderr)
-            self.assertEqual(run.stdout.splitlines(), ["Bypass node /Relu"])
+            self.assertEqual(run.stdout.splitlines(), ["bypassed /Relu: /conv/Conv_output_0 now feeds /Relu_output_0"])
             edited = onnx.load(out)
             onnx.checker.check_model(edited, full_check=True)
             branch = [a for a in edited.graph.node[4].attribute if a.name == "then_branch"][0].g

@@ -54,7 +54,8 @@ write_problems_json (OnyxJson *json, OnyxModel *model, GPtrArray *problems, GPtr
   onyx_json_end_object (json);
 }
 
-/* "N (input, output), batch (ids)": the dynamic axes, so that a mistyped one shows. */
+/* "N (input, output), batch (ids)": the dynamic axes, so that a mistyped one shows;
+ * a KV cache's tensors by family ("past_key_values.0–31.key/value"). */
 static void
 print_dims_text (OnyxModel *model, GPtrArray *dims)
 {
@@ -62,19 +63,15 @@ print_dims_text (OnyxModel *model, GPtrArray *dims)
 
   if (dims->len == 0)
     return;
+  g_string_printf (line, "%s: dynamic dims: ", onyx_model_get_display_name (model));
   for (guint i = 0; i < dims->len; i++)
     {
       const OnyxDimParam *dim = dims->pdata[i];
       g_autofree char *name = onyx_display_escape (dim->name);
-      g_string_append_printf (line, "%s%s (", i > 0 ? ", " : "", name);
-      for (guint t = 0; t < dim->tensors->len; t++)
-        {
-          g_autofree char *tensor = onyx_display_escape (dim->tensors->pdata[t]);
-          g_string_append_printf (line, "%s%s", t > 0 ? ", " : "", tensor);
-        }
-      g_string_append_c (line, ')');
+      g_autofree char *tensors = onyx_cli_join_names ((const char *const *) dim->tensors->pdata, dim->tensors->len);
+      g_string_append_printf (line, "%s%s (%s)", i > 0 ? ", " : "", name, tensors);
     }
-  printf ("%s: dynamic dims: %s\n", onyx_model_get_display_name (model), line->str);
+  onyx_cli_print_wrapped (line->str, 2);
 }
 
 /* Lines of ONNX's own words under a problem that explains them: a few, the rest in
@@ -87,8 +84,11 @@ print_problem_text (OnyxModel *model, const OnyxProblem *problem)
   g_auto (GStrv) lines = problem->detail != NULL ? g_strsplit (problem->detail, "\n", -1) : NULL;
   guint n_lines = lines != NULL ? g_strv_length (lines) : 0;
 
-  printf ("%s: %s: %s: %s\n", onyx_model_get_display_name (model), severity_name (problem->severity),
-          problem->graph, problem->message);
+  g_autofree char *line = g_strdup_printf ("%s: %s: %s: %s", onyx_model_get_display_name (model),
+                                           severity_name (problem->severity), problem->graph,
+                                           problem->message);
+
+  onyx_cli_print_long (line, 2);
   for (guint i = 0; i < n_lines && i < MAX_DETAIL_LINES; i++)
     printf ("  ONNX: %s\n", lines[i]);
   if (n_lines > MAX_DETAIL_LINES)

@@ -60,9 +60,9 @@ print_diff_text (OnyxModel *a, OnyxModel *b, const OnyxDiff *diff)
 {
   guint matched = diff->n_matched_by_name + diff->n_matched_by_structure + diff->n_matched_by_order;
 
-  printf ("%s → %s: %u of %u nodes matched (%u by name, %u by structure", onyx_model_get_display_name (a),
-          onyx_model_get_display_name (b), matched, diff->n_nodes_b, diff->n_matched_by_name,
-          diff->n_matched_by_structure);
+  printf ("%s → %s: %u of %u %s matched (%u by name, %u by structure", onyx_model_get_display_name (a),
+          onyx_model_get_display_name (b), matched, diff->n_nodes_b, ONYX_CLI_PLURAL (diff->n_nodes_b, "node", "nodes"),
+          diff->n_matched_by_name, diff->n_matched_by_structure);
   if (diff->n_matched_by_order > 0)
     printf (", %u by order", diff->n_matched_by_order);
   printf ("), %u difference%s\n", diff->entries->len, diff->entries->len == 1 ? "" : "s");

@@ -24,8 +24,10 @@ print_edit_help (void)
   const OnyxStepInfo *steps = onyx_steps_list ();
 
   printf ("Usage:\n  onyx-cli edit IN -o OUT [--force] [--verbose] STEP...\n\n"
-          "Apply the steps in order, validate, and save to OUT (atomically). When a step\n"
-          "fails or the result has errors (unless --force), nothing is written.\n\n"
+          "Apply the steps in order, validate, and save to OUT (atomically). Each step says\n"
+          "what it did (\"bypassed /FooOp: /Relu_output_0 now feeds output\", \"removed 2\n"
+          "nodes\"). When a step fails or the result has errors (unless --force), nothing\n"
+          "is written.\n\n"
           "Steps (NODE is a node name, unique in the model: nodes inside If, Loop and Scan\n"
           "bodies are named directly; or #N for the node at position N of the main graph,\n"
           "GRAPH#N in another graph, as `onyx-cli graphs` names them):\n");
@@ -46,7 +48,8 @@ print_edit_help (void)
   printf ("\nOptions:\n"
           "  -o, --output OUT                   where to save (may be IN itself)\n"
           "  --force                            save even when validation finds errors\n"
-          "  --verbose                          with a failed step, also the ONNX library's own\n"
+          "  --verbose                          say what each step removed and added, by name;\n"
+          "                                     with a failed step, also the ONNX library's own\n"
           "                                     message (file, line and assertion)\n"
           "  -h, --help                         show this help\n"
           "\nA step's argument may also follow '=' (--rename=OLD=NEW), as OUT may (--output=OUT).\n"
@@ -121,6 +124,8 @@ parse_edit_args (int argc, char **argv, const char **input, const char **output,
     }
   if (*input == NULL || *output == NULL)
     return (*exit_code = onyx_cli_usage_error ("edit", "expects IN -o OUT")), FALSE;
+  if ((*input)[0] == '\0' || (*output)[0] == '\0')
+    return (*exit_code = onyx_cli_usage_error ("edit", "a file name cannot be empty")), FALSE;
   if (steps->len == 0)
     return (*exit_code = onyx_cli_usage_error ("edit", "no edit step given")), FALSE;
   return TRUE;
@@ -188,8 +193,23 @@ apply_extract (OnyxDocument **doc, const char *argument, GError **error)
     return FALSE;
   g_object_unref (*doc);
   *doc = onyx_document_new (extracted);
-  printf ("Extract %zu of %zu nodes\n", onyx_model_get_proto (extracted)->graph->n_node, n_before);
+  printf ("extracted %zu of %zu %s\n", onyx_model_get_proto (extracted)->graph->n_node, n_before,
+          ONYX_CLI_PLURAL (n_before, "node", "nodes"));
   return TRUE;
+}
+
+/* A step's line, and with --verbose its longer account, indented. */
+static void
+print_report (const char *report, const char *details)
+{
+  g_auto (GStrv) lines = details != NULL ? g_strsplit (details, "\n", -1) : NULL;
+
+  onyx_cli_print_long (report, 2);
+  for (guint i = 0; lines != NULL && lines[i] != NULL; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("  %s", lines[i]);
+      onyx_cli_print_wrapped (line, 4);
+    }
 }
 
 /* "A; B and 3 more": the first one or two errors, for a message of one line. */
@@ -242,6 +262,19 @@ report_earlier_errors (OnyxModel *model, GPtrArray *errors, const char *lead, gb
            errors->len, errors->len > 1 ? "errors" : "error", named, advice);
 }
 
+/* The errors of `errors` that `message` does not already say (a refusal that names the
+ * model's own error, as --infer-shapes names nodes out of order): one message each. */
+static GPtrArray *
+not_said_in (GPtrArray *errors, const char *message)
+{
+  GPtrArray *rest = g_ptr_array_new ();
+
+  for (guint i = 0; i < errors->len; i++)
+    if (strstr (message, ((OnyxProblem *) errors->pdata[i])->message) == NULL)
+      g_ptr_array_add (rest, errors->pdata[i]);
+  return rest;
+}
+
 static int
 report_step_failure (OnyxModel *model, guint number, const Step *step, GError *error, gboolean verbose)
 {
@@ -276,6 +309,8 @@ onyx_cli_edit (int argc, char **argv)
   g_autoptr (GPtrArray) problems = NULL;
   g_autoptr (GPtrArray) before = NULL;
   g_autoptr (GPtrArray) earlier = NULL;
+  g_autoptr (GPtrArray) still = NULL;
+  gboolean refused;
   GError *error = NULL;
   int exit_code = ONYX_EXIT_OK;
 
@@ -303,7 +338,7 @@ onyx_cli_edit (int argc, char **argv)
     {
       const Step *step = &g_array_index (steps, Step, i);
       guint before = onyx_document_get_n_undo (doc);
-      g_autofree char *note = NULL;
+      g_autofree char *report = NULL, *details = NULL;
 
       if (step->info == NULL)
         {
@@ -311,31 +346,36 @@ onyx_cli_edit (int argc, char **argv)
             return report_step_failure (model, i + 1, step, error, verbose);
           continue;
         }
-      if (!onyx_step_apply_noted (doc, step->info->name, step->argument, &note, &error))
+      if (!onyx_step_apply_reported (doc, step->info->name, step->argument, &report, verbose ? &details : NULL,
+                                     &error))
         {
+          g_autoptr (GPtrArray) unsaid = not_said_in (earlier, error->message);
           report_step_failure (model, i + 1, step, error, verbose);
-          report_earlier_errors (model, earlier, "", FALSE, sorted);
+          report_earlier_errors (model, unsaid, "", FALSE, sorted);
           return ONYX_EXIT_PROBLEMS;
         }
       sorted = sorted || strcmp (step->info->name, "toposort") == 0;
-      /* The note names what later steps may need, such as an inserted node. */
-      if (onyx_document_get_n_undo (doc) > before)
-        printf ("%s%s%s\n", onyx_document_get_undo_label (doc), note != NULL ? ": " : "",
-                note != NULL ? note : "");
-      else
+      /* What the step did, which names what later steps may need (an inserted node). */
+      if (onyx_document_get_n_undo (doc) == before)
         printf ("%s: nothing to change\n", step->option);
+      else
+        print_report (report != NULL ? report : onyx_document_get_undo_label (doc), details);
     }
 
   problems = onyx_validate_model (onyx_document_get_proto (doc));
+  refused = onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 && !force;
+  still = onyx_problems_errors_in (problems, before);
   for (guint i = 0; i < problems->len; i++)
     {
       const OnyxProblem *problem = problems->pdata[i];
+      /* A refusal names the errors the model had before, with what to do: once. */
+      if (refused && g_ptr_array_find (still, problem, NULL))
+        continue;
       fprintf (stderr, "onyx-cli: %s: %s: %s\n", onyx_model_get_display_name (model),
                problem->severity == ONYX_PROBLEM_ERROR ? "error" : "warning", problem->message);
     }
-  if (onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 && !force)
+  if (refused)
     {
-      g_autoptr (GPtrArray) still = onyx_problems_errors_in (problems, before);
       guint n_new = onyx_problems_count (problems, ONYX_PROBLEM_ERROR) - still->len;
 
       if (n_new > 0)

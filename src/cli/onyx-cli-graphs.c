@@ -59,14 +59,10 @@ print_text (OnyxGraphList *graphs)
         g_string_append_printf (line, ", %s body", entry->owner->op_type);
       if (reads->len > 0)
         {
-          g_string_append (line, ", reads from outside: ");
-          for (guint r = 0; r < reads->len; r++)
-            {
-              g_autofree char *shown = onyx_display_escape (reads->pdata[r]);
-              g_string_append_printf (line, "%s%s", r > 0 ? ", " : "", shown);
-            }
+          g_autofree char *shown = onyx_cli_join_names ((const char *const *) reads->pdata, reads->len);
+          g_string_append_printf (line, ", reads from outside: %s", shown);
         }
-      printf ("%s\n", line->str);
+      onyx_cli_print_wrapped (line->str, entry->depth * 2 + 4);
     }
 }
 

@@ -4,12 +4,14 @@
 #include "onyx-cli.h"
 #include "onyx-json.h"
 #include "onyx-model.h"
+#include "onyx-name-family.h"
 #include "onyx-schema.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
 #include "onyx-text.h"
 
+/* A field's value is cut to fit a line (`--json` has it whole). */
 static void
 print_field (const char *label, const char *value)
 {
@@ -17,8 +19,90 @@ print_field (const char *label, const char *value)
 
   if (value == NULL || value[0] == '\0')
     return;
-  shown = onyx_display_escape (value);
+  shown = onyx_cli_cut (value, ONYX_CLI_MAX_LINE - 19);
   printf ("  %-16s %s\n", label, shown);
+}
+
+/* Past this many inputs (or outputs), families of them are one row each; past
+ * MAX_VALUE_ROWS rows, how many more there are. */
+#define FAMILIES_PAST 16
+#define MAX_VALUE_ROWS 40
+/* The name column is at most this wide: a longer name pushes its type along. */
+#define MAX_NAME_COLUMN 48
+
+/* A row of the Inputs or Outputs list: a value, or a family of them. */
+typedef struct {
+  char *name;   /* escaped */
+  char *type;
+} ValueRow;
+
+static void
+value_row_clear (ValueRow *row)
+{
+  g_free (row->name);
+  g_free (row->type);
+}
+
+/* The type of a family's members: theirs when they all have the same, and how many. */
+static char *
+family_type (Onnx__ValueInfoProto **members, guint n, gboolean inputs)
+{
+  g_autofree char *first = onyx_type_to_string (members[0]->type);
+  gboolean same = TRUE;
+
+  for (guint i = 1; i < n && same; i++)
+    {
+      g_autofree char *type = onyx_type_to_string (members[i]->type);
+      same = g_strcmp0 (type, first) == 0;
+    }
+  return g_strdup_printf ("%s (%u %s)", same ? first : "types differ", n,
+                          inputs ? ONYX_CLI_PLURAL (n, "input", "inputs") : ONYX_CLI_PLURAL (n, "output", "outputs"));
+}
+
+/* The rows of the graph's inputs (not initializers) or outputs. */
+static GArray *
+value_rows (Onnx__ValueInfoProto **values, size_t n_values, const Onnx__GraphProto *graph, gboolean inputs)
+{
+  g_autoptr (GPtrArray) shown = g_ptr_array_new ();
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  g_autoptr (GArray) families = NULL;
+  GArray *rows = g_array_new (FALSE, FALSE, sizeof (ValueRow));
+
+  g_array_set_clear_func (rows, (GDestroyNotify) value_row_clear);
+  for (size_t i = 0; i < n_values; i++)
+    if (!inputs || !onyx_graph_input_is_initializer (graph, values[i]->name))
+      {
+        g_ptr_array_add (shown, values[i]);
+        g_ptr_array_add (names, values[i]->name != NULL ? values[i]->name : "");
+      }
+  families = onyx_name_families ((const char *const *) names->pdata, names->len,
+                                 names->len > FAMILIES_PAST ? ONYX_CLI_FAMILY_MIN : G_MAXUINT);
+  for (guint f = 0; f < families->len; f++)
+    {
+      const OnyxNameFamily *family = &g_array_index (families, OnyxNameFamily, f);
+      Onnx__ValueInfoProto **members = (Onnx__ValueInfoProto **) shown->pdata + family->first;
+      ValueRow row;
+
+      row.name = onyx_display_escape (family->title != NULL ? family->title : members[0]->name);
+      row.type = family->title != NULL ? family_type (members, family->n, inputs)
+                                       : onyx_type_to_string (members[0]->type);
+      g_array_append_val (rows, row);
+    }
+  return rows;
+}
+
+static int
+rows_width (int least, GArray *rows)
+{
+  int width = least;
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      int length = (int) g_utf8_strlen (g_array_index (rows, ValueRow, i).name, -1);
+      if (length <= MAX_NAME_COLUMN)
+        width = MAX (width, length);
+    }
+  return width;
 }
 
 /* `text` and spaces up to `width` characters (not bytes: names are UTF-8). */
@@ -30,42 +114,32 @@ print_padded (const char *text, int width)
   printf ("%s%*s", text, MAX (width - length, 0), "");
 }
 
-/* The width of a name column: the widest name shown, at least `least`. */
-static int
-name_width (int least, Onnx__ValueInfoProto **values, size_t n_values, const Onnx__GraphProto *graph,
-            gboolean skip_initializers)
-{
-  int width = least;
-
-  for (size_t i = 0; i < n_values; i++)
-    {
-      g_autofree char *name = NULL;
-      if (skip_initializers && onyx_graph_input_is_initializer (graph, values[i]->name))
-        continue;
-      name = onyx_display_escape (values[i]->name);
-      width = MAX (width, (int) g_utf8_strlen (name, -1));
-    }
-  return width;
-}
-
 static void
-print_values (const char *title, Onnx__ValueInfoProto **values, size_t n_values,
-              const Onnx__GraphProto *graph, gboolean skip_initializers, int width)
+print_rows (const char *title, GArray *rows, int width)
 {
   printf ("%s\n", title);
-  for (size_t i = 0; i < n_values; i++)
+  for (guint i = 0; i < rows->len && i < MAX_VALUE_ROWS; i++)
     {
-      g_autofree char *name = NULL;
-      g_autofree char *type = NULL;
+      const ValueRow *row = &g_array_index (rows, ValueRow, i);
+      g_autofree char *line = g_strdup_printf ("%s%*s %s", row->name,
+                                               MAX (width - (int) g_utf8_strlen (row->name, -1), 0), "",
+                                               row->type);
+      g_autofree char *shown = onyx_cli_cut (line, ONYX_CLI_MAX_LINE - 2);
 
-      if (skip_initializers && onyx_graph_input_is_initializer (graph, values[i]->name))
-        continue;
-      name = onyx_display_escape (values[i]->name);
-      type = onyx_type_to_string (values[i]->type);
-      printf ("  ");
-      print_padded (name, width);
-      printf (" %s\n", type);
+      printf ("  %s\n", shown);
     }
+  if (rows->len > MAX_VALUE_ROWS)
+    printf ("  … and %u more (--json lists them all)\n", rows->len - MAX_VALUE_ROWS);
+}
+
+/* "22.0 M (22,044,930)", "448". */
+static char *
+format_count (guint64 n)
+{
+  g_autofree char *rounded = onyx_format_count (n, ONYX_COUNT_PLAIN);
+  g_autofree char *grouped = onyx_format_count_grouped (n, ONYX_COUNT_PLAIN);
+
+  return n < 1000 ? g_steal_pointer (&rounded) : g_strdup_printf ("%s (%s)", rounded, grouped);
 }
 
 static char *
@@ -95,6 +169,10 @@ print_text (OnyxModel *model)
   g_autoptr (OnyxSummary) summary = onyx_summary_new (proto);
   g_autofree char *opsets = opset_list (proto);
   g_autofree char *size = g_format_size (summary->parameter_bytes);
+  g_autoptr (GArray) inputs = NULL, outputs = NULL;
+  g_autofree char *parameters = format_count (summary->n_parameters);
+  g_autofree char *low_bit = onyx_format_count (summary->low_bit_parameters, ONYX_COUNT_PLAIN);
+  g_autofree char *scales = onyx_format_count (summary->quantization_parameters, ONYX_COUNT_PLAIN);
   char number[32];
   int width;
 
@@ -117,16 +195,18 @@ print_text (OnyxModel *model)
   print_field ("Description", proto->doc_string);
   for (size_t i = 0; i < proto->n_metadata_props; i++)
     {
-      g_autofree char *key = onyx_display_escape (proto->metadata_props[i]->key);
-      g_autofree char *value = onyx_display_escape (proto->metadata_props[i]->value);
-      printf ("  %-16s %s = %s\n", i == 0 ? "Metadata" : "", key, value);
+      g_autofree char *entry = g_strdup_printf ("%s = %s", proto->metadata_props[i]->key,
+                                                proto->metadata_props[i]->value);
+      g_autofree char *shown = onyx_cli_cut (entry, ONYX_CLI_MAX_LINE - 19);
+      printf ("  %-16s %s\n", i == 0 ? "Metadata" : "", shown);
     }
 
   /* Inputs and outputs in one column, as wide as their longest name. */
-  width = name_width (name_width (16, graph->input, graph->n_input, graph, TRUE), graph->output,
-                      graph->n_output, graph, FALSE);
-  print_values ("Inputs", graph->input, graph->n_input, graph, TRUE, width);
-  print_values ("Outputs", graph->output, graph->n_output, graph, FALSE, width);
+  inputs = value_rows (graph->input, graph->n_input, graph, TRUE);
+  outputs = value_rows (graph->output, graph->n_output, graph, FALSE);
+  width = rows_width (rows_width (16, inputs), outputs);
+  print_rows ("Inputs", inputs, width);
+  print_rows ("Outputs", outputs, width);
 
   printf ("Nodes: %u", summary->n_nodes);
   if (summary->n_nodes_all != summary->n_nodes)
@@ -146,7 +226,7 @@ print_text (OnyxModel *model)
       print_padded (op, width);
       printf (" %u\n", count->count);
     }
-  printf ("Parameters: %" G_GUINT64_FORMAT " in %u %s", summary->n_parameters, summary->n_initializers,
+  printf ("Parameters: %s in %u %s", parameters, summary->n_initializers,
           ONYX_CLI_PLURAL (summary->n_initializers, "initializer", "initializers"));
   if (summary->n_constant_tensors > 0)
     printf (" and %u Constant %s", summary->n_constant_tensors,
@@ -154,11 +234,11 @@ print_text (OnyxModel *model)
   printf (" (%s)%s", size, summary->parameters_overflow ? ", some sizes could not be computed" : "");
   /* Quantized models: how much is low-bit, and the scales and zero points apart. */
   if (summary->low_bit_parameters > 0 && summary->low_bits > 0)
-    printf (", %" G_GUINT64_FORMAT " of them in %u bits", summary->low_bit_parameters, summary->low_bits);
+    printf (", %s of them in %u %s", low_bit, summary->low_bits, ONYX_CLI_PLURAL (summary->low_bits, "bit", "bits"));
   else if (summary->low_bit_parameters > 0)
-    printf (", %" G_GUINT64_FORMAT " of them in fewer than 8 bits", summary->low_bit_parameters);
+    printf (", %s of them in fewer than 8 bits", low_bit);
   if (summary->quantization_parameters > 0)
-    printf (", besides %" G_GUINT64_FORMAT " quantization scales and zero points", summary->quantization_parameters);
+    printf (", besides %s quantization scales and zero points", scales);
   printf ("\n");
   if (proto->n_functions > 0)
     {

@@ -50,10 +50,13 @@ print_schema_json (OnyxJson *json, const OnyxSchema *schema, const Onnx__NodePro
   onyx_json_begin_object (json);
   for (guint i = 0; i < defaults->len; i++)
     {
+      /* As the file would write it: a number for an element type (as "attributes"). */
       const OnyxSchemaAttribute *attr = defaults->pdata[i];
-      g_autofree char *value = onyx_schema_attribute_default_text (attr);
+      Onnx__AttributeProto *value = onyx_schema_attribute_default (attr);
+      g_autofree char *text = onyx_attribute_to_string (value);
       onyx_json_key (json, attr->name);
-      onyx_json_string (json, value);
+      onyx_json_string (json, text);
+      protobuf_c_message_free_unpacked (&value->base, NULL);
     }
   onyx_json_end_object (json);
   onyx_json_end_object (json);
@@ -181,6 +184,7 @@ print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
     {
       gsize position = g_array_index (positions, gsize, i);
       Onnx__NodeProto *node = graph->node[position];
+      const OnyxSchema *schema = schema_of (model, entry, node);
       onyx_json_begin_object (json);
       onyx_json_member_uint (json, "index", position);
       onyx_json_member_string (json, "graph", entry->name);
@@ -208,7 +212,20 @@ print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
           onyx_json_string (json, value);
         }
       onyx_json_end_object (json);
-      print_schema_json (json, schema_of (model, entry, node), node);
+      /* Beside "attributes", which keeps the numbers: the element types they name. */
+      onyx_json_key (json, "attribute_value_names");
+      onyx_json_begin_object (json);
+      for (size_t a = 0; a < node->n_attribute; a++)
+        {
+          const char *type = onyx_attribute_data_type_name (node->attribute[a], schema == NULL ? NULL
+                                                            : onyx_schema_find_attribute (schema, node->attribute[a]->name));
+          if (type == NULL)
+            continue;
+          onyx_json_key (json, node->attribute[a]->name);
+          onyx_json_string (json, type);
+        }
+      onyx_json_end_object (json);
+      print_schema_json (json, schema, node);
       print_metadata_json (json, node);
       onyx_json_end_object (json);
     }
@@ -216,11 +233,21 @@ print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
   onyx_cli_print_json (g_steal_pointer (&json));
 }
 
-/* "X=input, W=w": with the schema's slot names when the operator has a schema. */
+/* "X=input, W=w": with the schema's slot names when the operator has a schema; past
+ * MAX_SLOTS of them (a Concat of eighty), how many more. */
+#define MAX_SLOTS 16
+
 static char *
 join_escaped (char **names, size_t n, const OnyxSchema *schema, gboolean outputs)
 {
   GString *out = g_string_new (NULL);
+
+  if (n > MAX_SLOTS)
+    {
+      g_autofree char *first = join_escaped (names, MAX_SLOTS, schema, outputs);
+      g_string_printf (out, "%s, … and %zu more (--json lists them all)", first, n - MAX_SLOTS);
+      return g_string_free (out, FALSE);
+    }
   for (size_t i = 0; i < n; i++)
     {
       g_autofree char *shown = onyx_display_escape (names[i]);
@@ -232,11 +259,19 @@ join_escaped (char **names, size_t n, const OnyxSchema *schema, gboolean outputs
   return g_string_free (out, FALSE);
 }
 
+/* A line of a node's details, seven columns in, cut to fit (`--json` has it whole). */
+static void
+print_detail (const char *text)
+{
+  g_autofree char *shown = onyx_cli_cut (text, ONYX_CLI_MAX_LINE - 7);
+  printf ("       %s\n", shown);
+}
+
 static void
 print_schema_text (const OnyxSchema *schema, const Onnx__NodeProto *node)
 {
   g_autoptr (GPtrArray) defaults = NULL;
-  g_autofree char *url = NULL;
+  g_autofree char *url = NULL, *doc = NULL;
 
   if (schema == NULL)
     return;
@@ -248,13 +283,16 @@ print_schema_text (const OnyxSchema *schema, const Onnx__NodeProto *node)
       printf ("       %s = %s (default)\n", attr->name, value);
     }
   url = onyx_schema_docs_url (schema->domain, schema->name);
-  printf ("       %s-%d: %s\n       %s\n", schema->name, schema->since_version,
-          schema->doc[0] != '\0' ? schema->doc
-                                 : onyx_schema_is_onnxruntime (schema) ? "an operator of ONNX Runtime" : "", url);
+  doc = g_strdup_printf ("%s-%d: %s", schema->name, schema->since_version,
+                         schema->doc[0] != '\0' ? schema->doc
+                                                : onyx_schema_is_onnxruntime (schema) ? "an operator of ONNX Runtime" : "");
+  print_detail (doc);
+  print_detail (url);
 }
 
 /* "module: network/network.0 (Net › Sequential › Linear › aten.linear.default)", the
- * source line, then the entries the module is not made of. */
+ * source line, then the entries the module is not made of: a value of several lines
+ * (a stack trace) by its first and how many more. */
 static void
 print_metadata_text (const Onnx__NodeProto *node)
 {
@@ -265,29 +303,35 @@ print_metadata_text (const Onnx__NodeProto *node)
     {
       g_autofree char *path = g_strjoinv ("/", info->path);
       g_autofree char *chain = onyx_module_info_class_chain (info);
-      g_autofree char *shown = onyx_display_escape (path[0] != '\0' ? path : "(top)");
-      g_autofree char *classes = onyx_display_escape (chain);
-      printf ("       module: %s%s%s%s\n", shown, classes[0] != '\0' ? " (" : "", classes,
-              classes[0] != '\0' ? ")" : "");
+      g_autofree char *line = g_strdup_printf ("module: %s%s%s%s", path[0] != '\0' ? path : "(top)",
+                                               chain[0] != '\0' ? " (" : "", chain, chain[0] != '\0' ? ")" : "");
+      print_detail (line);
       if (info->frames->len > 0)
         {
           const OnyxSourceFrame *frame = info->frames->pdata[0];
-          g_autofree char *file = onyx_display_escape (frame->file);
-          g_autofree char *function = onyx_display_escape (frame->function);
-          g_autofree char *code = onyx_display_escape (frame->code);
-          printf ("       source: %s:%d in %s%s%s\n", file, frame->line, function,
-                  frame->code != NULL ? ": " : "", code);
+          g_autofree char *source = g_strdup_printf ("source: %s:%d in %s%s%s", frame->file, frame->line,
+                                                     frame->function, frame->code != NULL ? ": " : "",
+                                                     frame->code != NULL ? frame->code : "");
+          print_detail (source);
         }
     }
   for (guint i = 0; i < entries->len; i++)
     {
       const OnyxMetadataEntry *entry = entries->pdata[i];
-      g_autofree char *key = NULL, *value = NULL;
+      g_auto (GStrv) lines = NULL;
+      g_autofree char *line = NULL, *value = NULL;
+      guint n_lines;
+
       if (info != NULL && onyx_metadata_key_is_module (entry->key))
         continue;
-      key = onyx_display_escape (entry->key);
-      value = onyx_display_escape (entry->value);
-      printf ("       metadata %s = %s\n", key, value);
+      /* (A trace's last line break ends it, and starts no line.) */
+      value = g_strdup (entry->value != NULL ? entry->value : "");
+      lines = g_strsplit (g_strchomp (value), "\n", -1);
+      n_lines = g_strv_length (lines);
+      line = n_lines > 1 ? g_strdup_printf ("metadata %s = %s … (%u more %s)", entry->key, lines[0], n_lines - 1,
+                                            ONYX_CLI_PLURAL (n_lines - 1, "line", "lines"))
+                         : g_strdup_printf ("metadata %s = %s", entry->key, lines[0] != NULL ? lines[0] : "");
+      print_detail (line);
     }
 }
 
@@ -307,13 +351,17 @@ print_nodes_text (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
       g_autofree char *outputs = join_escaped (node->output, node->n_output, schema, TRUE);
       g_autofree char *index = g_strdup_printf ("#%" G_GSIZE_FORMAT, position);
 
+      g_autofree char *in_line = g_strdup_printf ("       in:  %s", inputs);
+      g_autofree char *out_line = g_strdup_printf ("       out: %s", outputs);
+
       printf ("%-6s %-18s %s\n", index, op, name);
-      printf ("       in:  %s\n       out: %s\n", inputs, outputs);
+      onyx_cli_print_wrapped (in_line, 12);
+      onyx_cli_print_wrapped (out_line, 12);
       for (size_t a = 0; a < node->n_attribute; a++)
         {
-          g_autofree char *value = onyx_attribute_to_string (node->attribute[a]);
-          g_autofree char *attr = onyx_display_escape (node->attribute[a]->name);
-          printf ("       %s = %s\n", attr, value);
+          g_autofree char *value = onyx_attribute_describe (node->attribute[a], schema);
+          g_autofree char *line = g_strdup_printf ("%s = %s", node->attribute[a]->name, value);
+          print_detail (line);
         }
       print_metadata_text (node);
       print_schema_text (schema, node);

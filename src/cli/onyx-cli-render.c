@@ -71,6 +71,13 @@ onyx_cli_render (int argc, char **argv)
   graphs = onyx_graph_list_new (onyx_model_get_proto (model));
   if ((entry = onyx_cli_find_graph ("render", graphs, graph_name, &exit_code)) == NULL)
     goto out;
+  /* A name that says no format is the command's misuse, not the disk's: said before
+   * the layout is made. */
+  if (!onyx_render_file_format_known (output))
+    {
+      exit_code = onyx_cli_usage_error ("render", "expects -o OUT.png, OUT.svg or OUT.pdf (not %s)", output);
+      goto out;
+    }
   engine = onyx_layout_engine_new_for_entry (graphs, entry);
   onyx_layout_engine_set_fold_constants (engine, !no_fold_constants);
   shapes = onyx_shapes_infer (onyx_model_get_proto (model), FALSE);

@@ -1,6 +1,7 @@
 /* onyx-cli: the headless tool over Onyx's core. Each subcommand lives in its own
  * onyx-cli-*.c file; this one dispatches and documents them. */
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,9 @@
 #include "onyx-schema.h"
 #include "onyx-memory.h"
 #include "onyx-json.h"
+#include "onyx-name-family.h"
+#include "onyx-onnx.h"
+#include "onyx-text.h"
 
 typedef struct {
   const char *name;
@@ -75,6 +79,77 @@ onyx_cli_usage_error (const char *command, const char *format, ...)
   return ONYX_EXIT_USAGE;
 }
 
+/* The start and end of `text`, "…" between, `max` characters in all. */
+static char *
+cut_middle (const char *text, glong max)
+{
+  glong length = g_utf8_strlen (text, -1);
+  glong head = (max - 1) / 2, tail = max - 1 - head;
+
+  if (length <= max)
+    return g_strdup (text);
+  return g_strdup_printf ("%.*s…%s", (int) (g_utf8_offset_to_pointer (text, head) - text), text,
+                          g_utf8_offset_to_pointer (text, length - tail));
+}
+
+void
+onyx_cli_print_wrapped (const char *text, guint indent)
+{
+  g_auto (GStrv) items = g_strsplit (text, ", ", -1);
+  g_autoptr (GString) line = g_string_new (NULL);
+  glong width = 0;
+
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      /* The comma stays with its item, at the end of a line. */
+      g_autofree char *item = g_strconcat (items[i], items[i + 1] != NULL ? "," : "", NULL);
+      g_autofree char *fitted = cut_middle (item, ONYX_CLI_MAX_LINE - indent);
+      glong length = g_utf8_strlen (fitted, -1);
+
+      if (i > 0 && width + 1 + length > ONYX_CLI_WRAP)
+        {
+          printf ("%s\n", line->str);
+          g_string_printf (line, "%*s%s", (int) indent, "", fitted);
+          width = indent + length;
+        }
+      else
+        {
+          g_string_append_printf (line, "%s%s", i > 0 ? " " : "", fitted);
+          width += (i > 0) + length;
+        }
+    }
+  printf ("%s\n", line->str);
+}
+
+void
+onyx_cli_print_long (const char *text, guint indent)
+{
+  if (g_utf8_strlen (text, -1) <= ONYX_CLI_MAX_LINE)
+    printf ("%s\n", text);
+  else
+    onyx_cli_print_wrapped (text, indent);
+}
+
+char *
+onyx_cli_cut (const char *text, guint max)
+{
+  g_autofree char *shown = onyx_display_escape (text);
+  glong length = g_utf8_strlen (shown, -1);
+  g_autofree char *count = NULL;
+
+  if (length <= (glong) max)
+    return g_steal_pointer (&shown);
+  count = onyx_format_count_grouped ((guint64) length, ONYX_COUNT_PLAIN);
+  return g_strdup_printf ("%.*s… (%s characters)",
+                          (int) (g_utf8_offset_to_pointer (shown, MAX ((glong) max - 24, 16)) - shown), shown, count);
+}
+
+char *
+onyx_cli_join_names (const char *const *names, guint n_names)
+{
+  return onyx_name_families_join (names, n_names, ONYX_CLI_FAMILY_MIN, ONYX_CLI_MAX_NAMES);
+}
+
 void
 onyx_cli_print_json (OnyxJson *json)
 {
@@ -123,6 +198,13 @@ onyx_cli_parse (const char *command, const char *args, const char *summary, GOpt
       *exit_code = onyx_cli_usage_error (command, "expects %s", args);
       return FALSE;
     }
+  /* (An empty name would be taken for the current folder.) */
+  for (int i = 2; i < *argc; i++)
+    if ((*argv)[i][0] == '\0')
+      {
+        *exit_code = onyx_cli_usage_error (command, "a file name cannot be empty");
+        return FALSE;
+      }
   return TRUE;
 }
 
@@ -226,6 +308,48 @@ onyx_cli_open_model (const char *command, const char *summary, int *argc, char *
   return onyx_cli_open_model_with (command, NULL, summary, argc, argv, as_json, exit_code);
 }
 
+/* Interrupted or told to end: the helper first (it would live on, reparented), then
+ * this process, as the signal ends it (the shell sees 130 for ^C). */
+static void
+end_on_signal (int signal_number)
+{
+  onyx_onnx_kill_helpers_from_signal ();
+  signal (signal_number, SIG_DFL);
+  raise (signal_number);
+}
+
+static void
+end_helpers_on_signals (void)
+{
+  static const int ending[] = { SIGINT, SIGTERM, SIGHUP };
+  struct sigaction action = { 0 };
+
+  action.sa_handler = end_on_signal;
+  sigemptyset (&action.sa_mask);
+  for (guint i = 0; i < G_N_ELEMENTS (ending); i++)
+    sigaddset (&action.sa_mask, ending[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (ending); i++)
+    {
+      struct sigaction before;
+      /* A signal ignored when onyx-cli started (nohup, a background job) stays so. */
+      if (sigaction (ending[i], NULL, &before) == 0 && before.sa_handler == SIG_IGN)
+        continue;
+      sigaction (ending[i], &action, NULL);
+    }
+}
+
+/* The command, then the helpers it started, waited for: none outlives onyx-cli. */
+static int
+run_command (const Command *command, int argc, char **argv)
+{
+  int status;
+
+  end_helpers_on_signals ();
+  status = command->run (argc, argv);
+  onyx_onnx_stop_helpers ();
+  return status;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -250,6 +374,6 @@ main (int argc, char **argv)
     }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc, argv);
+      return run_command (&commands[i], argc, argv);
   return onyx_cli_usage_error (NULL, "unknown command '%s'", argv[1]);
 }

@@ -19,6 +19,31 @@ enum {
   ONYX_EXIT_IO = 3,
 };
 
+/* Lists wrap at this many columns, and no line printed through the helpers below is
+ * longer than ONYX_CLI_MAX_LINE. */
+#define ONYX_CLI_WRAP 120
+#define ONYX_CLI_MAX_LINE 240
+/* Most items a list of names shows before "… and N more" (--json has them all), and
+ * the least names that make a family (onyx-name-family.h). */
+#define ONYX_CLI_MAX_NAMES 12
+#define ONYX_CLI_FAMILY_MIN 4
+
+/* `text`, a list of items between ", ", on stdout: wrapped after a comma at
+ * ONYX_CLI_WRAP columns, the lines after the first `indent` columns in; an item too
+ * long for a line of its own is cut in its middle. */
+void     onyx_cli_print_wrapped (const char *text,
+                                 guint       indent);
+/* `text` as it is when it fits in ONYX_CLI_MAX_LINE, else wrapped. */
+void     onyx_cli_print_long    (const char *text,
+                                 guint       indent);
+/* `text` (escaped for display) whole when it has at most `max` characters, else its
+ * start and how long it was: "%val = call_function[…]… (1,313 characters)". */
+char    *onyx_cli_cut           (const char *text,
+                                 guint       max);
+/* The names as a list: families gathered, at most ONYX_CLI_MAX_NAMES items, escaped. */
+char    *onyx_cli_join_names    (const char *const *names,
+                                 guint              n_names);
+
 /* Parses the options of `command`; FALSE (with *exit_code set and a message printed)
  * on bad usage. Leaves exactly n_positional arguments after the command. */
 gboolean onyx_cli_parse        (const char   *command,

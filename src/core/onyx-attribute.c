@@ -142,6 +142,42 @@ onyx_attribute_to_string (const Onnx__AttributeProto *attribute)
   return g_string_free (out, FALSE);
 }
 
+const char *
+onyx_attribute_data_type_name (const Onnx__AttributeProto *attribute, const OnyxSchemaAttribute *declared)
+{
+  const ProtobufCEnumValue *value;
+
+  if (declared == NULL || !declared->data_type || attribute->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT ||
+      attribute->i < G_MININT32 || attribute->i > G_MAXINT32)
+    return NULL;
+  value = protobuf_c_enum_descriptor_get_value (&onnx__tensor_proto__data_type__descriptor, (int) attribute->i);
+  return value != NULL ? value->name : NULL;
+}
+
+gboolean
+onyx_data_type_from_name (const char *text, int *value)
+{
+  const ProtobufCEnumDescriptor *types = &onnx__tensor_proto__data_type__descriptor;
+
+  for (unsigned i = 0; text != NULL && i < types->n_values; i++)
+    if (g_ascii_strcasecmp (text, types->values[i].name) == 0 ||
+        g_ascii_strcasecmp (text, onyx_elem_type_name (types->values[i].value)) == 0)
+      {
+        *value = types->values[i].value;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+char *
+onyx_attribute_describe (const Onnx__AttributeProto *attribute, const OnyxSchema *schema)
+{
+  const OnyxSchemaAttribute *declared = schema != NULL ? onyx_schema_find_attribute (schema, attribute->name) : NULL;
+  const char *name = onyx_attribute_data_type_name (attribute, declared);
+
+  return name != NULL ? g_strdup (name) : onyx_attribute_to_string (attribute);
+}
+
 Onnx__AttributeProto *
 onyx_node_find_attribute (const Onnx__NodeProto *node, const char *name, gsize *position)
 {

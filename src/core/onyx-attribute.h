@@ -4,6 +4,7 @@
 #include <glib.h>
 
 #include "onyx-proto.h"
+#include "onyx-schema.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +15,21 @@ const char           *onyx_attribute_type_name (int type);
 gboolean              onyx_attribute_type_is_text (int type);
 /* The value as a person reads it; tensors and graphs summarised (escaped). */
 char                 *onyx_attribute_to_string (const Onnx__AttributeProto *attribute);
+/* The element type an attribute names by its name in TensorProto.DataType ("INT64" for
+ * Cast's to = 7), where the attribute as `declared` by its operator's schema names one
+ * (OnyxSchemaAttribute.data_type); NULL for other attributes (or `declared` NULL) and
+ * numbers no type has. */
+const char           *onyx_attribute_data_type_name (const Onnx__AttributeProto *attribute,
+                                                     const OnyxSchemaAttribute  *declared);
+/* The element type named `text` as TensorProto.DataType ("INT64", any case) or as
+ * Onyx shows types ("float32"); FALSE for other text. */
+gboolean              onyx_data_type_from_name (const char *text,
+                                                int        *value);
+/* onyx_attribute_to_string, with an element type by its name ("INT64") where the
+ * operator's schema (nullable) says the attribute names one: what the CLI and the
+ * drawing show. */
+char                 *onyx_attribute_describe  (const Onnx__AttributeProto *attribute,
+                                                const OnyxSchema           *schema);
 /* Builds an attribute from text. With `type` UNDEFINED (0) the type follows from the
  * text: integer, float, list of either, list of quoted strings, else a string.
  * Only the six editable types (int, float, string and their lists) are accepted.

@@ -211,7 +211,9 @@ onyx_edit_toposort (OnyxDocument *doc, GError **error)
     }
   if (n_sorted < graph->n_node)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_CYCLE,
-                           _("the graph has a cycle through %zu nodes: it cannot be sorted"),
+                           ngettext ("the graph has a cycle through %zu node: it cannot be sorted",
+                                     "the graph has a cycle through %zu nodes: it cannot be sorted",
+                                     graph->n_node - n_sorted),
                            graph->n_node - n_sorted);
   if (!changed)
     return TRUE;

@@ -531,7 +531,8 @@ compare_attributes (const Scope *scope, OnyxDiffEntry *entry, const Onnx__NodePr
       else if (diffed_as_graphs (scope, a, b))
         {
           if (a->n_graphs != b->n_graphs)
-            add_detail (entry, _("attribute %s: %zu graphs → %zu"), name, a->n_graphs, b->n_graphs);
+            add_detail (entry, ngettext ("attribute %s: %zu graph → %zu", "attribute %s: %zu graphs → %zu", a->n_graphs),
+                        name, a->n_graphs, b->n_graphs);
           else if (!same_apart_from_graphs (a, b))
             add_detail (entry, _("attribute %s: differs apart from its graphs"), name);
         }
@@ -641,7 +642,7 @@ compare_nodes (Scope *scope, guint ia, guint ib)
     add_detail (entry, _("operator %s → %s"), m->a.op_keys[ia], m->b.op_keys[ib]);
   compare_attributes (scope, entry, na, nb);
   if (na->n_input != nb->n_input)
-    add_detail (entry, _("%zu inputs → %zu"), na->n_input, nb->n_input);
+    add_detail (entry, ngettext ("%zu input → %zu", "%zu inputs → %zu", na->n_input), na->n_input, nb->n_input);
   for (size_t k = 0; k < MAX (na->n_input, nb->n_input); k++)
     {
       const char *ta = slot_name (na->input, na->n_input, k), *tb = slot_name (nb->input, nb->n_input, k);
@@ -658,7 +659,7 @@ compare_nodes (Scope *scope, guint ia, guint ib)
       add_detail (entry, _("%s reads %s → %s"), slot, shown_a, shown_b);
     }
   if (na->n_output != nb->n_output)
-    add_detail (entry, _("%zu outputs → %zu"), na->n_output, nb->n_output);
+    add_detail (entry, ngettext ("%zu output → %zu", "%zu outputs → %zu", na->n_output), na->n_output, nb->n_output);
 
   /* Renamed outputs are listed after the changes (a new node name shows in the
    * entry's names). */

@@ -84,13 +84,17 @@ check_count (const char *described, const OnyxSchema *schema, size_t n, gboolean
   /* Whole sentences, each its own message for translators. */
   if (n > (size_t) max)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                           outputs ? _("%s has %zu outputs, but %s takes at most %d")
-                                   : _("%s has %zu inputs, but %s takes at most %d"),
+                           outputs ? ngettext ("%s has %zu output, but %s takes at most %d",
+                                               "%s has %zu outputs, but %s takes at most %d", n)
+                                   : ngettext ("%s has %zu input, but %s takes at most %d",
+                                               "%s has %zu inputs, but %s takes at most %d", n),
                            described, n, schema->name, max);
   if (n < (size_t) min)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID,
-                           outputs ? _("%s has %zu outputs, but %s takes at least %d")
-                                   : _("%s has %zu inputs, but %s takes at least %d"),
+                           outputs ? ngettext ("%s has %zu output, but %s takes at least %d",
+                                               "%s has %zu outputs, but %s takes at least %d", n)
+                                   : ngettext ("%s has %zu input, but %s takes at least %d",
+                                               "%s has %zu inputs, but %s takes at least %d", n),
                            described, n, schema->name, min);
   return TRUE;
 }

@@ -174,7 +174,9 @@ onyx_edit_set_input_dim (OnyxDocument *doc, const char *input, guint axis, const
       info->type->tensor_type->shape == NULL)
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("graph input '%s' has no shape"), shown);
   if (axis >= info->type->tensor_type->shape->n_dim)
-    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND, _("graph input '%s' has %zu dims, not %u"),
+    return onyx_edit_fail (error, ONYX_EDIT_ERROR_NOT_FOUND,
+                           ngettext ("graph input '%s' has %zu dim, not %u", "graph input '%s' has %zu dims, not %u",
+                                     info->type->tensor_type->shape->n_dim),
                            shown, info->type->tensor_type->shape->n_dim, axis + 1);
 
   type = (Onnx__TypeProto *) onyx_proto_copy (&info->type->base);

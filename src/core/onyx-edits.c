@@ -376,7 +376,9 @@ onyx_edit_delete_descendants (OnyxDocument *doc, Onnx__NodeProto *node, GError *
                              _("deleting %s and what depends on it would take the output '%s' "
                              "from its graph"), described, shown);
     }
-  label = doomed->len > 1 ? g_strdup_printf (_("Delete node %s and %u descendants"), described, doomed->len - 1)
+  label = doomed->len > 1 ? g_strdup_printf (ngettext ("Delete node %s and %u descendant",
+                                                       "Delete node %s and %u descendants", doomed->len - 1),
+                                             described, doomed->len - 1)
                           : g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_node (doc, &delete_tree_step, node, NULL);
@@ -466,7 +468,9 @@ onyx_edit_delete_ancestors (OnyxDocument *doc, Onnx__NodeProto *node, GError **e
     }
 
   described = onyx_node_describe (doc, node);
-  label = doomed->len > 1 ? g_strdup_printf (_("Delete node %s and %u ancestors"), described, doomed->len - 1)
+  label = doomed->len > 1 ? g_strdup_printf (ngettext ("Delete node %s and %u ancestor",
+                                                       "Delete node %s and %u ancestors", doomed->len - 1),
+                                             described, doomed->len - 1)
                           : g_strdup_printf (_("Delete node %s"), described);
   onyx_document_begin_command (doc, label);
   onyx_replay_note_node (doc, &delete_ancestors_step, node, NULL);
@@ -582,16 +586,14 @@ onyx_edit_set_node_name (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   return onyx_edit_commit (doc);
 }
 
-/* The type the node's operator gives attribute `name` when it is one text can
- * hold (LeakyRelu's alpha=0 is a float), else 0: guessed from the text. */
-static int
-schema_attribute_type (OnyxDocument *doc, const Onnx__NodeProto *node, const char *name)
+/* The attribute `name` as the node's operator declares it, or NULL. */
+static const OnyxSchemaAttribute *
+schema_attribute (OnyxDocument *doc, const Onnx__NodeProto *node, const char *name)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
   const OnyxSchema *schema = onyx_schema_for_node (node, model->opset_import, model->n_opset_import);
-  const OnyxSchemaAttribute *known = schema != NULL ? onyx_schema_find_attribute (schema, name) : NULL;
 
-  return known != NULL && onyx_attribute_type_is_text (known->type) ? known->type : 0;
+  return schema != NULL ? onyx_schema_find_attribute (schema, name) : NULL;
 }
 
 static gboolean
@@ -612,15 +614,24 @@ onyx_edit_set_attribute (OnyxDocument *doc, Onnx__NodeProto *node, const char *n
   Onnx__AttributeProto *attribute;
   g_autofree char *described = NULL;
   g_autofree char *shown = onyx_display_escape (name);
-  g_autofree char *label = NULL;
+  g_autofree char *label = NULL, *number = NULL;
+  const OnyxSchemaAttribute *known;
+  int data_type;
 
   if (!onyx_edit_check_node (doc, node, error))
     return FALSE;
   if (name == NULL || name[0] == '\0')
     return onyx_edit_fail (error, ONYX_EDIT_ERROR_INVALID, _("an attribute name cannot be empty"));
   existing = onyx_node_find_attribute (node, name, &position);
-  attribute = onyx_attribute_parse (name, value, existing != NULL ? (int) existing->type
-                                                                  : schema_attribute_type (doc, node, name),
+  known = schema_attribute (doc, node, name);
+  /* An element type by the name it is shown with ("to = INT64"). */
+  if (known != NULL && known->data_type && onyx_data_type_from_name (value, &data_type))
+    number = g_strdup_printf ("%d", data_type);
+  /* Else the type the attribute has, or the one its operator gives it when text can
+   * hold it (LeakyRelu's alpha=0 is a float), else one guessed from the text. */
+  attribute = onyx_attribute_parse (name, number != NULL ? number : value,
+                                    existing != NULL ? (int) existing->type
+                                    : known != NULL && onyx_attribute_type_is_text (known->type) ? known->type : 0,
                                     error);
   if (attribute == NULL)
     return FALSE;

@@ -39,7 +39,8 @@ gboolean onyx_edit_add_output           (OnyxDocument *doc, const char *tensor, 
 gboolean onyx_edit_remove_output        (OnyxDocument *doc, const char *name, GError **error);
 gboolean onyx_edit_remove_input         (OnyxDocument *doc, const char *name, GError **error);
 /* Sets or adds an attribute from text: "3", "0.5", "same_upper", "[1, 2]",
- * "[0.5, 1.5]", "[\"a\", \"b\"]". An existing attribute keeps its type; a new one
+ * "[0.5, 1.5]", "[\"a\", \"b\"]"; an element type by name ("INT64") where the
+ * schema says the attribute is one. An existing attribute keeps its type; a new one
  * takes the type the operator's schema gives it, if any. */
 gboolean onyx_edit_set_attribute        (OnyxDocument *doc, Onnx__NodeProto *node,
                                          const char *name, const char *value, GError **error);

@@ -8,8 +8,10 @@
 // The table's layout is onyx-schema-private.h's. tests/test_schemas.py compares what this
 // writes with what python3-onnx's registry says when both are the same release.
 #include <onnx/common/version.h>
+#include <onnx/defs/data_type_utils.h>
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
 
 #include "onyx-ort-schemas.h"
 
@@ -177,7 +179,152 @@ std::string Params(Writer& writer, const std::string& prefix,
   return writer.Array(prefix, "OnyxSchemaParam", items);
 }
 
-std::string Attributes(Writer& writer, const onnx::OpSchema& schema) {
+// ---- Which INT attributes name a data type (Cast's `to`, RandomNormal's `dtype`) ----
+//
+// The schema says so in its type inference, which sets an output's element type to the
+// attribute's value: a node of the op with its required inputs typed (the first type each
+// allows) is inferred twice, the attribute set to two different types its outputs allow;
+// an output whose element type follows it both times makes the attribute a data type.
+// An INT attribute named as one found so (GroupNormalization's stash_type, whose
+// inference has no output of that type; ONNX Runtime's DequantizeWithOrder `to`, whose
+// inference Onyx does not have) is one too.
+
+// The element types `type_str` allows: its constraint's types, or the fixed type itself,
+// tensors or sequences of tensors.
+std::vector<int> ElemTypes(const onnx::OpSchema& schema, const std::string& type_str) {
+  std::vector<std::string> allowed{type_str};
+  for (const auto& constraint : schema.typeConstraintParams())
+    if (constraint.type_param_str == type_str)
+      allowed = constraint.allowed_type_strs;
+  std::vector<int> types;
+  for (const auto& type : allowed) {
+    try {
+      const onnx::TypeProto& proto = onnx::Utils::DataTypeUtils::ToTypeProto(onnx::Utils::DataTypeUtils::ToType(type));
+      if (proto.has_tensor_type())
+        types.push_back(proto.tensor_type().elem_type());
+      else if (proto.has_sequence_type() && proto.sequence_type().elem_type().has_tensor_type())
+        types.push_back(proto.sequence_type().elem_type().tensor_type().elem_type());
+    } catch (const std::exception&) {
+      // (A type string this release cannot parse allows nothing here.)
+    }
+  }
+  return types;
+}
+
+// A value for a required attribute the probe does not vary: any the op takes.
+onnx::AttributeProto SomeValue(const std::string& name, onnx::AttributeProto::AttributeType type) {
+  onnx::AttributeProto attr;
+  attr.set_name(name);
+  attr.set_type(type);
+  switch (type) {
+    case onnx::AttributeProto::INT: attr.set_i(1); break;
+    case onnx::AttributeProto::FLOAT: attr.set_f(1); break;
+    case onnx::AttributeProto::STRING: attr.set_s("a"); break;
+    case onnx::AttributeProto::INTS: attr.add_ints(1); break;
+    case onnx::AttributeProto::FLOATS: attr.add_floats(1); break;
+    case onnx::AttributeProto::STRINGS: attr.add_strings("a"); break;
+    case onnx::AttributeProto::TENSOR:
+      attr.mutable_t()->set_data_type(onnx::TensorProto::FLOAT);
+      attr.mutable_t()->add_float_data(1);
+      break;
+    default: break;
+  }
+  return attr;
+}
+
+// The element type of each output of one node of the op, `probed` set to `value`; 0
+// for an output inference left untyped.
+std::vector<int> InferredOutputTypes(const onnx::OpSchema& schema, const std::string& probed, int64_t value) {
+  onnx::ModelProto model;
+  model.set_ir_version(onnx::IR_VERSION);
+  auto* opset = model.add_opset_import();
+  opset->set_domain(schema.domain());
+  opset->set_version(schema.SinceVersion());
+  auto* graph = model.mutable_graph();
+  auto* node = graph->add_node();
+  node->set_op_type(schema.Name());
+  node->set_domain(schema.domain());
+  for (size_t i = 0; i < schema.inputs().size(); i++) {
+    const auto& param = schema.inputs()[i];
+    std::vector<int> types = ElemTypes(schema, param.GetTypeStr());
+    if (param.GetOption() == onnx::OpSchema::Optional || types.empty()) {
+      node->add_input("");  // left out: an optional zero point would decide the type instead
+      continue;
+    }
+    std::string name = "in" + std::to_string(i);
+    node->add_input(name);
+    auto* input = graph->add_input();
+    input->set_name(name);
+    input->mutable_type()->mutable_tensor_type()->set_elem_type(types[0]);
+  }
+  while (node->input_size() > 0 && node->input(node->input_size() - 1).empty())
+    node->mutable_input()->RemoveLast();
+  for (size_t i = 0; i < schema.outputs().size(); i++)
+    node->add_output("out" + std::to_string(i));
+  for (const auto& [name, attr] : schema.attributes()) {
+    if (name == probed) {
+      onnx::AttributeProto value_attr = SomeValue(name, onnx::AttributeProto::INT);
+      value_attr.set_i(value);
+      *node->add_attribute() = value_attr;
+    } else if (attr.required) {
+      *node->add_attribute() = SomeValue(name, attr.type);
+    }
+  }
+  try {
+    onnx::shape_inference::InferShapes(model);
+  } catch (const std::exception&) {
+    // (Inference that throws tells nothing: the attribute is not found a data type.)
+  }
+  std::vector<int> types(schema.outputs().size(), 0);
+  for (const auto& info : model.graph().value_info()) {
+    size_t k = std::stoul(info.name().substr(3));
+    const auto& type = info.type();
+    if (type.has_tensor_type())
+      types[k] = type.tensor_type().elem_type();
+    else if (type.has_sequence_type() && type.sequence_type().elem_type().has_tensor_type())
+      types[k] = type.sequence_type().elem_type().tensor_type().elem_type();
+  }
+  return types;
+}
+
+bool IsDataTypeAttribute(const onnx::OpSchema& schema, const std::string& name) {
+  if (schema.attributes().at(name).type != onnx::AttributeProto::INT || schema.Deprecated())
+    return false;
+  // Two types an output allows, neither one the probe gives an input (so that an
+  // output following its input is not taken for one following the attribute).
+  std::set<int> input_types;
+  for (const auto& param : schema.inputs()) {
+    std::vector<int> types = ElemTypes(schema, param.GetTypeStr());
+    if (!types.empty())
+      input_types.insert(types[0]);
+  }
+  for (const auto& output : schema.outputs()) {
+    std::vector<int> candidates;
+    for (int type : ElemTypes(schema, output.GetTypeStr()))
+      if (input_types.count(type) == 0 && std::find(candidates.begin(), candidates.end(), type) == candidates.end())
+        candidates.push_back(type);
+    if (candidates.size() < 2)
+      continue;
+    std::vector<int> first = InferredOutputTypes(schema, name, candidates[0]);
+    std::vector<int> second = InferredOutputTypes(schema, name, candidates[1]);
+    for (size_t k = 0; k < first.size(); k++)
+      if (first[k] == candidates[0] && second[k] == candidates[1])
+        return true;
+  }
+  return false;
+}
+
+// The names of the attributes inference finds data types, in any of `schemas`.
+std::set<std::string> DataTypeNames(const std::vector<onnx::OpSchema>& schemas) {
+  std::set<std::string> names;
+  for (const auto& schema : schemas)
+    for (const auto& entry : schema.attributes())
+      if (IsDataTypeAttribute(schema, entry.first))
+        names.insert(entry.first);
+  return names;
+}
+
+std::string Attributes(Writer& writer, const onnx::OpSchema& schema, const std::set<std::string>& data_types) {
   // In name order, which the lookups rely on (1.12 keeps them in a std::map, newer
   // releases in a hash map).
   std::vector<std::string> names;
@@ -193,7 +340,8 @@ std::string Attributes(Writer& writer, const onnx::OpSchema& schema) {
       value = CString(data) + ", " + std::to_string(data.size());
     }
     items.push_back("{ " + CString(name) + ", " + std::to_string(static_cast<int>(attr.type)) + ", " +
-                    Bool(attr.required) + ", " + value + ", " + CString(OneLine(attr.description)) + " }");
+                    Bool(attr.required) + ", " + value + ", " + CString(OneLine(attr.description)) + ", " +
+                    Bool(attr.type == onnx::AttributeProto::INT && data_types.count(name) > 0) + " }");
   }
   return writer.Array("a", "OnyxSchemaAttribute", items);
 }
@@ -214,12 +362,13 @@ std::string Constraints(Writer& writer, const onnx::OpSchema& schema) {
 }
 
 // The table's rows for `schemas`, their arrays written by `writer`.
-std::vector<std::string> Rows(Writer& writer, const std::vector<onnx::OpSchema>& schemas) {
+std::vector<std::string> Rows(Writer& writer, const std::vector<onnx::OpSchema>& schemas,
+                              const std::set<std::string>& data_types) {
   std::vector<std::string> rows;
   for (const auto& s : schemas) {
     std::string inputs = Params(writer, "i", s.inputs());
     std::string outputs = Params(writer, "o", s.outputs());
-    std::string attrs = Attributes(writer, s);
+    std::string attrs = Attributes(writer, s, data_types);
     std::string constraints = Constraints(writer, s);
     rows.push_back("  { " + CString(s.domain()) + ", " + CString(s.Name()) + ", " + std::to_string(s.SinceVersion()) +
                    ", " + Bool(s.Deprecated()) + ", " + inputs + ", " + std::to_string(s.inputs().size()) + ", " +
@@ -253,7 +402,8 @@ int main(int argc, char** argv) {
   std::sort(schemas.begin(), schemas.end(), SchemaOrder);
 
   Writer writer;
-  std::vector<std::string> rows = Rows(writer, schemas);
+  std::set<std::string> data_types = DataTypeNames(schemas);
+  std::vector<std::string> rows = Rows(writer, schemas, data_types);
   if (writer.types().size() > 256) {
     std::fprintf(stderr, "%s: %zu type strings do not fit the table's guint8 indices\n", argv[0],
                  writer.types().size());
@@ -307,7 +457,8 @@ int main(int argc, char** argv) {
       ort.push_back(schema);
   std::sort(ort.begin(), ort.end(), SchemaOrder);
   writer.TakeLines();
-  std::vector<std::string> ort_rows = Rows(writer, ort);
+  data_types.merge(DataTypeNames(ort));
+  std::vector<std::string> ort_rows = Rows(writer, ort, data_types);
   if (writer.types().size() > 256) {
     std::fprintf(stderr, "%s: %zu type strings do not fit the table's guint8 indices\n", argv[0],
                  writer.types().size());

@@ -13,6 +13,8 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -39,6 +41,8 @@ typedef struct {
   GMutex lock;          /* held from a job's start to its finish */
   GSubprocess *process; /* NULL: none running */
   pid_t owner;          /* the process that started it: a fork of ours has none */
+  /* The process's id while it runs, 0 else: what a signal handler may end. */
+  volatile sig_atomic_t pid;
   int fd;
   /* Under cancel_lock: the job running, and whether it was cancelled. */
   gboolean busy;
@@ -236,6 +240,7 @@ stop_worker (Worker *worker)
   /* It ends on the closed socket (or has crashed, or was cancelled): reap it. */
   if (process != NULL && g_subprocess_wait (process, NULL, NULL) && g_subprocess_get_if_signaled (process))
     signal_number = g_subprocess_get_term_sig (process);
+  worker->pid = 0;
   g_clear_object (&process);
   return signal_number;
 }
@@ -290,6 +295,7 @@ start_worker (Worker *worker, GError **error)
   worker->process = process;
   g_mutex_unlock (&cancel_lock);
   worker->owner = getpid ();
+  worker->pid = (sig_atomic_t) g_ascii_strtoll (g_subprocess_get_identifier (process), NULL, 10);
   worker->fd = fds[0];
   return TRUE;
 }
@@ -311,6 +317,7 @@ forget_parents_worker (Worker *worker)
     {
       /* This process is a fork: the helper and its socket are the parent's. */
       worker->process = NULL;
+      worker->pid = 0;
       worker->fd = -1;
     }
 }
@@ -455,6 +462,57 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
   if (message != NULL)
     *text = g_strndup (g_bytes_get_data (message, NULL), g_bytes_get_size (message));
   return g_steal_pointer (&result);
+}
+
+void
+onyx_onnx_stop_helpers (void)
+{
+  Worker *const workers[] = { &library_worker, &runtime_worker };
+
+  for (guint i = 0; i < G_N_ELEMENTS (workers); i++)
+    {
+      /* (Waits for a job still running to finish.) */
+      g_mutex_lock (&workers[i]->lock);
+      forget_parents_worker (workers[i]);
+      stop_worker (workers[i]);
+      g_mutex_unlock (&workers[i]->lock);
+    }
+}
+
+/* Sleeps a millisecond: async-signal-safe. */
+static void
+nap (void)
+{
+  struct timespec millisecond = { 0, 1000000 };
+  nanosleep (&millisecond, NULL);
+}
+
+void
+onyx_onnx_kill_helpers_from_signal (void)
+{
+  Worker *const workers[] = { &library_worker, &runtime_worker };
+  int saved_errno = errno;
+
+  for (guint i = 0; i < G_N_ELEMENTS (workers); i++)
+    {
+      pid_t pid = (pid_t) workers[i]->pid;
+      siginfo_t info;
+
+      if (pid <= 0 || workers[i]->owner != getpid ())
+        continue;
+      kill (pid, SIGKILL);
+      /* Until it has ended, without reaping it: GLib's child watch does (it waits on
+       * that child, and warns when another waitpid took it first). */
+      while (waitid (P_PID, (id_t) pid, &info, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+      for (guint tries = 0; tries < 1000 && kill (pid, 0) == 0; tries++)
+        nap ();
+      /* GLib had no chance (its thread waits on a lock this signal interrupted):
+       * reaped here, so that no zombie outlives the program. */
+      if (kill (pid, 0) == 0)
+        waitpid (pid, NULL, WNOHANG);
+    }
+  errno = saved_errno;
 }
 
 GBytes *

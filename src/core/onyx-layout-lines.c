@@ -186,7 +186,7 @@ add_line (Lines *lines, char *shown, int node, const char *whole)
 }
 
 static void
-add_attribute_lines (Lines *lines, const Onnx__NodeProto *node)
+add_attribute_lines (Lines *lines, const Onnx__NodeProto *node, const OnyxSchema *schema)
 {
   const char *own = own_order (node->op_type);
   g_autoptr (GArray) ranked = g_array_new (FALSE, FALSE, sizeof (Ranked));
@@ -201,7 +201,7 @@ add_attribute_lines (Lines *lines, const Onnx__NodeProto *node)
   for (guint i = 0; i < ranked->len; i++)
     {
       const Onnx__AttributeProto *attribute = g_array_index (ranked, Ranked, i).attribute;
-      g_autofree char *value = onyx_attribute_to_string (attribute);
+      g_autofree char *value = onyx_attribute_describe (attribute, schema);
       g_autofree char *name = onyx_display_escape (attribute->name);
       g_autofree char *short_value = cut (value, MAX_VALUE);
       g_autofree char *whole = g_strdup_printf ("%s = %s", name, value);
@@ -281,7 +281,7 @@ onyx_layout_op_lines (OnyxLayoutEngine *engine, Item *item, const OnyxSchema *sc
   Lines all = { g_ptr_array_new_with_free_func (g_free), g_array_new (FALSE, FALSE, sizeof (int)), details };
   guint total, kept;
 
-  add_attribute_lines (&all, node);
+  add_attribute_lines (&all, node, schema);
   for (size_t k = 0; k < node->n_input; k++)
     {
       const Onnx__TensorProto *init = g_hash_table_lookup (initializers, node->input[k]);

@@ -2,7 +2,10 @@
  * number (onyx-name-family.h). */
 #include "onyx-name-family.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
+
+#include "onyx-text.h"
 
 /* Most rests a title lists ("key/value"); more read as "…". */
 #define MAX_LISTED_RESTS 3
@@ -102,4 +105,28 @@ onyx_name_families (const char *const *names, guint n_names, guint min_members)
       i += family.n;
     }
   return families;
+}
+
+char *
+onyx_name_families_join (const char *const *names, guint n_names, guint min_members, guint max_items)
+{
+  g_autoptr (GArray) families = onyx_name_families (names, n_names, min_members);
+  GString *text = g_string_new (NULL);
+  guint shown = 0;
+
+  for (guint f = 0; f < families->len && f < max_items; f++)
+    {
+      const OnyxNameFamily *family = &g_array_index (families, OnyxNameFamily, f);
+      g_autofree char *escaped = onyx_display_escape (family->title != NULL ? family->title : names[family->first]);
+      g_string_append_printf (text, "%s%s", f > 0 ? ", " : "", escaped);
+      shown += family->n;
+    }
+  if (shown < n_names)
+    {
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "… and %u more", "… and %u more",
+                                                 n_names - shown), n_names - shown);
+    }
+  return g_string_free (text, FALSE);
 }

@@ -19,5 +19,12 @@ typedef struct {
 GArray *onyx_name_families (const char *const *names,
                             guint              n_names,
                             guint              min_members);
+/* The names as a line of a list: each family of at least `min_members` by its title,
+ * the other names as they are, escaped for display, ", " between; past `max_items`
+ * of these, "… and 57 more" (names). */
+char   *onyx_name_families_join (const char *const *names,
+                                 guint              n_names,
+                                 guint              min_members,
+                                 guint              max_items);
 
 G_END_DECLS

@@ -78,6 +78,14 @@ GBytes   *onyx_onnx_run_isolated     (OnyxOnnxJobKind  kind,
 /* Starts the helper now rather than at the first job (it loads the operator
  * schemas): the first job then finds it ready. */
 void      onyx_onnx_start_worker     (void);
+/* Ends the helper processes and waits until they are gone (reaped): libonnx's, whose
+ * socket is closed so that it exits, after the job it runs if any; and a run's. For
+ * a program about to exit, so that no helper outlives it, not even as a zombie. */
+void      onyx_onnx_stop_helpers     (void);
+/* The same from a signal handler (SIGINT, SIGTERM), with async-signal-safe calls
+ * only: each helper is killed, and waited for until it is gone. The program then
+ * ends itself as the signal would have. */
+void      onyx_onnx_kill_helpers_from_signal (void);
 
 /* Ends the job running in the helper that jobs of this kind go to, if any (from any thread): its helper is
  * killed, the job fails with G_IO_ERROR_CANCELLED, and the next job starts another.

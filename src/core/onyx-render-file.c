@@ -85,21 +85,38 @@ png_scale (double width, double height, double scale)
   return scale;
 }
 
+typedef enum { FORMAT_NONE, FORMAT_PNG, FORMAT_SVG, FORMAT_PDF } FileFormat;
+
+/* By the file's extension, in any case. */
+static FileFormat
+file_format (const char *path)
+{
+  g_autofree char *lower = g_ascii_strdown (path, -1);
+
+  return g_str_has_suffix (lower, ".png") ? FORMAT_PNG : g_str_has_suffix (lower, ".svg") ? FORMAT_SVG
+         : g_str_has_suffix (lower, ".pdf") ? FORMAT_PDF : FORMAT_NONE;
+}
+
+gboolean
+onyx_render_file_format_known (const char *path)
+{
+  return file_format (path) != FORMAT_NONE;
+}
+
 /* `area` at `scale` into a file; with `whole_graph`, text is drawn at any scale and a
  * tall PNG or PDF is drawn in columns. `graph`, or NULL, names op boxes. */
 static gboolean
 render_area_to_file (const OnyxLayout *layout, const Onnx__GraphProto *graph, const OnyxRect *area,
                      double scale, gboolean whole_graph, const char *path, GError **error)
 {
-  g_autofree char *lower = g_ascii_strdown (path, -1);
   g_autofree char *name = g_path_get_basename (path);
   /* Written beside the target and renamed over it once complete. */
   g_autofree char *partial = g_strdup_printf ("%s.partial-%d", path, (int) getpid ());
   g_autoptr (GArray) pieces = NULL;
   const char *reason = NULL;
   OnyxRenderOptions options;
-  gboolean png = g_str_has_suffix (lower, ".png"), svg = g_str_has_suffix (lower, ".svg");
-  gboolean pdf = g_str_has_suffix (lower, ".pdf");
+  FileFormat format = file_format (path);
+  gboolean png = format == FORMAT_PNG, svg = format == FORMAT_SVG, pdf = format == FORMAT_PDF;
   double width, height;
 
   if (!png && !svg && !pdf)
@@ -174,8 +191,7 @@ onyx_render_file_scale (const OnyxLayout *layout, const char *path, double scale
                         guint *n_columns)
 {
   OnyxRect area = whole_area (layout);
-  g_autofree char *lower = g_ascii_strdown (path, -1);
-  gboolean png = g_str_has_suffix (lower, ".png"), pdf = g_str_has_suffix (lower, ".pdf");
+  gboolean png = file_format (path) == FORMAT_PNG, pdf = file_format (path) == FORMAT_PDF;
   double picture_width, picture_height;
   g_autoptr (GArray) pieces = file_pieces (layout, &area, &scale, png, pdf, TRUE, &picture_width, &picture_height);
 

@@ -56,6 +56,8 @@ cairo_surface_t *onyx_render_picture (const OnyxLayout       *layout,
                                       const OnyxRenderOptions *options,
                                       double                   device_scale);
 
+/* Whether onyx_render_to_file writes files of that name: .png, .svg or .pdf. */
+gboolean onyx_render_file_format_known (const char *path);
 /* The whole layout at `scale` into a .png, .svg or .pdf file (by its extension).
  * A graph over twice as tall as wide and taller than image viewers open (16,000 px,
  * or 14,400 pt a PDF page) is drawn in columns in PNG and PDF; large PNGs are scaled

@@ -300,7 +300,8 @@ onyx_schema_attribute_default_text (const OnyxSchemaAttribute *attribute)
 
   if (value == NULL)
     return NULL;
-  text = onyx_attribute_to_string (value);
+  text = onyx_attribute_data_type_name (value, attribute) != NULL ? g_strdup (onyx_attribute_data_type_name (value, attribute))
+                                                                 : onyx_attribute_to_string (value);
   protobuf_c_message_free_unpacked (&value->base, NULL);
   return text;
 }

@@ -35,6 +35,9 @@ typedef struct {
   const char *default_value; /* a serialized AttributeProto, or NULL (no default) */
   gsize default_size;
   const char *doc;           /* one line */
+  /* An INT naming an element type (Cast's `to`): the schema's type inference gives an
+   * output the type it names. */
+  gboolean data_type;
 } OnyxSchemaAttribute;
 
 typedef struct {
@@ -123,7 +126,7 @@ const OnyxSchemaAttribute *onyx_schema_find_attribute (const OnyxSchema *schema,
 /* The default as an AttributeProto (free with protobuf_c_message_free_unpacked), or
  * NULL when the attribute has none. */
 Onnx__AttributeProto *onyx_schema_attribute_default      (const OnyxSchemaAttribute *attribute);
-/* The default as onyx_attribute_to_string() shows values ("\"NOTSET\"", "1"), or NULL. */
+/* The default as onyx_attribute_describe() shows values ("\"NOTSET\"", "1", "FLOAT"), or NULL. */
 char                 *onyx_schema_attribute_default_text (const OnyxSchemaAttribute *attribute);
 
 /* The schema's attributes (OnyxSchemaAttribute*, name order) that the node leaves out

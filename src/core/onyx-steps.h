@@ -8,12 +8,18 @@ G_BEGIN_DECLS
 
 typedef struct _OnyxStepInfo OnyxStepInfo;
 
-/* Applies the step from its text argument (NULL for steps without one); appends to
- * `note` what a user should know beyond the undo label. */
+/* What a step says it did: its line, and lines of a longer account. */
+typedef struct {
+  GString *text;
+  GString *details;
+} OnyxStepReport;
+
+/* Applies the step from its text argument (NULL for steps without one); says in
+ * `report` what it did, in its own words. */
 typedef gboolean (*OnyxStepApplyFunc)  (OnyxDocument       *doc,
                                         const OnyxStepInfo *step,
                                         const char         *argument,
-                                        GString            *note,
+                                        OnyxStepReport     *report,
                                         GError            **error);
 
 struct _OnyxStepInfo {
@@ -23,6 +29,10 @@ struct _OnyxStepInfo {
   OnyxStepApplyFunc apply;
   /* It reads the inferred shapes of the state it starts from. */
   gboolean reads_shapes;
+  /* What it did when it says nothing itself, translatable, %s its argument. */
+  const char *report;
+  /* Its report ends with what it removed and added ("removed 12 nodes"). */
+  gboolean counts;
 };
 
 /* The steps there are, in help order; NULL-terminated by a zeroed entry. */
@@ -34,8 +44,21 @@ gboolean onyx_step_apply (OnyxDocument *doc,
                           const char   *name,
                           const char   *argument,
                           GError      **error);
-/* onyx_step_apply, with *note (nullable out) set to what the undo label leaves out
- * ("new node 'x/Identity'", dropped or missing attributes), or NULL when nothing. */
+/* onyx_step_apply, saying what the step did. *report (nullable out): a line in the
+ * step's own words, then, for steps that remove or add many things (cleanup,
+ * delete-tree, inline-functions, convert-opset), what they removed and added:
+ * "bypassed /FooOp: /Relu_output_0 now feeds output", "removed 2 nodes and the opset
+ * import devtech". *details (nullable out): lines of a longer account, naming what
+ * was removed and added ("removed nodes: a, b, … and 9 more") and, for bypass-op,
+ * each bypass. Both NULL when the step changed nothing (or has no words). The
+ * model is counted before and after the step only when either is asked for. */
+gboolean onyx_step_apply_reported (OnyxDocument *doc,
+                                   const char   *name,
+                                   const char   *argument,
+                                   char        **report,
+                                   char        **details,
+                                   GError      **error);
+/* onyx_step_apply_reported with *note (nullable out) the report. */
 gboolean onyx_step_apply_noted (OnyxDocument *doc,
                                 const char   *name,
                                 const char   *argument,

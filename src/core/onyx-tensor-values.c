@@ -1,5 +1,7 @@
 #include "onyx-tensor-values.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -41,6 +43,23 @@ values_fail (GError **error, const Onnx__TensorProto *tensor, const char *format
   va_end (args);
   g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_TENSOR_DATA, "tensor '%s': %s", name, what);
   return FALSE;
+}
+
+/* "it holds 1 value" and "its dims claim 4 elements", each with its count's plural,
+ * as "HELD but CLAIMED". (The counts go in as text: xgettext cannot read
+ * G_GUINT64_FORMAT.) */
+static gboolean
+count_fail (GError **error, const Onnx__TensorProto *tensor, const char *held, const char *claimed)
+{
+  /* Translators: "it holds 3 values but its dims claim 4 elements". */
+  return values_fail (error, tensor, _("%s but %s"), held, claimed);
+}
+
+/* A count as text for the messages above, which take it as %s. */
+static char *
+count_text (guint64 n)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
 }
 
 double
@@ -194,8 +213,15 @@ onyx_tensor_values_read (const Onnx__TensorProto *tensor, const char *base_dir, 
   if (tensor->data_type == T_STRING)
     {
       if (tensor->n_string_data < values->n_elements)
-        return values_fail (error, tensor, "it holds %zu strings but its dims claim %" G_GUINT64_FORMAT,
-                            tensor->n_string_data, values->n_elements), NULL;
+        {
+          g_autofree char *n_held = count_text (tensor->n_string_data);
+          g_autofree char *n_claimed = count_text (values->n_elements);
+          g_autofree char *held = g_strdup_printf (ngettext ("it holds %s string", "it holds %s strings",
+                                                             tensor->n_string_data), n_held);
+          g_autofree char *claimed = g_strdup_printf (ngettext ("its dims claim %s string", "its dims claim %s strings",
+                                                                values->n_elements), n_claimed);
+          return count_fail (error, tensor, held, claimed), NULL;
+        }
       values->strings = g_ptr_array_new_with_free_func (g_free);
       values->n_values = MIN (values->n_elements, limit);
       for (guint64 i = 0; i < values->n_values; i++)
@@ -232,9 +258,15 @@ onyx_tensor_values_read (const Onnx__TensorProto *tensor, const char *base_dir, 
       if (!onyx_tensor_n_bytes (tensor, &needed))
         return values_fail (error, tensor, "its size overflows"), NULL;
       if (raw_len < needed)
-        return values_fail (error, tensor,
-                            "it has %" G_GSIZE_FORMAT " bytes of data but its dims need %" G_GUINT64_FORMAT,
-                            raw_len, needed), NULL;
+        {
+          g_autofree char *n_held = count_text (raw_len);
+          g_autofree char *n_needed = count_text (needed);
+          g_autofree char *held = g_strdup_printf (ngettext ("it has %s byte of data", "it has %s bytes of data",
+                                                             raw_len), n_held);
+          g_autofree char *needs = g_strdup_printf (ngettext ("its dims need %s byte", "its dims need %s bytes",
+                                                              needed), n_needed);
+          return count_fail (error, tensor, held, needs), NULL;
+        }
       values->n_values = wanted * per_element;
       values->values = g_new (double, MAX (values->n_values, 1));
       for (guint64 i = 0; i < values->n_values; i++)
@@ -245,9 +277,15 @@ onyx_tensor_values_read (const Onnx__TensorProto *tensor, const char *base_dir, 
       size_t available = typed_count (tensor);
       if (values->n_elements > G_MAXUINT64 / per_element ||
           available < values->n_elements * per_element)
-        return values_fail (error, tensor,
-                            "it holds %zu values but its dims claim %" G_GUINT64_FORMAT " elements",
-                            available, values->n_elements), NULL;
+        {
+          g_autofree char *n_held = count_text (available);
+          g_autofree char *n_claimed = count_text (values->n_elements);
+          g_autofree char *held = g_strdup_printf (ngettext ("it holds %s value", "it holds %s values", available),
+                                                   n_held);
+          g_autofree char *claimed = g_strdup_printf (ngettext ("its dims claim %s element", "its dims claim %s elements",
+                                                                values->n_elements), n_claimed);
+          return count_fail (error, tensor, held, claimed), NULL;
+        }
       values->n_values = wanted * per_element;
       values->values = g_new (double, MAX (values->n_values, 1));
       for (guint64 i = 0; i < values->n_values; i++)

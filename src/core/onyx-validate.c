@@ -344,10 +344,11 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
             }
         }
       if (n_in_cycle > n_listed)
-        g_string_append_printf (listed, " and %u more", n_in_cycle - n_listed);
+        g_string_append_printf (listed, _(" and %u more"), n_in_cycle - n_listed);
       add_problem (v, scope, ONYX_PROBLEM_CYCLE, ONYX_PROBLEM_ERROR, nodes[first], (int) first, NULL,
-                   _("the graph has a cycle: %u nodes depend on each other (%s)"), n_in_cycle,
-                   listed->str);
+                   ngettext ("the graph has a cycle: %u node depends on itself (%s)",
+                             "the graph has a cycle: %u nodes depend on each other (%s)", n_in_cycle),
+                   n_in_cycle, listed->str);
       g_string_free (listed, TRUE);
     }
   else if (!sorted_in_file)
