@@ -104,8 +104,8 @@ detach_item (OnyxDocument *self, Op *op)
       if (index != NULL)
         onyx_graph_index_remove_node (index, (Onnx__NodeProto *) op->items[i]);
     }
-  if (index != NULL && !nodes)
-    onyx_graph_index_refresh_lists (index);
+  for (gsize i = 0; i < op->n_items && index != NULL && !nodes; i++)
+    onyx_graph_index_list_item_removed (index, op->field->name, op->items[i]);
   if (reread != NULL)
     onyx_graph_index_add_node (reread, (Onnx__NodeProto *) op->owner);
 }
@@ -133,8 +133,8 @@ attach_item (OnyxDocument *self, Op *op)
       if (index != NULL)
         onyx_graph_index_add_node (index, (Onnx__NodeProto *) op->items[i]);
     }
-  if (index != NULL && !nodes)
-    onyx_graph_index_refresh_lists (index);
+  for (gsize i = 0; i < op->n_items && index != NULL && !nodes; i++)
+    onyx_graph_index_list_item_added (index, op->field->name, op->items[i]);
   if (reread != NULL)
     onyx_graph_index_add_node (reread, (Onnx__NodeProto *) op->owner);
 }

@@ -10,10 +10,12 @@ struct _OnyxGraphIndex {
   Onnx__GraphProto *graph;
   GHashTable *values;        /* name → OnyxValue */
   GHashTable *node_names;    /* name → first Onnx__NodeProto with that name */
+  GHashTable *name_counts;   /* name → how many indexed nodes carry it */
   GHashTable *inputs;        /* name → Onnx__ValueInfoProto */
   GHashTable *outputs;       /* name → Onnx__ValueInfoProto */
   GHashTable *initializers;  /* name → Onnx__TensorProto */
   GHashTable *nodes;         /* the Onnx__NodeProto* indexed */
+  guint n_list_duplicates;   /* list items named as an earlier one of their list */
 };
 
 static void
@@ -206,6 +208,23 @@ onyx_graph_index_set_producer (OnyxGraphIndex *index, const char *name, Onnx__No
     }
 }
 
+/* How many indexed nodes carry `name`, after adding `delta`. */
+static guint
+count_name (OnyxGraphIndex *index, const char *name, int delta)
+{
+  guint count;
+
+  if (name == NULL || name[0] == '\0')
+    return 0;
+  count = GPOINTER_TO_UINT (g_hash_table_lookup (index->name_counts, name));
+  count = delta < 0 && count == 0 ? 0 : (guint) ((int) count + delta);
+  if (count == 0)
+    g_hash_table_remove (index->name_counts, name);
+  else
+    g_hash_table_replace (index->name_counts, g_strdup (name), GUINT_TO_POINTER (count));
+  return count;
+}
+
 void
 onyx_graph_index_add_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 {
@@ -229,6 +248,7 @@ onyx_graph_index_add_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
     }
   if (node->name != NULL && node->name[0] != '\0' && !g_hash_table_contains (index->node_names, node->name))
     g_hash_table_insert (index->node_names, g_strdup (node->name), node);
+  count_name (index, node->name, +1);
 }
 
 void
@@ -257,11 +277,16 @@ onyx_graph_index_remove_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 void
 onyx_graph_index_node_renamed (OnyxGraphIndex *index, Onnx__NodeProto *node, const char *old_name)
 {
+  gboolean indexed = g_hash_table_contains (index->nodes, node);
+  guint n_left = count_name (index, old_name, -1);
+
+  if (indexed)
+    count_name (index, node->name, +1);
   if (old_name != NULL && g_hash_table_lookup (index->node_names, old_name) == node)
     {
       g_hash_table_remove (index->node_names, old_name);
       /* Another node may carry the same name: it becomes the one found. */
-      for (size_t i = 0; i < index->graph->n_node; i++)
+      for (size_t i = 0; n_left > 0 && i < index->graph->n_node; i++)
         {
           Onnx__NodeProto *other = index->graph->node[i];
           if (other != node && g_strcmp0 (other->name, old_name) == 0)
@@ -271,9 +296,8 @@ onyx_graph_index_node_renamed (OnyxGraphIndex *index, Onnx__NodeProto *node, con
             }
         }
     }
-  if (node->name != NULL && node->name[0] != '\0' &&
-      !g_hash_table_contains (index->node_names, node->name) &&
-      onyx_graph_index_node_position (index, node) >= 0)
+  if (node->name != NULL && node->name[0] != '\0' && !g_hash_table_contains (index->node_names, node->name) &&
+      indexed)
     g_hash_table_insert (index->node_names, g_strdup (node->name), node);
 }
 
@@ -285,16 +309,65 @@ onyx_graph_index_refresh_lists (OnyxGraphIndex *index)
   g_hash_table_remove_all (index->inputs);
   g_hash_table_remove_all (index->outputs);
   g_hash_table_remove_all (index->initializers);
-  /* Optional names are NULL when a file leaves them out: such entries name nothing. */
+  index->n_list_duplicates = 0;
+  /* Optional names are NULL when a file leaves them out: such entries name nothing.
+   * Of two items of one name the last is in the map. */
   for (size_t i = 0; i < graph->n_input; i++)
     if (graph->input[i]->name != NULL)
-      g_hash_table_insert (index->inputs, graph->input[i]->name, graph->input[i]);
+      index->n_list_duplicates += !g_hash_table_insert (index->inputs, graph->input[i]->name, graph->input[i]);
   for (size_t i = 0; i < graph->n_output; i++)
     if (graph->output[i]->name != NULL)
-      g_hash_table_insert (index->outputs, graph->output[i]->name, graph->output[i]);
+      index->n_list_duplicates += !g_hash_table_insert (index->outputs, graph->output[i]->name, graph->output[i]);
   for (size_t i = 0; i < graph->n_initializer; i++)
     if (graph->initializer[i]->name != NULL)
-      g_hash_table_insert (index->initializers, graph->initializer[i]->name, graph->initializer[i]);
+      index->n_list_duplicates += !g_hash_table_insert (index->initializers, graph->initializer[i]->name,
+                                                        graph->initializer[i]);
+}
+
+static GHashTable *
+list_map (OnyxGraphIndex *index, const char *field)
+{
+  return strcmp (field, "input") == 0         ? index->inputs
+         : strcmp (field, "output") == 0      ? index->outputs
+         : strcmp (field, "initializer") == 0 ? index->initializers
+                                              : NULL;
+}
+
+static const char *
+list_item_name (ProtobufCMessage *item)
+{
+  return item->descriptor == &onnx__tensor_proto__descriptor ? ((Onnx__TensorProto *) item)->name
+                                                              : ((Onnx__ValueInfoProto *) item)->name;
+}
+
+void
+onyx_graph_index_list_item_added (OnyxGraphIndex *index, const char *field, ProtobufCMessage *item)
+{
+  GHashTable *map = list_map (index, field);
+  const char *name = list_item_name (item);
+
+  if (map == NULL || name == NULL)
+    return;
+  /* Two items of one name: which one the map holds depends on their order. */
+  if (g_hash_table_contains (map, name))
+    onyx_graph_index_refresh_lists (index);
+  else
+    g_hash_table_insert (map, (gpointer) name, item);
+}
+
+void
+onyx_graph_index_list_item_removed (OnyxGraphIndex *index, const char *field, ProtobufCMessage *item)
+{
+  GHashTable *map = list_map (index, field);
+  const char *name = list_item_name (item);
+
+  if (map == NULL || name == NULL)
+    return;
+  /* Another item of that name may have been hidden behind it. */
+  if (index->n_list_duplicates > 0)
+    onyx_graph_index_refresh_lists (index);
+  else if (g_hash_table_lookup (map, name) == item)
+    g_hash_table_remove (map, name);
 }
 
 OnyxGraphIndex *
@@ -305,6 +378,7 @@ onyx_graph_index_new (Onnx__GraphProto *graph)
   index->graph = graph;
   index->values = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) value_free);
   index->node_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  index->name_counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   index->inputs = g_hash_table_new (g_str_hash, g_str_equal);
   index->outputs = g_hash_table_new (g_str_hash, g_str_equal);
   index->initializers = g_hash_table_new (g_str_hash, g_str_equal);
@@ -322,6 +396,7 @@ onyx_graph_index_free (OnyxGraphIndex *index)
     return;
   g_hash_table_unref (index->values);
   g_hash_table_unref (index->node_names);
+  g_hash_table_unref (index->name_counts);
   g_hash_table_unref (index->inputs);
   g_hash_table_unref (index->outputs);
   g_hash_table_unref (index->initializers);

@@ -80,8 +80,17 @@ void onyx_graph_index_set_producer   (OnyxGraphIndex *index, const char *name,
                                       Onnx__NodeProto *node, guint output);
 void onyx_graph_index_node_renamed   (OnyxGraphIndex *index, Onnx__NodeProto *node,
                                       const char *old_name);
-/* Rebuilds the maps of graph inputs, outputs and initializers (small lists). */
+/* Rebuilds the maps of graph inputs, outputs and initializers. */
 void onyx_graph_index_refresh_lists  (OnyxGraphIndex *index);
+/* An item joined or left the graph's list `field` ("input", "output", "initializer";
+ * others are no business of the index): the map follows without a rebuild, as
+ * Simplify adds thousands of initializers one by one. */
+void onyx_graph_index_list_item_added   (OnyxGraphIndex   *index,
+                                         const char       *field,
+                                         ProtobufCMessage *item);
+void onyx_graph_index_list_item_removed (OnyxGraphIndex   *index,
+                                         const char       *field,
+                                         ProtobufCMessage *item);
 
 /* Every name a node reads: its (non-empty) inputs and what its subgraphs read from
  * outside themselves, appended to `names` (char*, borrowed; may repeat). */
