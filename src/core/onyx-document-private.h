@@ -58,6 +58,19 @@ void onyx_document_set_value_type   (OnyxDocument *self, Onnx__ValueInfoProto *i
 void onyx_document_set_node_order   (OnyxDocument *self, Onnx__GraphProto *graph,
                                      Onnx__NodeProto **order);
 
+/* Inside a group: a point of the recording to go back to (a pass of Simplify whose
+ * result is refused), and going back to it, undoing what was recorded after it,
+ * replay entries included. */
+typedef struct {
+  guint n_ops;
+  guint n_replay;
+} OnyxGroupMark;
+OnyxGroupMark onyx_document_group_mark   (OnyxDocument *self);
+void          onyx_document_group_rewind (OnyxDocument *self, OnyxGroupMark mark);
+/* Drops the replay entries recorded since `mark`, keeping the changes: an edit made
+ * of other edits notes one entry of its own instead. */
+void          onyx_document_group_drop_replay (OnyxDocument *self, OnyxGroupMark mark);
+
 /* A command is being recorded (between begin and commit or abort). */
 gboolean onyx_document_is_recording (OnyxDocument *self);
 

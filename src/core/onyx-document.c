@@ -190,6 +190,39 @@ onyx_document_abort_group (OnyxDocument *self)
   onyx_document_abort_command (self);
 }
 
+OnyxGroupMark
+onyx_document_group_mark (OnyxDocument *self)
+{
+  OnyxGroupMark mark = { 0, 0 };
+
+  g_return_val_if_fail (ONYX_IS_DOCUMENT (self) && self->group_depth > 0, mark);
+  if (self->recording != NULL)
+    {
+      mark.n_ops = self->recording->ops->len;
+      mark.n_replay = self->recording->replay->len;
+    }
+  return mark;
+}
+
+void
+onyx_document_group_rewind (OnyxDocument *self, OnyxGroupMark mark)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && self->group_depth > 0);
+  if (self->recording == NULL)
+    return;
+  self->command_start = MIN (mark.n_ops, self->recording->ops->len);
+  self->replay_start = MIN (mark.n_replay, self->recording->replay->len);
+  onyx_document_abort_command (self);
+}
+
+void
+onyx_document_group_drop_replay (OnyxDocument *self, OnyxGroupMark mark)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self) && self->group_depth > 0);
+  if (self->recording != NULL && mark.n_replay < self->recording->replay->len)
+    g_ptr_array_set_size (self->recording->replay, mark.n_replay);
+}
+
 void
 onyx_document_note_replay (OnyxDocument *self, char **entry)
 {

@@ -3,6 +3,7 @@
 #include <glib/gi18n-lib.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "onyx-external.h"
@@ -322,4 +323,95 @@ onyx_tensor_values_format (const OnyxTensorValues *values, guint max_shown)
     g_string_append (out, shown > 0 ? ", …" : "…");
   g_string_append_c (out, ']');
   return g_string_free (out, FALSE);
+}
+
+/* The typed field's element i as the array's bytes (little-endian, as raw_data). */
+static void
+store_typed_element (const Onnx__TensorProto *tensor, guint64 i, guint8 *at, gsize size)
+{
+  switch (tensor->data_type)
+    {
+    case T_FLOAT: case T_COMPLEX64: memcpy (at, &tensor->float_data[i], size); break;
+    case T_DOUBLE: case T_COMPLEX128: memcpy (at, &tensor->double_data[i], size); break;
+    case T_INT64: memcpy (at, &tensor->int64_data[i], size); break;
+    case T_UINT32:
+      {
+        guint32 value = (guint32) tensor->uint64_data[i];
+        memcpy (at, &value, size);
+        break;
+      }
+    case T_UINT64: memcpy (at, &tensor->uint64_data[i], size); break;
+    default:
+      {
+        /* int32_data holds the small types widened: their low bytes are the value. */
+        gint32 value = tensor->int32_data[i];
+        memcpy (at, &value, size);
+        break;
+      }
+    }
+}
+
+OnyxArray *
+onyx_tensor_read_array (const Onnx__TensorProto *tensor, const char *base_dir, GError **error)
+{
+  gsize size = onyx_array_element_size (tensor->data_type);
+  g_autoptr (GBytes) data = NULL;
+  guint64 n_elements, n_bytes;
+
+  if (size == 0)
+    return values_fail (error, tensor, "%s tensors cannot be computed with",
+                        onyx_elem_type_name (tensor->data_type)), NULL;
+  if (!onyx_dims_n_elements (tensor->dims, tensor->n_dims, &n_elements) || n_elements > G_MAXSIZE / size)
+    return values_fail (error, tensor, "its dims are negative or their product overflows"), NULL;
+  n_bytes = n_elements * size;
+  if (onyx_tensor_is_external (tensor) || tensor->has_raw_data)
+    {
+      g_autoptr (GBytes) whole = onyx_tensor_is_external (tensor)
+                                   ? onyx_external_read (tensor, base_dir, error)
+                                   : g_bytes_new_static (tensor->raw_data.data, tensor->raw_data.len);
+      if (whole == NULL)
+        return NULL;
+      if (g_bytes_get_size (whole) < n_bytes)
+        return values_fail (error, tensor,
+                            "it has %" G_GSIZE_FORMAT " bytes of data but its dims need %" G_GUINT64_FORMAT,
+                            g_bytes_get_size (whole), n_bytes), NULL;
+      /* A copy: raw_data may live in a mapping the model lets go of, or in a message
+       * an edit frees. */
+      data = g_bytes_new (g_bytes_get_data (whole, NULL), n_bytes);
+    }
+  else
+    {
+      guint64 per_element = (tensor->data_type == T_COMPLEX64 || tensor->data_type == T_COMPLEX128) ? 2 : 1;
+      guint8 *bytes;
+      if (typed_count (tensor) < n_elements * per_element)
+        return values_fail (error, tensor, "it holds %zu values but its dims claim %" G_GUINT64_FORMAT " elements",
+                            typed_count (tensor), n_elements), NULL;
+      bytes = g_malloc (MAX (n_bytes, 1));
+      for (guint64 i = 0; i < n_elements * per_element; i++)
+        store_typed_element (tensor, i, bytes + i * (size / per_element), size / per_element);
+      data = g_bytes_new_take (bytes, n_bytes);
+    }
+  return onyx_array_new (tensor->name, tensor->data_type, tensor->dims, tensor->n_dims, data);
+}
+
+Onnx__TensorProto *
+onyx_tensor_new_from_array (const OnyxArray *array, const char *name)
+{
+  Onnx__TensorProto *tensor = malloc (sizeof *tensor);
+  gsize len;
+  const guint8 *data = g_bytes_get_data (array->data, &len);
+
+  onnx__tensor_proto__init (tensor);
+  tensor->name = strdup (name != NULL ? name : "");
+  tensor->has_data_type = TRUE;
+  tensor->data_type = array->elem_type;
+  tensor->n_dims = array->n_dims;
+  tensor->dims = malloc (MAX (array->n_dims, 1) * sizeof *tensor->dims);
+  memcpy (tensor->dims, array->dims, array->n_dims * sizeof *tensor->dims);
+  tensor->has_raw_data = TRUE;
+  tensor->raw_data.len = len;
+  tensor->raw_data.data = malloc (MAX (len, 1));
+  if (len > 0)
+    memcpy (tensor->raw_data.data, data, len);
+  return tensor;
 }

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "onyx-array.h"
 #include "onyx-proto.h"
 
 G_BEGIN_DECLS
@@ -31,6 +32,19 @@ void              onyx_tensor_values_free   (OnyxTensorValues        *values);
 /* "[0.5, 1, -2, …]" with at most `max_shown` values; integers without decimals. */
 char             *onyx_tensor_values_format (const OnyxTensorValues *values,
                                              guint                   max_shown);
+
+/* The tensor's elements exactly, as an array (raw_data, the typed fields or external
+ * data, read at `base_dir`): for computing with them (Simplify folds and fuses).
+ * Element types an OnyxArray has no size for (strings, 4-bit ints) and data that
+ * falls short of the dims are errors naming the tensor. The array is named after
+ * the tensor. */
+OnyxArray        *onyx_tensor_read_array    (const Onnx__TensorProto *tensor,
+                                             const char              *base_dir,
+                                             GError                 **error);
+/* A TensorProto named `name` holding the array in raw_data, allocated as protobuf-c
+ * allocates (for a model's tree). */
+Onnx__TensorProto *onyx_tensor_new_from_array (const OnyxArray *array,
+                                               const char      *name);
 
 /* The 16-bit floating-point types' bits as doubles. */
 double            onyx_half_to_double       (guint16                  bits);
