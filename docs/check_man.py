@@ -51,13 +51,18 @@ def help_sections(text):
 
 
 def parse_tag(text):
-    """'-o, --output OUT' -> (('--output', '-o'), 'OUT'); GOption's '--graph=GRAPH' too."""
+    """'-o, --output OUT' -> (('--output', '-o'), 'OUT'); GOption's '--graph=GRAPH' too, and
+    an optional argument, '--simplify[=PASSES]' -> (('--simplify',), '[PASSES]')."""
     text = text.replace("\u2026", "...").strip()
     words = re.split(r",?\s+", text)  # "-h, --help" apart, "LOW,HIGH" whole
     names, rest = [], []
     for word in words:
         if word.startswith("-") and not rest:
-            if word.startswith("--") and "=" in word:
+            optional = re.match(r"^(--[\w-]+)\[=(.+)\]$", word)  # --simplify[=PASSES]
+            if optional:
+                word = optional.group(1)
+                rest.append("[%s]" % optional.group(2))
+            elif word.startswith("--") and "=" in word:
                 word, argument = word.split("=", 1)
                 rest.append(argument)
             names.append(word)

@@ -5,7 +5,9 @@
 #include "onyx-cli.h"
 #include "onyx-document.h"
 #include "onyx-extract.h"
+#include "onyx-json.h"
 #include "onyx-shapes.h"
+#include "onyx-simplify.h"
 #include "onyx-steps.h"
 #include "onyx-validate.h"
 
@@ -23,7 +25,7 @@ print_edit_help (void)
 {
   const OnyxStepInfo *steps = onyx_steps_list ();
 
-  printf ("Usage:\n  onyx-cli edit IN -o OUT [--force] [--verbose] STEP...\n\n"
+  printf ("Usage:\n  onyx-cli edit IN -o OUT [--force] [--verbose] [--json] STEP...\n\n"
           "Apply the steps in order, validate, and save to OUT (atomically). Each step says\n"
           "what it did (\"bypassed /FooOp: /Relu_output_0 now feeds output\", \"removed 2\n"
           "nodes\"). When a step fails or the result has errors (unless --force), nothing\n"
@@ -33,8 +35,10 @@ print_edit_help (void)
           "GRAPH#N in another graph, as `onyx-cli graphs` names them):\n");
   for (guint i = 0; steps[i].name != NULL; i++)
     {
-      g_autofree char *left = g_strdup_printf ("--%s%s%s", steps[i].name, steps[i].argument ? " " : "",
-                                               steps[i].argument ? steps[i].argument : "");
+      g_autofree char *left = steps[i].optional_argument
+                                ? g_strdup_printf ("--%s[=%s]", steps[i].name, steps[i].argument)
+                                : g_strdup_printf ("--%s%s%s", steps[i].name, steps[i].argument ? " " : "",
+                                                   steps[i].argument ? steps[i].argument : "");
       if (strlen (left) <= 34)
         printf ("  %-34s %s\n", left, steps[i].help);
       else /* the help under a long step, in its column */
@@ -47,21 +51,29 @@ print_edit_help (void)
           "                                     steps after it edit the cut model");
   printf ("\nOptions:\n"
           "  -o, --output OUT                   where to save (may be IN itself)\n"
-          "  --force                            save even when validation finds errors\n"
-          "  --verbose                          say what each step removed and added, by name;\n"
-          "                                     with a failed step, also the ONNX library's own\n"
-          "                                     message (file, line and assertion)\n"
+          "  --force                            save even when validation finds errors, or when\n"
+          "                                     --simplify's passes change the outputs\n"
+          "  --verbose                          say what each step removed and added, by name\n"
+          "                                     (--simplify: each pass, and operators before and\n"
+          "                                     after); with a failed step, also the ONNX\n"
+          "                                     library's own message (file, line and assertion)\n"
+          "  --json                             say what each step did as JSON (a list, one\n"
+          "                                     object per step; --simplify's with its passes)\n"
           "  -h, --help                         show this help\n"
           "\nA step's argument may also follow '=' (--rename=OLD=NEW), as OUT may (--output=OUT).\n"
           "\nExamples (the walkthrough's repair; a cut between two tensors):\n"
           "  onyx-cli edit model_foo.onnx -o removed.onnx --bypass-op devtech::FooOp --cleanup\n"
-          "  onyx-cli edit model.onnx -o part.onnx --extract /conv1/Relu_output_0:/fc/Gemm_output_0\n");
+          "  onyx-cli edit model.onnx -o part.onnx --extract /conv1/Relu_output_0:/fc/Gemm_output_0\n"
+          "  onyx-cli edit export.onnx -o simple.onnx --simplify --verbose\n"
+          "\n--simplify runs the model before and after in ONNX Runtime, on inputs made as `run`\n"
+          "makes them, and compares the outputs: when a pass changes them, it names the pass\n"
+          "and nothing is written (--force keeps it).\n");
 }
 
 /* Steps keep their order, which GOption cannot do: the arguments are read by hand. */
 static gboolean
 parse_edit_args (int argc, char **argv, const char **input, const char **output, gboolean *force,
-                 gboolean *verbose, GArray *steps, int *exit_code)
+                 gboolean *verbose, gboolean *json, GArray *steps, int *exit_code)
 {
   for (int i = 2; i < argc; i++)
     {
@@ -76,9 +88,9 @@ parse_edit_args (int argc, char **argv, const char **input, const char **output,
           *exit_code = ONYX_EXIT_OK;
           return FALSE;
         }
-      if (strcmp (arg, "--force") == 0 || strcmp (arg, "--verbose") == 0)
+      if (strcmp (arg, "--force") == 0 || strcmp (arg, "--verbose") == 0 || strcmp (arg, "--json") == 0)
         {
-          *(arg[2] == 'f' ? force : verbose) = TRUE;
+          *(arg[2] == 'f' ? force : arg[2] == 'v' ? verbose : json) = TRUE;
           continue;
         }
       if (strcmp (arg, "-o") == 0 || strcmp (arg, "--output") == 0 || g_str_has_prefix (arg, "--output="))
@@ -105,7 +117,9 @@ parse_edit_args (int argc, char **argv, const char **input, const char **output,
         gboolean is_extract = strcmp (name, EXTRACT_OPTION) == 0;
         if (step.info == NULL && !is_extract)
           return (*exit_code = onyx_cli_usage_error ("edit", "unknown option %s", arg)), FALSE;
-        if (is_extract || step.info->argument != NULL)
+        if (!is_extract && step.info->optional_argument)
+          value = equals != NULL ? equals + 1 : NULL;
+        else if (is_extract || step.info->argument != NULL)
           {
             if (equals != NULL)
               value = equals + 1;
@@ -275,6 +289,63 @@ not_said_in (GPtrArray *errors, const char *message)
   return rest;
 }
 
+/* A step's line as an element of --json's list. */
+static void
+append_json_step (GString *json, const char *name, const char *report)
+{
+  g_autoptr (OnyxJson) writer = onyx_json_new ();
+  g_autofree char *object = NULL;
+
+  onyx_json_begin_object (writer);
+  onyx_json_member_string (writer, "step", name);
+  onyx_json_member_string (writer, "report", report);
+  onyx_json_end_object (writer);
+  object = onyx_json_finish (g_steal_pointer (&writer));
+  g_string_append_printf (json, "%s%s", json->len > 0 ? ",\n" : "", object);
+}
+
+/* --simplify with the edit's own options: the proof refuses a pass that changes the
+ * outputs unless --force; what each pass did in words, or as JSON. */
+static gboolean
+apply_simplify (OnyxDocument *doc, const Step *step, gboolean force, gboolean verbose, GString *json,
+                GError **error)
+{
+  OnyxSimplifyOptions options = { .passes = ONYX_SIMPLIFY_ALL, .prove = TRUE, .force = force };
+  g_autoptr (OnyxSimplifyReport) report = NULL;
+  g_autofree char *text = NULL;
+  g_autoptr (GString) refused = g_string_new (NULL);
+
+  if (step->argument != NULL && !onyx_simplify_parse_passes (step->argument, &options.passes, error))
+    return FALSE;
+  if (!onyx_edit_simplify (doc, &options, &report, error))
+    return FALSE;
+  if (json != NULL)
+    {
+      g_autofree char *object = onyx_simplify_report_to_json (report);
+      g_string_append_printf (json, "%s{\"step\": \"simplify\", \"simplify\": %s}", json->len > 0 ? ",\n" : "",
+                              object);
+    }
+  else
+    {
+      text = onyx_simplify_report_format (report, verbose);
+      fputs (text, stdout);
+    }
+  for (guint i = 0; i < report->passes->len; i++)
+    {
+      const OnyxSimplifyPassReport *pass = &g_array_index (report->passes, OnyxSimplifyPassReport, i);
+      if (pass->refused != NULL)
+        g_string_append_printf (refused, "%s%s", refused->len > 0 ? ", " : "", pass->name);
+    }
+  if (refused->len > 0)
+    {
+      g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
+                   "the outputs differ after %s (--force keeps %s; --simplify=PASSES leaves %s out)", refused->str,
+                   strchr (refused->str, ',') != NULL ? "them" : "it", strchr (refused->str, ',') != NULL ? "them" : "it");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static int
 report_step_failure (OnyxModel *model, guint number, const Step *step, GError *error, gboolean verbose)
 {
@@ -302,7 +373,8 @@ int
 onyx_cli_edit (int argc, char **argv)
 {
   const char *input = NULL, *output = NULL;
-  gboolean force = FALSE, verbose = FALSE, sorted = FALSE;
+  gboolean force = FALSE, verbose = FALSE, json = FALSE, sorted = FALSE;
+  g_autoptr (GString) json_reports = g_string_new (NULL);
   g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, sizeof (Step));
   g_autoptr (OnyxModel) model = NULL;
   g_autoptr (OnyxDocument) doc = NULL;
@@ -314,7 +386,7 @@ onyx_cli_edit (int argc, char **argv)
   GError *error = NULL;
   int exit_code = ONYX_EXIT_OK;
 
-  if (!parse_edit_args (argc, argv, &input, &output, &force, &verbose, steps, &exit_code))
+  if (!parse_edit_args (argc, argv, &input, &output, &force, &verbose, &json, steps, &exit_code))
     return exit_code;
   /* A first step that reads shapes has them inferred while the model loads. */
   if (steps->len > 0 && g_array_index (steps, Step, 0).info != NULL &&
@@ -346,6 +418,12 @@ onyx_cli_edit (int argc, char **argv)
             return report_step_failure (model, i + 1, step, error, verbose);
           continue;
         }
+      if (strcmp (step->info->name, "simplify") == 0)
+        {
+          if (!apply_simplify (doc, step, force, verbose, json ? json_reports : NULL, &error))
+            return report_step_failure (model, i + 1, step, error, verbose);
+          continue;
+        }
       if (!onyx_step_apply_reported (doc, step->info->name, step->argument, &report, verbose ? &details : NULL,
                                      &error))
         {
@@ -356,7 +434,12 @@ onyx_cli_edit (int argc, char **argv)
         }
       sorted = sorted || strcmp (step->info->name, "toposort") == 0;
       /* What the step did, which names what later steps may need (an inserted node). */
-      if (onyx_document_get_n_undo (doc) == before)
+      if (json)
+        append_json_step (json_reports, step->info->name,
+                          onyx_document_get_n_undo (doc) == before ? NULL
+                          : report != NULL                          ? report
+                                                                    : onyx_document_get_undo_label (doc));
+      else if (onyx_document_get_n_undo (doc) == before)
         printf ("%s: nothing to change\n", step->option);
       else
         print_report (report != NULL ? report : onyx_document_get_undo_label (doc), details);
@@ -386,5 +469,7 @@ onyx_cli_edit (int argc, char **argv)
     }
   if (!onyx_document_save (doc, output, &error))
     return onyx_cli_report_error (error);
+  if (json)
+    printf ("[%s]\n", json_reports->str);
   return ONYX_EXIT_OK;
 }

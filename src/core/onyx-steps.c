@@ -11,6 +11,7 @@
 #include "onyx-graph-names.h"
 #include "onyx-error.h"
 #include "onyx-schema.h"
+#include "onyx-simplify.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -627,6 +628,25 @@ apply_convert_opset (OnyxDocument *doc, const OnyxStepInfo *step, const char *ar
   return TRUE;
 }
 
+static gboolean
+apply_simplify (OnyxDocument *doc, const OnyxStepInfo *step, const char *argument, OnyxStepReport *report,
+                GError **error)
+{
+  OnyxSimplifyOptions options = { .passes = ONYX_SIMPLIFY_ALL, .prove = TRUE };
+  g_autoptr (OnyxSimplifyReport) result = NULL;
+  g_autofree char *account = NULL;
+
+  if (argument != NULL && !onyx_simplify_parse_passes (argument, &options.passes, error))
+    return FALSE;
+  if (!onyx_edit_simplify (doc, &options, &result, error))
+    return FALSE;
+  account = onyx_simplify_report_format (result, TRUE);
+  say (report, ngettext ("simplified %u node to %u", "simplified %u nodes to %u", result->n_nodes_before),
+       result->n_nodes_before, result->n_nodes_after);
+  detail (report, g_strchomp (account));
+  return TRUE;
+}
+
 /* In help order. `report`: what a step applied as its replay entry did, its argument
  * for %s; `counts`: its line ends with what it removed and added. */
 static const OnyxStepInfo steps[] = {
@@ -672,6 +692,9 @@ static const OnyxStepInfo steps[] = {
     apply_infer_shapes, TRUE },
   { "convert-opset", "N", "convert the model to opset N of ai.onnx with ONNX's version converter",
     apply_convert_opset, .counts = TRUE },
+  { "simplify", "PASSES", "fold constants and shapes, remove no-ops and duplicates, fuse; proven in ONNX Runtime "
+    "(PASSES: all, or some of constants,branches,shapes,fold,noops,duplicates,fusions)",
+    apply_simplify, TRUE, .optional_argument = TRUE },
   { NULL, NULL, NULL, NULL, FALSE },
 };
 
@@ -741,7 +764,7 @@ onyx_step_apply_reported (OnyxDocument *doc, const char *name, const char *argum
       g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_NOT_FOUND, _("there is no edit step '%s'"), name);
       return FALSE;
     }
-  if ((step->argument != NULL) != (argument != NULL))
+  if ((step->argument != NULL) != (argument != NULL) && !(step->optional_argument && argument == NULL))
     {
       g_set_error (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_INVALID,
                    step->argument != NULL ? _("%s needs an argument") : _("%s takes no argument"), name);
@@ -774,7 +797,7 @@ onyx_edit_replay (OnyxDocument *doc, const char *const *entry, GError **error)
 {
   static const OnyxReplayStep *const *const files[] = {
     onyx_edits_replay_steps, onyx_edits_tensors_replay_steps, onyx_edits_repair_replay_steps,
-    onyx_cleanup_replay_steps, onyx_inline_replay_steps, onyx_convert_replay_steps,
+    onyx_cleanup_replay_steps, onyx_inline_replay_steps, onyx_convert_replay_steps, onyx_simplify_replay_steps,
   };
   guint n_arguments = entry != NULL && entry[0] != NULL ? g_strv_length ((char **) entry) - 1 : 0;
   const char *name = entry != NULL ? entry[0] : NULL;

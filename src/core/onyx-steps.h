@@ -33,6 +33,8 @@ struct _OnyxStepInfo {
   const char *report;
   /* Its report ends with what it removed and added ("removed 12 nodes"). */
   gboolean counts;
+  /* Its argument may be left out (--simplify, --simplify=fold,noops). */
+  gboolean optional_argument;
 };
 
 /* The steps there are, in help order; NULL-terminated by a zeroed entry. */
