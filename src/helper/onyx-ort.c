@@ -276,6 +276,48 @@ deltas_of (const OnyxRunRequest *request, GPtrArray *views, GPtrArray *others)
   return deltas;
 }
 
+typedef struct {
+  Run *run;
+  GBytes *model;
+  char *text;
+  gboolean opened;
+} Opening;
+
+static gpointer
+open_in_thread (gpointer data)
+{
+  Opening *opening = data;
+
+  opening->opened = open_session (opening->run, opening->model, NULL, &opening->text);
+  return NULL;
+}
+
+/* Opens both models' sessions, side by side when their external data is in the same
+ * folder (the current folder is the whole process's): opening is most of the time a
+ * comparison takes on a big graph (Simplify's proof). */
+static gboolean
+open_both (const OnyxRunRequest *request, Run *run, Run *other, char **text)
+{
+  Opening opening = { other, request->other_model, NULL, FALSE };
+  GThread *thread;
+
+  if (g_strcmp0 (request->base_dir, request->other_base_dir) != 0)
+    return open_session (run, request->model, request->base_dir, text) &&
+           open_session (other, request->other_model, request->other_base_dir, text);
+  if (request->base_dir != NULL && chdir (request->base_dir) != 0)
+    {
+      *text = g_strdup_printf ("cannot open the model's folder %s", request->base_dir);
+      return FALSE;
+    }
+  thread = g_thread_new ("onyx-open-other", open_in_thread, &opening);
+  open_session (run, request->model, request->base_dir, text);
+  g_thread_join (thread);
+  if (*text == NULL && !opening.opened)
+    *text = g_steal_pointer (&opening.text);
+  g_free (opening.text);
+  return *text == NULL;
+}
+
 GBytes *
 onyx_ort_run_job (GBytes *input, char **text)
 {
@@ -292,11 +334,11 @@ onyx_ort_run_job (GBytes *input, char **text)
       onyx_run_request_clear (&request);
       return NULL;
     }
-  if (prepare (text) && open_session (&run, request.model, request.base_dir, text) &&
+  if (prepare (text) &&
+      (request.other_model == NULL ? open_session (&run, request.model, request.base_dir, text)
+                                   : open_both (&request, &run, &other, text)) &&
       run_session (&run, request.inputs, text) &&
-      (request.other_model == NULL ||
-       (open_session (&other, request.other_model, request.other_base_dir, text) &&
-        run_session (&other, request.inputs, text))))
+      (request.other_model == NULL || run_session (&other, request.inputs, text)))
     {
       views = views_of (&run);
       result.stats = stats_of (views);
