@@ -466,6 +466,27 @@ failed_cb (OnyxComparePane *self, const char *message)
   onyx_show_error (onyx_view_state_get_window (self->state), _("Could Not Open the Model"), message);
 }
 
+static void
+follow_session (OnyxComparePane *self, OnyxCompareSession *session)
+{
+  self->session = session;
+  g_signal_connect_swapped (self->session, "diff-ready", G_CALLBACK (diff_ready_cb), self);
+  g_signal_connect_swapped (self->session, "failed", G_CALLBACK (failed_cb), self);
+}
+
+/* The view state asks: a model in memory (the document before Simplify). */
+static void
+compare_with_cb (OnyxComparePane *self, OnyxModel *model, const char *name)
+{
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
+
+  if (document == NULL)
+    return;
+  onyx_compare_pane_stop (self);
+  follow_session (self, onyx_compare_session_new_for_model (onyx_view_state_get_jobs (self->state), document,
+                                                            model, name));
+}
+
 gboolean
 onyx_compare_pane_compare_with (OnyxComparePane *self, GFile *file, GError **error)
 {
@@ -482,9 +503,7 @@ onyx_compare_pane_compare_with (OnyxComparePane *self, GFile *file, GError **err
   onyx_compare_pane_stop (self);
   name = g_file_get_basename (file);
   /* Read in the session's job: a model of a few GB takes seconds. */
-  self->session = onyx_compare_session_new (onyx_view_state_get_jobs (self->state), document, path, name);
-  g_signal_connect_swapped (self->session, "diff-ready", G_CALLBACK (diff_ready_cb), self);
-  g_signal_connect_swapped (self->session, "failed", G_CALLBACK (failed_cb), self);
+  follow_session (self, onyx_compare_session_new (onyx_view_state_get_jobs (self->state), document, path, name));
   return TRUE;
 }
 
@@ -598,6 +617,7 @@ onyx_compare_pane_set_state (OnyxComparePane *self, OnyxViewState *state)
   self->state = g_object_ref (state);
   g_signal_connect_object (state, "notify::document", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "stepped", G_CALLBACK (stepped_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "compare-with", G_CALLBACK (compare_with_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "laid-out", G_CALLBACK (update_tints), self, G_CONNECT_SWAPPED);
   update_actions (self);
 }

@@ -107,17 +107,30 @@ onyx_compare_session_update (OnyxCompareSession *self)
     start_diff (self);
 }
 
-OnyxCompareSession *
-onyx_compare_session_new (OnyxJobs *jobs, OnyxDocument *document, const char *path, const char *name)
+static OnyxCompareSession *
+session_new (OnyxJobs *jobs, OnyxDocument *document, const char *path, OnyxModel *model, const char *name)
 {
   OnyxCompareSession *self = g_object_new (ONYX_TYPE_COMPARE_SESSION, NULL);
 
   self->jobs = g_object_ref (jobs);
   self->document = g_object_ref (document);
   self->path = g_strdup (path);
+  self->model = model != NULL ? g_object_ref (model) : NULL;
   self->name = g_strdup (name);
   start_diff (self);
   return self;
+}
+
+OnyxCompareSession *
+onyx_compare_session_new (OnyxJobs *jobs, OnyxDocument *document, const char *path, const char *name)
+{
+  return session_new (jobs, document, path, NULL, name);
+}
+
+OnyxCompareSession *
+onyx_compare_session_new_for_model (OnyxJobs *jobs, OnyxDocument *document, OnyxModel *model, const char *name)
+{
+  return session_new (jobs, document, NULL, model, name);
 }
 
 void

@@ -27,6 +27,11 @@ OnyxCompareSession *onyx_compare_session_new      (OnyxJobs           *jobs,
                                                    OnyxDocument       *document,
                                                    const char         *path,
                                                    const char         *name);
+/* The same with A in memory (the document as it was before an edit). */
+OnyxCompareSession *onyx_compare_session_new_for_model (OnyxJobs     *jobs,
+                                                        OnyxDocument *document,
+                                                        OnyxModel    *model,
+                                                        const char   *name);
 /* B stepped: the diff is worked out again (a diff under way is dropped). */
 void                onyx_compare_session_update   (OnyxCompareSession *self);
 /* The diff as last worked out, or NULL before the first. */

@@ -154,6 +154,18 @@ add_metadata_row (GtkWidget *group, const char *key, char *owned_value)
   g_free (owned_value);
 }
 
+/* A button at the end of a row, activating `action`. */
+static void
+add_suffix_button (GtkWidget *row, const char *mnemonic, const char *tooltip, const char *action)
+{
+  GtkWidget *button = gtk_button_new_with_mnemonic (mnemonic);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+}
+
 static void
 add_button (GtkWidget *box, const char *label, const char *action, GVariant *target,
             gboolean destructive)
@@ -333,19 +345,20 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
     add_text_row (group, _("Domain"), onyx_display_escape (model->domain));
   if (model->has_model_version)
     add_text_row (group, _("Model version"), g_strdup_printf ("%" G_GINT64_FORMAT, model->model_version));
-  add_text_row (group, _("Nodes"), format_count (summary->n_nodes));
+  {
+    g_autofree char *count = format_count (summary->n_nodes);
+    /* Exports are half scaffolding: where the count is, what folds it away. */
+    add_suffix_button (add_row (group, _("Nodes"), count), _("Si_mplify"),
+                       _("Fold constants and shapes, remove no-ops and duplicates, fuse; proven in ONNX Runtime"),
+                       "simplify.run");
+  }
   add_text_row (group, _("Parameters"), format_parameters (summary));
   if (model->n_functions > 0)
     {
       g_autofree char *count = format_count (model->n_functions);
-      GtkWidget *row = add_row (group, _("Local functions"), count);
-      GtkWidget *button = gtk_button_new_with_mnemonic (_("In_line"));
-
       /* Older dynamo exports wrap every module in one: inlined, the graph is whole. */
-      gtk_widget_set_tooltip_text (button, _("Replace every call by the function’s nodes"));
-      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (button), "edit.inline-functions");
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+      add_suffix_button (add_row (group, _("Local functions"), count), _("In_line"),
+                         _("Replace every call by the function’s nodes"), "edit.inline-functions");
     }
   if (model->doc_string != NULL && model->doc_string[0] != '\0')
     add_text_row (group, _("Description"), onyx_display_escape (model->doc_string));

@@ -52,7 +52,7 @@ static GParamSpec *props[N_PROPS];
 
 enum { SIGNAL_STEPPED, SIGNAL_ANALYSED, SIGNAL_LAID_OUT, SIGNAL_SETTLED, SIGNAL_REVEAL, SIGNAL_FOCUS_GRAPH,
        SIGNAL_TINTS_CHANGED,
-       SIGNAL_BADGES_CHANGED, SIGNAL_TOAST, SIGNAL_OPEN_ELSEWHERE, N_SIGNALS };
+       SIGNAL_BADGES_CHANGED, SIGNAL_TOAST, SIGNAL_OPEN_ELSEWHERE, SIGNAL_COMPARE_WITH, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 GtkWindow *
@@ -699,6 +699,12 @@ onyx_view_state_open_elsewhere (OnyxViewState *self, GFile *file)
 }
 
 void
+onyx_view_state_compare_with (OnyxViewState *self, OnyxModel *model, const char *name)
+{
+  g_signal_emit (self, signals[SIGNAL_COMPARE_WITH], 0, model, name);
+}
+
+void
 onyx_view_state_edit_done (OnyxViewState *self, gboolean ok, const GError *error)
 {
   if (ok)
@@ -793,6 +799,8 @@ onyx_view_state_class_init (OnyxViewStateClass *klass)
                                         G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
   signals[SIGNAL_OPEN_ELSEWHERE] = g_signal_new ("open-elsewhere", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                                  G_TYPE_NONE, 1, G_TYPE_FILE);
+  signals[SIGNAL_COMPARE_WITH] = g_signal_new ("compare-with", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                               G_TYPE_NONE, 2, ONYX_TYPE_MODEL, G_TYPE_STRING);
 }
 
 static void

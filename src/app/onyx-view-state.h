@@ -61,7 +61,8 @@ typedef enum {
  * Signals: "stepped" (const OnyxChange *, NULL when only saved), "analysed",
  * "laid-out", "settled" (see above); "reveal" (OnyxReveal): bring the selected box
  * into view as asked; "focus-graph"; "tints-changed", "badges-changed"; "toast"
- * (const char *message, gboolean with_undo); "open-elsewhere" (GFile *). */
+ * (const char *message, gboolean with_undo); "open-elsewhere" (GFile *);
+ * "compare-with" (OnyxModel *model, const char *name). */
 
 OnyxViewState    *onyx_view_state_new            (GtkWindow      *window);
 /* The window dialogs are made for (weak), the app's settings, the background jobs. */
@@ -201,6 +202,11 @@ void              onyx_view_state_toast          (OnyxViewState  *self,
  * Model…, a drop of several). */
 void              onyx_view_state_open_elsewhere (OnyxViewState  *self,
                                                   GFile          *file);
+/* Compares the document with `model` from now on (Simplify's Show Changes: the
+ * model as it was before); `name` says what it is ("before Simplify"). */
+void              onyx_view_state_compare_with   (OnyxViewState  *self,
+                                                  OnyxModel      *model,
+                                                  const char     *name);
 /* After an edit function returned: a toast naming the step, or a dialog with the
  * error. */
 void              onyx_view_state_edit_done      (OnyxViewState  *self,

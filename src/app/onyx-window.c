@@ -7,6 +7,7 @@
 
 #include "onyx-compare-pane.h"
 #include "onyx-convert-dialog.h"
+#include "onyx-simplifier.h"
 #include "onyx-editor.h"
 #include "onyx-find-bar.h"
 #include "onyx-graph-view.h"
@@ -39,6 +40,7 @@ struct _OnyxWindow {
   OnyxEditor *editor;
   OnyxRecent *recent;
   OnyxGenerate *generate;
+  OnyxSimplifier *simplifier;
   GActionGroup *convert;
 
   gboolean close_confirmed;
@@ -200,6 +202,7 @@ onyx_window_dispose (GObject *object)
   g_clear_object (&self->editor);
   g_clear_object (&self->recent);
   g_clear_object (&self->generate);
+  g_clear_object (&self->simplifier);
   g_clear_object (&self->convert);
   g_clear_object (&self->state);
   G_OBJECT_CLASS (onyx_window_parent_class)->dispose (object);
@@ -256,6 +259,7 @@ onyx_window_init (OnyxWindow *self)
   self->files = onyx_files_new (self->state);
   self->editor = onyx_editor_new (self->state);
   self->generate = onyx_generate_new (self->state);
+  self->simplifier = onyx_simplifier_new (self->state);
   self->convert = onyx_convert_dialog_actions_new (self->state);
   self->recent = onyx_recent_new (self->state, self->recent_group, self->recent_list,
                                   onyx_header_bar_get_recent_menu (self->header_bar));
@@ -274,6 +278,7 @@ onyx_window_init (OnyxWindow *self)
   gtk_widget_insert_action_group (widget, "compare", onyx_compare_pane_get_actions (self->compare_pane));
   gtk_widget_insert_action_group (widget, "run", onyx_run_pane_get_actions (self->run_pane));
   gtk_widget_insert_action_group (widget, "generate", G_ACTION_GROUP (self->generate));
+  gtk_widget_insert_action_group (widget, "simplify", G_ACTION_GROUP (self->simplifier));
   gtk_widget_insert_action_group (widget, "convert", self->convert);
   onyx_files_accept_drops (self->files, widget);
 

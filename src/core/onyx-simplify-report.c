@@ -12,9 +12,8 @@ append_part (GString *text, const char *part)
   g_string_append_printf (text, "%s%s", text->len > 0 ? ", " : "", part);
 }
 
-/* "420 nodes removed, 35 initializers added", or "nothing". */
-static char *
-describe_counts (const OnyxSimplifyPassReport *pass)
+char *
+onyx_simplify_pass_describe (const OnyxSimplifyPassReport *pass)
 {
   GString *text = g_string_new (NULL);
 
@@ -49,8 +48,8 @@ describe_counts (const OnyxSimplifyPassReport *pass)
   return g_string_free (text, FALSE);
 }
 
-static const char *
-verdict_text (OnyxSimplifyVerdict verdict)
+const char *
+onyx_simplify_verdict_text (OnyxSimplifyVerdict verdict)
 {
   switch (verdict)
     {
@@ -87,7 +86,7 @@ onyx_simplify_report_format (const OnyxSimplifyReport *report, gboolean verbose)
   for (guint i = 0; i < report->passes->len; i++)
     {
       const OnyxSimplifyPassReport *pass = &g_array_index (report->passes, OnyxSimplifyPassReport, i);
-      g_autofree char *counts = describe_counts (pass);
+      g_autofree char *counts = onyx_simplify_pass_describe (pass);
       g_autofree char *took = onyx_format_duration (pass->seconds);
       if (pass->refused != NULL)
         g_string_append_printf (text, _("  %s: refused: %s\n"), pass->title, pass->refused);
@@ -97,10 +96,10 @@ onyx_simplify_report_format (const OnyxSimplifyReport *report, gboolean verbose)
   if (report->proof_note != NULL)
     {
       g_autofree char *took = onyx_format_duration (report->proof_seconds);
-      g_string_append_printf (text, _("%s: %s (%s)\n"), verdict_text (report->verdict), report->proof_note, took);
+      g_string_append_printf (text, _("%s: %s (%s)\n"), onyx_simplify_verdict_text (report->verdict), report->proof_note, took);
     }
   else
-    g_string_append_printf (text, "%s\n", verdict_text (report->verdict));
+    g_string_append_printf (text, "%s\n", onyx_simplify_verdict_text (report->verdict));
   for (guint i = 0; i < report->notes->len; i++)
     g_string_append_printf (text, "  %s\n", (const char *) report->notes->pdata[i]);
   if (verbose && report->op_counts->len > 0)

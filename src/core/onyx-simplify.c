@@ -713,6 +713,7 @@ onyx_edit_simplify (OnyxDocument *doc, const OnyxSimplifyOptions *options, OnyxS
       return FALSE;
     }
   /* One replay entry for the whole: the passes that stood, run again. */
+  report->kept = accepted;
   onyx_document_group_drop_replay (doc, start);
   passes_text = onyx_simplify_passes_text (accepted);
   onyx_replay_note (doc, &simplify_step, passes_text, NULL);

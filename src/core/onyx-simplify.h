@@ -102,6 +102,7 @@ typedef struct {
 
 typedef struct {
   GArray *passes;            /* OnyxSimplifyPassReport, in run order */
+  OnyxSimplifyPasses kept;   /* the passes asked for that stood (a replay runs these) */
   guint n_rounds;
   /* Nodes of every graph (subgraphs included) and initializers. */
   guint n_nodes_before, n_nodes_after;
@@ -128,6 +129,12 @@ gboolean onyx_edit_simplify (OnyxDocument               *doc,
                              const OnyxSimplifyOptions  *options,
                              OnyxSimplifyReport        **report,
                              GError                    **error);
+
+/* What a pass removed and added: "420 nodes removed, 35 initializers added", or
+ * "nothing"; translated. */
+char       *onyx_simplify_pass_describe (const OnyxSimplifyPassReport *pass);
+/* "proven equal", "not proven"…, translated. */
+const char *onyx_simplify_verdict_text  (OnyxSimplifyVerdict verdict);
 
 /* The report as text for a terminal: a line per pass, the verdict, and with
  * `verbose` the table of operators before → after. */
