@@ -3,10 +3,59 @@
 
 #include <adwaita.h>
 
+#include "onyx-problem-list.h"
 #include "onyx-properties.h"
 #include "onyx-proto.h"
 
 G_BEGIN_DECLS
+
+struct _OnyxProperties {
+  GtkBox parent_instance;
+
+  OnyxViewState *state;
+  OnyxProblemList *problems;      /* the state's, or NULL */
+  GtkWidget *page;                /* shown, or NULL */
+  GtkWidget *kept;                /* the one shown before, hidden: the model's page is
+                                   * shown again after each edit of a node */
+  GtkWidget *building;            /* the next page, while a show_* function fills it */
+};
+
+/* A page is built (begin), filled with groups of rows, then presented: shown, or
+ * its values given to the page shown when that is built the same. */
+void       onyx_properties_begin_page    (OnyxProperties *self);
+void       onyx_properties_present_page  (OnyxProperties *self);
+GtkWidget *onyx_properties_add_group     (OnyxProperties *self,
+                                          const char     *title);
+/* A read-only "key: value" row; the value is escaped and selectable. */
+GtkWidget *onyx_properties_add_row       (GtkWidget      *group,
+                                          const char     *title,
+                                          const char     *value);
+GtkWidget *onyx_properties_add_link_row  (GtkWidget      *group,
+                                          const char     *title,
+                                          const char     *value,
+                                          const char     *action,
+                                          GVariant       *target);
+/* Takes `owned_value`; left out when it is empty (a Paddle model's producer). */
+void       onyx_properties_add_text_row  (GtkWidget      *group,
+                                          const char     *title,
+                                          char           *owned_value);
+/* Takes `owned_value`; shown even when empty: a metadata key is news. */
+void       onyx_properties_add_metadata_row (GtkWidget   *group,
+                                             const char  *key,
+                                             char        *owned_value);
+/* A button at the end of a row, activating `action`. */
+void       onyx_properties_add_suffix_button (GtkWidget  *row,
+                                              const char *mnemonic,
+                                              const char *tooltip,
+                                              const char *action);
+/* A message's metadata_props as rows under `title` (none: no group). */
+void       onyx_properties_add_metadata_group (OnyxProperties         *self,
+                                               const char             *title,
+                                               const ProtobufCMessage *message,
+                                               gboolean                skip_module);
+/* A count in the user's digit grouping: "12,759". */
+char      *onyx_properties_format_count  (guint64         n);
+
 
 /* A row that runs a window action when activated (links to nodes and tensors); the
  * value is escaped. */

@@ -26,17 +26,6 @@
 
 #define MAX_VALUES 10000
 
-struct _OnyxProperties {
-  GtkBox parent_instance;
-
-  OnyxViewState *state;
-  OnyxProblemList *problems;      /* the state's, or NULL */
-  GtkWidget *page;                /* shown, or NULL */
-  GtkWidget *kept;                /* the one shown before, hidden: the model's page is
-                                   * shown again after each edit of a node */
-  GtkWidget *building;            /* the next page, while a show_* function fills it */
-};
-
 G_DEFINE_FINAL_TYPE (OnyxProperties, onyx_properties, GTK_TYPE_BOX)
 
 void
@@ -48,8 +37,8 @@ onyx_properties_clear (OnyxProperties *self)
     gtk_box_remove (GTK_BOX (self), g_steal_pointer (&self->kept));
 }
 
-static void
-begin_page (OnyxProperties *self)
+void
+onyx_properties_begin_page (OnyxProperties *self)
 {
   g_return_if_fail (self->building == NULL);
   self->building = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 18));
@@ -57,8 +46,8 @@ begin_page (OnyxProperties *self)
 
 /* Shows the page built: the one shown or the one kept when either is built the same,
  * else the new one. The page shown before is kept, hidden. */
-static void
-present_page (OnyxProperties *self)
+void
+onyx_properties_present_page (OnyxProperties *self)
 {
   g_autoptr (GtkWidget) page = g_steal_pointer (&self->building);
   g_autoptr (OnyxPageShape) built = onyx_page_shape_new (page);
@@ -80,8 +69,8 @@ present_page (OnyxProperties *self)
   gtk_widget_set_visible (self->page = shown, TRUE);
 }
 
-static GtkWidget *
-add_group (OnyxProperties *self, const char *title)
+GtkWidget *
+onyx_properties_add_group (OnyxProperties *self, const char *title)
 {
   GtkWidget *group = adw_preferences_group_new ();
 
@@ -105,8 +94,8 @@ new_row (const char *title, const char *value)
   return row;
 }
 
-static GtkWidget *
-add_row (GtkWidget *group, const char *title, const char *value)
+GtkWidget *
+onyx_properties_add_row (GtkWidget *group, const char *title, const char *value)
 {
   GtkWidget *row = new_row (title, value);
 
@@ -126,8 +115,8 @@ onyx_properties_new_link_row (const char *title, const char *value, const char *
   return row;
 }
 
-static GtkWidget *
-add_link_row (GtkWidget *group, const char *title, const char *value,
+GtkWidget *
+onyx_properties_add_link_row (GtkWidget *group, const char *title, const char *value,
               const char *action, GVariant *target)
 {
   GtkWidget *row = onyx_properties_new_link_row (title, value, action, target);
@@ -138,25 +127,25 @@ add_link_row (GtkWidget *group, const char *title, const char *value,
 
 /* Takes `owned_value`. A field with nothing in it (a Paddle model's producer, a
  * scalar's dimensions) is left out rather than shown blank. */
-static void
-add_text_row (GtkWidget *group, const char *title, char *owned_value)
+void
+onyx_properties_add_text_row (GtkWidget *group, const char *title, char *owned_value)
 {
   if (owned_value != NULL && owned_value[0] != '\0')
-    add_row (group, title, owned_value);
+    onyx_properties_add_row (group, title, owned_value);
   g_free (owned_value);
 }
 
 /* A metadata entry shows even when its value is empty: its key is news. */
-static void
-add_metadata_row (GtkWidget *group, const char *key, char *owned_value)
+void
+onyx_properties_add_metadata_row (GtkWidget *group, const char *key, char *owned_value)
 {
-  add_row (group, key, owned_value);
+  onyx_properties_add_row (group, key, owned_value);
   g_free (owned_value);
 }
 
 /* A button at the end of a row, activating `action`. */
-static void
-add_suffix_button (GtkWidget *row, const char *mnemonic, const char *tooltip, const char *action)
+void
+onyx_properties_add_suffix_button (GtkWidget *row, const char *mnemonic, const char *tooltip, const char *action)
 {
   GtkWidget *button = gtk_button_new_with_mnemonic (mnemonic);
 
@@ -210,58 +199,16 @@ add_entry_row (GtkWidget *group, const char *title, const char *text,
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
 }
 
-static char *
-format_count (guint64 n)
+char *
+onyx_properties_format_count (guint64 n)
 {
-  return g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-}
-
-/* "9728 (38.9 kB)", and how many of them Constant nodes hold when some do. */
-static char *
-format_parameters (const OnyxSummary *summary)
-{
-  g_autofree char *size = NULL;
-  g_autofree char *total = NULL;
-  g_autofree char *in_constants = NULL;
-  g_autoptr (GString) text = g_string_new (NULL);
-
-  if (summary->parameters_overflow)
-    return g_strdup (_("too many to count"));
-  size = g_format_size (summary->parameter_bytes);
-  total = format_count (summary->n_parameters);
-  if (summary->n_constant_tensors == 0)
-    g_string_printf (text, "%s (%s)", total, size);
-  else
-    {
-      in_constants = format_count (summary->constant_parameters);
-      g_string_printf (text, ngettext ("%s (%s), %s of them in %u Constant node",
-                                       "%s (%s), %s of them in %u Constant nodes", summary->n_constant_tensors),
-                       total, size, in_constants, summary->n_constant_tensors);
-    }
-  /* A quantized model: its low-bit weights, and the scales and zero points apart. */
-  if (summary->low_bit_parameters > 0)
-    {
-      g_autofree char *low = format_count (summary->low_bit_parameters);
-      g_string_append (text, ", ");
-      if (summary->low_bits > 0)
-        /* TRANSLATORS: "2.49 M in 4 bits", of a model's weights. */
-        g_string_append_printf (text, _("%s in %u bits"), low, summary->low_bits);
-      else
-        g_string_append_printf (text, _("%s in fewer than 8 bits"), low);
-    }
-  if (summary->quantization_parameters > 0)
-    {
-      g_autofree char *scales = format_count (summary->quantization_parameters);
-      g_string_append (text, "; ");
-      g_string_append_printf (text, _("%s quantization scales and zero points besides"), scales);
-    }
-  return g_string_free (g_steal_pointer (&text), FALSE);
+  return onyx_format_count_grouped (n, ONYX_COUNT_LOCALIZED);
 }
 
 /* A message's metadata_props as rows, each value escaped as the file has it; the
  * entries a node's Module section is made of are left out when it has one. */
-static void
-add_metadata_group (OnyxProperties *self, const char *title, const ProtobufCMessage *message,
+void
+onyx_properties_add_metadata_group (OnyxProperties *self, const char *title, const ProtobufCMessage *message,
                     gboolean skip_module)
 {
   g_autoptr (GPtrArray) entries = onyx_metadata_get (message);
@@ -274,130 +221,10 @@ add_metadata_group (OnyxProperties *self, const char *title, const ProtobufCMess
       if (skip_module && onyx_metadata_key_is_module (entry->key))
         continue;
       if (group == NULL)
-        group = add_group (self, title);
+        group = onyx_properties_add_group (self, title);
       key = onyx_display_escape (entry->key);
-      add_metadata_row (group, key, onyx_display_escape (entry->value));
+      onyx_properties_add_metadata_row (group, key, onyx_display_escape (entry->value));
     }
-}
-
-/* The subgraph or function shown: its name, its holder, what it reads from outside. */
-static void
-add_graph_group (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
-{
-  g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_document_get_proto (doc));
-  const OnyxGraphEntry *entry = onyx_graph_list_lookup (graphs, graph);
-  Onnx__NodeProto *holder = onyx_document_graph_owner (doc, graph);
-  g_autoptr (GPtrArray) reads = onyx_graph_outer_reads (graph);
-  g_autoptr (GString) outer = g_string_new (NULL);
-  GtkWidget *group = add_group (self, holder != NULL ? _("Subgraph") : _("Function"));
-
-  add_text_row (group, _("Name"), onyx_display_escape (entry != NULL ? entry->name : graph->name));
-  if (holder != NULL)
-    {
-      g_autofree char *who = onyx_node_describe (doc, holder);
-      g_autofree char *op = onyx_display_escape (holder->op_type);
-      g_autofree char *text = g_strdup_printf ("%s (%s)", who, op);
-      add_link_row (group, _("Held by"), text, "graph.graph-up", NULL);
-    }
-  add_text_row (group, _("Nodes"), format_count (graph->n_node));
-  for (guint i = 0; i < reads->len; i++)
-    {
-      g_autofree char *shown = onyx_display_escape (reads->pdata[i]);
-      g_string_append_printf (outer, "%s%s", outer->len > 0 ? ", " : "", shown);
-    }
-  if (holder != NULL)
-    add_row (group, _("Reads from outside"), outer->len > 0 ? outer->str : _("nothing"));
-}
-
-/* A version the model gives, and what that means when the linked ONNX library knows
- * only older ones (`known` 0: the library knows nothing of it, so says nothing). */
-static char *
-version_text (gint64 version, int known, const char *newer_format)
-{
-  g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, version);
-
-  if (known <= 0 || version <= known)
-    return g_steal_pointer (&number);
-  return g_strdup_printf (newer_format, number, onyx_schema_onnx_version (), known);
-}
-
-void
-onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
-{
-  Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  g_autoptr (OnyxSummary) summary = onyx_summary_new (model);
-  GtkWidget *group;
-
-  begin_page (self);
-  if (graph != NULL && graph != model->graph)
-    add_graph_group (self, doc, graph);
-  group = add_group (self, _("Model"));
-  add_row (group, _("File"), onyx_model_get_display_name (onyx_document_get_model (doc)));
-  add_text_row (group, _("IR version"), version_text (model->ir_version, onyx_schema_ir_version (),
-                   /* Translators: "11 (newer than ONNX 1.12.0 knows: 8; …)", an IR version */
-                   _("%s (newer than ONNX %s knows: %d; the fields added since are kept but not checked)")));
-  {
-    g_autofree char *producer = onyx_display_escape (model->producer_name);
-    g_autofree char *version = onyx_display_escape (model->producer_version);
-    add_text_row (group, _("Producer"), g_strstrip (g_strdup_printf ("%s %s", producer, version)));
-  }
-  if (model->domain != NULL && model->domain[0] != '\0')
-    add_text_row (group, _("Domain"), onyx_display_escape (model->domain));
-  if (model->has_model_version)
-    add_text_row (group, _("Model version"), g_strdup_printf ("%" G_GINT64_FORMAT, model->model_version));
-  {
-    g_autofree char *count = format_count (summary->n_nodes);
-    /* Exports are half scaffolding: where the count is, what folds it away. */
-    add_suffix_button (add_row (group, _("Nodes"), count), _("Si_mplify"),
-                       _("Fold constants and shapes, remove no-ops and duplicates, fuse; proven in ONNX Runtime"),
-                       "simplify.run");
-  }
-  add_text_row (group, _("Parameters"), format_parameters (summary));
-  if (model->n_functions > 0)
-    {
-      g_autofree char *count = format_count (model->n_functions);
-      /* Older dynamo exports wrap every module in one: inlined, the graph is whole. */
-      add_suffix_button (add_row (group, _("Local functions"), count), _("In_line"),
-                         _("Replace every call by the function’s nodes"), "edit.inline-functions");
-    }
-  if (model->doc_string != NULL && model->doc_string[0] != '\0')
-    add_text_row (group, _("Description"), onyx_display_escape (model->doc_string));
-
-  group = add_group (self, _("Operator Sets"));
-  for (size_t i = 0; i < model->n_opset_import; i++)
-    {
-      const char *domain = model->opset_import[i]->domain;
-      g_autofree char *name = onyx_display_escape (domain != NULL && domain[0] ? domain : "ai.onnx");
-      add_text_row (group, name, version_text (model->opset_import[i]->version, onyx_schema_domain_version (domain),
-                       /* Translators: "23 (newer than ONNX 1.12.0 knows: 17; …)", an opset version */
-                       _("%s (newer than ONNX %s knows: %d; operator checks and shapes of this domain are limited)")));
-    }
-
-  if (model->n_metadata_props > 0)
-    {
-      group = add_group (self, _("Metadata"));
-      for (size_t i = 0; i < model->n_metadata_props; i++)
-        {
-          g_autofree char *key = onyx_display_escape (model->metadata_props[i]->key);
-          add_metadata_row (group, key, onyx_display_escape (model->metadata_props[i]->value));
-        }
-    }
-
-  if (graph != NULL || model->graph != NULL)
-    add_metadata_group (self, _("Graph Metadata"), &(graph != NULL ? graph : model->graph)->base, FALSE);
-
-  if (model->graph != NULL)
-    {
-      g_autoptr (GPtrArray) inputs = g_ptr_array_new ();
-      for (size_t i = 0; i < model->graph->n_input; i++)
-        if (!onyx_graph_input_is_initializer (model->graph, model->graph->input[i]->name))
-          g_ptr_array_add (inputs, model->graph->input[i]);
-      onyx_properties_add_value_infos (add_group (self, _("Inputs")), self->page,
-                                       (Onnx__ValueInfoProto **) inputs->pdata, inputs->len, TRUE);
-      onyx_properties_add_value_infos (add_group (self, _("Outputs")), self->page, model->graph->output,
-                                       model->graph->n_output, FALSE);
-    }
-  present_page (self);
 }
 
 /* On a node's output row: a new node reading that output. */
@@ -467,9 +294,9 @@ add_tensor_link (GtkWidget *group, OnyxDocument *doc, Onnx__GraphProto *graph, c
   g_autofree char *type = NULL;
 
   if (name == NULL || name[0] == '\0')
-    return add_row (group, label, _("(not connected)"));
+    return onyx_properties_add_row (group, label, _("(not connected)"));
   type = tensor_type_text (doc, graph, name);
-  return add_link_row (group, title, type != NULL ? type : "", "graph.select-tensor", g_variant_new_string (name));
+  return onyx_properties_add_link_row (group, title, type != NULL ? type : "", "graph.select-tensor", g_variant_new_string (name));
 }
 
 /* The node's problems, first in the panel: they are why people look at it. */
@@ -486,8 +313,8 @@ add_problem_rows (OnyxProperties *self, Onnx__NodeProto *node)
       if (p->node_proto != node)
         continue;
       if (group == NULL)
-        group = add_group (self, _("Problems"));
-      row = add_row (group, onyx_problem_severity_label (p->severity), p->message);
+        group = onyx_properties_add_group (self, _("Problems"));
+      row = onyx_properties_add_row (group, onyx_problem_severity_label (p->severity), p->message);
       icon = gtk_image_new_from_icon_name (onyx_problem_severity_icon (p->severity));
       gtk_widget_add_css_class (icon, onyx_problem_severity_class (p->severity));
       adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
@@ -504,32 +331,32 @@ add_schema_rows (GtkWidget *group, OnyxDocument *doc, Onnx__NodeProto *node)
   GtkWidget *link;
 
   if (schema != NULL && onyx_schema_is_onnxruntime (schema))
-    add_row (group, _("Schema"), _("An operator of ONNX Runtime: the model runs on ONNX Runtime"));
+    onyx_properties_add_row (group, _("Schema"), _("An operator of ONNX Runtime: the model runs on ONNX Runtime"));
   else if (onyx_domain_is_onnxruntime (node->domain))
     {
-      add_row (group, _("Schema"), _("Not in ONNX Runtime’s documentation: an operator of another "
+      onyx_properties_add_row (group, _("Schema"), _("Not in ONNX Runtime’s documentation: an operator of another "
                                      "ONNX Runtime, or a custom one"));
       return NULL;
     }
   else if (!onyx_domain_is_standard (node->domain))
     {
-      add_row (group, _("Schema"), _("Custom operator: no ONNX schema describes it; "
+      onyx_properties_add_row (group, _("Schema"), _("Custom operator: no ONNX schema describes it; "
                                      "standard runtimes need its implementation"));
       return NULL;
     }
   if (schema == NULL && onyx_opset_version (model->opset_import, model->n_opset_import, node->domain) >
                             onyx_schema_domain_version (node->domain))
-    add_text_row (group, _("Schema"),
+    onyx_properties_add_text_row (group, _("Schema"),
                   /* Translators: the version of the ONNX library Onyx was built with */
                   g_strdup_printf (_("This model’s opset is newer than ONNX %s knows: see the "
                                      "documentation"), onyx_schema_onnx_version ()));
   else if (schema == NULL || schema->deprecated)
-    add_row (group, _("Schema"), _("Not defined at this model’s opset"));
+    onyx_properties_add_row (group, _("Schema"), _("Not defined at this model’s opset"));
   else
     {
       if (schema->doc != NULL && schema->doc[0] != '\0')
-        add_row (group, _("Summary"), schema->doc);
-      add_text_row (group, _("Version"), g_strdup_printf (_("Since opset %d"), schema->since_version));
+        onyx_properties_add_row (group, _("Summary"), schema->doc);
+      onyx_properties_add_text_row (group, _("Version"), g_strdup_printf (_("Since opset %d"), schema->since_version));
     }
   url = onyx_schema_docs_url (node->domain, node->op_type);
   if (url != NULL)
@@ -560,8 +387,8 @@ add_default_rows (GtkWidget **group, OnyxProperties *self, const OnyxSchema *sch
       g_autofree char *text = g_strdup_printf (_("%s (default)"), value ? value : "");
       GtkWidget *row;
       if (*group == NULL)
-        *group = add_group (self, _("Attributes"));
-      row = add_row (*group, a->name, text);
+        *group = onyx_properties_add_group (self, _("Attributes"));
+      row = onyx_properties_add_row (*group, a->name, text);
       gtk_widget_add_css_class (row, "dim-label");
       gtk_widget_add_css_class (row, "default-attribute");
     }
@@ -582,7 +409,7 @@ add_graph_rows (GtkWidget *group, OnyxGraphList *graphs, const Onnx__AttributePr
                                                           "graph of %zu nodes — open", graph->n_node),
                                                 graph->n_node);
       if (entry != NULL)
-        add_link_row (group, title, value, "graph.open-graph", g_variant_new_string (entry->name));
+        onyx_properties_add_link_row (group, title, value, "graph.open-graph", g_variant_new_string (entry->name));
     }
 }
 
@@ -597,7 +424,7 @@ add_frame_row (GtkWidget *group, const char *title, const OnyxSourceFrame *frame
   g_autofree char *code_markup = code != NULL ? g_markup_printf_escaped ("\n<tt>%s</tt>", code) : NULL;
   g_autofree char *markup = g_strconcat (where, code_markup, NULL);
   g_autofree char *file = onyx_display_escape (frame->file);
-  GtkWidget *row = add_row (group, title, NULL);
+  GtkWidget *row = onyx_properties_add_row (group, title, NULL);
 
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), markup);
   /* The whole path: the row shows the file's name only. */
@@ -617,21 +444,21 @@ add_module_rows (OnyxProperties *self, Onnx__NodeProto *node)
   if (info == NULL)
     return FALSE;
   /* Translators: the PyTorch module (nn.Module) a node was exported from. */
-  group = add_group (self, _("PyTorch Module"));
+  group = onyx_properties_add_group (self, _("PyTorch Module"));
   depth = g_strv_length (info->path);
   if (depth > 0)
     {
       g_autofree char *label = onyx_module_info_label (info, depth - 1);
       g_autofree char *path = g_strjoinv (" › ", info->path);
-      add_text_row (group, _("Module"), onyx_display_escape (label));
-      add_text_row (group, _("Path"), onyx_display_escape (path));
+      onyx_properties_add_text_row (group, _("Module"), onyx_display_escape (label));
+      onyx_properties_add_text_row (group, _("Path"), onyx_display_escape (path));
     }
   else if (info->op != NULL)
-    add_row (group, _("Module"), _("the model itself (top level)"));
+    onyx_properties_add_row (group, _("Module"), _("the model itself (top level)"));
   if (info->root_class != NULL || info->classes != NULL || info->op_class != NULL)
     {
       g_autofree char *chain = onyx_module_info_class_chain (info);
-      add_text_row (group, _("Classes"), onyx_display_escape (chain));
+      onyx_properties_add_text_row (group, _("Classes"), onyx_display_escape (chain));
     }
   for (guint i = 0; i < info->frames->len; i++)
     {
@@ -653,15 +480,15 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   const char *domain = node->domain != NULL && node->domain[0] ? node->domain : "ai.onnx";
   gboolean has_module;
 
-  begin_page (self);
-  group = add_group (self, _("Node"));
-  add_text_row (group, _("Operator"), onyx_display_escape (node->op_type));
-  add_text_row (group, _("Domain"), g_strdup_printf ("%s (%s)", domain,
+  onyx_properties_begin_page (self);
+  group = onyx_properties_add_group (self, _("Node"));
+  onyx_properties_add_text_row (group, _("Operator"), onyx_display_escape (node->op_type));
+  onyx_properties_add_text_row (group, _("Domain"), g_strdup_printf ("%s (%s)", domain,
                 onyx_domain_is_standard (node->domain) ? _("standard ONNX")
                 : onyx_domain_is_onnxruntime (node->domain) ? _("ONNX Runtime’s") : _("custom")));
   add_entry_row (group, _("Name"), node->name != NULL ? node->name : "", "edit.rename-node", NULL);
   if (node->doc_string != NULL && node->doc_string[0] != '\0')
-    add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));
+    onyx_properties_add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));
   schema = add_schema_rows (group, doc, node);
   add_problem_rows (self, node);
   has_module = add_module_rows (self, node);
@@ -681,7 +508,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
     {
       /* Names of the graphs the node holds, made once and only if it holds any. */
       g_autoptr (OnyxGraphList) graphs = NULL;
-      group = attributes = add_group (self, _("Attributes"));
+      group = attributes = onyx_properties_add_group (self, _("Attributes"));
       for (size_t i = 0; i < node->n_attribute; i++)
         {
           Onnx__AttributeProto *a = node->attribute[i];
@@ -697,13 +524,13 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
               add_graph_rows (group, graphs, a);
             }
           else
-            add_row (group, name, value);
+            onyx_properties_add_row (group, name, value);
         }
     }
   add_default_rows (&attributes, self, schema, node);
-  add_metadata_group (self, _("Metadata"), &node->base, has_module);
+  onyx_properties_add_metadata_group (self, _("Metadata"), &node->base, has_module);
 
-  group = add_group (self, _("Inputs"));
+  group = onyx_properties_add_group (self, _("Inputs"));
   for (size_t i = 0; i < node->n_input; i++)
     {
       /* The schema's name for the slot (Conv's X, W, B), else its position. */
@@ -715,7 +542,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
                                  onyx_tensor_picker_button_new_in (doc, graph, node->input[i], "edit.reconnect-input",
                                                                    g_variant_new_uint32 ((guint32) i)));
     }
-  group = add_group (self, _("Outputs"));
+  group = onyx_properties_add_group (self, _("Outputs"));
   for (size_t i = 0; i < node->n_output; i++)
     {
       g_autofree char *slot = schema ? onyx_schema_output_name (schema, i) : NULL;
@@ -724,7 +551,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
       if (node->output[i] != NULL && node->output[i][0] != '\0')
         adw_action_row_add_suffix (ADW_ACTION_ROW (row), insert_after_button (node->output[i]));
     }
-  present_page (self);
+  onyx_properties_present_page (self);
 }
 
 static void
@@ -732,38 +559,38 @@ add_type_row (GtkWidget *group, OnyxDocument *doc, Onnx__GraphProto *graph, cons
 {
   g_autofree char *type = tensor_type_text (doc, graph, name);
   if (type != NULL)
-    add_row (group, _("Type"), type);
+    onyx_properties_add_row (group, _("Type"), type);
 }
 
 static void
 add_initializer_rows (OnyxProperties *self, OnyxDocument *doc, Onnx__TensorProto *tensor)
 {
-  GtkWidget *group = add_group (self, _("Initializer"));
+  GtkWidget *group = onyx_properties_add_group (self, _("Initializer"));
   g_autoptr (GError) error = NULL;
   g_autoptr (OnyxTensorValues) values = NULL;
   guint64 n_elements = 0, n_bytes = 0;
 
-  add_row (group, _("Element type"), onyx_elem_type_name (tensor->data_type));
-  add_text_row (group, _("Dimensions"), onyx_dims_to_string (tensor->dims, tensor->n_dims));
+  onyx_properties_add_row (group, _("Element type"), onyx_elem_type_name (tensor->data_type));
+  onyx_properties_add_text_row (group, _("Dimensions"), onyx_dims_to_string (tensor->dims, tensor->n_dims));
   if (onyx_dims_n_elements (tensor->dims, tensor->n_dims, &n_elements))
-    add_text_row (group, _("Elements"), format_count (n_elements));
+    onyx_properties_add_text_row (group, _("Elements"), onyx_properties_format_count (n_elements));
   if (onyx_tensor_n_bytes (tensor, &n_bytes))
-    add_text_row (group, _("Size"), g_format_size (n_bytes));
+    onyx_properties_add_text_row (group, _("Size"), g_format_size (n_bytes));
 
   values = onyx_tensor_values_read (tensor, onyx_model_get_base_dir (onyx_document_get_model (doc)),
                                     MAX_VALUES, &error);
   if (values == NULL)
     {
-      add_row (group, _("Values"), error->message);
+      onyx_properties_add_row (group, _("Values"), error->message);
       return;
     }
   if (values->has_stats)
     {
-      add_text_row (group, _("Minimum"), g_strdup_printf ("%g", values->min));
-      add_text_row (group, _("Maximum"), g_strdup_printf ("%g", values->max));
-      add_text_row (group, _("Mean"), g_strdup_printf ("%g", values->mean));
+      onyx_properties_add_text_row (group, _("Minimum"), g_strdup_printf ("%g", values->min));
+      onyx_properties_add_text_row (group, _("Maximum"), g_strdup_printf ("%g", values->max));
+      onyx_properties_add_text_row (group, _("Mean"), g_strdup_printf ("%g", values->mean));
     }
-  add_text_row (group, values->n_values < values->n_elements ? _("First values") : _("Values"),
+  onyx_properties_add_text_row (group, values->n_values < values->n_elements ? _("First values") : _("Values"),
                 onyx_tensor_values_format (values, MAX_VALUES));
 }
 
@@ -779,8 +606,8 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
   Onnx__GraphProto *graph = onyx_graph_index_get_graph (index);
   GtkWidget *group, *box;
 
-  begin_page (self);
-  group = add_group (self, input != NULL && init == NULL ? _("Graph Input")
+  onyx_properties_begin_page (self);
+  group = onyx_properties_add_group (self, input != NULL && init == NULL ? _("Graph Input")
                            : output != NULL ? _("Graph Output") : _("Tensor"));
   add_entry_row (group, _("Name"), name, "edit.rename-tensor", g_variant_new_string (name));
 
@@ -812,17 +639,17 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
     {
       g_autofree char *who = onyx_node_describe (doc, value->producer);
       gssize pos = onyx_graph_index_node_position (index, value->producer);
-      add_link_row (group, _("Produced by"), who, "graph.select-node", g_variant_new_int32 (pos));
+      onyx_properties_add_link_row (group, _("Produced by"), who, "graph.select-node", g_variant_new_int32 (pos));
     }
   else if (input == NULL && init == NULL && onyx_document_graph_owner (doc, graph) != NULL)
-    add_row (group, _("Produced by"), _("a graph around this one (read from outside)"));
+    onyx_properties_add_row (group, _("Produced by"), _("a graph around this one (read from outside)"));
   if (value != NULL)
     for (guint i = 0; i < value->uses->len; i++)
       {
         OnyxUse *use = &g_array_index (value->uses, OnyxUse, i);
         g_autofree char *who = onyx_node_describe (doc, use->node);
         gssize pos = onyx_graph_index_node_position (index, use->node);
-        add_link_row (group, _("Used by"), who, "graph.select-node", g_variant_new_int32 (pos));
+        onyx_properties_add_link_row (group, _("Used by"), who, "graph.select-node", g_variant_new_int32 (pos));
       }
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -838,8 +665,8 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
   if (init != NULL)
     add_initializer_rows (self, doc, init);
   if (input != NULL || output != NULL || (input = value_info_named (graph, name)) != NULL)
-    add_metadata_group (self, _("Metadata"), &(input != NULL ? input : output)->base, FALSE);
-  present_page (self);
+    onyx_properties_add_metadata_group (self, _("Metadata"), &(input != NULL ? input : output)->base, FALSE);
+  onyx_properties_present_page (self);
 }
 
 /* ---- What the panel shows: the view state's selection ---- */
