@@ -255,6 +255,10 @@ class Render(unittest.TestCase):
                     width, height = (float(v) for v in re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", info).groups())
                 self.assertLess(max(width, height), 16000, name)
                 self.assertLess(max(width, height) / min(width, height), 2.5, name)
+            # The columns are the graph's shape, not the zoom's: the same at 0.55.
+            run = cli("render", model, "-o", os.path.join(tmp, "small.png"), "--scale", "0.55")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(int(re.search(r"the graph is (\d+) columns side by side", run.stdout).group(1)), columns)
             # The PDF's text in reading order: the nodes from the first to the last.
             text = subprocess.run(["pdftotext", "-raw", out, "-"], capture_output=True, text=True, check=True).stdout
             self.assertEqual(text.count("Sigmoid"), 112)

@@ -87,8 +87,8 @@ onyx_render_pieces (const OnyxLayout *layout, const OnyxRect *area, double max_h
       g_array_append_vals (pieces, &(OnyxRenderPiece) { *area, 0, 0 }, 1);
       return pieces;
     }
-  /* About as wide as tall, and no column over the limit. */
-  n_columns = (guint) MAX (ceil (area->height / max_height), ceil (sqrt (area->height / (area->width + GUTTER))));
+  /* About as wide as tall. */
+  n_columns = (guint) ceil (sqrt (area->height / (area->width + GUTTER)));
   cuts = free_cuts (layout, area);
   for (guint c = 1; c <= n_columns; c++)
     {

@@ -18,10 +18,14 @@
 #include "onyx-error.h"
 
 #define MAX_IMAGE_SIDE 32000.0
-/* Taller than this (device pixels, or points for PDF), and over twice as tall as
- * wide, a picture is cut into columns. */
+/* Pixels (or points for PDF) a column may be at most. */
 #define MAX_PNG_COLUMN 16000.0
 #define MAX_PDF_COLUMN 14400.0
+/* A graph taller than this, in layout points, and over twice as tall as wide, is
+ * cut into columns at any scale: how a picture is laid out is the graph's shape's
+ * business, not the zoom's (a detector was one 15,000-pixel column at 0.55 and five
+ * columns at 1). */
+#define COLUMNS_PAST 16000.0
 /* Columns drawn below this scale to fit would not read: one column then. */
 #define READABLE_SCALE 0.8
 
@@ -29,7 +33,7 @@
 
 /* The pieces of a file of `area` at `*scale`: columns for a tall PNG or PDF when they
  * fit the limit at a readable scale (*scale is lowered to fit it); past that (a
- * 12,000-node graph expanded whole), one column as before, which no picture reads. */
+ * 12,000-node graph expanded whole), one column, which no picture reads. */
 static GArray *
 file_pieces (const OnyxLayout *layout, const OnyxRect *area, double *scale, gboolean png, gboolean pdf,
              gboolean columns, double *width, double *height)
@@ -38,7 +42,7 @@ file_pieces (const OnyxLayout *layout, const OnyxRect *area, double *scale, gboo
 
   if (columns && (png || pdf))
     {
-      GArray *pieces = onyx_render_pieces (layout, area, limit / *scale, width, height);
+      GArray *pieces = onyx_render_pieces (layout, area, COLUMNS_PAST, width, height);
       double fit = MIN (*scale, limit / MAX (*width, *height));
       if (pieces->len == 1 || fit >= MIN (*scale, READABLE_SCALE))
         {

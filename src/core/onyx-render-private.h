@@ -79,8 +79,8 @@ typedef struct {
 
 /* The pieces a picture of `area` is made of: `area` itself, or when it is taller
  * than `max_height` and over twice as tall as wide, bands of it cut where no box or
- * label is, as columns about as many as make the picture square. The picture's size
- * is set (layout points). */
+ * label is, as many columns as make the picture about square (whatever the scale it
+ * is drawn at). The picture's size is set (layout points). */
 GArray *onyx_render_pieces      (const OnyxLayout        *layout,
                                  const OnyxRect          *area,
                                  double                   max_height,
