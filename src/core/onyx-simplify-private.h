@@ -107,6 +107,39 @@ OnyxArray         *onyx_simplify_constant_node_value (OnyxSimplifyContext   *ctx
 GArray            *onyx_simplify_constant_ints (OnyxSimplifyContext *ctx,
                                                 Onnx__GraphProto    *graph,
                                                 const char          *name);
+/* Whether `name` is a constant (as onyx_simplify_constant_value reads it) with at
+ * least one element, every element equal to `value` (0 for an Add that adds
+ * nothing, 1 for a Mul). */
+gboolean           onyx_simplify_constant_all  (OnyxSimplifyContext *ctx,
+                                                Onnx__GraphProto    *graph,
+                                                const char          *name,
+                                                double               value);
+/* The model's ai.onnx opset (the form of an operator's arguments depends on it),
+ * -1 when it imports none. */
+gint64             onyx_simplify_opset         (OnyxSimplifyContext *ctx);
+/* An ints argument that an operator took as an attribute before opset `since` and as
+ * its input `input` from then on (Squeeze's axes until 13, Pad's pads until 11,
+ * Slice's starts until 10): TRUE with *values a new GArray of gint64, or NULL when
+ * the node leaves the argument out; FALSE when the input is no constant of ints or
+ * the node gives the argument in the other opset's form. */
+gboolean           onyx_simplify_ints_argument (OnyxSimplifyContext   *ctx,
+                                                Onnx__GraphProto      *graph,
+                                                const Onnx__NodeProto *node,
+                                                const char            *attribute,
+                                                gint64                 since,
+                                                guint                  input,
+                                                GArray               **values);
+/* The rank inference knows (onyx_simplify_tensor_shape), or -1. */
+gint               onyx_simplify_rank          (OnyxSimplifyContext *ctx,
+                                                Onnx__GraphProto    *graph,
+                                                const char          *name);
+/* Whether inference gives `a` and `b` the same element type and the same shape: the
+ * same rank, and each dim the same number or the same symbol (a batch `N` on both
+ * sides); a dim known on neither side is not known to be the same. */
+gboolean           onyx_simplify_same_type     (OnyxSimplifyContext *ctx,
+                                                Onnx__GraphProto    *graph,
+                                                const char          *a,
+                                                const char          *b);
 /* ---- Asking inference and ONNX Runtime (onyx-simplify-tape.c) ---- */
 
 /* Runs `nodes` of `graph` (in order; what they read from outside them is constant
@@ -171,6 +204,13 @@ void     onyx_simplify_set_input       (OnyxSimplifyContext *ctx,
                                         Onnx__NodeProto     *node,
                                         guint                input,
                                         const char          *name);
+
+/* Sets an ints attribute of a node (recorded), replacing one of that name. */
+void     onyx_simplify_set_ints_attribute (OnyxSimplifyContext *ctx,
+                                           Onnx__NodeProto     *node,
+                                           const char          *name,
+                                           const gint64        *values,
+                                           gsize                n_values);
 
 /* The attribute of that name, or NULL. */
 const Onnx__AttributeProto *onyx_simplify_attribute (const Onnx__NodeProto *node,

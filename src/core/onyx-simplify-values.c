@@ -5,7 +5,9 @@
 
 #include "onyx-simplify-private.h"
 
+#include "onyx-attribute.h"
 #include "onyx-domain.h"
+#include "onyx-schema.h"
 #include "onyx-tensor-values.h"
 
 void
@@ -194,6 +196,91 @@ onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, 
   return ints;
 }
 
+gboolean
+onyx_simplify_constant_all (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const char *name, double value)
+{
+  g_autoptr (OnyxArray) array = onyx_simplify_constant_value (ctx, graph, name, ONYX_SIMPLIFY_LARGEST_FOLD, NULL);
+  g_autoptr (OnyxTensorValues) values = NULL;
+  Onnx__TensorProto *tensor;
+
+  if (array == NULL)
+    return FALSE;
+  /* Read back as numbers, whatever the element type. */
+  tensor = onyx_tensor_new_from_array (array, "");
+  values = onyx_tensor_values_read (tensor, NULL, G_MAXUINT64, NULL);
+  onnx__tensor_proto__free_unpacked (tensor, NULL);
+  if (values == NULL || values->values == NULL || values->n_values == 0 || values->n_values != values->n_elements)
+    return FALSE;
+  for (guint64 i = 0; i < values->n_values; i++)
+    if (values->values[i] != value)
+      return FALSE;
+  return TRUE;
+}
+
+gint64
+onyx_simplify_opset (OnyxSimplifyContext *ctx)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (ctx->doc);
+
+  return onyx_opset_version (model->opset_import, model->n_opset_import, "");
+}
+
+gboolean
+onyx_simplify_ints_argument (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const Onnx__NodeProto *node,
+                             const char *attribute, gint64 since, guint input, GArray **values)
+{
+  const Onnx__AttributeProto *attr = onyx_simplify_attribute (node, attribute);
+  gboolean has_input = node->n_input > input && node->input[input][0] != '\0';
+
+  *values = NULL;
+  if (onyx_simplify_opset (ctx) < since)
+    {
+      if (has_input || (attr != NULL && attr->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS))
+        return FALSE;
+      if (attr != NULL)
+        {
+          *values = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) attr->n_ints);
+          g_array_append_vals (*values, attr->ints, (guint) attr->n_ints);
+        }
+      return TRUE;
+    }
+  if (attr != NULL)
+    return FALSE;
+  if (!has_input)
+    return TRUE;
+  *values = onyx_simplify_constant_ints (ctx, graph, node->input[input]);
+  return *values != NULL;
+}
+
+gint
+onyx_simplify_rank (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const char *name)
+{
+  g_autoptr (GArray) dims = NULL;
+
+  return onyx_simplify_tensor_shape (ctx, graph, name, NULL, &dims, NULL) ? (gint) dims->len : -1;
+}
+
+gboolean
+onyx_simplify_same_type (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const char *a, const char *b)
+{
+  g_autoptr (GArray) dims_a = NULL, dims_b = NULL;
+  g_autoptr (GPtrArray) symbols_a = NULL, symbols_b = NULL;
+  int type_a = 0, type_b = 0;
+
+  if (!onyx_simplify_tensor_shape (ctx, graph, a, &type_a, &dims_a, &symbols_a) ||
+      !onyx_simplify_tensor_shape (ctx, graph, b, &type_b, &dims_b, &symbols_b) || type_a == 0 ||
+      type_a != type_b || dims_a->len != dims_b->len)
+    return FALSE;
+  for (guint i = 0; i < dims_a->len; i++)
+    {
+      gint64 x = g_array_index (dims_a, gint64, i), y = g_array_index (dims_b, gint64, i);
+      const char *symbol_x = symbols_a->pdata[i], *symbol_y = symbols_b->pdata[i];
+      if (x >= 0 ? x != y : symbol_x == NULL || g_strcmp0 (symbol_x, symbol_y) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* ---- Changing ---- */
 
 void
@@ -315,6 +402,25 @@ void
 onyx_simplify_set_input (OnyxSimplifyContext *ctx, Onnx__NodeProto *node, guint input, const char *name)
 {
   onyx_document_set_node_input (ctx->doc, node, input, name);
+}
+
+void
+onyx_simplify_set_ints_attribute (OnyxSimplifyContext *ctx, Onnx__NodeProto *node, const char *name,
+                                  const gint64 *values, gsize n_values)
+{
+  Onnx__AttributeProto *attr = malloc (sizeof *attr);
+  gsize position = node->n_attribute;
+
+  onnx__attribute_proto__init (attr);
+  attr->name = strdup (name);
+  attr->has_type = TRUE;
+  attr->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS;
+  attr->n_ints = n_values;
+  attr->ints = malloc (MAX (n_values, 1) * sizeof *attr->ints);
+  memcpy (attr->ints, values, n_values * sizeof *attr->ints);
+  if (onyx_node_find_attribute (node, name, &position) != NULL)
+    onyx_document_remove_item (ctx->doc, &node->base, "attribute", position);
+  onyx_document_insert_item (ctx->doc, &node->base, "attribute", position, &attr->base);
 }
 
 const Onnx__AttributeProto *
