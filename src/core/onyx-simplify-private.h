@@ -182,5 +182,8 @@ gint64   onyx_simplify_attribute_int   (const Onnx__NodeProto *node,
 /* A node of the standard domain (ai.onnx) with this op_type. */
 gboolean onyx_simplify_is_op           (const Onnx__NodeProto *node,
                                         const char            *op_type);
+/* An operator that draws random numbers (RandomNormal…, Multinomial, Bernoulli):
+ * two of them never compute the same, nor one twice. */
+gboolean onyx_simplify_draws_random    (const Onnx__NodeProto *node);
 
 G_END_DECLS

@@ -338,3 +338,13 @@ onyx_simplify_is_op (const Onnx__NodeProto *node, const char *op_type)
 {
   return onyx_domain_is_default (node->domain) && g_strcmp0 (node->op_type, op_type) == 0;
 }
+
+gboolean
+onyx_simplify_draws_random (const Onnx__NodeProto *node)
+{
+  static const char *const random_ops[] = {
+    "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial", "Bernoulli", NULL,
+  };
+
+  return onyx_domain_is_default (node->domain) && g_strv_contains (random_ops, node->op_type);
+}

@@ -400,10 +400,6 @@ run_passes (OnyxSimplifyContext *ctx, OnyxSimplifyPasses listed, OnyxSimplifyPas
 
 /* ---- The proof ---- */
 
-static const char *const random_ops[] = {
-  "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial", "Bernoulli", NULL,
-};
-
 static const char *
 random_op_in (OnyxDocument *doc)
 {
@@ -413,8 +409,7 @@ random_op_in (OnyxDocument *doc)
     {
       Onnx__GraphProto *graph = graphs->pdata[i];
       for (size_t n = 0; n < graph->n_node; n++)
-        if (onyx_domain_is_default (graph->node[n]->domain) &&
-            g_strv_contains (random_ops, graph->node[n]->op_type))
+        if (onyx_simplify_draws_random (graph->node[n]))
           return graph->node[n]->op_type;
     }
   return NULL;
