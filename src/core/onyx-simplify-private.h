@@ -159,6 +159,15 @@ gboolean onyx_simplify_bypass          (OnyxSimplifyContext *ctx,
                                         Onnx__NodeProto     *node,
                                         guint                output,
                                         const char          *source);
+/* `node` computes what `sources` hold, one name per output (a duplicate of another
+ * node: that node's outputs; NULL for an output no one reads): readers of each
+ * output read its source instead, and the node goes, unless one of its outputs is a
+ * graph output, whose name must stay: then only its readers move. Nothing changes
+ * when an output that is read has no source. TRUE when anything changed. */
+gboolean onyx_simplify_merge_outputs   (OnyxSimplifyContext *ctx,
+                                        Onnx__GraphProto    *graph,
+                                        Onnx__NodeProto     *node,
+                                        const char *const   *sources);
 /* Removes a node no one reads any more (Clean Up would; this is at once, so that
  * counts of uses stay true for the rest of the pass). */
 void     onyx_simplify_remove_node     (OnyxSimplifyContext *ctx,
