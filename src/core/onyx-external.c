@@ -285,13 +285,25 @@ parse_size (const char *text, guint64 *value)
   return text == NULL || g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, value, NULL);
 }
 
+gboolean
+onyx_tensor_external_span (const Onnx__TensorProto *tensor, const char **location, guint64 *offset,
+                           guint64 *length)
+{
+  *location = onyx_tensor_external_location (tensor);
+  *offset = 0;
+  *length = G_MAXUINT64;
+  return onyx_tensor_is_external (tensor) && *location != NULL &&
+         parse_size (external_entry (tensor, "offset"), offset) &&
+         parse_size (external_entry (tensor, "length"), length);
+}
+
 GBytes *
 onyx_external_read (const Onnx__TensorProto *tensor, const char *base_dir, GError **error)
 {
   const char *location = onyx_tensor_external_location (tensor);
   const char *why = NULL;
   g_autofree char *path = resolve_location (base_dir, location, &why);
-  guint64 offset = 0, length = G_MAXUINT64;
+  guint64 offset, length;
   GMappedFile *mapping;
   GBytes *whole, *part;
   GError *local_error = NULL;
@@ -299,8 +311,7 @@ onyx_external_read (const Onnx__TensorProto *tensor, const char *base_dir, GErro
 
   if (path == NULL)
     return external_fail (error, "model", tensor, location, why), NULL;
-  if (!parse_size (external_entry (tensor, "offset"), &offset) ||
-      !parse_size (external_entry (tensor, "length"), &length))
+  if (!onyx_tensor_external_span (tensor, &location, &offset, &length))
     return external_fail (error, "model", tensor, location, _("offset or length is not a number")), NULL;
   mapping = g_mapped_file_new (path, FALSE, &local_error);
   if (mapping == NULL)

@@ -13,6 +13,13 @@ G_BEGIN_DECLS
 gboolean     onyx_tensor_is_external       (const Onnx__TensorProto *tensor);
 /* The "location" entry of external_data, or NULL. */
 const char  *onyx_tensor_external_location (const Onnx__TensorProto *tensor);
+/* Where its bytes are: location, offset (0 when not given) and length (G_MAXUINT64
+ * when not given: to the end of the file). FALSE when it is not external, names no
+ * location, or its offset or length is not a number. */
+gboolean     onyx_tensor_external_span     (const Onnx__TensorProto *tensor,
+                                            const char             **location,
+                                            guint64                 *offset,
+                                            guint64                 *length);
 
 /* Refuses absolute locations, ".." components, and files that resolve (symlinks
  * included) outside `base_dir` or are not regular files. */

@@ -23,8 +23,7 @@
 /* What never folds: nothing that draws random numbers, holds a graph, or makes
  * sequences and optionals (which no initializer holds). */
 static const char *const unfoldable_ops[] = {
-  "Constant", "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial",
-  "Bernoulli", "If", "Loop", "Scan", "SequenceAt", "SequenceConstruct", "SequenceEmpty", "SequenceErase",
+  "Constant", "If", "Loop", "Scan", "SequenceAt", "SequenceConstruct", "SequenceEmpty", "SequenceErase",
   "SequenceInsert", "SequenceLength", "SequenceMap", "SplitToSequence", "ConcatFromSequence", "Optional",
   "OptionalGetElement", "OptionalHasElement", NULL,
 };
@@ -35,7 +34,7 @@ op_folds (const Onnx__NodeProto *node)
   if (node->domain != NULL && node->domain[0] != '\0' && strcmp (node->domain, "ai.onnx") != 0 &&
       strcmp (node->domain, "ai.onnx.ml") != 0)
     return FALSE;
-  if (g_strv_contains (unfoldable_ops, node->op_type))
+  if (g_strv_contains (unfoldable_ops, node->op_type) || onyx_simplify_draws_random (node))
     return FALSE;
   for (size_t a = 0; a < node->n_attribute; a++)
     if (node->attribute[a]->g != NULL || node->attribute[a]->n_graphs > 0)

@@ -192,6 +192,15 @@ gboolean onyx_simplify_bypass          (OnyxSimplifyContext *ctx,
                                         Onnx__NodeProto     *node,
                                         guint                output,
                                         const char          *source);
+/* `node` computes what `sources` hold, one name per output (a duplicate of another
+ * node: that node's outputs; NULL for an output no one reads): readers of each
+ * output read its source instead, and the node goes, unless one of its outputs is a
+ * graph output, whose name must stay: then only its readers move. Nothing changes
+ * when an output that is read has no source. TRUE when anything changed. */
+gboolean onyx_simplify_merge_outputs   (OnyxSimplifyContext *ctx,
+                                        Onnx__GraphProto    *graph,
+                                        Onnx__NodeProto     *node,
+                                        const char *const   *sources);
 /* Removes a node no one reads any more (Clean Up would; this is at once, so that
  * counts of uses stay true for the rest of the pass). */
 void     onyx_simplify_remove_node     (OnyxSimplifyContext *ctx,
@@ -222,5 +231,8 @@ gint64   onyx_simplify_attribute_int   (const Onnx__NodeProto *node,
 /* A node of the standard domain (ai.onnx) with this op_type. */
 gboolean onyx_simplify_is_op           (const Onnx__NodeProto *node,
                                         const char            *op_type);
+/* An operator that draws random numbers (RandomNormal…, Multinomial, Bernoulli):
+ * two of them never compute the same, nor one twice. */
+gboolean onyx_simplify_draws_random    (const Onnx__NodeProto *node);
 
 G_END_DECLS

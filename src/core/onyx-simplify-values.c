@@ -345,6 +345,37 @@ onyx_simplify_bypass (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, Onnx__N
   return TRUE;
 }
 
+gboolean
+onyx_simplify_merge_outputs (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, Onnx__NodeProto *node,
+                             const char *const *sources)
+{
+  gboolean changed = FALSE, stays = FALSE;
+
+  for (size_t k = 0; k < node->n_output; k++)
+    {
+      const char *name = node->output[k];
+      if (name[0] != '\0' && (sources[k] == NULL || sources[k][0] == '\0') &&
+          (onyx_simplify_is_output (graph, name) || onyx_simplify_n_uses (ctx, graph, name) > 0))
+        return FALSE;
+    }
+  for (size_t k = 0; k < node->n_output; k++)
+    {
+      const char *name = node->output[k];
+      if (name[0] == '\0' || sources[k] == NULL || sources[k][0] == '\0')
+        continue;
+      /* A graph output keeps its name, and so its node. */
+      stays |= onyx_simplify_is_output (graph, name);
+      if (onyx_simplify_n_uses (ctx, graph, name) > 0)
+        {
+          onyx_edit_redirect_uses (ctx->doc, graph, name, sources[k], node);
+          changed = TRUE;
+        }
+    }
+  if (!stays)
+    onyx_simplify_remove_node (ctx, node);
+  return changed || !stays;
+}
+
 void
 onyx_simplify_remove_node (OnyxSimplifyContext *ctx, Onnx__NodeProto *node)
 {
@@ -443,4 +474,14 @@ gboolean
 onyx_simplify_is_op (const Onnx__NodeProto *node, const char *op_type)
 {
   return onyx_domain_is_default (node->domain) && g_strcmp0 (node->op_type, op_type) == 0;
+}
+
+gboolean
+onyx_simplify_draws_random (const Onnx__NodeProto *node)
+{
+  static const char *const random_ops[] = {
+    "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial", "Bernoulli", NULL,
+  };
+
+  return onyx_domain_is_default (node->domain) && g_strv_contains (random_ops, node->op_type);
 }

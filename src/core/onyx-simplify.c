@@ -19,6 +19,7 @@ static const OnyxSimplifyPass *const passes[] = {
   &onyx_simplify_constants_pass,
   &onyx_simplify_fold_pass,
   &onyx_simplify_noops_pass,
+  &onyx_simplify_duplicates_pass,
 };
 
 /* A pass the tests add after the others (one that changes the outputs). */
@@ -401,10 +402,6 @@ run_passes (OnyxSimplifyContext *ctx, OnyxSimplifyPasses listed, OnyxSimplifyPas
 
 /* ---- The proof ---- */
 
-static const char *const random_ops[] = {
-  "RandomNormal", "RandomNormalLike", "RandomUniform", "RandomUniformLike", "Multinomial", "Bernoulli", NULL,
-};
-
 static const char *
 random_op_in (OnyxDocument *doc)
 {
@@ -414,8 +411,7 @@ random_op_in (OnyxDocument *doc)
     {
       Onnx__GraphProto *graph = graphs->pdata[i];
       for (size_t n = 0; n < graph->n_node; n++)
-        if (onyx_domain_is_default (graph->node[n]->domain) &&
-            g_strv_contains (random_ops, graph->node[n]->op_type))
+        if (onyx_simplify_draws_random (graph->node[n]))
           return graph->node[n]->op_type;
     }
   return NULL;
