@@ -675,6 +675,7 @@ onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *optio
   OnyxRunRequest request = { 0 };
   g_autoptr (GBytes) request_bytes = NULL, result_bytes = NULL;
   g_autofree char *text = NULL;
+  g_autoptr (GError) unreadable = NULL;
   OnyxRunResult *result;
 
   if (!onyx_run_available (&reason))
@@ -721,7 +722,14 @@ onyx_run_model (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *optio
         }
       return NULL;
     }
-  result = onyx_run_result_decode (result_bytes);
+  result = onyx_run_result_decode (result_bytes, &unreadable);
+  if (result == NULL)
+    {
+      g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
+                   _("Onyx's helper answered the run with a result Onyx cannot read (%s): an internal "
+                     "error of Onyx, not a fault of the model"), unreadable->message);
+      return NULL;
+    }
   find_first_divergence (model, result, options);
   return result;
 }
