@@ -886,6 +886,16 @@ test_npz_bytes (void)
   g_assert_null (none);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
   g_assert_true (g_str_has_prefix (error->message, "archive: cannot open it as an .npz"));
+  g_clear_error (&error);
+
+  /* No bytes are no archive, as an empty file is none (libzip would take an empty
+   * buffer for an archive without entries). */
+  none = onyx_npz_parse ((const guint8 *) "", 0, "empty.npz", &error);
+  g_assert_null (none);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+  g_assert_true (g_str_has_prefix (error->message, "empty.npz: cannot open it as an .npz"));
+  g_assert_true (g_file_set_contents (path, "", 0, NULL));
+  assert_npz_error (path, G_IO_ERROR_INVALID_DATA, "in-memory.npz: cannot open it as an .npz");
   remove_tree (dir);
 }
 

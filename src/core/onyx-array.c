@@ -763,17 +763,25 @@ GPtrArray *
 onyx_npz_parse (const guint8 *bytes, gsize len, const char *label, GError **error)
 {
   zip_error_t zip_error;
-  zip_source_t *source;
   zip_t *zip = NULL;
 
   g_return_val_if_fail (bytes != NULL || len == 0, NULL);
   if (label == NULL)
     label = "archive";
-  zip_error_init (&zip_error);
-  /* The source reads bytes in place: libzip neither copies nor frees them. */
-  source = zip_source_buffer_create (bytes, len, 0, &zip_error);
-  if (source != NULL && (zip = zip_open_from_source (source, ZIP_RDONLY, &zip_error)) == NULL)
-    zip_source_free (source);
+  /* libzip opens an empty buffer as an archive without entries, but an empty file
+   * as no zip at all: bytes read as the file holding them would. */
+  if (len == 0)
+    zip_error_init_with_code (&zip_error, ZIP_ER_NOZIP);
+  else
+    {
+      zip_source_t *source;
+
+      zip_error_init (&zip_error);
+      /* The source reads bytes in place: libzip neither copies nor frees them. */
+      source = zip_source_buffer_create (bytes, len, 0, &zip_error);
+      if (source != NULL && (zip = zip_open_from_source (source, ZIP_RDONLY, &zip_error)) == NULL)
+        zip_source_free (source);
+    }
   if (zip == NULL)
     {
       zip_fail (error, label, "cannot open it as an .npz (a zip archive)", &zip_error);
