@@ -99,10 +99,9 @@ onyx_array_find (GPtrArray *arrays, const char *name)
   return NULL;
 }
 
-/* The product of dims, G_MAXUINT64 on a negative dim or overflow. A zero dim makes
- * the product 0 however large the others are. */
-static guint64
-dims_count (const gint64 *dims, gsize n_dims)
+/* A zero dim makes the product 0 however large the others are. */
+guint64
+onyx_array_dims_count (const gint64 *dims, gsize n_dims)
 {
   guint64 count = 1;
   gboolean empty = FALSE;
@@ -128,7 +127,7 @@ guint64
 onyx_array_count (const OnyxArray *array)
 {
   g_return_val_if_fail (array != NULL, G_MAXUINT64);
-  return dims_count (array->dims, array->n_dims);
+  return onyx_array_dims_count (array->dims, array->n_dims);
 }
 
 /* count × size, or FALSE when it does not fit in memory. */
@@ -476,7 +475,7 @@ npy_parse (const guint8 *bytes, gsize len, GBytes *owner, const char *name, cons
                          "type for it", shown, kind_description (kind));
     }
 
-  count = dims_count (header.dims, header.n_dims);
+  count = onyx_array_dims_count (header.dims, header.n_dims);
   shape = shape_repr (header.dims, header.n_dims);
   if (!byte_size (count, type->size, &n_bytes))
     return array_fail (error, label, "its shape %s is too large for any array", shape);
@@ -700,13 +699,48 @@ npz_read_entry (zip_t *zip, zip_uint64_t index, guint64 archive_size, const char
   return npy_parse (buffer, (gsize) st.size, bytes, name, label, error);
 }
 
+/* Whether the entry's array has a name of its own: a run matches inputs by name,
+ * and of two entries of one name, which one is used would be left to chance. */
+static gboolean
+npz_name_is_new (GHashTable *names, const OnyxArray *array, const char *base, GError **error)
+{
+  g_autofree char *label = NULL;
+
+  if (array->name[0] != '\0' && g_hash_table_add (names, array->name))
+    return TRUE;
+  label = g_strdup_printf ("%s: %s.npy", base, array->name);
+  array_fail (error, label, array->name[0] == '\0' ? "an entry needs a name before '.npy'"
+                                                   : "two entries have this name");
+  return FALSE;
+}
+
+/* The arrays of an opened archive of archive_size bytes (which bounds what its
+ * entries may claim); closes zip. */
+static GPtrArray *
+npz_read_archive (zip_t *zip, guint64 archive_size, const char *base, GError **error)
+{
+  g_autoptr (GPtrArray) arrays = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_array_free);
+  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
+  zip_int64_t n_entries = zip_get_num_entries (zip, 0);
+  gboolean ok = TRUE;
+
+  for (zip_int64_t i = 0; ok && i < n_entries; i++)
+    {
+      OnyxArray *array = npz_read_entry (zip, (zip_uint64_t) i, archive_size, base, error);
+
+      ok = array != NULL && npz_name_is_new (names, array, base, error);
+      if (array != NULL)
+        g_ptr_array_add (arrays, array);
+    }
+  zip_discard (zip);
+  return ok ? g_steal_pointer (&arrays) : NULL;
+}
+
 GPtrArray *
 onyx_npz_read (const char *path, GError **error)
 {
   g_autofree char *base = g_path_get_basename (path);
-  g_autoptr (GPtrArray) arrays = NULL;
   zip_error_t zip_error;
-  zip_int64_t n_entries;
   GStatBuf st;
   zip_t *zip;
   int code = 0;
@@ -721,20 +755,41 @@ onyx_npz_read (const char *path, GError **error)
     }
   if (g_stat (path, &st) != 0)
     st.st_size = 0;
-  arrays = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_array_free);
-  n_entries = zip_get_num_entries (zip, 0);
-  for (zip_int64_t i = 0; i < n_entries; i++)
+  return npz_read_archive (zip, (guint64) st.st_size, base, error);
+}
+
+/* label names the archive in messages ("archive" when NULL). */
+GPtrArray *
+onyx_npz_parse (const guint8 *bytes, gsize len, const char *label, GError **error)
+{
+  zip_error_t zip_error;
+  zip_t *zip = NULL;
+
+  g_return_val_if_fail (bytes != NULL || len == 0, NULL);
+  if (label == NULL)
+    label = "archive";
+  /* libzip opens an empty buffer as an archive without entries, but an empty file
+   * as no zip at all: bytes read as the file holding them would. */
+  if (len == 0)
+    zip_error_init_with_code (&zip_error, ZIP_ER_NOZIP);
+  else
     {
-      OnyxArray *array = npz_read_entry (zip, (zip_uint64_t) i, (guint64) st.st_size, base, error);
-      if (array == NULL)
-        {
-          zip_discard (zip);
-          return NULL;
-        }
-      g_ptr_array_add (arrays, array);
+      zip_source_t *source;
+
+      zip_error_init (&zip_error);
+      /* The source reads bytes in place: libzip neither copies nor frees them. */
+      source = zip_source_buffer_create (bytes, len, 0, &zip_error);
+      if (source != NULL && (zip = zip_open_from_source (source, ZIP_RDONLY, &zip_error)) == NULL)
+        zip_source_free (source);
     }
-  zip_discard (zip);
-  return g_steal_pointer (&arrays);
+  if (zip == NULL)
+    {
+      zip_fail (error, label, "cannot open it as an .npz (a zip archive)", &zip_error);
+      zip_error_fini (&zip_error);
+      return NULL;
+    }
+  zip_error_fini (&zip_error);
+  return npz_read_archive (zip, len, label, error);
 }
 
 static gboolean

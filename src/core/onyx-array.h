@@ -36,6 +36,8 @@ OnyxArray *onyx_array_find           (GPtrArray     *arrays,
                                       const char    *name);
 /* The product of the dims (1 for a scalar); G_MAXUINT64 on overflow or a negative dim. */
 guint64    onyx_array_count          (const OnyxArray *array);
+guint64    onyx_array_dims_count     (const gint64  *dims,
+                                      gsize          n_dims);
 
 /* One .npy, from bytes or a file. Big-endian data is swapped and Fortran order
  * transposed into C order; a dtype ONNX has no element type for (strings, objects,
@@ -52,8 +54,13 @@ GBytes    *onyx_npy_serialize        (const OnyxArray *array,
                                       GError       **error);
 
 /* Every entry of an .npz, stored or deflated, in the zip's order (GPtrArray of
- * OnyxArray, owning them); names are the entry names without ".npy". */
+ * OnyxArray, owning them); names are the entry names without ".npy", none empty,
+ * each once. From a file, or bytes (label names them in messages; may be NULL). */
 GPtrArray *onyx_npz_read             (const char    *path,
+                                      GError       **error);
+GPtrArray *onyx_npz_parse            (const guint8  *bytes,
+                                      gsize          len,
+                                      const char    *label,
                                       GError       **error);
 /* An .npz numpy reads back: entries "<name>.npy", stored uncompressed; written to a
  * temporary file beside path, synced and renamed over it, so that a failure leaves

@@ -7,7 +7,7 @@
  * a multithreaded GTK process is copied, and only typed jobs cross. Jobs go over a
  * socket on its fd 3, one at a time; a helper that crashed is reported as the job's
  * internal error and replaced on the next job. */
-#include "onyx-onnx.h"
+#include "onyx-onnx-private.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -77,14 +77,16 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
   return "an unknown job";
 }
 
-/* Moves all len bytes through fd, either way: FALSE when the other end is gone. */
+/* Moves all len bytes through fd, either way: FALSE when the other end is gone.
+ * read() is recv() on the socket, and it reads a file too: the fuzzer of what crosses
+ * (tests/fuzz/fuzz-wire.c) feeds one. */
 static gboolean
 transfer_all (int fd, void *data, gsize len, gboolean sending)
 {
   guint8 *p = data;
   while (len > 0)
     {
-      ssize_t n = sending ? send (fd, p, len, MSG_NOSIGNAL) : recv (fd, p, len, 0);
+      ssize_t n = sending ? send (fd, p, len, MSG_NOSIGNAL) : read (fd, p, len);
       if (n < 0 && errno == EINTR)
         continue;
       if (n <= 0)
@@ -112,27 +114,89 @@ send_part (int fd, const void *data, guint64 len)
   return send_all (fd, &len, sizeof len) && (len == G_MAXUINT64 || send_all (fd, data, len));
 }
 
+/* What is allocated for a stated length at first: the buffer then grows with what
+ * arrives, so that a length that lies costs the bytes sent, not the bytes claimed. */
+#define RECEIVE_FIRST_ALLOCATION (1 << 16)
+
+/* The len bytes that come next; NULL when fd ends first or memory runs out. */
+static GBytes *
+receive_bytes (int fd, guint64 len)
+{
+  gsize capacity = (gsize) MIN (len, RECEIVE_FIRST_ALLOCATION), got = 0;
+  guint8 *data;
+
+  if (len > G_MAXSIZE / 2 || (data = g_try_malloc (MAX (capacity, 1))) == NULL)
+    return NULL;
+  while (got < len)
+    {
+      if (got == capacity)
+        {
+          guint8 *grown;
+
+          capacity = (gsize) MIN (len, (guint64) capacity * 2);
+          if ((grown = g_try_realloc (data, capacity)) == NULL)
+            break;
+          data = grown;
+        }
+      if (!receive_all (fd, data + got, capacity - got))
+        break;
+      got = capacity;
+    }
+  if (got < len)
+    {
+      g_free (data);
+      return NULL;
+    }
+  return g_bytes_new_take (data, (gsize) len);
+}
+
 /* FALSE when the worker is gone; *part is NULL for "none". */
 static gboolean
 receive_part (int fd, GBytes **part)
 {
   guint64 len;
-  guint8 *data;
 
   *part = NULL;
   if (!receive_all (fd, &len, sizeof len))
     return FALSE;
   if (len == G_MAXUINT64)
     return TRUE;
-  if (len > G_MAXSIZE / 2 || (data = g_try_malloc (MAX (len, 1))) == NULL)
-    return FALSE;
-  if (!receive_all (fd, data, len))
+  *part = receive_bytes (fd, len);
+  return *part != NULL;
+}
+
+gboolean
+onyx_onnx_receive_answer (int fd, GBytes **result, char **text)
+{
+  g_autoptr (GBytes) message = NULL;
+  g_autofree char *until_nul = NULL;
+
+  *text = NULL;
+  if (!receive_part (fd, result) || !receive_part (fd, &message))
     {
-      g_free (data);
+      g_clear_pointer (result, g_bytes_unref);
       return FALSE;
     }
-  *part = g_bytes_new_take (data, len);
+  if (message == NULL)
+    return TRUE;
+  /* The text ends up in messages and labels: valid UTF-8, whatever came. */
+  until_nul = g_strndup (g_bytes_get_data (message, NULL), g_bytes_get_size (message));
+  *text = g_utf8_make_valid (until_nul, -1);
   return TRUE;
+}
+
+gboolean
+onyx_onnx_receive_job (int fd, guint64 *kind, gint64 *argument, GBytes **input)
+{
+  Request request;
+
+  *input = NULL;
+  if (!receive_all (fd, &request, sizeof request))
+    return FALSE;
+  *kind = request.kind;
+  *argument = request.argument;
+  *input = receive_bytes (fd, request.input_len);
+  return *input != NULL;
 }
 
 /* A job, in the helper. */
@@ -189,7 +253,9 @@ int
 onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
 {
   static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-  Request request;
+  guint64 kind;
+  gint64 argument;
+  GBytes *input;
 
   /* A crash of libonnx ends the helper quietly; the app reports it. */
   for (guint i = 0; i < G_N_ELEMENTS (deadly); i++)
@@ -197,19 +263,15 @@ onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
   /* Keep what the jobs allocate mapped: the next job finds it faulted in. */
   onyx_memory_keep_freed ();
   onyx_onnx_prepare ();
-  while (receive_all (fd, &request, sizeof request))
+  while (onyx_onnx_receive_job (fd, &kind, &argument, &input))
     {
-      guint8 *data = request.input_len <= G_MAXSIZE / 2 ? g_try_malloc (MAX (request.input_len, 1)) : NULL;
-      GBytes *input, *result;
+      GBytes *result;
       char *text = NULL;
       gsize size = 0;
       const void *bytes = NULL;
       gboolean ok;
 
-      if (data == NULL || !receive_all (fd, data, request.input_len))
-        return 1;
-      input = g_bytes_new_take (data, request.input_len);
-      result = run_job ((OnyxOnnxJobKind) request.kind, input, request.argument, run, &text);
+      result = run_job ((OnyxOnnxJobKind) kind, input, argument, run, &text);
       if (result != NULL)
         bytes = g_bytes_get_data (result, &size);
       ok = send_part (fd, bytes, result != NULL ? size : G_MAXUINT64) &&
@@ -419,10 +481,11 @@ job_sent (OnyxOnnxJob *job)
 GBytes *
 onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
 {
-  g_autoptr (GBytes) result = NULL, message = NULL;
+  g_autoptr (GBytes) result = NULL;
+  g_autofree char *message = NULL;
   Worker *worker = job->worker;
   gboolean sent = job_sent (job);
-  gboolean ok = sent && receive_part (worker->fd, &result) && receive_part (worker->fd, &message);
+  gboolean ok = sent && onyx_onnx_receive_answer (worker->fd, &result, &message);
   gboolean cancelled;
   int signal_number;
 
@@ -459,8 +522,7 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
   set_busy (worker, FALSE);
   g_mutex_unlock (&worker->lock);
   g_free (job);
-  if (message != NULL)
-    *text = g_strndup (g_bytes_get_data (message, NULL), g_bytes_get_size (message));
+  *text = g_steal_pointer (&message);
   return g_steal_pointer (&result);
 }
 

@@ -47,12 +47,18 @@ element_as_double (int elem_type, const guint8 *data, guint64 i, double *value)
     }
 }
 
+gsize
+onyx_run_element_size (int elem_type)
+{
+  return elem_type == T_BFLOAT16 ? 2 : onyx_array_element_size (elem_type);
+}
+
 /* Elements the data holds, which a malformed array may make fewer than its dims say. */
 static guint64
 readable_count (const OnyxArray *array)
 {
   guint64 count = onyx_array_count (array);
-  gsize size = array->elem_type == T_BFLOAT16 ? 2 : onyx_array_element_size (array->elem_type);
+  gsize size = onyx_run_element_size (array->elem_type);
 
   if (count == G_MAXUINT64 || size == 0 || array->data == NULL)
     return 0;

@@ -617,6 +617,8 @@ run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *option
   OnyxRunRequest request = { 0 };
   g_autoptr (GBytes) request_bytes = NULL, result_bytes = NULL;
   g_autofree char *text = NULL;
+  g_autoptr (GError) unreadable = NULL;
+  OnyxRunResult *result;
 
   if (options->until_node != NULL)
     {
@@ -657,7 +659,12 @@ run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *option
         }
       return NULL;
     }
-  return onyx_run_result_decode (result_bytes);
+  result = onyx_run_result_decode (result_bytes, &unreadable);
+  if (result == NULL)
+    g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
+                 _("Onyx's helper answered the run with a result Onyx cannot read (%s): an internal "
+                   "error of Onyx, not a fault of the model"), unreadable->message);
+  return result;
 }
 
 /* Where NaN or Inf first appear. Outputs alone do not say which node made them: the

@@ -36,6 +36,10 @@ typedef struct {
   guint32 histogram[ONYX_RUN_BINS];
 } OnyxRunStats;
 
+/* Bytes of one element of the arrays a run takes and gives: numpy's element types
+ * (onyx_array_element_size), and bfloat16 that models give back; 0 for others. */
+gsize onyx_run_element_size (int elem_type);
+
 /* The statistics of an array (any element type numpy has). */
 void onyx_run_stats_compute (const OnyxArray *array,
                              OnyxRunStats    *stats);
@@ -262,12 +266,18 @@ typedef struct {
   double atol, rtol;
 } OnyxRunRequest;
 
+/* The decoders take whatever bytes arrive: an error (G_IO_ERROR_INVALID_DATA, the
+ * request left cleared) or values that agree with themselves: every array holds
+ * the bytes its element type and dims need, statistics count what their dims hold,
+ * pairs come in twos, a request has its models. */
 void           onyx_run_request_clear  (OnyxRunRequest *request);
 GBytes        *onyx_run_request_encode (const OnyxRunRequest *request);
 gboolean       onyx_run_request_decode (GBytes         *bytes,
-                                        OnyxRunRequest *request);
+                                        OnyxRunRequest *request,
+                                        GError        **error);
 GBytes        *onyx_run_result_encode  (const OnyxRunResult *result);
-OnyxRunResult *onyx_run_result_decode  (GBytes         *bytes);
+OnyxRunResult *onyx_run_result_decode  (GBytes         *bytes,
+                                        GError        **error);
 
 /* Empty lists that free OnyxRunStats and OnyxRunDelta, for building a result. */
 GPtrArray     *onyx_run_stats_list_new (void);

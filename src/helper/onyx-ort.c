@@ -210,7 +210,7 @@ output_view (Run *run, guint index)
   described = described && succeeded (ort->GetDimensions (info, dims, n_dims)) &&
               succeeded (ort->GetTensorShapeElementCount (info, &count));
   ort->ReleaseTensorTypeAndShapeInfo (info);
-  size = type == ONNX_TENSOR_ELEMENT_DATA_TYPE_BFLOAT16 ? 2 : onyx_array_element_size ((int) type);
+  size = onyx_run_element_size ((int) type);
   if (!described || size == 0 || (count > 0 && !succeeded (ort->GetTensorMutableData (value, &data))))
     return NULL;
   bytes = g_bytes_new_static (count > 0 ? data : "", count * size);
@@ -325,13 +325,13 @@ onyx_ort_run_job (GBytes *input, char **text)
   Run run = { 0 }, other = { 0 };
   OnyxRunResult result = { 0 };
   g_autoptr (GPtrArray) views = NULL, other_views = NULL;
+  g_autoptr (GError) error = NULL;
   GBytes *answer = NULL;
 
   *text = NULL;
-  if (!onyx_run_request_decode (input, &request))
+  if (!onyx_run_request_decode (input, &request, &error))
     {
-      *text = g_strdup ("the request to run a model was empty");
-      onyx_run_request_clear (&request);
+      *text = g_strdup_printf ("Onyx's helper cannot read the request to run the model: %s", error->message);
       return NULL;
     }
   if (prepare (text) &&

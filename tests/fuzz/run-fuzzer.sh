@@ -4,7 +4,9 @@
 # folder). Fixed, so that a run in CI explores what the same run explored here; change
 # the seed to explore elsewhere. A crash fails the test (exit status 1: libFuzzer's
 # own 77 would read as "skipped" to meson); the input that caused it is kept in tests/fuzz/crashes/ of the build folder: copy it
-# to tests/data/fuzz-regressions/ (test-hostile runs every file there) with the fix.
+# with the fix to tests/data/fuzz-regressions/ when it is a model (test-hostile runs every
+# file there), or to tests/fuzz/regressions/TARGET/ for fuzz-array and fuzz-wire (whose
+# checks run on every file there: tests/meson.build).
 set -euo pipefail
 fuzzer=$1 runs=$2
 shift 2
