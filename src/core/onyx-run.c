@@ -431,9 +431,11 @@ add_pair (GPtrArray *pairs, GHashTable *paired, const char *name, const char *ot
   g_ptr_array_add (pairs, g_strdup (other));
 }
 
-/* Tensors of A matched with their counterparts: with another model, the outputs of
- * the nodes the diff matches (by name, then by structure: a renamed export still
- * pairs), slot by slot; then, as with reference arrays, tensors of the same name. */
+/* Tensors of A matched with their counterparts: with another model, first the graph
+ * outputs both have (the same tensor, whichever node makes it: Simplify hands a graph
+ * output's name to the node before the one it removes), then the outputs of the nodes
+ * the diff matches (by name, then by structure: a renamed export still pairs), slot
+ * by slot; then, as with reference arrays, tensors of the same name. */
 static GPtrArray *
 pairs_of (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
 {
@@ -447,6 +449,10 @@ pairs_of (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
       const Onnx__GraphProto *other_graph = onyx_model_get_proto (other)->graph;
       g_autoptr (OnyxDiff) diff = onyx_diff_models (onyx_model_get_proto (model), onyx_model_get_proto (other));
 
+      for (size_t i = 0; i < graph->n_output; i++)
+        for (size_t j = 0; j < other_graph->n_output; j++)
+          if (g_strcmp0 (graph->output[i]->name, other_graph->output[j]->name) == 0)
+            add_pair (pairs, paired, graph->output[i]->name, other_graph->output[j]->name);
       for (size_t i = 0; i < graph->n_node && i < diff->n_nodes_a; i++)
         {
           int j = diff->node_a_to_b[i];
