@@ -18,6 +18,7 @@
 static const OnyxSimplifyPass *const passes[] = {
   &onyx_simplify_constants_pass,
   &onyx_simplify_fold_pass,
+  &onyx_simplify_fusions_pass,
 };
 
 /* A pass the tests add after the others (one that changes the outputs). */
