@@ -131,6 +131,42 @@ test_node_edits (void)
   unwatch (doc, &seen);
 }
 
+/* An input slot added (an optional input given) is a node edit; undo takes the slot
+ * away and the use with it, redo gives both back. */
+static void
+test_add_node_input (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("model_foo.onnx");
+  OnyxGraphIndex *index = onyx_document_get_index (doc);
+  Onnx__NodeProto *foo = node (doc, "/FooOp");
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  g_autofree char *extra = g_strdup (graph->input[0]->name);
+  size_t n_input = foo->n_input;
+  guint n_uses = onyx_graph_index_n_uses (index, extra);
+  Seen seen;
+
+  watch (doc, &seen);
+  onyx_document_begin_command (doc, "add input");
+  onyx_document_set_node_input (doc, foo, (guint) n_input, extra);
+  onyx_document_commit_command (doc);
+  assert_nodes (doc, &seen, 1, foo, NULL);
+  g_assert_cmpuint (foo->n_input, ==, n_input + 1);
+  g_assert_cmpstr (foo->input[n_input], ==, extra);
+  g_assert_cmpuint (onyx_graph_index_n_uses (index, extra), ==, n_uses + 1);
+
+  g_assert_true (onyx_document_undo (doc));
+  assert_nodes (doc, &seen, 2, foo, NULL);
+  g_assert_cmpuint (foo->n_input, ==, n_input);
+  g_assert_cmpuint (onyx_graph_index_n_uses (index, extra), ==, n_uses);
+
+  g_assert_true (onyx_document_redo (doc));
+  assert_nodes (doc, &seen, 3, foo, NULL);
+  g_assert_cmpuint (foo->n_input, ==, n_input + 1);
+  g_assert_cmpstr (foo->input[n_input], ==, extra);
+  g_assert_cmpuint (onyx_graph_index_n_uses (index, extra), ==, n_uses + 1);
+  unwatch (doc, &seen);
+}
+
 /* Graph lists, order and opsets change the whole model. */
 static void
 test_whole_model_edits (void)
@@ -488,6 +524,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/document/change/node-edits", test_node_edits);
+  g_test_add_func ("/document/change/add-node-input", test_add_node_input);
   g_test_add_func ("/document/properties", test_properties_and_typed_change);
   g_test_add_func ("/document/change/whole-model", test_whole_model_edits);
   g_test_add_func ("/document/change/rename-inner-tensor", test_rename_inner_tensor);

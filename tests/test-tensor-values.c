@@ -101,6 +101,34 @@ test_small_types (void)
   protobuf_c_message_free_unpacked (&int4->base, NULL);
 }
 
+/* Every finite half goes to a double and back to the same bits; between two halves
+ * the nearer wins, a tie the even one; too large is infinite. */
+static void
+test_double_to_half (void)
+{
+  guint n_checked = 0;
+
+  for (guint32 bits = 0; bits < 0x10000; bits++)
+    if (((bits >> 10) & 0x1f) != 0x1f)
+      {
+        g_assert_cmphex (onyx_double_to_half (onyx_half_to_double ((guint16) bits)), ==, bits);
+        n_checked++;
+      }
+  g_assert_cmpuint (n_checked, ==, 2 * 31 * 1024);
+  /* 1 + 2^-11 lies halfway between 1 (0x3c00, even) and 1 + 2^-10 (0x3c01). */
+  g_assert_cmphex (onyx_double_to_half (1.0 + 0x1p-11), ==, 0x3c00);
+  g_assert_cmphex (onyx_double_to_half (1.0 + 0x1p-10 + 0x1p-11), ==, 0x3c02);
+  g_assert_cmphex (onyx_double_to_half (1.0 + 0x1p-11 + 0x1p-20), ==, 0x3c01);
+  g_assert_cmphex (onyx_double_to_half (-0.1), ==, 0xae66);
+  g_assert_cmphex (onyx_double_to_half (65519.0), ==, 0x7bff);
+  g_assert_cmphex (onyx_double_to_half (65520.0), ==, 0x7c00);
+  g_assert_cmphex (onyx_double_to_half (-1e9), ==, 0xfc00);
+  g_assert_cmphex (onyx_double_to_half (0x1p-25), ==, 0x0000);
+  g_assert_cmphex (onyx_double_to_half (0x1p-25 + 0x1p-30), ==, 0x0001);
+  g_assert_cmphex (onyx_double_to_half (0x1p-14 - 0x1p-26), ==, 0x0400);
+  g_assert_true (isnan (onyx_half_to_double (onyx_double_to_half (NAN))));
+}
+
 static void
 test_typed_fields (void)
 {
@@ -205,6 +233,7 @@ main (int argc, char **argv)
   g_test_add_func ("/tensor-values/float-raw", test_float_raw_and_stats);
   g_test_add_func ("/tensor-values/limit", test_limit);
   g_test_add_func ("/tensor-values/small-types", test_small_types);
+  g_test_add_func ("/tensor-values/double-to-half", test_double_to_half);
   g_test_add_func ("/tensor-values/typed-fields", test_typed_fields);
   g_test_add_func ("/tensor-values/hostile", test_hostile);
   g_test_add_func ("/tensor-values/strings", test_strings);

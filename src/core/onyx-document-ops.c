@@ -139,6 +139,32 @@ attach_item (OnyxDocument *self, Op *op)
     onyx_graph_index_add_node (reread, (Onnx__NodeProto *) op->owner);
 }
 
+/* Adds the input slot of an OP_ADD_NODE_INPUT (forward) or takes it away. */
+static void
+resize_node_inputs (OnyxDocument *self, Op *op, gboolean forward)
+{
+  Onnx__NodeProto *node = (Onnx__NodeProto *) op->owner;
+  guint k = (guint) op->position;
+  OnyxGraphIndex *index = index_holding (self, node);
+
+  if (forward)
+    {
+      g_assert (node->n_input == k);
+      node->input = g_realloc (node->input, (k + 1) * sizeof *node->input);
+      node->input[k] = op->new_text;
+      node->n_input = k + 1;
+      if (index != NULL)
+        onyx_graph_index_add_use (index, op->new_text, node, k);
+    }
+  else
+    {
+      g_assert (node->n_input == k + 1);
+      if (index != NULL)
+        onyx_graph_index_remove_use (index, node->input[k], node, k);
+      node->n_input = k;
+    }
+}
+
 /* Sets a node's input or output slot to `name` (which the node then owns). */
 static void
 swap_node_slot (OnyxDocument *self, Op *op, char *name)
@@ -202,6 +228,9 @@ onyx_document_op_apply (OnyxDocument *self, Op *op, gboolean forward)
     case OP_SET_NODE_INPUT:
     case OP_SET_NODE_OUTPUT:
       swap_node_slot (self, op, forward ? op->new_text : op->old_text);
+      break;
+    case OP_ADD_NODE_INPUT:
+      resize_node_inputs (self, op, forward);
       break;
     case OP_SET_NODE_NAME:
     case OP_SET_MESSAGE_NAME:
@@ -296,6 +325,7 @@ classify (OnyxDocument *self, Op *op)
       /* else opset imports or functions of the model: the whole model */
       break;
     case OP_SET_NODE_INPUT:
+    case OP_ADD_NODE_INPUT:
     case OP_SET_NODE_OUTPUT:
       touch_in (self, op, onyx_graph_tree_graph_of (self->tree, node), node, TRUE);
       break;
@@ -414,8 +444,9 @@ set_text (OnyxDocument *self, OpKind kind, ProtobufCMessage *owner, gsize positi
 void
 onyx_document_set_node_input (OnyxDocument *self, Onnx__NodeProto *node, guint k, const char *name)
 {
-  g_return_if_fail (k < node->n_input);
-  set_text (self, OP_SET_NODE_INPUT, &node->base, k, node->input[k], name);
+  g_return_if_fail (k <= node->n_input);
+  set_text (self, k < node->n_input ? OP_SET_NODE_INPUT : OP_ADD_NODE_INPUT, &node->base, k,
+            k < node->n_input ? node->input[k] : NULL, name);
 }
 
 void

@@ -38,6 +38,8 @@ void onyx_document_insert_items     (OnyxDocument            *self,
                                      ProtobufCMessage *const *items,
                                      gsize                    n_items);
 
+/* `k` may be the node's input count: the slot is added (an optional input given, a
+ * Conv's bias), and undo takes it away again. */
 void onyx_document_set_node_input   (OnyxDocument *self, Onnx__NodeProto *node,
                                      guint k, const char *name);
 void onyx_document_set_node_output  (OnyxDocument *self, Onnx__NodeProto *node,

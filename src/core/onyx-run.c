@@ -14,6 +14,7 @@
 #include "onyx-extract.h"
 #include "onyx-onnx.h"
 #include "onyx-run-private.h"
+#include "onyx-tensor-values.h"
 #include "onyx-types.h"
 
 gboolean
@@ -39,27 +40,6 @@ tensor_type (const Onnx__ValueInfoProto *info)
            ? info->type->tensor_type : NULL;
 }
 
-static guint16
-double_to_half (double value)
-{
-  float f = (float) value;
-  guint32 bits, sign, mantissa;
-  int exponent;
-
-  memcpy (&bits, &f, 4);
-  sign = (bits >> 16) & 0x8000;
-  exponent = (int) ((bits >> 23) & 0xff) - 127 + 15;
-  mantissa = bits & 0x7fffff;
-  if (isnan (f))
-    return 0x7e00;
-  if (exponent >= 31)
-    return (guint16) (sign | 0x7c00);
-  if (exponent <= 0)
-    return exponent < -10 ? (guint16) sign
-                          : (guint16) (sign | ((mantissa | 0x800000) >> (14 - exponent)));
-  return (guint16) (sign | ((guint32) exponent << 10) | (mantissa >> 13));
-}
-
 static void
 store_element (guint8 *at, int elem_type, double value)
 {
@@ -80,7 +60,7 @@ store_element (guint8 *at, int elem_type, double value)
     case 9: *at = value != 0; break;
     case 10:
       {
-        guint16 half = double_to_half (value);
+        guint16 half = onyx_double_to_half (value);
         memcpy (at, &half, 2);
         break;
       }
@@ -451,11 +431,11 @@ add_pair (GPtrArray *pairs, GHashTable *paired, const char *name, const char *ot
   g_ptr_array_add (pairs, g_strdup (other));
 }
 
-/* Tensors of A matched with their counterparts: with another model, its graph
- * outputs of the same name (an edit may have moved the name to the node before), then
- * the outputs of the nodes the diff matches (by name, then by structure: a renamed
- * export still pairs), slot by slot; then, as with reference arrays, tensors of the
- * same name. */
+/* Tensors of A matched with their counterparts: with another model, first the graph
+ * outputs both have (the same tensor, whichever node makes it: Simplify hands a graph
+ * output's name to the node before the one it removes), then the outputs of the nodes
+ * the diff matches (by name, then by structure: a renamed export still pairs), slot
+ * by slot; then, as with reference arrays, tensors of the same name. */
 static GPtrArray *
 pairs_of (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
 {

@@ -140,6 +140,17 @@ gboolean           onyx_simplify_same_type     (OnyxSimplifyContext *ctx,
                                                 Onnx__GraphProto    *graph,
                                                 const char          *a,
                                                 const char          *b);
+/* The elements of a float, float16 or double array as doubles (a new array of
+ * onyx_array_count elements), or NULL for other element types: for computing new
+ * weights exactly before they are stored back in their own type. */
+double            *onyx_simplify_float_values  (const OnyxArray     *array);
+/* An array of a float, float16 or double element type holding `values` (rounded to
+ * the nearest), or NULL for other element types. */
+OnyxArray         *onyx_simplify_float_array   (const char          *name,
+                                                int                  elem_type,
+                                                const gint64        *dims,
+                                                gsize                n_dims,
+                                                const double        *values);
 /* ---- Asking inference and ONNX Runtime (onyx-simplify-tape.c) ---- */
 
 /* Runs `nodes` of `graph` (in order; what they read from outside them is constant
@@ -208,6 +219,16 @@ void     onyx_simplify_remove_node     (OnyxSimplifyContext *ctx,
 /* A name for a new tensor or node of the model, `base` made unique ("base_1"…). */
 char    *onyx_simplify_unique_name     (OnyxSimplifyContext *ctx,
                                         const char          *base);
+/* Input `input` of `node` reads `value`. The initializer it reads is replaced in
+ * place, keeping its name, when it is this graph's and the node its only reader;
+ * otherwise (shared, from a graph around, absent) the node reads a new initializer
+ * named after `base`. `input` may be the node's input count: an optional input given. */
+void     onyx_simplify_set_constant_input (OnyxSimplifyContext *ctx,
+                                           Onnx__GraphProto    *graph,
+                                           Onnx__NodeProto     *node,
+                                           guint                input,
+                                           const OnyxArray     *value,
+                                           const char          *base);
 /* Sets a node input (recorded), as onyx_document_set_node_input. */
 void     onyx_simplify_set_input       (OnyxSimplifyContext *ctx,
                                         Onnx__NodeProto     *node,

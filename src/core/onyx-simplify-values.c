@@ -281,6 +281,74 @@ onyx_simplify_same_type (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, cons
   return TRUE;
 }
 
+double *
+onyx_simplify_float_values (const OnyxArray *array)
+{
+  guint64 n = onyx_array_count (array);
+  const guint8 *data = g_bytes_get_data (array->data, NULL);
+  double *values;
+
+  if (n == G_MAXUINT64 || n * onyx_array_element_size (array->elem_type) != g_bytes_get_size (array->data))
+    return NULL;
+  values = g_new (double, MAX (n, 1));
+  for (guint64 i = 0; i < n; i++)
+    switch (array->elem_type)
+      {
+      case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT:
+        {
+          float f;
+          memcpy (&f, data + i * sizeof f, sizeof f);
+          values[i] = f;
+          break;
+        }
+      case ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16:
+        {
+          guint16 bits;
+          memcpy (&bits, data + i * sizeof bits, sizeof bits);
+          values[i] = onyx_half_to_double (GUINT16_FROM_LE (bits));
+          break;
+        }
+      case ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE:
+        memcpy (&values[i], data + i * sizeof (double), sizeof (double));
+        break;
+      default:
+        g_free (values);
+        return NULL;
+      }
+  return values;
+}
+
+OnyxArray *
+onyx_simplify_float_array (const char *name, int elem_type, const gint64 *dims, gsize n_dims, const double *values)
+{
+  gsize size = onyx_array_element_size (elem_type);
+  guint64 n = 1;
+  guint8 *data;
+  g_autoptr (GBytes) bytes = NULL;
+
+  if (elem_type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT && elem_type != ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16 &&
+      elem_type != ONNX__TENSOR_PROTO__DATA_TYPE__DOUBLE)
+    return NULL;
+  for (gsize d = 0; d < n_dims; d++)
+    n *= (guint64) dims[d];
+  data = g_malloc (MAX (n * size, 1));
+  for (guint64 i = 0; i < n; i++)
+    if (elem_type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT)
+      {
+        float f = (float) values[i];
+        memcpy (data + i * size, &f, size);
+      }
+    else if (elem_type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16)
+      {
+        guint16 bits = GUINT16_TO_LE (onyx_double_to_half (values[i]));
+        memcpy (data + i * size, &bits, size);
+      }
+    else
+      memcpy (data + i * size, &values[i], size);
+  bytes = g_bytes_new_take (data, n * size);
+  return onyx_array_new (name, elem_type, dims, n_dims, bytes);
+}
+
 /* ---- Changing ---- */
 
 void
@@ -427,6 +495,34 @@ onyx_simplify_unique_name (OnyxSimplifyContext *ctx, const char *base)
     }
   g_hash_table_add (ctx->names, g_strdup (name));
   return name;
+}
+
+void
+onyx_simplify_set_constant_input (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, Onnx__NodeProto *node,
+                                  guint input, const OnyxArray *value, const char *base)
+{
+  const char *current = input < node->n_input ? node->input[input] : "";
+  OnyxGraphIndex *index = onyx_document_get_graph_index (ctx->doc, graph);
+  Onnx__TensorProto *own = current[0] != '\0' ? onyx_graph_index_initializer (index, current) : NULL;
+  /* Before IR 4 a weight is a graph input too, whose declared shape must stay true. */
+  gboolean declared = own != NULL && onyx_graph_index_graph_input (index, current) != NULL;
+  gboolean same_dims = own != NULL && own->n_dims == value->n_dims &&
+                       memcmp (own->dims, value->dims, value->n_dims * sizeof *value->dims) == 0;
+  g_autofree char *name = NULL;
+
+  if (own != NULL && onyx_simplify_initializer (ctx, graph, current) == own && (!declared || same_dims) &&
+      onyx_simplify_n_uses (ctx, graph, current) == 1 && !onyx_simplify_is_output (graph, current))
+    for (size_t i = 0; i < graph->n_initializer; i++)
+      if (graph->initializer[i] == own)
+        {
+          Onnx__TensorProto *replacement = onyx_tensor_new_from_array (value, current);
+          onyx_document_remove_item (ctx->doc, &graph->base, "initializer", i);
+          onyx_document_insert_item (ctx->doc, &graph->base, "initializer", i, &replacement->base);
+          return;
+        }
+  name = onyx_simplify_unique_name (ctx, base);
+  onyx_simplify_add_initializer (ctx, graph, onyx_tensor_new_from_array (value, name));
+  onyx_simplify_set_input (ctx, node, input, name);
 }
 
 void

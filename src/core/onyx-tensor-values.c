@@ -78,6 +78,32 @@ onyx_half_to_double (guint16 bits)
   return sign ? -value : value;
 }
 
+guint16
+onyx_double_to_half (double value)
+{
+  guint16 sign = signbit (value) ? 0x8000 : 0;
+  double magnitude = fabs (value), fraction;
+  int exponent;
+  guint32 mantissa;
+
+  if (isnan (value))
+    return sign | 0x7e00;
+  /* Halfway between the largest half (65504) and 65536 rounds to the even: infinity. */
+  if (magnitude >= 65520.0)
+    return sign | 0x7c00;
+  /* Subnormals are multiples of 2^-24 (1024 of them is the smallest normal's bits). */
+  if (magnitude < 0x1p-14)
+    return sign | (guint16) nearbyint (magnitude * 0x1p24);
+  fraction = frexp (magnitude, &exponent);  /* magnitude = fraction × 2^exponent, fraction in [0.5, 1) */
+  mantissa = (guint32) nearbyint (fraction * 2048);
+  if (mantissa == 2048)
+    {
+      mantissa = 1024;
+      exponent++;
+    }
+  return sign | (guint16) ((exponent + 14) << 10) | (guint16) (mantissa - 1024);
+}
+
 double
 onyx_bfloat16_to_double (guint16 bits)
 {

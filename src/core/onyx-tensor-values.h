@@ -49,6 +49,9 @@ Onnx__TensorProto *onyx_tensor_new_from_array (const OnyxArray *array,
 /* The 16-bit floating-point types' bits as doubles. */
 double            onyx_half_to_double       (guint16                  bits);
 double            onyx_bfloat16_to_double   (guint16                  bits);
+/* A double as float16 bits, rounded to the nearest (ties to even); out of range is
+ * an infinity, NaN stays NaN. */
+guint16           onyx_double_to_half       (double                   value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxTensorValues, onyx_tensor_values_free)
 
