@@ -107,6 +107,23 @@ OnyxArray         *onyx_simplify_constant_node_value (OnyxSimplifyContext   *ctx
 GArray            *onyx_simplify_constant_ints (OnyxSimplifyContext *ctx,
                                                 Onnx__GraphProto    *graph,
                                                 const char          *name);
+/* The int64 (or int32) elements of an array as a new GArray of gint64, or NULL for
+ * other element types. */
+GArray            *onyx_simplify_array_ints    (const OnyxArray     *array);
+/* The version of the node's domain the model imports (-1: not imported). */
+gint64             onyx_simplify_opset         (OnyxSimplifyContext   *ctx,
+                                                const Onnx__NodeProto *node);
+/* An int list a node takes as its attribute `attribute` before opset `input_since`
+ * and as its input `input` from then on (Slice's starts before 10, Squeeze's axes
+ * before 13, Pad's pads before 11): a new GArray of gint64. NULL when the node does
+ * not give it (*given FALSE) or gives an input that is no constant (*given TRUE). */
+GArray            *onyx_simplify_node_ints     (OnyxSimplifyContext   *ctx,
+                                                Onnx__GraphProto      *graph,
+                                                const Onnx__NodeProto *node,
+                                                const char            *attribute,
+                                                guint                  input,
+                                                gint64                 input_since,
+                                                gboolean              *given);
 /* ---- Asking inference and ONNX Runtime (onyx-simplify-tape.c) ---- */
 
 /* Runs `nodes` of `graph` (in order; what they read from outside them is constant

@@ -6,6 +6,7 @@
 #include "onyx-simplify-private.h"
 
 #include "onyx-domain.h"
+#include "onyx-schema.h"
 #include "onyx-tensor-values.h"
 
 void
@@ -165,9 +166,8 @@ onyx_simplify_constant_value (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph,
 }
 
 GArray *
-onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const char *name)
+onyx_simplify_array_ints (const OnyxArray *array)
 {
-  g_autoptr (OnyxArray) array = onyx_simplify_constant_value (ctx, graph, name, 1 << 16, NULL);
   GArray *ints;
   const guint8 *data;
   guint64 n;
@@ -176,6 +176,8 @@ onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, 
                         array->elem_type != ONNX__TENSOR_PROTO__DATA_TYPE__INT32))
     return NULL;
   n = onyx_array_count (array);
+  if (n == G_MAXUINT64 || n > G_MAXUINT)
+    return NULL;
   data = g_bytes_get_data (array->data, NULL);
   ints = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) n);
   for (guint64 i = 0; i < n; i++)
@@ -192,6 +194,41 @@ onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, 
       g_array_append_val (ints, value);
     }
   return ints;
+}
+
+GArray *
+onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const char *name)
+{
+  g_autoptr (OnyxArray) array = onyx_simplify_constant_value (ctx, graph, name, 1 << 16, NULL);
+
+  return onyx_simplify_array_ints (array);
+}
+
+gint64
+onyx_simplify_opset (OnyxSimplifyContext *ctx, const Onnx__NodeProto *node)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (ctx->doc);
+
+  return onyx_opset_version (model->opset_import, model->n_opset_import, node->domain);
+}
+
+GArray *
+onyx_simplify_node_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const Onnx__NodeProto *node,
+                         const char *attribute, guint input, gint64 input_since, gboolean *given)
+{
+  if (onyx_simplify_opset (ctx, node) < input_since)
+    {
+      const Onnx__AttributeProto *attr = onyx_simplify_attribute (node, attribute);
+      GArray *ints;
+      *given = attr != NULL;
+      if (attr == NULL)
+        return NULL;
+      ints = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) attr->n_ints);
+      g_array_append_vals (ints, attr->ints, (guint) attr->n_ints);
+      return ints;
+    }
+  *given = input < node->n_input && node->input[input][0] != '\0';
+  return *given ? onyx_simplify_constant_ints (ctx, graph, node->input[input]) : NULL;
 }
 
 /* ---- Changing ---- */
