@@ -200,5 +200,32 @@ class ConstantConditions(SimplifyCase):
         self.assertEqual(node_names(simplified.graph), ["by_input", "by_default"])
 
 
+    def test_condition_of_a_fixed_input_folds_first(self):
+        """Silero VAD's If on its sample rate: a graph input (with a default) keeps the
+        If; once the input is fixed, constant folding makes the condition and the next
+        round takes the branch."""
+        then_branch = branch("then", [helper.make_node("Mul", ["x", "two"], ["at_16k"], name="at_16k_node")],
+                             ["at_16k"], [floats("two", [2.0, 2.0])])
+        else_branch = branch("else", [helper.make_node("Mul", ["x", "half"], ["at_8k"], name="at_8k_node")],
+                             ["at_8k"], [floats("half", [0.5, 0.5])])
+        model = make_model([helper.make_node("Equal", ["sr", "rate_16k"], ["is_16k"], name="is_16k_node"),
+                            if_node("by_rate", "is_16k", ["y"], then_branch, else_branch)],
+                           [float_input("x", [2]), helper.make_tensor_value_info("sr", TensorProto.INT64, [])],
+                           [float_input("y", [2])],
+                           [numpy_helper.from_array(np.array(16000, dtype=np.int64), "sr"),
+                            numpy_helper.from_array(np.array(16000, dtype=np.int64), "rate_16k")])
+        simplified, report = self.simplify(model, "--simplify")
+        self.assertEqual(self.pass_of(report, "branches")["nodes_removed"], 0)
+        self.assertEqual(node_names(simplified.graph), ["is_16k_node", "by_rate"])
+
+        simplified, report = self.simplify(model, "--remove-input", "sr", "--simplify")
+        self.assertEqual(self.pass_of(report, "fold")["nodes_removed"], 1)
+        self.assertEqual(self.pass_of(report, "branches")["nodes_removed"], 1 + 1 + 1)
+        self.assertEqual(node_names(simplified.graph), ["at_16k_node"])
+        self.assertEqual(list(simplified.graph.node[0].output), ["y"])
+        self.assertEqual(report["verdict"], "proven")
+        x = np.array([1.0, -3.0], dtype=np.float32)
+        self.assert_runs_equal(model, simplified, {"x": x, "sr": np.array(16000, dtype=np.int64)})
+
 if __name__ == "__main__":
     unittest.main()
