@@ -114,9 +114,13 @@ gboolean           onyx_simplify_constant_all  (OnyxSimplifyContext *ctx,
                                                 Onnx__GraphProto    *graph,
                                                 const char          *name,
                                                 double               value);
-/* The model's ai.onnx opset (the form of an operator's arguments depends on it),
- * -1 when it imports none. */
-gint64             onyx_simplify_opset         (OnyxSimplifyContext *ctx);
+/* The version of the node's domain the model imports (the form of an operator's
+ * arguments depends on it), -1 when it imports none. */
+gint64             onyx_simplify_opset         (OnyxSimplifyContext   *ctx,
+                                                const Onnx__NodeProto *node);
+/* The int64 (or int32) elements of an array as a new GArray of gint64, or NULL for
+ * other element types. */
+GArray            *onyx_simplify_array_ints    (const OnyxArray     *array);
 /* An ints argument that an operator took as an attribute before opset `since` and as
  * its input `input` from then on (Squeeze's axes until 13, Pad's pads until 11,
  * Slice's starts until 10): TRUE with *values a new GArray of gint64, or NULL when

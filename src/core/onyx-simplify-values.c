@@ -167,9 +167,8 @@ onyx_simplify_constant_value (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph,
 }
 
 GArray *
-onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const char *name)
+onyx_simplify_array_ints (const OnyxArray *array)
 {
-  g_autoptr (OnyxArray) array = onyx_simplify_constant_value (ctx, graph, name, 1 << 16, NULL);
   GArray *ints;
   const guint8 *data;
   guint64 n;
@@ -178,6 +177,8 @@ onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, 
                         array->elem_type != ONNX__TENSOR_PROTO__DATA_TYPE__INT32))
     return NULL;
   n = onyx_array_count (array);
+  if (n == G_MAXUINT64 || n > G_MAXUINT)
+    return NULL;
   data = g_bytes_get_data (array->data, NULL);
   ints = g_array_sized_new (FALSE, FALSE, sizeof (gint64), (guint) n);
   for (guint64 i = 0; i < n; i++)
@@ -194,6 +195,14 @@ onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, 
       g_array_append_val (ints, value);
     }
   return ints;
+}
+
+GArray *
+onyx_simplify_constant_ints (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, const char *name)
+{
+  g_autoptr (OnyxArray) array = onyx_simplify_constant_value (ctx, graph, name, 1 << 16, NULL);
+
+  return onyx_simplify_array_ints (array);
 }
 
 gboolean
@@ -218,11 +227,11 @@ onyx_simplify_constant_all (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, c
 }
 
 gint64
-onyx_simplify_opset (OnyxSimplifyContext *ctx)
+onyx_simplify_opset (OnyxSimplifyContext *ctx, const Onnx__NodeProto *node)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (ctx->doc);
 
-  return onyx_opset_version (model->opset_import, model->n_opset_import, "");
+  return onyx_opset_version (model->opset_import, model->n_opset_import, node->domain);
 }
 
 gboolean
@@ -233,7 +242,7 @@ onyx_simplify_ints_argument (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, 
   gboolean has_input = node->n_input > input && node->input[input][0] != '\0';
 
   *values = NULL;
-  if (onyx_simplify_opset (ctx) < since)
+  if (onyx_simplify_opset (ctx, node) < since)
     {
       if (has_input || (attr != NULL && attr->type != ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS))
         return FALSE;

@@ -17,6 +17,8 @@
 
 static const OnyxSimplifyPass *const passes[] = {
   &onyx_simplify_constants_pass,
+  &onyx_simplify_branches_pass,
+  &onyx_simplify_shapes_pass,
   &onyx_simplify_fold_pass,
   &onyx_simplify_noops_pass,
   &onyx_simplify_duplicates_pass,
