@@ -11,6 +11,7 @@ ai.onnx opset 21 and com.microsoft 1. Random weights, fixed seed.
 usage: make-llm-model.py OUT.onnx [--layers N] [--hidden H] [--heads N] [--kv-heads N]
                          [--intermediate I] [--vocab V] [--max-length L] [--no-external]
                          [--value-info] [--broken-total-length] [--broken-seqlens] [--fast-weights]
+                         [--constant-nodes]
 
 Small sizes by default (hidden 256, 4 layers) for the test suite; Phi-3-mini's for
 benches: --layers 32 --hidden 3072 --heads 32 --kv-heads 32 --intermediate 8192
@@ -38,6 +39,7 @@ class Builder:
         self.nodes, self.initializers, self.rng = [], [], rng
         self.accuracy_level = accuracy_level
         self.data, self.data_name = None, None
+        self.constant_nodes = False
 
     def stream_weights(self, path):
         """--fast-weights: payloads of 1 kB and more are written to `path` as they are
@@ -62,6 +64,13 @@ class Builder:
             entry.key, entry.value = key, value
         self.initializers.append(tensor)
         return name
+
+    def literal(self, name, array):
+        """A small constant: an initializer, or with --constant-nodes a Constant node."""
+        if not self.constant_nodes:
+            return self.weight(name, array)
+        return self.node("Constant", [], [name], "/model/constant_nodes/" + name,
+                         value=numpy_helper.from_array(array, name))
 
     def matmul_nbits(self, scope, x, k, n, out_name=None):
         """(scope names the weights: model.layers.0.attn.qkv_proj; the node is
@@ -105,6 +114,7 @@ def graph_values(args, kv_heads, head):
 def build(args):
     rng = np.random.default_rng(0)
     b = Builder(rng, args.accuracy_level)
+    b.constant_nodes = args.constant_nodes
     if args.fast_weights:
         b.stream_weights(data_path(args.out))
     head = args.hidden // args.heads
@@ -114,12 +124,12 @@ def build(args):
 
     # The attention-mask subgraph every layer's GroupQueryAttention reads.
     sub = "/model/attn_mask_reformat/attn_mask_subgraph"
-    b.weight("one_i64", np.array(1, dtype=np.int64))
-    b.weight("axes_1", np.array([1], dtype=np.int64))
+    b.literal("one_i64", np.array(1, dtype=np.int64))
+    b.literal("axes_1", np.array([1], dtype=np.int64))
     counted = "attention_mask"
     if args.broken_seqlens:
         # The new tokens counted instead of the mask's: input_ids × 0 + 1.
-        b.weight("zero_i64", np.array(0, dtype=np.int64))
+        b.literal("zero_i64", np.array(0, dtype=np.int64))
         zeros = b.node("Mul", ["input_ids", "zero_i64"], [sub + "/Mul/output_0"], sub + "/Mul")
         counted = b.node("Add", [zeros, "one_i64"], [sub + "/Add/output_0"], sub + "/Add")
     total = b.node("ReduceSum", [counted, "axes_1"], [sub + "/ReduceSum/output_0"], sub + "/ReduceSum",
@@ -128,7 +138,7 @@ def build(args):
     b.node("Cast", [minus], [sub + "/Sub/Cast/output_0"], sub + "/Sub/Cast", to=TensorProto.INT32)
     shape_of = "input_ids" if args.broken_total_length else "attention_mask"
     shape = b.node("Shape", [shape_of], [sub + "/Shape/output_0"], sub + "/Shape")
-    b.weight("index_1", np.array(1, dtype=np.int64))
+    b.literal("index_1", np.array(1, dtype=np.int64))
     length = b.node("Gather", [shape, "index_1"], [sub + "/Gather/output_0"], sub + "/Gather", axis=0)
     b.node("Cast", [length], [sub + "/Gather/Cast/output_0"], sub + "/Gather/Cast", to=TensorProto.INT32)
     seqlens_k, total_len = sub + "/Sub/Cast/output_0", sub + "/Gather/Cast/output_0"
@@ -339,6 +349,9 @@ def main():
                         help="random int4 nibbles instead of quantized weights, written to the data file as they "
                              "are made: seconds and little memory for Phi-3's sizes (not with --dynamo or "
                              "--no-external)")
+    parser.add_argument("--constant-nodes", action="store_true",
+                        help="the attention mask's small literals as Constant nodes instead of initializers "
+                             "(something for Simplify to change)")
     args = parser.parse_args()
     if args.fast_weights and (args.dynamo or args.no_external):
         parser.error("--fast-weights writes external data of the genai-shaped model only")
