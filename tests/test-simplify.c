@@ -159,6 +159,41 @@ test_recorded_run_replays_on_a_copy (void)
   g_assert_true (bytes_equal (a, b));
 }
 
+/* Pass names read back as written: "none" is Clean Up alone (the replay entry of a
+ * Simplify whose every pass was refused), not every pass. */
+static void
+test_pass_names_read_back (void)
+{
+  const OnyxSimplifyPasses cases[] = { 0, ONYX_SIMPLIFY_CONSTANTS, ONYX_SIMPLIFY_CONSTANTS | ONYX_SIMPLIFY_FOLD,
+                                       ONYX_SIMPLIFY_ALL };
+  g_autoptr (OnyxDocument) doc = test_open_data ("paddle_style.onnx");
+  g_autoptr (OnyxSimplifyReport) report = NULL;
+  g_autoptr (GError) error = NULL;
+  OnyxSimplifyOptions options = { 0 };
+  guint n_constants = count_ops (onyx_document_get_proto (doc)->graph, "Constant");
+  guint n_checked = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = onyx_simplify_passes_text (cases[i]);
+      OnyxSimplifyPasses read = G_MAXUINT;
+      g_assert_true (onyx_simplify_parse_passes (text, &read, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (read, ==, cases[i]);
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, ==, G_N_ELEMENTS (cases));
+  g_assert_true (onyx_simplify_parse_passes ("none", &options.passes, &error));
+  g_assert_cmpuint (options.passes, ==, 0);
+
+  g_assert_cmpuint (n_constants, >, 0);
+  g_assert_true (onyx_edit_simplify (doc, &options, &report, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_ops (onyx_document_get_proto (doc)->graph, "Constant"), ==, n_constants);
+  g_assert_cmpuint (report->passes->len, ==, 1);
+  g_assert_cmpstr (g_array_index (report->passes, OnyxSimplifyPassReport, 0).name, ==, "cleanup");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -166,5 +201,6 @@ main (int argc, char **argv)
   g_test_add_func ("/simplify/one-undo-step-and-its-replay", test_one_undo_step_and_its_replay);
   g_test_add_func ("/simplify/pass-changing-outputs-is-refused", test_pass_changing_outputs_is_refused);
   g_test_add_func ("/simplify/recorded-run-replays-on-a-copy", test_recorded_run_replays_on_a_copy);
+  g_test_add_func ("/simplify/pass-names-read-back", test_pass_names_read_back);
   return g_test_run ();
 }

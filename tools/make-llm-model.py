@@ -10,11 +10,13 @@ ai.onnx opset 21 and com.microsoft 1. Random weights, fixed seed.
 
 usage: make-llm-model.py OUT.onnx [--layers N] [--hidden H] [--heads N] [--kv-heads N]
                          [--intermediate I] [--vocab V] [--max-length L] [--no-external]
-                         [--value-info] [--broken-total-length] [--broken-seqlens]
+                         [--value-info] [--broken-total-length] [--broken-seqlens] [--fast-weights]
+                         [--constant-nodes]
 
 Small sizes by default (hidden 256, 4 layers) for the test suite; Phi-3-mini's for
 benches: --layers 32 --hidden 3072 --heads 32 --kv-heads 32 --intermediate 8192
---vocab 32064 --max-length 4096 (2.2 GB of int4 weights). --broken-total-length
+--vocab 32064 --max-length 4096 (2.7 GB of external data; with --fast-weights, random
+int4 nibbles written straight to the data file, it takes seconds). --broken-total-length
 wires total_sequence_length from the new tokens' shape instead of the mask's, the
 KV-cache bug that only shows once there is a past (ONNX Runtime refuses the second
 step); --broken-seqlens counts seqlens_k from the new tokens, which it runs with wrong
@@ -36,25 +38,55 @@ class Builder:
     def __init__(self, rng, accuracy_level):
         self.nodes, self.initializers, self.rng = [], [], rng
         self.accuracy_level = accuracy_level
+        self.data, self.data_name = None, None
+        self.constant_nodes = False
+
+    def stream_weights(self, path):
+        """--fast-weights: payloads of 1 kB and more are written to `path` as they are
+        made (at 4 kB boundaries, so that a runtime can map them), never all held."""
+        self.data, self.data_name = open(path, "wb"), os.path.basename(path)
 
     def node(self, op, inputs, outputs, name, domain="", **attrs):
         self.nodes.append(helper.make_node(op, inputs, outputs, name=name, domain=domain or None, **attrs))
         return outputs[0] if len(outputs) == 1 else outputs
 
     def weight(self, name, array):
-        self.initializers.append(numpy_helper.from_array(array, name))
+        if self.data is None or array.nbytes < 1024:
+            self.initializers.append(numpy_helper.from_array(array, name))
+            return name
+        offset = -self.data.tell() % 4096 + self.data.tell()
+        self.data.seek(offset)
+        self.data.write(np.ascontiguousarray(array).tobytes())
+        tensor = TensorProto(name=name, data_type=onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[array.dtype],
+                             dims=array.shape, data_location=TensorProto.EXTERNAL)
+        for key, value in (("location", self.data_name), ("offset", str(offset)), ("length", str(array.nbytes))):
+            entry = tensor.external_data.add()
+            entry.key, entry.value = key, value
+        self.initializers.append(tensor)
         return name
+
+    def literal(self, name, array):
+        """A small constant: an initializer, or with --constant-nodes a Constant node."""
+        if not self.constant_nodes:
+            return self.weight(name, array)
+        return self.node("Constant", [], [name], "/model/constant_nodes/" + name,
+                         value=numpy_helper.from_array(array, name))
 
     def matmul_nbits(self, scope, x, k, n, out_name=None):
         """(scope names the weights: model.layers.0.attn.qkv_proj; the node is
         /model/layers.0/attn/qkv_proj/MatMulNBits, as the builder names them.)"""
         """x [..., k] times a random [k, n] weight quantized to int4 in blocks of 32:
         B [n, k/32, 16] uint8 (two values a byte, low nibble first), scales [n·k/32]."""
-        w = self.rng.standard_normal((n, k)).astype(np.float32) * (1.0 / np.sqrt(k))
-        blocks = w.reshape(n, k // BLOCK, BLOCK)
-        scales = np.maximum(np.abs(blocks).max(axis=2) / 7.0, 1e-8).astype(np.float32)
-        q = np.clip(np.rint(blocks / scales[:, :, None]) + 8, 0, 15).astype(np.uint8)
-        packed = (q[:, :, 0::2] | (q[:, :, 1::2] << 4)).astype(np.uint8)
+        if self.data is not None:
+            # --fast-weights: random nibbles and scales of the size quantizing N(0, 1/k) gives.
+            packed = self.rng.integers(0, 256, (n, k // BLOCK, BLOCK // 2), dtype=np.uint8)
+            scales = (self.rng.uniform(0.5, 1.0, (n, k // BLOCK)) * (2.5 / 7 / np.sqrt(k))).astype(np.float32)
+        else:
+            w = self.rng.standard_normal((n, k)).astype(np.float32) * (1.0 / np.sqrt(k))
+            blocks = w.reshape(n, k // BLOCK, BLOCK)
+            scales = np.maximum(np.abs(blocks).max(axis=2) / 7.0, 1e-8).astype(np.float32)
+            q = np.clip(np.rint(blocks / scales[:, :, None]) + 8, 0, 15).astype(np.uint8)
+            packed = (q[:, :, 0::2] | (q[:, :, 1::2] << 4)).astype(np.uint8)
         b = self.weight(scope + ".qweight", packed)
         s = self.weight(scope + ".scales", scales.reshape(-1))
         path = "/" + re.sub(r"\.(?!\d)", "/", scope)
@@ -82,6 +114,9 @@ def graph_values(args, kv_heads, head):
 def build(args):
     rng = np.random.default_rng(0)
     b = Builder(rng, args.accuracy_level)
+    b.constant_nodes = args.constant_nodes
+    if args.fast_weights:
+        b.stream_weights(data_path(args.out))
     head = args.hidden // args.heads
     hidden, inter = args.hidden, args.intermediate
 
@@ -89,12 +124,12 @@ def build(args):
 
     # The attention-mask subgraph every layer's GroupQueryAttention reads.
     sub = "/model/attn_mask_reformat/attn_mask_subgraph"
-    b.weight("one_i64", np.array(1, dtype=np.int64))
-    b.weight("axes_1", np.array([1], dtype=np.int64))
+    b.literal("one_i64", np.array(1, dtype=np.int64))
+    b.literal("axes_1", np.array([1], dtype=np.int64))
     counted = "attention_mask"
     if args.broken_seqlens:
         # The new tokens counted instead of the mask's: input_ids × 0 + 1.
-        b.weight("zero_i64", np.array(0, dtype=np.int64))
+        b.literal("zero_i64", np.array(0, dtype=np.int64))
         zeros = b.node("Mul", ["input_ids", "zero_i64"], [sub + "/Mul/output_0"], sub + "/Mul")
         counted = b.node("Add", [zeros, "one_i64"], [sub + "/Add/output_0"], sub + "/Add")
     total = b.node("ReduceSum", [counted, "axes_1"], [sub + "/ReduceSum/output_0"], sub + "/ReduceSum",
@@ -103,7 +138,7 @@ def build(args):
     b.node("Cast", [minus], [sub + "/Sub/Cast/output_0"], sub + "/Sub/Cast", to=TensorProto.INT32)
     shape_of = "input_ids" if args.broken_total_length else "attention_mask"
     shape = b.node("Shape", [shape_of], [sub + "/Shape/output_0"], sub + "/Shape")
-    b.weight("index_1", np.array(1, dtype=np.int64))
+    b.literal("index_1", np.array(1, dtype=np.int64))
     length = b.node("Gather", [shape, "index_1"], [sub + "/Gather/output_0"], sub + "/Gather", axis=0)
     b.node("Cast", [length], [sub + "/Gather/Cast/output_0"], sub + "/Gather/Cast", to=TensorProto.INT32)
     seqlens_k, total_len = sub + "/Sub/Cast/output_0", sub + "/Gather/Cast/output_0"
@@ -115,7 +150,8 @@ def build(args):
     sin = b.weight("sin_cache", np.sin(angles).astype(np.float32))
 
     embed = b.weight("model.embed_tokens.weight",
-                     (rng.standard_normal((args.vocab, hidden)) * 0.02).astype(np.float32))
+                     rng.standard_normal((args.vocab, hidden), dtype=np.float32) * np.float32(0.02)
+                     if b.data is not None else (rng.standard_normal((args.vocab, hidden)) * 0.02).astype(np.float32))
     x = b.node("Gather", [embed, "input_ids"], ["/model/embed_tokens/Gather/output_0"], "/model/embed_tokens/Gather")
     residual, pending = x, None
     for i in range(args.layers):
@@ -284,6 +320,11 @@ def build_dynamo(args):
     return model
 
 
+def data_path(out):
+    """The external data file beside OUT: OUT.data."""
+    return os.path.join(os.path.dirname(os.path.abspath(out)), os.path.basename(out) + ".data")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("out")
@@ -304,19 +345,27 @@ def main():
     parser.add_argument("--dynamo", action="store_true",
                         help="as torch.onnx.export(dynamo=True) writes it: standard operators, opset 18, "
                              "flat node names with module paths in metadata (--kv-heads ignored)")
+    parser.add_argument("--fast-weights", action="store_true",
+                        help="random int4 nibbles instead of quantized weights, written to the data file as they "
+                             "are made: seconds and little memory for Phi-3's sizes (not with --dynamo or "
+                             "--no-external)")
+    parser.add_argument("--constant-nodes", action="store_true",
+                        help="the attention mask's small literals as Constant nodes instead of initializers "
+                             "(something for Simplify to change)")
     args = parser.parse_args()
+    if args.fast_weights and (args.dynamo or args.no_external):
+        parser.error("--fast-weights writes external data of the genai-shaped model only")
+    if os.path.exists(data_path(args.out)):
+        os.unlink(data_path(args.out))
     model = build_dynamo(args) if args.dynamo else build(args)
     if args.value_info:
         inferred = onnx.shape_inference.infer_shapes(model)
         model.graph.value_info.extend(inferred.graph.value_info)
-    if args.no_external:
+    if args.no_external or args.fast_weights:
         onnx.save(model, args.out)
     else:
-        data = os.path.basename(args.out) + ".data"
-        if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(args.out)), data)):
-            os.unlink(os.path.join(os.path.dirname(os.path.abspath(args.out)), data))
-        onnx.save(model, args.out, save_as_external_data=True, all_tensors_to_one_file=True, location=data,
-                  size_threshold=1024)
+        onnx.save(model, args.out, save_as_external_data=True, all_tensors_to_one_file=True,
+                  location=os.path.basename(data_path(args.out)), size_threshold=1024)
 
 
 if __name__ == "__main__":

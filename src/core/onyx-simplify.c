@@ -81,7 +81,8 @@ onyx_simplify_parse_passes (const char *text, OnyxSimplifyPasses *result, GError
     {
       const char *name = g_strstrip (names[n]);
       gboolean found = strcmp (name, "all") == 0 || strcmp (name, "none") == 0;
-      if (found)
+      /* "none" adds no pass: Clean Up alone, as onyx_simplify_passes_text (0) says. */
+      if (strcmp (name, "all") == 0)
         flags |= ONYX_SIMPLIFY_ALL;
       for (guint i = 0; i < G_N_ELEMENTS (passes) && !found; i++)
         if (strcmp (name, passes[i]->name) == 0)
