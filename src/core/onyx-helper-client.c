@@ -34,9 +34,11 @@ typedef struct {
 /* The helper's fd for its end of the socket. */
 #define HELPER_FD 3
 
-/* A helper process and its socket. Runs of ONNX Runtime have one of their own: a
+/* A helper process and its socket. Runs of ONNX Runtime have helpers of their own: a
  * long run neither waits for nor holds up libonnx's jobs (shapes after an edit), and
- * cancelling a run ends its helper only. */
+ * cancelling a run ends its helper only. Two runs may go side by side (Simplify's
+ * proof runs the model before while its folding evaluates constants), each in its
+ * own helper. */
 typedef struct {
   GMutex lock;          /* held from a job's start to its finish */
   GSubprocess *process; /* NULL: none running */
@@ -50,13 +52,25 @@ typedef struct {
 } Worker;
 
 static Worker library_worker = { .fd = -1 };
-static Worker runtime_worker = { .fd = -1 };
+static Worker runtime_workers[2] = { { .fd = -1 }, { .fd = -1 } };
+static Worker *const all_workers[] = { &library_worker, &runtime_workers[0], &runtime_workers[1] };
 static GMutex cancel_lock;
 
+/* A worker for a job of this kind, its lock held: a run takes a free runtime worker,
+ * or waits for the first. */
 static Worker *
-worker_for (OnyxOnnxJobKind kind)
+take_worker (OnyxOnnxJobKind kind)
 {
-  return kind == ONYX_ONNX_JOB_RUN ? &runtime_worker : &library_worker;
+  if (kind != ONYX_ONNX_JOB_RUN)
+    {
+      g_mutex_lock (&library_worker.lock);
+      return &library_worker;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (runtime_workers); i++)
+    if (g_mutex_trylock (&runtime_workers[i].lock))
+      return &runtime_workers[i];
+  g_mutex_lock (&runtime_workers[0].lock);
+  return &runtime_workers[0];
 }
 
 const char *
@@ -403,13 +417,16 @@ onyx_onnx_start_worker (void)
 void
 onyx_onnx_cancel (OnyxOnnxJobKind kind)
 {
-  Worker *worker = worker_for (kind);
-
   g_mutex_lock (&cancel_lock);
-  if (worker->busy && worker->process != NULL)
+  for (guint i = 0; i < G_N_ELEMENTS (all_workers); i++)
     {
-      worker->cancelled = TRUE;
-      g_subprocess_force_exit (worker->process);
+      Worker *worker = all_workers[i];
+      gboolean runtime = worker != &library_worker;
+      if ((kind == ONYX_ONNX_JOB_RUN) == runtime && worker->busy && worker->process != NULL)
+        {
+          worker->cancelled = TRUE;
+          g_subprocess_force_exit (worker->process);
+        }
     }
   g_mutex_unlock (&cancel_lock);
 }
@@ -446,11 +463,10 @@ onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 {
   OnyxOnnxJob *job = g_new0 (OnyxOnnxJob, 1);
 
-  job->worker = worker_for (kind);
+  job->worker = take_worker (kind);
   job->kind = kind;
   job->input = g_bytes_ref (input);
   job->argument = argument;
-  g_mutex_lock (&job->worker->lock);
   set_busy (job->worker, TRUE);
   /* The helper takes a megabyte in socket-buffer steps: the caller need not wait for
    * that. */
@@ -529,9 +545,9 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
 void
 onyx_onnx_stop_helpers (void)
 {
-  Worker *const workers[] = { &library_worker, &runtime_worker };
+  Worker *const *workers = all_workers;
 
-  for (guint i = 0; i < G_N_ELEMENTS (workers); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (all_workers); i++)
     {
       /* (Waits for a job still running to finish.) */
       g_mutex_lock (&workers[i]->lock);
@@ -552,10 +568,10 @@ nap (void)
 void
 onyx_onnx_kill_helpers_from_signal (void)
 {
-  Worker *const workers[] = { &library_worker, &runtime_worker };
+  Worker *const *workers = all_workers;
   int saved_errno = errno;
 
-  for (guint i = 0; i < G_N_ELEMENTS (workers); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (all_workers); i++)
     {
       pid_t pid = (pid_t) workers[i]->pid;
       siginfo_t info;
