@@ -64,6 +64,9 @@ struct _OnyxDocument {
   char *group_label;
   guint64 revision;      /* counts primitive changes, undone ones too */
   guint frozen;          /* readers in other threads (a save): no change until thawed */
+  /* A subgraph changed by many steps in a row (onyx_document_begin_subgraph_batch):
+   * the nodes holding it were taken out of their indexes once, for all of them. */
+  Onnx__GraphProto *batched_graph;
 };
 
 /* onyx-document-ops.c */

@@ -211,7 +211,7 @@ void
 onyx_document_op_apply (OnyxDocument *self, Op *op, gboolean forward)
 {
   /* What a subgraph reads from outside is indexed as uses of the nodes holding it. */
-  GPtrArray *holders = op->rereads && op->graph != NULL
+  GPtrArray *holders = op->rereads && op->graph != NULL && op->graph != self->batched_graph
                         ? onyx_graph_tree_unindex_holders (self->tree, op->graph) : NULL;
   OnyxGraphIndex *index;
 

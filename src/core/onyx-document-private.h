@@ -73,6 +73,17 @@ void          onyx_document_group_rewind (OnyxDocument *self, OnyxGroupMark mark
  * of other edits notes one entry of its own instead. */
 void          onyx_document_group_drop_replay (OnyxDocument *self, OnyxGroupMark mark);
 
+/* Many changes of one subgraph in a row (a pass of Simplify over a branch): the nodes
+ * holding it leave their indexes once, before the first, and come back once, after
+ * the last — rather than at each change, which walks the whole subgraph to find
+ * what it reads from outside. Meanwhile the graphs around do not count the
+ * subgraph's reads as uses (what the subgraph's own index says is exact). Returns
+ * what to hand to onyx_document_end_subgraph_batch. */
+GPtrArray *onyx_document_begin_subgraph_batch (OnyxDocument     *self,
+                                               Onnx__GraphProto *graph);
+void       onyx_document_end_subgraph_batch   (OnyxDocument     *self,
+                                               GPtrArray        *taken);
+
 /* A command is being recorded (between begin and commit or abort). */
 gboolean onyx_document_is_recording (OnyxDocument *self);
 

@@ -190,6 +190,26 @@ onyx_document_abort_group (OnyxDocument *self)
   onyx_document_abort_command (self);
 }
 
+GPtrArray *
+onyx_document_begin_subgraph_batch (OnyxDocument *self, Onnx__GraphProto *graph)
+{
+  g_return_val_if_fail (ONYX_IS_DOCUMENT (self) && self->batched_graph == NULL, NULL);
+  if (graph == onyx_graph_tree_main_graph (self->tree))
+    return NULL;
+  self->batched_graph = graph;
+  return onyx_graph_tree_begin_batch (self->tree, graph);
+}
+
+void
+onyx_document_end_subgraph_batch (OnyxDocument *self, GPtrArray *taken)
+{
+  g_return_if_fail (ONYX_IS_DOCUMENT (self));
+  if (self->batched_graph == NULL)
+    return;
+  self->batched_graph = NULL;
+  onyx_graph_tree_end_batch (self->tree, taken);
+}
+
 OnyxGroupMark
 onyx_document_group_mark (OnyxDocument *self)
 {

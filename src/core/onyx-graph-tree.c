@@ -9,6 +9,9 @@ struct _OnyxGraphTree {
   GHashTable *owner_of;   /* Onnx__GraphProto* (subgraph) → Onnx__NodeProto* */
   GHashTable *indexes;    /* Onnx__GraphProto* → OnyxGraphIndex* (owned) */
   GHashTable *named;      /* node name (owned) → GPtrArray of the nodes in the model with it */
+  /* Holders out of their indexes for a batch of changes to a subgraph: still in
+   * their graphs (NULL when no batch runs). */
+  GHashTable *set_aside;
 };
 
 /* One holder taken out of an index, to be put back. */
@@ -124,6 +127,7 @@ onyx_graph_tree_free (OnyxGraphTree *tree)
   g_hash_table_unref (tree->owner_of);
   g_hash_table_unref (tree->indexes);
   g_hash_table_unref (tree->named);
+  g_clear_pointer (&tree->set_aside, g_hash_table_unref);
   g_free (tree);
 }
 
@@ -165,14 +169,16 @@ onyx_graph_tree_owner (OnyxGraphTree *tree, const Onnx__GraphProto *graph)
 }
 
 /* An index knows at once; a graph without one is walked. (Holders leave their
- * index only while one primitive change is applied, never between.) */
+ * index only while one primitive change is applied, or for a batch of them, when
+ * they are set aside.) */
 static gboolean
 is_in_graph (OnyxGraphTree *tree, Onnx__NodeProto *node, Onnx__GraphProto *graph)
 {
   OnyxGraphIndex *index = g_hash_table_lookup (tree->indexes, graph);
 
   if (index != NULL)
-    return onyx_graph_index_has_node (index, node);
+    return onyx_graph_index_has_node (index, node) ||
+           (tree->set_aside != NULL && g_hash_table_contains (tree->set_aside, node));
   for (size_t i = 0; i < graph->n_node; i++)
     if (graph->node[i] == node)
       return TRUE;
@@ -286,6 +292,25 @@ onyx_graph_tree_unindex_holders (OnyxGraphTree *tree, Onnx__GraphProto *graph)
       graph = around;
     }
   return taken;
+}
+
+GPtrArray *
+onyx_graph_tree_begin_batch (OnyxGraphTree *tree, Onnx__GraphProto *graph)
+{
+  GPtrArray *taken = onyx_graph_tree_unindex_holders (tree, graph);
+
+  g_return_val_if_fail (tree->set_aside == NULL, taken);
+  tree->set_aside = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; taken != NULL && i < taken->len; i++)
+    g_hash_table_add (tree->set_aside, ((Taken *) taken->pdata[i])->node);
+  return taken;
+}
+
+void
+onyx_graph_tree_end_batch (OnyxGraphTree *tree, GPtrArray *taken)
+{
+  g_clear_pointer (&tree->set_aside, g_hash_table_unref);
+  onyx_graph_tree_reindex (tree, taken);
 }
 
 void

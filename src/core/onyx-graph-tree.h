@@ -58,6 +58,13 @@ GPtrArray        *onyx_graph_tree_unindex_holders (OnyxGraphTree    *tree,
 void              onyx_graph_tree_reindex      (OnyxGraphTree *tree,
                                                 GPtrArray     *taken);
 
+/* The same for a batch of changes to `graph` (onyx_document_begin_subgraph_batch):
+ * the holders stay known as nodes of their graphs meanwhile. */
+GPtrArray        *onyx_graph_tree_begin_batch  (OnyxGraphTree    *tree,
+                                                Onnx__GraphProto *graph);
+void              onyx_graph_tree_end_batch    (OnyxGraphTree    *tree,
+                                                GPtrArray        *taken);
+
 /* Every graph around `graph` up to the main graph, itself first (borrowed). */
 void              onyx_graph_tree_lineage      (OnyxGraphTree    *tree,
                                                 Onnx__GraphProto *graph,

@@ -19,8 +19,8 @@ struct _OnyxSimplifyContext {
   OnyxDocument *doc;
   OnyxModel *model;
   const char *base_dir;           /* where external data is read */
-  /* Inference of the model as this pass began, made at the first question (tensors
-   * made since have no entry); NULL until then. */
+  /* Inference of the model as this round began, made at its first question
+   * (tensors made since have no entry); NULL until then. */
   OnyxShapes *shapes;
   /* Answers of inference and ONNX Runtime, recorded or replayed (NULL: neither). */
   OnyxSimplifyTape *tape;
@@ -155,6 +155,28 @@ OnyxArray         *onyx_simplify_float_array   (const char          *name,
                                                 const gint64        *dims,
                                                 gsize                n_dims,
                                                 const double        *values);
+/* ---- The proof (onyx-simplify-proof.c) ---- */
+
+typedef enum {
+  ONYX_PROOF_EQUAL,
+  ONYX_PROOF_DIFFERS,
+  ONYX_PROOF_NOT_RUN,
+} OnyxProofOutcome;
+
+typedef struct _OnyxSimplifyProof OnyxSimplifyProof;
+
+/* Starts running `before` (a snapshot of the model as Simplify found it) in a thread
+ * of its own, on `inputs`'s arrays or, when NULL, inputs made as Run makes them (free
+ * image sizes 224, and larger free dims when ONNX Runtime refuses Run's). */
+OnyxSimplifyProof *onyx_simplify_proof_start (OnyxModel          *before,
+                                              const OnyxRunInputs *inputs);
+/* Runs `after` on the same inputs and compares its graph outputs with the run before
+ * (waited for): *note says what was compared, or what differs, or why nothing was. */
+OnyxProofOutcome   onyx_simplify_proof_check (OnyxSimplifyProof  *proof,
+                                              OnyxModel          *after,
+                                              char              **note);
+void               onyx_simplify_proof_free  (OnyxSimplifyProof  *proof);
+
 /* ---- Asking inference and ONNX Runtime (onyx-simplify-tape.c) ---- */
 
 /* Runs `nodes` of `graph` (in order; what they read from outside them is constant

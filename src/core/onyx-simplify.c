@@ -345,16 +345,18 @@ run_pass (OnyxSimplifyContext *ctx, const OnyxSimplifyPass *pass, OnyxSimplifyPa
   gint64 start = g_get_monotonic_time ();
   gboolean ok = TRUE;
 
-  g_clear_pointer (&ctx->shapes, onyx_shapes_unref);
   inventory_take (ctx->doc, &before);
   for (guint i = 0; i < graphs->len && ok; i++)
     {
       Onnx__GraphProto *graph = graphs->pdata[i];
       Onnx__NodeProto *owner = onyx_document_graph_owner (ctx->doc, graph);
       guint n;
+      GPtrArray *taken;
       if (i > 0 && (owner == NULL || !onyx_document_contains_node (ctx->doc, owner)))
         continue;
+      taken = onyx_document_begin_subgraph_batch (ctx->doc, graph);
       n = pass->run (ctx, graph, error);
+      onyx_document_end_subgraph_batch (ctx->doc, taken);
       ok = n != G_MAXUINT;
       *n_changes += ok ? n : 0;
     }
@@ -363,7 +365,6 @@ run_pass (OnyxSimplifyContext *ctx, const OnyxSimplifyPass *pass, OnyxSimplifyPa
   inventory_clear (&before);
   inventory_clear (&after);
   entry->seconds += (double) (g_get_monotonic_time () - start) / G_USEC_PER_SEC;
-  g_clear_pointer (&ctx->shapes, onyx_shapes_unref);
   return ok;
 }
 
@@ -379,6 +380,11 @@ run_passes (OnyxSimplifyContext *ctx, OnyxSimplifyPasses listed, OnyxSimplifyPas
     {
       guint n_changes = 0;
       report->n_rounds++;
+      /* Inference once a round: a pass keeps what a tensor is (a folded one keeps
+       * its name and value), so what the round began with stays true of every name
+       * still there; names made since are unknown to it. The next round infers anew
+       * what folding made known (a Reshape's shape now a constant). */
+      g_clear_pointer (&ctx->shapes, onyx_shapes_unref);
       for (guint i = 0; i < n_all_passes (); i++)
         if ((wanted & pass_at (i)->flag) &&
             !run_pass (ctx, pass_at (i), report_pass (report, pass_at (i)->name), &n_changes, error))
@@ -435,15 +441,6 @@ weight_bytes (Onnx__ModelProto *model)
   return total;
 }
 
-/* The height and width of images whose model leaves them free, in the proof. */
-#define PROOF_IMAGE_SIZE 224
-
-typedef enum {
-  PROOF_EQUAL,
-  PROOF_DIFFERS,
-  PROOF_NOT_RUN,
-} ProofOutcome;
-
 /* Why the proof is not run on this model, or NULL when it can be. */
 static char *
 proof_obstacle (OnyxDocument *doc, const OnyxSimplifyOptions *options)
@@ -461,109 +458,12 @@ proof_obstacle (OnyxDocument *doc, const OnyxSimplifyOptions *options)
   weights = weight_bytes (onyx_document_get_proto (doc));
   if (weights > budget)
     {
-      g_autofree char *size = g_format_size (weights), *limit = g_format_size (budget);
+      g_autofree char *size = g_format_size_full (weights, G_FORMAT_SIZE_IEC_UNITS);
+      g_autofree char *limit = g_format_size_full (budget, G_FORMAT_SIZE_IEC_UNITS);
       return g_strdup_printf (_("The outputs were not compared: the model's %s of weights are over the "
                                 "proof's budget of %s."), size, limit);
     }
   return NULL;
-}
-
-/* How far an output may part from the original's, against its own scale: float
- * noise in its element type. A 16-bit float holds 3 digits (float32 7): a weight
- * rounded once into it moves an output by a few units of its last digit. */
-static double
-scale_rtol_of (const Onnx__ValueInfoProto *output)
-{
-  int elem_type = output->type != NULL && output->type->value_case == ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE
-                    ? output->type->tensor_type->elem_type : 0;
-
-  if (elem_type == ONNX__TENSOR_PROTO__DATA_TYPE__FLOAT16)
-    return 8 * 0x1p-10;
-  if (elem_type == ONNX__TENSOR_PROTO__DATA_TYPE__BFLOAT16)
-    return 8 * 0x1p-7;
-  return ONYX_RUN_DEFAULT_SCALE_RTOL;
-}
-
-/* Runs `before` and `after` on the same inputs and compares their graph outputs as Run
- * does (each against its own scale). *note says what was compared or what differs. */
-static ProofOutcome
-prove (OnyxModel *before, OnyxModel *after, const OnyxSimplifyOptions *options, char **note)
-{
-  OnyxRunInputs how = { .fill = ONYX_RUN_FILL_RANDOM, .low = 0, .high = 1 };
-  OnyxRunOptions run = { .compare_model = before, .atol = ONYX_RUN_DEFAULT_ATOL,
-                         .rtol = ONYX_RUN_DEFAULT_RTOL, .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL,
-                         .untraced = TRUE };
-  const Onnx__GraphProto *graph = onyx_model_get_proto (after)->graph;
-  g_autoptr (GPtrArray) inputs = NULL;
-  g_autoptr (OnyxRunResult) result = NULL;
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GString) differing = g_string_new (NULL);
-  guint n_compared = 0;
-
-  inputs = onyx_run_prepare_inputs (before, NULL, options->inputs != NULL ? options->inputs : &how, &error);
-  if (inputs == NULL && options->inputs == NULL && g_error_matches (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_IMAGE_SIZE))
-    {
-      /* Run asks a person for an image's size; the proof takes a common one. */
-      g_autoptr (GPtrArray) image_dims = onyx_run_image_dims (before);
-      g_autoptr (GHashTable) sizes = g_hash_table_new (g_str_hash, g_str_equal);
-      for (guint i = 0; i < image_dims->len; i++)
-        g_hash_table_insert (sizes, image_dims->pdata[i], GINT_TO_POINTER (PROOF_IMAGE_SIZE));
-      how.dims = sizes;
-      g_clear_error (&error);
-      inputs = onyx_run_prepare_inputs (before, NULL, &how, &error);
-      how.dims = NULL;
-    }
-  if (inputs == NULL)
-    {
-      *note = g_strdup_printf (_("The outputs were not compared: no inputs could be made (%s)."), error->message);
-      return PROOF_NOT_RUN;
-    }
-  result = onyx_run_model (after, inputs, &run, &error);
-  if (result == NULL)
-    {
-      /* Whether the simplified model is what ONNX Runtime refuses, or the original. */
-      OnyxRunOptions alone = { .untraced = TRUE };
-      g_autoptr (OnyxRunResult) original = onyx_run_model (before, inputs, &alone, NULL);
-      *note = original != NULL
-                ? g_strdup_printf (_("ONNX Runtime cannot run the simplified model: %s"), error->message)
-                : g_strdup_printf (_("The outputs were not compared: ONNX Runtime cannot run the model (%s)."),
-                                   error->message);
-      return original != NULL ? PROOF_DIFFERS : PROOF_NOT_RUN;
-    }
-  for (size_t o = 0; o < graph->n_output; o++)
-    {
-      const OnyxRunDelta *delta = NULL;
-      for (guint i = 0; result->deltas != NULL && i < result->deltas->len && delta == NULL; i++)
-        if (g_strcmp0 (((OnyxRunDelta *) result->deltas->pdata[i])->name, graph->output[o]->name) == 0)
-          delta = result->deltas->pdata[i];
-      if (delta == NULL)
-        continue;
-      n_compared++;
-      if (onyx_run_delta_diverges (delta, run.atol, scale_rtol_of (graph->output[o])))
-        {
-          g_autofree char *name = onyx_display_escape (delta->name);
-          if (delta->mismatch != NULL)
-            g_string_append_printf (differing, "%s%s (%s)", differing->len > 0 ? ", " : "", name, delta->mismatch);
-          else
-            g_string_append_printf (differing, "%s%s (largest |Δ| %g against values up to %g)",
-                                    differing->len > 0 ? ", " : "", name, delta->max_abs, delta->max_ref);
-        }
-    }
-  if (differing->len > 0)
-    {
-      *note = g_strdup_printf (_("The outputs differ: %s."), differing->str);
-      return PROOF_DIFFERS;
-    }
-  if (n_compared < graph->n_output)
-    {
-      *note = g_strdup_printf (_("The outputs could not all be compared (%u of %zu were)."), n_compared,
-                               graph->n_output);
-      return PROOF_NOT_RUN;
-    }
-  *note = g_strdup_printf (_("The outputs are equal before and after (%zu compared; ONNX Runtime %s, on "
-                             "inputs made as Run makes them)."),
-                           graph->n_output, result->runtime_version);
-  return PROOF_EQUAL;
 }
 
 /* ---- Simplify ---- */
@@ -600,17 +500,16 @@ apply_from (OnyxSimplifyContext *ctx, OnyxGroupMark mark, OnyxSimplifyPasses lis
   return run_passes (ctx, listed, run, report, error);
 }
 
-/* Proves the state reached against `before`, into the report. */
-static ProofOutcome
-prove_state (OnyxSimplifyContext *ctx, OnyxModel *before, const OnyxSimplifyOptions *options,
-             OnyxSimplifyReport *report)
+/* Proves the state reached against the model before, into the report. */
+static OnyxProofOutcome
+prove_state (OnyxSimplifyContext *ctx, OnyxSimplifyProof *proof, OnyxSimplifyReport *report)
 {
   g_autoptr (OnyxModel) after = onyx_model_snapshot (ctx->model);
   gint64 start = g_get_monotonic_time ();
-  ProofOutcome outcome;
+  OnyxProofOutcome outcome;
 
   g_clear_pointer (&report->proof_note, g_free);
-  outcome = prove (before, after, options, &report->proof_note);
+  outcome = onyx_simplify_proof_check (proof, after, &report->proof_note);
   report->proof_seconds += seconds_since (start);
   return outcome;
 }
@@ -625,7 +524,7 @@ changed_since (OnyxDocument *doc, OnyxGroupMark mark)
  * when its outputs are equal, refused otherwise. The state after is the last one
  * that stood. */
 static gboolean
-refuse_differing (OnyxSimplifyContext *ctx, OnyxGroupMark start, OnyxModel *before,
+refuse_differing (OnyxSimplifyContext *ctx, OnyxGroupMark start, OnyxSimplifyProof *proof,
                   const OnyxSimplifyOptions *options, OnyxSimplifyReport *report,
                   OnyxSimplifyPasses *accepted, GError **error)
 {
@@ -641,7 +540,7 @@ refuse_differing (OnyxSimplifyContext *ctx, OnyxGroupMark start, OnyxModel *befo
         continue;
       if (!apply_from (ctx, start, options->passes, trial, report, error))
         return FALSE;
-      if (!changed_since (ctx->doc, start) || prove_state (ctx, before, options, report) != PROOF_DIFFERS)
+      if (!changed_since (ctx->doc, start) || prove_state (ctx, proof, report) != ONYX_PROOF_DIFFERS)
         {
           *accepted = trial;
           standing = TRUE;
@@ -674,7 +573,7 @@ onyx_edit_simplify (OnyxDocument *doc, const OnyxSimplifyOptions *options, OnyxS
 {
   g_autoptr (OnyxSimplifyReport) report = report_new ();
   g_autoptr (GHashTable) ops_before = NULL, ops_after = NULL;
-  g_autoptr (OnyxModel) before = NULL;
+  OnyxSimplifyProof *proof = NULL;
   g_autofree char *obstacle = NULL, *passes_text = NULL;
   OnyxSimplifyContext ctx = { 0 };
   OnyxSimplifyPasses accepted = options->passes;
@@ -696,31 +595,37 @@ onyx_edit_simplify (OnyxDocument *doc, const OnyxSimplifyOptions *options, OnyxS
 
   ops_before = count_ops (doc, &report->n_nodes_before, &report->n_initializers_before);
   if (!ctx.replaying && (obstacle = proof_obstacle (doc, options)) == NULL)
-    before = onyx_model_snapshot (ctx.model);
+    {
+      /* The model before runs while the passes work. */
+      g_autoptr (OnyxModel) before = onyx_model_snapshot (ctx.model);
+      proof = onyx_simplify_proof_start (before, options->inputs);
+    }
 
   onyx_document_begin_group (doc, _("Simplify"));
   start = onyx_document_group_mark (doc);
   ok = run_passes (&ctx, options->passes, options->passes, report, error);
   if (ok && !changed_since (doc, start))
     report->verdict = ONYX_SIMPLIFY_UNCHANGED;
-  else if (ok && before == NULL)
+  else if (ok && proof == NULL)
     {
       report->verdict = ONYX_SIMPLIFY_NOT_PROVEN;
       report->proof_note = ctx.replaying ? NULL : g_steal_pointer (&obstacle);
     }
   else if (ok)
     {
-      ProofOutcome outcome = prove_state (&ctx, before, options, report);
-      if (outcome == PROOF_DIFFERS && !options->force)
+      OnyxProofOutcome outcome = prove_state (&ctx, proof, report);
+      if (outcome == ONYX_PROOF_DIFFERS && !options->force)
         {
-          ok = refuse_differing (&ctx, start, before, options, report, &accepted, error);
+          ok = refuse_differing (&ctx, start, proof, options, report, &accepted, error);
           report->verdict = changed_since (doc, start) ? ONYX_SIMPLIFY_PROVEN : ONYX_SIMPLIFY_UNCHANGED;
         }
       else
-        report->verdict = outcome == PROOF_EQUAL     ? ONYX_SIMPLIFY_PROVEN
-                          : outcome == PROOF_DIFFERS ? ONYX_SIMPLIFY_DIFFERS
+        report->verdict = outcome == ONYX_PROOF_EQUAL     ? ONYX_SIMPLIFY_PROVEN
+                          : outcome == ONYX_PROOF_DIFFERS ? ONYX_SIMPLIFY_DIFFERS
                                                      : ONYX_SIMPLIFY_NOT_PROVEN;
     }
+  /* (Waits for the run before, when nothing asked for it.) */
+  g_clear_pointer (&proof, onyx_simplify_proof_free);
   if (!ok)
     {
       onyx_document_abort_group (doc);
