@@ -96,12 +96,13 @@ class ShapeFolding(SimplifyCase):
     def check_symbolic_batch(self, opset):
         model = self.symbolic_batch_model(opset)
         simplified, report = self.simplify(model, "--simplify=shapes")
-        # The batch N stays a Gather of the Shape, which stays for it.
+        # The batch N stays symbolic: the Reshape's target says 0, the input's own dim
+        # at that place, and the chain that picked it goes with Clean Up.
         self.assertEqual(self.pass_of(report, "shapes")["nodes_removed"], 3)
-        self.assertEqual(node_names(simplified), ["shape", "pick_batch", "unsqueeze", "concat", "reshape", "add", "mul"])
+        self.assertEqual(node_names(simplified), ["reshape", "add", "mul"])
+        np.testing.assert_array_equal(initializers_of(simplified)[simplified.graph.node[0].input[1]], [0, 3, 4])
         self.assert_folded(simplified, "last", 4)
         self.assert_folded(simplified, "pair", [4, 3])
-        self.assert_folded(simplified, "tail", [3, 4])
         self.assertNotIn("batch", initializers_of(simplified))
         self.assert_outputs_kept(model, simplified)
         self.assertEqual(report["verdict"], "proven")
@@ -203,6 +204,54 @@ class ShapeFolding(SimplifyCase):
         for cond in (True, False):
             self.assert_runs_equal(model, simplified, {"x": np.arange(6, dtype=np.float32).reshape(2, 3),
                                                        "c": np.array(cond)})
+    def reshape_chain(self, index, extra_constant, opset=12):
+        """x [N, 3, 4] reshaped to [x.size(INDEX), 12] (or [.., 12, 1]) as TorchScript
+        writes it: Shape → Gather → Unsqueeze, Concat with the constant part."""
+        parts = [helper.make_node("Shape", ["x"], ["x_shape"], name="shape"),
+                 helper.make_node("Gather", ["x_shape", "i"], ["dim"], name="gather", axis=0),
+                 helper.make_node("Unsqueeze", ["dim"], ["dim_1d"], name="unsqueeze", axes=[0]) if opset < 13 else
+                 helper.make_node("Unsqueeze", ["dim", "axes"], ["dim_1d"], name="unsqueeze"),
+                 helper.make_node("Concat", ["dim_1d", "rest"], ["target"], name="concat", axis=0),
+                 helper.make_node("Reshape", ["x", "target"], ["y"], name="reshape")]
+        rest = [12, 1] if extra_constant else [12]
+        output = float_input("y", ["N", 12] if not extra_constant else ["M", 12, 1])
+        return make_model(parts, [float_input("x", ["N", 3, 4])], [output],
+                          [ints("i", index), ints("rest", rest), ints("axes", [0])], opset=opset)
+
+    def test_reshape_target_of_the_inputs_own_dims(self):
+        # The batch N taken at the place it lands: 0, "the input's dim there".
+        model = self.reshape_chain(0, False)
+        simplified, report = self.simplify(model, "--simplify=shapes")
+        self.assertEqual(node_names(simplified), ["reshape"])
+        target = simplified.graph.node[0].input[1]
+        np.testing.assert_array_equal(initializers_of(simplified)[target], [0, 12])
+        # N stays symbolic: nothing of x's size was frozen.
+        self.assertEqual(simplified.graph.input[0].type.tensor_type.shape.dim[0].dim_param, "N")
+        self.assertEqual(report["verdict"], "proven")
+        self.assert_runs_equal(model, simplified, {"x": np.arange(24, dtype=np.float32).reshape(2, 3, 4)})
+
+    def test_reshape_target_with_one_dim_elsewhere(self):
+        # x.size(1) put first is no dim of x at its place: the one computed part is -1.
+        model = self.reshape_chain(1, True)
+        simplified, report = self.simplify(model, "--simplify=shapes")
+        self.assertEqual(node_names(simplified), ["reshape"])
+        np.testing.assert_array_equal(initializers_of(simplified)[simplified.graph.node[0].input[1]], [-1, 12, 1])
+        self.assert_runs_equal(model, simplified, {"x": np.arange(36, dtype=np.float32).reshape(3, 3, 4)})
+
+    def test_reshape_target_kept_with_allowzero_or_two_unknowns(self):
+        # Two parts computed elsewhere: two -1 would not be a shape.
+        model = self.reshape_chain(1, True)
+        model.graph.node[3].input[:] = ["dim_1d", "rest", "dim_1d"]
+        model.graph.output[0].type.tensor_type.shape.dim.add().dim_param = "K"
+        simplified, report = self.simplify(model, "--simplify=shapes")
+        self.assertIn("concat", node_names(simplified))
+        # With allowzero a 0 would be a 0.
+        allowzero = self.reshape_chain(0, False, opset=14)
+        allowzero.graph.node[-1].attribute.append(helper.make_attribute("allowzero", 1))
+        simplified, report = self.simplify(allowzero, "--simplify=shapes")
+        self.assertIn("concat", node_names(simplified))
+        self.assertEqual(self.pass_of(report, "shapes")["nodes_removed"], 0)
+
 
 if __name__ == "__main__":
     unittest.main()

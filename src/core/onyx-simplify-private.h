@@ -54,6 +54,12 @@ extern const OnyxSimplifyPass onyx_simplify_noops_pass;      /* onyx-simplify-no
 extern const OnyxSimplifyPass onyx_simplify_duplicates_pass; /* onyx-simplify-duplicates.c */
 extern const OnyxSimplifyPass onyx_simplify_fusions_pass;    /* onyx-simplify-fusions.c */
 
+/* Reshapes whose target is built of their input's own dims get a constant target
+ * instead, 0 where a dim is the input's at that place, -1 for one computed part
+ * (onyx-simplify-reshape.c, part of shape folding); how many did. */
+guint onyx_simplify_reshape_targets (OnyxSimplifyContext *ctx,
+                                     Onnx__GraphProto    *graph);
+
 /* For tests: a pass run after the others when its flag is asked for (NULL: none). */
 void onyx_simplify_set_test_pass (const OnyxSimplifyPass *pass);
 

@@ -244,7 +244,7 @@ shapes_run (OnyxSimplifyContext *ctx, Onnx__GraphProto *graph, G_GNUC_UNUSED GEr
       onyx_simplify_output_to_initializer (ctx, graph, node, 0, value);
       n_folded++;
     }
-  return n_folded;
+  return n_folded + onyx_simplify_reshape_targets (ctx, graph);
 }
 
 const OnyxSimplifyPass onyx_simplify_shapes_pass = {
