@@ -56,7 +56,7 @@ static GMutex cancel_lock;
 static Worker *
 worker_for (OnyxOnnxJobKind kind)
 {
-  return kind == ONYX_ONNX_JOB_RUN ? &runtime_worker : &library_worker;
+  return kind == ONYX_ONNX_JOB_RUN || kind == ONYX_ONNX_JOB_PROFILE ? &runtime_worker : &library_worker;
 }
 
 const char *
@@ -70,6 +70,7 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
     case ONYX_ONNX_JOB_CHECK: return _("checking the model");
     case ONYX_ONNX_JOB_CONVERT: return _("converting the opset");
     case ONYX_ONNX_JOB_RUN: return _("running the model with ONNX Runtime");
+    case ONYX_ONNX_JOB_PROFILE: return _("profiling the model with ONNX Runtime");
     case ONYX_ONNX_JOB_ECHO: return "echoing";
     case ONYX_ONNX_JOB_CRASH: return "crashing on purpose";
     case ONYX_ONNX_JOB_SLEEP: return "sleeping";
@@ -160,8 +161,9 @@ run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, OnyxOnnxJobFunc r
         }
       break;
     case ONYX_ONNX_JOB_RUN:
+    case ONYX_ONNX_JOB_PROFILE:
       if (run != NULL)
-        return run (input, text);
+        return run (kind, input, text);
       *text = g_strdup (_("this helper was built without ONNX Runtime"));
       break;
     case ONYX_ONNX_JOB_ECHO:
