@@ -346,6 +346,45 @@ test_profile_looked_up_by_position_and_name (void)
     }
 }
 
+/* local_function.onnx: one call of a function of two nodes, which the runtime inlines
+ * into two kernels; both run for the call. */
+static void
+test_inlined_function_joins_its_kernels (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("ONYX_TEST_DATA"), "local_function.onnx", NULL);
+  g_autoptr (OnyxModel) model = NULL;
+  g_autoptr (GPtrArray) inputs = NULL;
+  g_autoptr (OnyxProfile) profile = NULL;
+  g_autoptr (GError) error = NULL;
+  OnyxRunInputs how = { .fill = ONYX_RUN_FILL_RANDOM, .high = 1 };
+  OnyxProfileOptions options = { 2, 1, 1, ONYX_PROFILE_OPT_ALL };
+  const OnyxProfileNode *call;
+  const OnyxProfileKernel *joined;
+
+  if (!onyx_run_available (NULL))
+    {
+      g_test_skip ("this build runs no models");
+      return;
+    }
+  model = onyx_model_new_from_file (path, &error);
+  g_assert_no_error (error);
+  inputs = onyx_run_prepare_inputs (model, NULL, &how, &error);
+  g_assert_no_error (error);
+  profile = onyx_run_profile (model, inputs, &options, &error);
+  g_assert_no_error (error);
+  call = onyx_profile_node_named (profile, "call");
+  g_assert_nonnull (call);
+  g_assert_cmpint (call->status, ==, ONYX_PROFILE_FUSED);
+  g_assert_nonnull (call->joined);
+  g_assert_cmpuint (call->joined->len, ==, 1);
+  joined = call->joined->pdata[0];
+  g_assert_true (joined != call->kernel);
+  g_assert_true (g_ptr_array_find (joined->nodes, call, NULL));
+  g_assert_cmpfloat_with_epsilon (onyx_profile_node_us (call), call->kernel->median_us + joined->median_us, 1e-9);
+  g_assert_cmpuint (profile->added_kernels->len, ==, 0);
+  g_assert_cmpuint (profile->kernels->len, ==, 2);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -357,5 +396,6 @@ main (int argc, char **argv)
   g_test_add_func ("/profile/wire/checks-what-it-reads", test_wire_checks_what_it_reads);
   g_test_add_func ("/profile/change-said-for-a-person", test_change_said_for_a_person);
   g_test_add_func ("/profile/looked-up-by-position-and-name", test_profile_looked_up_by_position_and_name);
+  g_test_add_func ("/profile/inlined-function-joins-its-kernels", test_inlined_function_joins_its_kernels);
   return g_test_run ();
 }

@@ -235,6 +235,18 @@ class Profile(unittest.TestCase):
         # The model run was a copy: the file keeps its names.
         self.assertEqual([n.name for n in onnx.load(model).graph.node], ["", "twice", "twice"])
 
+    def test_an_inlined_function_call_is_covered_by_every_kernel_of_its_body(self):
+        trace = self.path("function.json")
+        report = self.profile(data("local_function.onnx"), *QUICK, "--profile-trace", trace)
+        times, _, _, _ = raw_trace(trace, 1)
+        (call,) = report["profile"]["nodes"]
+        self.assertEqual((call["name"], call["status"]), ("call", "fused"))
+        # Relu and Neg of its body: the one making the call's output is named, the
+        # other is no kernel added by ONNX Runtime.
+        self.assertEqual(len(times), 2)
+        self.assertIn(call["kernel"], times)
+        self.assertEqual(report["profile"]["added_kernels"], [])
+
     def test_every_node_accounted_on_a_paddle_style_cnn(self):
         model = data("paddle_style.onnx")
         for level in ("all", "disabled"):

@@ -25,8 +25,11 @@
  *   kernel of theirs (a BatchNormalization folded into the Conv's weights, a Cast or
  *   Identity eliminated, a Reshape's shape computation folded): FOLDED. Otherwise
  *   the kernel is a fusion and its region's nodes are FUSED into it.
+ * - A kernel that makes no tensor of the file (an inlined function's nodes but the
+ *   last, a pattern split in several kernels) covers the nodes of the kernel its
+ *   outputs lead to, its time joined to theirs.
  * - Nodes no kernel covers are FOLDED. Kernels that cover none (reorders, memory
- *   copies, nodes the runtime adds) are added kernels.
+ *   copies) are added kernels.
  *
  * Nodes without a name, or with a name another node has, are given their Onyx
  * reference as name in the copy the runtime runs (onyx_profile_name_nodes), so that
@@ -483,6 +486,72 @@ claim_region (Mapping *mapping, OptGraph *opt, const FileGraph *file, GHashTable
     }
 }
 
+/* The first kernel that covers nodes of the file downstream of `node` (through
+ * kernels that cover none), or NULL. */
+static OnyxProfileKernel *
+covering_downstream (Mapping *mapping, OptGraph *opt, GHashTable *consumers, const Onnx__NodeProto *node)
+{
+  g_autoptr (GPtrArray) pending = g_ptr_array_new ();
+  g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  g_ptr_array_add (pending, (gpointer) node);
+  for (guint at = 0; at < pending->len; at++)
+    {
+      const Onnx__NodeProto *from = pending->pdata[at];
+      for (size_t o = 0; o < from->n_output; o++)
+        {
+          GPtrArray *readers = g_hash_table_lookup (consumers, from->output[o]);
+          for (guint r = 0; readers != NULL && r < readers->len; r++)
+            {
+              OnyxProfileKernel *kernel = g_hash_table_lookup (mapping->kernel_of, readers->pdata[r]);
+              if (kernel != NULL && kernel->nodes->len > 0)
+                return kernel;
+              if (g_hash_table_add (seen, readers->pdata[r]))
+                g_ptr_array_add (pending, readers->pdata[r]);
+            }
+        }
+    }
+  return NULL;
+}
+
+/* Kernels that make no tensor of the file (the nodes of an inlined function but its
+ * last, part of a pattern the runtime split) run for the nodes of the kernel their
+ * outputs lead to: they cover those too, their time joined to the nodes'. Reorders
+ * and copies stay added kernels. */
+static void
+join_inner_kernels (Mapping *mapping, OptGraph *opt)
+{
+  g_autoptr (GHashTable) consumers = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                            (GDestroyNotify) g_ptr_array_unref);
+
+  for (size_t n = 0; n < opt->graph->n_node; n++)
+    for (size_t i = 0; i < opt->graph->node[n]->n_input; i++)
+      {
+        const char *input = opt->graph->node[n]->input[i];
+        GPtrArray *readers = g_hash_table_lookup (consumers, input);
+        if (readers == NULL)
+          g_hash_table_insert (consumers, (gpointer) input, readers = g_ptr_array_new ());
+        g_ptr_array_add (readers, opt->graph->node[n]);
+      }
+  for (size_t n = 0; n < opt->graph->n_node; n++)
+    {
+      const Onnx__NodeProto *node = opt->graph->node[n];
+      OnyxProfileKernel *kernel = g_hash_table_lookup (mapping->kernel_of, node), *downstream;
+
+      if (is_layout_kernel (node) || kernel->nodes->len > 0 ||
+          (downstream = covering_downstream (mapping, opt, consumers, node)) == NULL)
+        continue;
+      for (guint c = 0; c < downstream->nodes->len; c++)
+        {
+          OnyxProfileNode *covered = downstream->nodes->pdata[c];
+          g_ptr_array_add (kernel->nodes, covered);
+          if (covered->joined == NULL)
+            covered->joined = g_ptr_array_new ();
+          g_ptr_array_add (covered->joined, kernel);
+        }
+    }
+}
+
 static void
 map_graph (Mapping *mapping, OptGraph *opt)
 {
@@ -492,6 +561,7 @@ map_graph (Mapping *mapping, OptGraph *opt)
   for (size_t n = 0; n < opt->graph->n_node; n++)
     if (!is_layout_kernel (opt->graph->node[n]))
       claim_region (mapping, opt, file, anchors, opt->graph->node[n]);
+  join_inner_kernels (mapping, opt);
 }
 
 void

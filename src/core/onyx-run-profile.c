@@ -58,6 +58,7 @@ onyx_profile_free (OnyxProfile *profile)
     {
       g_free (profile->nodes[i].name);
       g_free (profile->nodes[i].op_type);
+      g_clear_pointer (&profile->nodes[i].joined, g_ptr_array_unref);
     }
   g_free (profile->nodes);
   g_clear_pointer (&profile->added_kernels, g_ptr_array_unref);
@@ -265,13 +266,21 @@ onyx_profile_node_named (const OnyxProfile *profile, const char *name)
 double
 onyx_profile_node_us (const OnyxProfileNode *node)
 {
-  return node->kernel != NULL ? node->kernel->median_us : 0;
+  double us = node->kernel != NULL ? node->kernel->median_us : 0;
+
+  for (guint k = 0; node->joined != NULL && k < node->joined->len; k++)
+    us += ((const OnyxProfileKernel *) node->joined->pdata[k])->median_us;
+  return us;
 }
 
 double
 onyx_profile_node_share (const OnyxProfileNode *node)
 {
-  return node->kernel != NULL ? node->kernel->share : 0;
+  double share = node->kernel != NULL ? node->kernel->share : 0;
+
+  for (guint k = 0; node->joined != NULL && k < node->joined->len; k++)
+    share += ((const OnyxProfileKernel *) node->joined->pdata[k])->share;
+  return share;
 }
 
 /* ---- Before and after ---- */

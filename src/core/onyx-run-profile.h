@@ -82,7 +82,9 @@ struct _OnyxProfileNode {
                                 * ("#3", "If_25:then_branch#0", as onyx_graph_list_node_reference) */
   char *op_type;               /* "Conv", "devtech::FooOp" */
   OnyxProfileStatus status;
-  const OnyxProfileKernel *kernel; /* own or fused into; NULL when folded */
+  const OnyxProfileKernel *kernel; /* own or fused into (the one making its output); NULL when folded */
+  GPtrArray *joined;           /* const OnyxProfileKernel *: more kernels that run for it (the
+                                * nodes of an inlined function but the last); NULL: none */
 };
 
 typedef struct {
@@ -132,8 +134,9 @@ const OnyxProfileNode *onyx_profile_node_at    (const OnyxProfile *profile,
 /* The node of that name (or reference, for nodes without a unique name), or NULL. */
 const OnyxProfileNode *onyx_profile_node_named (const OnyxProfile *profile,
                                                 const char        *name);
-/* A node's time per run (its kernel's median, a fused kernel's on each node it
- * covers) and its share of the kernels' total; 0 for a folded node. */
+/* A node's time per run (its kernel's median and its joined kernels', a fused
+ * kernel's on each node it covers) and its share of the kernels' total; 0 for a
+ * folded node. */
 double                 onyx_profile_node_us    (const OnyxProfileNode *node);
 double                 onyx_profile_node_share (const OnyxProfileNode *node);
 
@@ -162,7 +165,8 @@ char   *onyx_profile_describe_change (double before_us,
                                       double after_us);
 
 /* One line per node: node, op_type, status, kernel, kernel_op, median_us, min_us,
- * max_us, share (a header line first). */
+ * max_us, share (a header line first): the kernel making the node's output, as
+ * the JSON has it. */
 gboolean onyx_profile_write_csv  (const OnyxProfile *profile,
                                   const char        *path,
                                   GError           **error);
