@@ -516,9 +516,8 @@ onyx_profile_events_scan (GBytes *bytes, OnyxProfileEvents *events, GError **err
     fail (&reader, N_("something follows the events"));
   if (reader.problem != NULL)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   _("ONNX Runtime's trace cannot be read: %s (at byte %" G_GSIZE_FORMAT ")"),
-                   _(reader.problem), reader.problem_at);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _("ONNX Runtime's trace cannot be read: %s (at byte %lu)"),
+                   _(reader.problem), (unsigned long) reader.problem_at);
       return FALSE;
     }
   return TRUE;
