@@ -65,6 +65,44 @@ def chain(path, names, drop=None):
                            [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 4])]), path)
 
 
+def fusion_patterns(folder):
+    """{name: path} of small models holding a pattern each that ONNX Runtime rewrites at
+    level extended: Gelu from its Erf form, Add + LayerNormalization (on 3 dims: on 2,
+    MatMul + Add becomes a Gemm first), MatMul times a scalar, two Transposes that
+    cancel."""
+    rng = np.random.default_rng(4)
+
+    def weight(name, shape):
+        return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32), name)
+
+    def scalar(name, value):
+        return numpy_helper.from_array(np.array(value, dtype=np.float32), name)
+
+    mk = helper.make_node
+    patterns = {
+        "gelu": ([mk("MatMul", ["x", "W"], ["m"], name="mm"), mk("Div", ["m", "sqrt2"], ["d"], name="div"),
+                  mk("Erf", ["d"], ["e"], name="erf"), mk("Add", ["e", "one"], ["a"], name="add"),
+                  mk("Mul", ["m", "a"], ["p"], name="mul"), mk("Mul", ["p", "half"], ["y"], name="half")],
+                 [weight("W", (16, 16)), scalar("sqrt2", 1.4142135), scalar("one", 1), scalar("half", 0.5)]),
+        "skip": ([mk("MatMul", ["x", "W"], ["m"], name="mm"), mk("Add", ["m", "x"], ["s"], name="residual"),
+                  mk("LayerNormalization", ["s", "g", "b"], ["y"], name="ln", axis=-1)],
+                 [weight("W", (16, 16)), weight("g", (16,)), weight("b", (16,))]),
+        "scale": ([mk("MatMul", ["x", "W"], ["m"], name="mm"), mk("Mul", ["m", "k"], ["y"], name="scale")],
+                  [weight("W", (16, 16)), scalar("k", 0.125)]),
+        "transposes": ([mk("Transpose", ["x"], ["t"], name="t1", perm=[1, 0]),
+                        mk("Transpose", ["t"], ["u"], name="t2", perm=[1, 0]), mk("Relu", ["u"], ["y"], name="relu")],
+                       []),
+    }
+    paths = {}
+    for name, (nodes, weights) in patterns.items():
+        shape = [1, 4, 16] if name == "skip" else [4, 16]
+        paths[name] = os.path.join(folder, name + ".onnx")
+        save(helper.make_graph(nodes, name, [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)], weights),
+             paths[name], opset=17)
+    return paths
+
+
 def node_count(path):
     """Nodes of every graph of the model, subgraphs included."""
     def count(graph):
@@ -168,6 +206,25 @@ class Profile(unittest.TestCase):
         self.assertEqual(every["conv"]["status"], "own" if kernel == "conv" else "fused")
         for name in ("bn", "relu"):
             self.assertEqual((every[name]["status"], every[name]["kernel"]), ("fused", kernel))
+
+    def test_runtime_fusions_map_to_the_nodes_they_replace(self):
+        expected = {
+            "gelu": {"mm": ("own", "MatMul")} | {n: ("fused", "Gelu") for n in ("div", "erf", "add", "mul", "half")},
+            "skip": {"mm": ("own", "MatMul"), "residual": ("fused", "SkipLayerNormalization"),
+                     "ln": ("fused", "SkipLayerNormalization")},
+            "scale": {"mm": ("fused", "FusedMatMul"), "scale": ("fused", "FusedMatMul")},
+            "transposes": {"t1": ("folded", None), "t2": ("folded", None), "relu": ("own", "Relu")},
+        }
+        checked = 0
+        for name, path in fusion_patterns(self.tmp).items():
+            report = self.profile(path, *QUICK, "--opt-level", "extended")
+            got = {n["name"]: (n["status"], n.get("kernel_op")) for n in report["profile"]["nodes"]}
+            self.assertEqual(got, expected[name], name)
+            fused = {n["kernel"] for n in report["profile"]["nodes"] if n["status"] == "fused"}
+            self.assertLessEqual(len(fused), 1, name)  # one kernel for the whole pattern
+            self.assertEqual(report["profile"]["added_kernels"], [], name)
+            checked += 1
+        self.assertEqual(checked, len(expected))
 
     def test_added_kernels_are_the_traces_kernels_no_node_makes(self):
         model = self.path("block.onnx")
