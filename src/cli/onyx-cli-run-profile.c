@@ -2,6 +2,7 @@
  * profiler, said on the nodes of the file (onyx-run-profile.h); with
  * --profile-compare, against another model run on the same inputs and settings. */
 #include <stdio.h>
+#include <string.h>
 
 #include "onyx-cli.h"
 
@@ -64,7 +65,9 @@ describe_kernel (const OnyxProfileKernel *kernel)
     {
       g_autofree char *name = cut_name (first->name);
       g_autofree char *fused = g_string_free (g_steal_pointer (&text), FALSE);
-      gboolean renamed = g_strcmp0 (kernel->op, first->op_type) != 0;
+      /* The runtime names operators without their domain ("com.microsoft::X" runs as X). */
+      const char *domain_end = strstr (first->op_type, "::");
+      gboolean renamed = g_strcmp0 (kernel->op, domain_end != NULL ? domain_end + 2 : first->op_type) != 0;
       return g_strdup_printf ("%s (%s)%s%s%s%s%s", name, first->op_type, renamed ? " as " : "",
                               renamed ? kernel->op : "", fused[0] != '\0' ? ", with " : "", fused,
                               fused[0] != '\0' ? " fused" : "");
