@@ -623,11 +623,12 @@ check_profile_usage (const Options *options)
     return onyx_cli_usage_error ("run", "--profile times the whole model: it takes none of --all, --save, "
                                         "--compare, --until, --repro and --generate (--profile-compare compares "
                                         "two profiles)");
-  if ((options->runs != NOT_GIVEN && (options->runs < 1 || options->runs > 100000)) ||
-      (options->warmup != NOT_GIVEN && (options->warmup < 0 || options->warmup > 100000)))
-    return onyx_cli_usage_error ("run", "--runs takes 1 to 100000 runs, --warmup 0 to 100000");
-  if (options->threads != NOT_GIVEN && (options->threads < 0 || options->threads > 4096))
-    return onyx_cli_usage_error ("run", "--threads takes 0 (ONNX Runtime's default) to 4096");
+  if ((options->runs != NOT_GIVEN && (options->runs < 1 || options->runs > ONYX_PROFILE_MAX_RUNS)) ||
+      (options->warmup != NOT_GIVEN && (options->warmup < 0 || options->warmup > ONYX_PROFILE_MAX_RUNS)))
+    return onyx_cli_usage_error ("run", "--runs takes 1 to %d runs, --warmup 0 to %d", ONYX_PROFILE_MAX_RUNS,
+                                 ONYX_PROFILE_MAX_RUNS);
+  if (options->threads != NOT_GIVEN && (options->threads < 0 || options->threads > ONYX_PROFILE_MAX_THREADS))
+    return onyx_cli_usage_error ("run", "--threads takes 0 (ONNX Runtime's default) to %d", ONYX_PROFILE_MAX_THREADS);
   if (options->opt_level != NULL && !onyx_profile_opt_level_parse (options->opt_level, &level))
     return onyx_cli_usage_error ("run", "--opt-level is disabled, basic, extended or all");
   return ONYX_EXIT_OK;

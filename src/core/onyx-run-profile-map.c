@@ -147,7 +147,7 @@ onyx_profile_renamed_model (const OnyxProfile *profile, GBytes *serialized, GErr
   if (!same)
     {
       onyx_proto_pool_free (pool);
-      g_set_error_literal (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_REFUSED,
+      g_set_error_literal (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
                            _("the model to profile could not be copied to name its nodes"));
       return NULL;
     }

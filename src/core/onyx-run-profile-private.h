@@ -121,8 +121,4 @@ gboolean onyx_profile_answer_decode  (GBytes            *bytes,
                                       GError           **error);
 void     onyx_profile_answer_clear   (OnyxProfileAnswer *answer);
 
-/* The most runs a request may ask for, warm-up ones apart: a trace of more would not
- * fit in memory on a big model, and a request for more is no request of Onyx's. */
-#define ONYX_PROFILE_MAX_RUNS 100000
-
 G_END_DECLS

@@ -13,9 +13,6 @@
 /* The trace, the optimized model, the runtime's version. */
 #define ANSWER_TYPE "(ayays)"
 
-/* More intra-op threads than any machine Onyx runs on has cores. */
-#define MAX_THREADS 4096
-
 static GVariant *
 bytes_value (GBytes *bytes)
 {
@@ -65,7 +62,7 @@ onyx_profile_request_decode (GBytes *bytes, OnyxProfileRequest *request, GError 
   else if (request->options.runs == 0 || request->options.runs > ONYX_PROFILE_MAX_RUNS ||
            request->options.warmup > ONYX_PROFILE_MAX_RUNS)
     refuse (error, "request asks for runs no profile has");
-  else if (request->options.threads > MAX_THREADS)
+  else if (request->options.threads > ONYX_PROFILE_MAX_THREADS)
     refuse (error, "request asks for more threads than a profile takes");
   else if (level > ONYX_PROFILE_OPT_ALL)
     refuse (error, "request asks for an optimization level ONNX Runtime does not have");

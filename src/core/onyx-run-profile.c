@@ -193,9 +193,11 @@ profile_in_helper (OnyxProfile *profile, OnyxModel *model, GPtrArray *inputs, co
 static gboolean
 check_options (const OnyxProfileOptions *options, GError **error)
 {
-  if (options->runs == 0 || options->runs > ONYX_PROFILE_MAX_RUNS || options->warmup > ONYX_PROFILE_MAX_RUNS)
+  if (options->runs == 0 || options->runs > ONYX_PROFILE_MAX_RUNS || options->warmup > ONYX_PROFILE_MAX_RUNS ||
+      options->threads > ONYX_PROFILE_MAX_THREADS)
     g_set_error (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
-                 _("a profile takes 1 to %u runs and up to as many warm-up runs"), ONYX_PROFILE_MAX_RUNS);
+                 _("a profile takes 1 to %u runs, up to as many warm-up runs, and up to %u threads"),
+                 ONYX_PROFILE_MAX_RUNS, ONYX_PROFILE_MAX_THREADS);
   else if (options->opt_level > ONYX_PROFILE_OPT_ALL)
     g_set_error_literal (error, ONYX_RUN_ERROR, ONYX_RUN_ERROR_INPUT,
                          _("the optimization level is disabled, basic, extended or all"));

@@ -35,8 +35,13 @@ const char *onyx_profile_opt_level_name  (OnyxProfileOptLevel  level);
 gboolean    onyx_profile_opt_level_parse (const char          *name,
                                           OnyxProfileOptLevel *level);
 
+/* The most runs (and warm-up runs) a profile takes: a trace of more would not fit in
+ * memory on a big model. More threads than a machine Onyx runs on has cores. */
+#define ONYX_PROFILE_MAX_RUNS 100000
+#define ONYX_PROFILE_MAX_THREADS 4096
+
 typedef struct {
-  guint runs;                  /* N measured runs, 1 or more */
+  guint runs;                  /* N measured runs, 1 to ONYX_PROFILE_MAX_RUNS */
   guint warmup;                /* K runs before them, left out */
   guint threads;               /* the runtime's intra-op threads; 0: its default (one per core) */
   OnyxProfileOptLevel opt_level;
