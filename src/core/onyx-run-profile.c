@@ -4,6 +4,7 @@
  * in onyx-run-profile-trace.c and said on the nodes in onyx-run-profile-map.c. */
 #include "onyx-run-profile-private.h"
 
+#include <gio/gio.h>
 #include <glib/gi18n-lib.h>
 
 #include <string.h>
@@ -215,7 +216,7 @@ onyx_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxProfileOptions 
   g_autoptr (GError) wire_error = NULL;
   OnyxProfileAnswer answer = { 0 };
   OnyxProtoPool *pool = NULL;
-  Onnx__ModelProto *optimized;
+  Onnx__ModelProto *optimized = NULL;
   const char *reason;
 
   if (!onyx_run_available (&reason))
@@ -228,15 +229,20 @@ onyx_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxProfileOptions 
   profile->options = *options;
   if ((answer_bytes = profile_in_helper (profile, model, inputs, options, error)) == NULL)
     return NULL;
-  if (!onyx_profile_answer_decode (answer_bytes, &answer, &wire_error) ||
-      (trace = onyx_profile_trace_read (answer.trace, options->warmup, &wire_error)) == NULL)
+  if (onyx_profile_answer_decode (answer_bytes, &answer, &wire_error) &&
+      (trace = onyx_profile_trace_read (answer.trace, options->warmup, &wire_error)) != NULL &&
+      (optimized = (Onnx__ModelProto *) onyx_proto_unpack_pooled (&onnx__model_proto__descriptor, answer.optimized,
+                                                                  &pool)) == NULL)
+    g_set_error_literal (&wire_error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                         _("the model as ONNX Runtime optimized it is no ONNX model"));
+  if (wire_error != NULL)
     {
       g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
                    _("Onyx's helper gave back a profile Onyx cannot read: %s"), wire_error->message);
+      onyx_proto_pool_free (pool);
       onyx_profile_answer_clear (&answer);
       return NULL;
     }
-  optimized = (Onnx__ModelProto *) onyx_proto_unpack_pooled (&onnx__model_proto__descriptor, answer.optimized, &pool);
   onyx_profile_map (profile, onyx_model_get_proto (model), trace, optimized);
   onyx_proto_pool_free (pool);
   total (profile, trace);
