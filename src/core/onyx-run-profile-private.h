@@ -77,7 +77,7 @@ OnyxProfileKernel *onyx_profile_kernel_new  (const char        *name,
                                              const OnyxProfileKernel *parent);
 void               onyx_profile_kernel_free (OnyxProfileKernel *kernel);
 
-/* ---- The mapping (onyx-run-profile-map.c) ---- */
+/* ---- Names (onyx-run-profile-names.c) ---- */
 
 /* profile->graphs and profile->nodes for `model`: each node named by its name, or by
  * its reference when it has none or shares it (the names the copy run is given, so
@@ -88,6 +88,10 @@ gboolean onyx_profile_name_nodes (OnyxProfile      *profile,
 GBytes  *onyx_profile_renamed_model (const OnyxProfile *profile,
                                      GBytes            *serialized,
                                      GError           **error);
+/* "Conv", "com.microsoft::FusedConv": the operator with its domain but the standard one's. */
+char    *onyx_profile_qualified_op  (const Onnx__NodeProto *node);
+
+/* ---- The mapping (onyx-run-profile-map.c) ---- */
 /* Takes the trace's kernels into profile->kernels and gives each node of `model` its
  * status and kernel, through `optimized` (the model as the runtime optimized it):
  * the kernels that no node makes are added kernels. */
