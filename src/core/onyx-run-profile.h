@@ -145,9 +145,11 @@ const OnyxProfileNode *onyx_profile_node_named (const OnyxProfile *profile,
 double                 onyx_profile_node_us    (const OnyxProfileNode *node);
 double                 onyx_profile_node_share (const OnyxProfileNode *node);
 
-/* Profiles the model on `inputs` (onyx_run_prepare_inputs) in Onyx's helper. A model
- * ONNX Runtime refuses is one error (ONYX_RUN_ERROR_REFUSED) naming the node when
- * the runtime named one; options out of range, ONYX_RUN_ERROR_INPUT. */
+/* Profiles the model on `inputs` (onyx_run_prepare_inputs) in Onyx's helper, reading
+ * the model throughout (a snapshot, from a job's thread). The profile keeps no
+ * pointer into the model: it outlives the edits made after. A model ONNX Runtime
+ * refuses is one error (ONYX_RUN_ERROR_REFUSED) naming the node when the runtime
+ * named one; options out of range, ONYX_RUN_ERROR_INPUT. */
 OnyxProfile *onyx_run_profile (OnyxModel                *model,
                                GPtrArray                *inputs,
                                const OnyxProfileOptions *options,
