@@ -9,8 +9,12 @@
 #include "onyx-error.h"
 #include "onyx-json.h"
 #include "onyx-run.h"
+#include "onyx-run-profile.h"
 #include "onyx-types.h"
 #include "onyx-text.h"
+
+/* An int option nobody gave. */
+#define NOT_GIVEN G_MININT
 
 typedef struct {
   char *inputs_npz;
@@ -31,6 +35,13 @@ typedef struct {
   char *until;
   char *repro;
   gboolean as_json;
+  /* --profile and its options; NOT_GIVEN when not given. */
+  gboolean profile;
+  int runs, warmup, threads;
+  char *opt_level;
+  char *profile_trace;
+  char *profile_csv;
+  char *profile_compare;
 } Options;
 
 static gboolean
@@ -375,8 +386,8 @@ output_names (OnyxModel *model, const char *until)
  * what the command asks for that cannot be (a name that is not there, arrays that do
  * not fit, sizes not given, a model --generate cannot feed) is bad usage, a file that
  * cannot be read or written 3, a model ONNX Runtime refuses or fails at 1. */
-static int
-report_run_error (GError *error)
+int
+onyx_cli_report_run_error (GError *error)
 {
   int status = ONYX_EXIT_PROBLEMS;
 
@@ -401,7 +412,7 @@ save_repro (OnyxModel *model, const OnyxRunResult *result, GPtrArray *inputs, co
   if (result->first_divergence < 0)
     return ONYX_EXIT_OK;
   if (!onyx_run_save_repro (model, result->first_divergence, inputs, options->repro, npz_path, &error))
-    return report_run_error (error);
+    return onyx_cli_report_run_error (error);
   return ONYX_EXIT_OK;
 }
 
@@ -423,7 +434,7 @@ run_with (OnyxModel *model, Options *options)
   if ((given = read_given (model, options, &error)) == NULL ||
       (inputs = onyx_run_prepare_inputs (model, given, &how, &error)) == NULL)
     {
-      exit_code = report_run_error (error);
+      exit_code = onyx_cli_report_run_error (error);
       goto out;
     }
   if (options->compare != NULL && !onyx_run_open_comparison (options->compare, &other, &reference, &error))
@@ -434,6 +445,21 @@ run_with (OnyxModel *model, Options *options)
   if (options->repro != NULL && options->compare == NULL)
     {
       exit_code = onyx_cli_usage_error ("run", "--repro needs --compare: it saves the first divergent node");
+      goto out;
+    }
+  if (options->profile)
+    {
+      OnyxCliProfile profile = { ONYX_PROFILE_OPTIONS_INIT, options->profile_trace, options->profile_csv,
+                                 options->profile_compare };
+      if (options->runs != NOT_GIVEN)
+        profile.options.runs = (guint) options->runs;
+      if (options->warmup != NOT_GIVEN)
+        profile.options.warmup = (guint) options->warmup;
+      if (options->threads != NOT_GIVEN)
+        profile.options.threads = (guint) options->threads;
+      if (options->opt_level != NULL)
+        onyx_profile_opt_level_parse (options->opt_level, &profile.options.opt_level);
+      exit_code = onyx_cli_run_profile (model, inputs, &how, &profile, options->as_json);
       goto out;
     }
   keep = options->save == NULL ? NULL : output_names (model, options->until);
@@ -452,7 +478,7 @@ run_with (OnyxModel *model, Options *options)
   result = onyx_run_model (model, inputs, &run, &error);
   if (result == NULL)
     {
-      exit_code = report_run_error (error);
+      exit_code = onyx_cli_report_run_error (error);
       goto out;
     }
   /* The inputs too: a run of made-up inputs can be repeated elsewhere. */
@@ -509,7 +535,7 @@ generate (OnyxModel *model, const Options *options)
     return onyx_cli_usage_error ("run", "--generate takes how many tokens to make, 1 or more");
   report = onyx_run_generate (model, (const gint64 *) prompt->data, prompt->len, (guint) options->generate, &error);
   if (report == NULL)
-    return report_run_error (error);
+    return onyx_cli_report_run_error (error);
   if (options->as_json)
     {
       OnyxJson *json = onyx_json_new ();
@@ -574,11 +600,46 @@ generate (OnyxModel *model, const Options *options)
   return report->first_bad_step < 0 ? ONYX_EXIT_OK : ONYX_EXIT_PROBLEMS;
 }
 
+/* --profile takes options of its own, and none that compare or keep values: 0, or
+ * the usage error's status. */
+static int
+check_profile_usage (const Options *options)
+{
+  static const char *const profile_only[] = { "--runs", "--warmup", "--threads", "--opt-level", "--profile-trace",
+                                              "--profile-csv", "--profile-compare" };
+  gboolean given[] = { options->runs != NOT_GIVEN, options->warmup != NOT_GIVEN, options->threads != NOT_GIVEN,
+                       options->opt_level != NULL,
+                       options->profile_trace != NULL, options->profile_csv != NULL,
+                       options->profile_compare != NULL };
+  OnyxProfileOptLevel level;
+
+  for (guint i = 0; !options->profile && i < G_N_ELEMENTS (given); i++)
+    if (given[i])
+      return onyx_cli_usage_error ("run", "%s needs --profile", profile_only[i]);
+  if (!options->profile)
+    return ONYX_EXIT_OK;
+  if (options->all || options->save != NULL || options->compare != NULL || options->until != NULL ||
+      options->repro != NULL || options->generate != 0)
+    return onyx_cli_usage_error ("run", "--profile times the whole model: it takes none of --all, --save, "
+                                        "--compare, --until, --repro and --generate (--profile-compare compares "
+                                        "two profiles)");
+  if ((options->runs != NOT_GIVEN && (options->runs < 1 || options->runs > ONYX_PROFILE_MAX_RUNS)) ||
+      (options->warmup != NOT_GIVEN && (options->warmup < 0 || options->warmup > ONYX_PROFILE_MAX_RUNS)))
+    return onyx_cli_usage_error ("run", "--runs takes 1 to %d runs, --warmup 0 to %d", ONYX_PROFILE_MAX_RUNS,
+                                 ONYX_PROFILE_MAX_RUNS);
+  if (options->threads != NOT_GIVEN && (options->threads < 0 || options->threads > ONYX_PROFILE_MAX_THREADS))
+    return onyx_cli_usage_error ("run", "--threads takes 0 (ONNX Runtime's default) to %d", ONYX_PROFILE_MAX_THREADS);
+  if (options->opt_level != NULL && !onyx_profile_opt_level_parse (options->opt_level, &level))
+    return onyx_cli_usage_error ("run", "--opt-level is disabled, basic, extended or all");
+  return ONYX_EXIT_OK;
+}
+
 int
 onyx_cli_run (int argc, char **argv)
 {
   Options options = { .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
-                      .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL };
+                      .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL, .runs = NOT_GIVEN, .warmup = NOT_GIVEN,
+                      .threads = NOT_GIVEN };
   GOptionEntry entries[] = {
     { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &options.inputs_npz,
       "The graph inputs' arrays, by name, from an .npz (np.savez)", "IN.npz" },
@@ -618,6 +679,24 @@ onyx_cli_run (int argc, char **argv)
       "With --generate: the prompt's token ids (default 1,2,3,4)", "ID,ID…" },
     { "allow-nonfinite", 0, 0, G_OPTION_ARG_NONE, &options.allow_nonfinite,
       "A run that makes NaN or Inf still succeeds (they are said either way)", NULL },
+    { "profile", 0, 0, G_OPTION_ARG_NONE, &options.profile,
+      "Time the model with ONNX Runtime's profiler: each node's own kernel, the kernel it was fused into, or "
+      "folded away; the top nodes and operators, the kernels ONNX Runtime added", NULL },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &options.runs, "With --profile: the runs timed (default 10)", "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &options.warmup,
+      "With --profile: the runs before them, left out (default 2)", "K" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &options.threads,
+      "With --profile: ONNX Runtime's intra-op threads (default 0: its own choice, one per core)", "T" },
+    { "opt-level", 0, 0, G_OPTION_ARG_STRING, &options.opt_level,
+      "With --profile: ONNX Runtime's graph optimizations, disabled, basic, extended or all (the default)",
+      "LEVEL" },
+    { "profile-trace", 0, 0, G_OPTION_ARG_FILENAME, &options.profile_trace,
+      "With --profile: save ONNX Runtime's trace (Chrome trace JSON, for Perfetto)", "OUT.json" },
+    { "profile-csv", 0, 0, G_OPTION_ARG_FILENAME, &options.profile_csv,
+      "With --profile: save each node's times as CSV", "OUT.csv" },
+    { "profile-compare", 0, 0, G_OPTION_ARG_FILENAME, &options.profile_compare,
+      "With --profile: profile another model on the same inputs and settings, and say each node's change and "
+      "the nodes gone", "OTHER.onnx" },
     { NULL },
   };
   g_autoptr (OnyxModel) model = NULL;
@@ -638,8 +717,14 @@ onyx_cli_run (int argc, char **argv)
                                     "makes NaN or Inf (unless --allow-nonfinite); 2 on bad usage: an unknown --dim, "
                                     "--until or input name, arrays that do not fit the inputs, an image input's "
                                     "height and width not given, a model --generate cannot feed, or a build "
-                                    "without ONNX Runtime; 3 when a file cannot be read or written.",
+                                    "without ONNX Runtime; 3 when a file cannot be read or written. With "
+                                    "--profile, the model runs K warm-up runs then N timed ones under ONNX "
+                                    "Runtime's profiler, and each node of the file (If/Loop bodies too) is given "
+                                    "its median, min and max time per run: its own kernel's, or the kernel ONNX "
+                                    "Runtime fused it into, or none when it was folded away.",
                                     &argc, &argv, &options.as_json, &exit_code);
+  if (model != NULL && (exit_code = check_profile_usage (&options)) != ONYX_EXIT_OK)
+    g_clear_object (&model);
   if (model != NULL && !onyx_run_available (&reason))
     {
       fprintf (stderr, "onyx-cli run: %s\n", reason);
@@ -660,5 +745,9 @@ onyx_cli_run (int argc, char **argv)
   g_free (options.until);
   g_free (options.repro);
   g_free (options.prompt_ids);
+  g_free (options.opt_level);
+  g_free (options.profile_trace);
+  g_free (options.profile_csv);
+  g_free (options.profile_compare);
   return exit_code;
 }
