@@ -157,15 +157,23 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
       OnyxLayoutEdge edge = { GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->from_key)) - 1,
                               GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->to_key)) - 1,
                               g_strdup (level->tensor), NULL, NULL, { 0, 0, -1, -1 },
-                              g_array_new (FALSE, FALSE, sizeof (double)), level->implicit };
+                              g_array_new (FALSE, FALSE, sizeof (double)), level->implicit,
+                              NULL, { 0, 0, -1, -1 }, NULL };
       const EdgeLabel *label = onyx_layout_edge_label (run->engine, level->tensor);
       /* The group's layout was made with this label's room: the cache key holds it. */
       if (label != NULL && level->label.width >= 0)
         {
-          edge.label = g_strdup (label->text);
+          edge.label = label->text[0] != '\0' ? g_strdup (label->text) : NULL;
           edge.shape = g_strdup (label->shape);
           edge.label_box = (OnyxRect) { ox + level->label.x, oy + level->label.y, level->label.width,
                                         level->label.height };
+          if (label->mark != NULL)
+            {
+              edge.mark = g_strdup (label->mark->text);
+              edge.mark_nodes = g_array_copy (label->mark->nodes);
+              edge.mark_box = (OnyxRect) { edge.label_box.x, edge.label_box.y + (edge.label != NULL ? LABEL_HEIGHT : 0),
+                                           label->mark_width, MARK_HEIGHT };
+            }
         }
       for (guint p = 0; p + 1 < level->points->len; p += 2)
         {
@@ -199,6 +207,9 @@ clear_layout_edge (OnyxLayoutEdge *edge)
   g_free (edge->label);
   g_free (edge->shape);
   g_array_unref (edge->points);
+  g_free (edge->mark);
+  if (edge->mark_nodes != NULL)
+    g_array_unref (edge->mark_nodes);
 }
 
 OnyxLayout *
@@ -302,7 +313,7 @@ onyx_layout_boxes_of_nodes (const OnyxLayout *layout, OnyxLayoutEngine *engine)
 
       if (box[i] >= 0)
         continue;
-      /* A folded Constant is in its reader's box (the reader's own box was set above). */
+      /* A folded node is in the box showing it (whose own box was set above). */
       if (reader >= 0 && (guint) reader < n && box[reader] >= 0)
         {
           box[i] = box[reader];
@@ -334,6 +345,24 @@ typedef struct {
   int last;               /* in the tensor's first entry: its last one */
 } Reader;
 
+/* Adds `node` to the readers of `name` (`first_reader`: name → its first entry + 1). */
+static void
+add_reader (GHashTable *first_reader, GArray *readers, const char *name, int node)
+{
+  int first = GPOINTER_TO_INT (g_hash_table_lookup (first_reader, name)) - 1;
+  Reader reader = { node, -1, (int) readers->len };
+
+  if (first < 0)
+    g_hash_table_insert (first_reader, (gpointer) name, GINT_TO_POINTER (readers->len + 1));
+  else
+    {
+      Reader *head = &g_array_index (readers, Reader, first);
+      g_array_index (readers, Reader, head->last).next = (int) readers->len;
+      head->last = (int) readers->len;
+    }
+  g_array_append_val (readers, reader);
+}
+
 /* An edge of an open group's box is drawn on to the node inside that makes the
  * tensor (or the topmost one that reads it), as a reader follows the data. */
 static void
@@ -364,17 +393,15 @@ reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
       onyx_node_collect_reads (graph->node[n], reads);
       for (guint r = 0; r < reads->len; r++)
         {
-          int first = GPOINTER_TO_INT (g_hash_table_lookup (first_reader, reads->pdata[r])) - 1;
-          Reader reader = { (int) n, -1, (int) readers->len };
-          if (first < 0)
-            g_hash_table_insert (first_reader, reads->pdata[r], GINT_TO_POINTER (readers->len + 1));
-          else
+          const QuantMark *mark = g_hash_table_lookup (engine->marks, reads->pdata[r]);
+          add_reader (first_reader, readers, reads->pdata[r], (int) n);
+          /* Reading a folded quantization of a tensor (its mark's) is reading the tensor:
+           * one line from an open group may stand for both. */
+          for (guint depth = 0; mark != NULL && depth < graph->n_node; depth++)
             {
-              Reader *head = &g_array_index (readers, Reader, first);
-              g_array_index (readers, Reader, head->last).next = (int) readers->len;
-              head->last = (int) readers->len;
+              add_reader (first_reader, readers, mark->source, (int) n);
+              mark = g_hash_table_lookup (engine->marks, mark->source);
             }
-          g_array_append_val (readers, reader);
         }
     }
 
@@ -455,6 +482,19 @@ onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayo
   layout->n_dot_runs = run.n_dot_runs;
   layout->n_disk_hits = run.n_disk_hits;
   return layout;
+}
+
+int
+onyx_layout_mark_edge_of_node (const OnyxLayout *layout, int node)
+{
+  for (guint e = 0; node >= 0 && e < layout->edges->len; e++)
+    {
+      const GArray *nodes = g_array_index (layout->edges, OnyxLayoutEdge, e).mark_nodes;
+      for (guint i = 0; nodes != NULL && i < nodes->len; i++)
+        if (g_array_index (nodes, int, i) == node)
+          return (int) e;
+    }
+  return -1;
 }
 
 int
