@@ -53,6 +53,14 @@ void              onyx_canvas_set_node_badges (OnyxCanvas   *self,
                                                guint         n_badges);
 OnyxCanvasBadge   onyx_canvas_get_node_badge  (OnyxCanvas   *self,
                                                int           node);
+/* Short texts beside boxes (a profile's share, "12 %"): one per layout node, NULL
+ * entries for none; NULL removes them. Drawn over the cached graph; a new layout
+ * drops them. */
+void              onyx_canvas_set_node_notes  (OnyxCanvas         *self,
+                                               const char *const  *notes,
+                                               guint               n_notes);
+const char       *onyx_canvas_get_node_note   (OnyxCanvas         *self,
+                                               int                 node);
 /* More to say of a tensor in an edge's tooltip (a run's statistics): a new string,
  * or NULL for nothing. NULL: no note. */
 typedef char *(*OnyxCanvasTensorNote) (const char *tensor, gpointer user_data);

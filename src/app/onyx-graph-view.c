@@ -290,6 +290,15 @@ badges_changed_cb (OnyxGraphView *self)
   onyx_canvas_set_node_badges (self->canvas, badges, n);
 }
 
+static void
+notes_changed_cb (OnyxGraphView *self)
+{
+  guint n;
+  const char *const *notes = onyx_view_state_get_box_notes (self->state, &n);
+
+  onyx_canvas_set_node_notes (self->canvas, notes, n);
+}
+
 static char *
 tensor_note (const char *tensor, gpointer data)
 {
@@ -412,6 +421,7 @@ onyx_graph_view_set_state (OnyxGraphView *self, OnyxViewState *state)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "tints-changed", G_CALLBACK (tints_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "badges-changed", G_CALLBACK (badges_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notes-changed", G_CALLBACK (notes_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (onyx_view_state_get_settings (state), "changed::fold-constants",
                            G_CALLBACK (fold_constants_changed_cb), self, G_CONNECT_SWAPPED);
   onyx_canvas_set_tensor_note (self->canvas, tensor_note, self);
