@@ -55,7 +55,7 @@ struct _OnyxCanvas {
 
 G_DEFINE_FINAL_TYPE (OnyxCanvas, onyx_canvas, GTK_TYPE_WIDGET)
 
-enum { ITEM_ACTIVATED, ITEM_OPENED, LINE_ACTIVATED, STACK_STEPPED, N_SIGNALS };
+enum { ITEM_ACTIVATED, ITEM_OPENED, LINE_ACTIVATED, STACK_STEPPED, MARK_ACTIVATED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -491,6 +491,12 @@ drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, OnyxCanvas *self)
   /* A press without movement is a click. */
   gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
   to_layout (self, sx, sy, &lx, &ly);
+  /* A quantization mark lies beside its edge, outside any box. */
+  if ((edge = onyx_render_mark_hit_test (self->layout, self->index, lx, ly)) >= 0)
+    {
+      g_signal_emit (self, signals[MARK_ACTIVATED], 0, edge);
+      return;
+    }
   node = onyx_layout_hit_test (self->layout, lx, ly);
   if (node < 0)
     edge = onyx_render_edge_hit_test (self->layout, self->index, lx, ly, 5 / self->scale);
@@ -666,6 +672,10 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
   signals[LINE_ACTIVATED] = g_signal_new ("line-activated", G_TYPE_FROM_CLASS (klass),
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
+  /* A click on an edge's quantization mark: the edge. */
+  signals[MARK_ACTIVATED] = g_signal_new ("mark-activated", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 1, G_TYPE_INT);
   /* A click on an open stack's step buttons: the stack's node, -1 or 1. */
   signals[STACK_STEPPED] = g_signal_new ("stack-stepped", G_TYPE_FROM_CLASS (klass),
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
