@@ -21,15 +21,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "onyx-error.h"
-#include "onyx-memory.h"
-
-/* What a job sends: its kind, its argument and the input; what comes back: a length
- * and bytes for the result (G_MAXUINT64: none), then for the text. */
-typedef struct {
-  guint64 kind;
-  gint64 argument;
-  guint64 input_len;
-} Request;
+#include "onyx-helper-private.h"
 
 /* The helper's fd for its end of the socket. */
 #define HELPER_FD 3
@@ -94,22 +86,16 @@ transfer_all (int fd, void *data, gsize len, gboolean sending)
   return TRUE;
 }
 
-static gboolean
-send_all (int fd, const void *data, gsize len)
+gboolean
+onyx_helper_send_all (int fd, const void *data, gsize len)
 {
   return transfer_all (fd, (void *) data, len, TRUE);
 }
 
-static gboolean
-receive_all (int fd, void *data, gsize len)
+gboolean
+onyx_helper_receive_all (int fd, void *data, gsize len)
 {
   return transfer_all (fd, data, len, FALSE);
-}
-
-static gboolean
-send_part (int fd, const void *data, guint64 len)
-{
-  return send_all (fd, &len, sizeof len) && (len == G_MAXUINT64 || send_all (fd, data, len));
 }
 
 /* FALSE when the worker is gone; *part is NULL for "none". */
@@ -120,108 +106,19 @@ receive_part (int fd, GBytes **part)
   guint8 *data;
 
   *part = NULL;
-  if (!receive_all (fd, &len, sizeof len))
+  if (!onyx_helper_receive_all (fd, &len, sizeof len))
     return FALSE;
   if (len == G_MAXUINT64)
     return TRUE;
   if (len > G_MAXSIZE / 2 || (data = g_try_malloc (MAX (len, 1))) == NULL)
     return FALSE;
-  if (!receive_all (fd, data, len))
+  if (!onyx_helper_receive_all (fd, data, len))
     {
       g_free (data);
       return FALSE;
     }
   *part = g_bytes_new_take (data, len);
   return TRUE;
-}
-
-/* A job, in the helper. */
-static GBytes *
-run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, OnyxOnnxJobFunc run, char **text)
-{
-  g_autoptr (GError) error = NULL;
-  GBytes *result = NULL;
-
-  switch (kind)
-    {
-    case ONYX_ONNX_JOB_INFER_SHAPES:
-      result = onyx_onnx_infer_shapes (input, argument != 0, text, &error);
-      break;
-    case ONYX_ONNX_JOB_CHECK:
-      result = onyx_onnx_check_model (input, text) ? g_bytes_new (NULL, 0) : NULL;
-      break;
-    case ONYX_ONNX_JOB_CONVERT:
-      result = onyx_onnx_convert_version (input, (int) argument, &error);
-      if (error != NULL)
-        {
-          *text = g_strdup_printf ("%c%s", g_error_matches (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_LIBRARY)
-                                             ? ONYX_ONNX_TEXT_LIBRARY : ONYX_ONNX_TEXT_ONYX, error->message);
-          return result;
-        }
-      break;
-    case ONYX_ONNX_JOB_RUN:
-      if (run != NULL)
-        return run (input, text);
-      *text = g_strdup (_("this helper was built without ONNX Runtime"));
-      break;
-    case ONYX_ONNX_JOB_ECHO:
-      *text = g_strdup_printf ("%" G_GINT64_FORMAT, argument);
-      result = g_bytes_ref (input);
-      break;
-    case ONYX_ONNX_JOB_CRASH:
-      abort ();
-    case ONYX_ONNX_JOB_SLEEP:
-      g_usleep ((gulong) CLAMP (argument, 0, 60000) * 1000);
-      result = g_bytes_new (NULL, 0);
-      break;
-    default:
-      *text = g_strdup_printf ("onyx-onnx-helper: no job %d", (int) kind);
-    }
-  if (error != NULL)
-    {
-      g_free (*text);
-      *text = g_strdup (error->message);
-    }
-  return result;
-}
-
-int
-onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
-{
-  static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-  Request request;
-
-  /* A crash of libonnx ends the helper quietly; the app reports it. */
-  for (guint i = 0; i < G_N_ELEMENTS (deadly); i++)
-    signal (deadly[i], SIG_DFL);
-  /* Keep what the jobs allocate mapped: the next job finds it faulted in. */
-  onyx_memory_keep_freed ();
-  onyx_onnx_prepare ();
-  while (receive_all (fd, &request, sizeof request))
-    {
-      guint8 *data = request.input_len <= G_MAXSIZE / 2 ? g_try_malloc (MAX (request.input_len, 1)) : NULL;
-      GBytes *input, *result;
-      char *text = NULL;
-      gsize size = 0;
-      const void *bytes = NULL;
-      gboolean ok;
-
-      if (data == NULL || !receive_all (fd, data, request.input_len))
-        return 1;
-      input = g_bytes_new_take (data, request.input_len);
-      result = run_job ((OnyxOnnxJobKind) request.kind, input, request.argument, run, &text);
-      if (result != NULL)
-        bytes = g_bytes_get_data (result, &size);
-      ok = send_part (fd, bytes, result != NULL ? size : G_MAXUINT64) &&
-           send_part (fd, text, text != NULL ? strlen (text) : G_MAXUINT64);
-      g_clear_pointer (&result, g_bytes_unref);
-      g_bytes_unref (input);
-      g_free (text);
-      if (!ok)
-        return 1;
-    }
-  /* The app closed its end, or is gone. */
-  return 0;
 }
 
 /* Ends the helper's socket and reaps it: the signal that ended it (a crash), or 0. */
@@ -305,8 +202,9 @@ send_request (Worker *worker, OnyxOnnxJobKind kind, GBytes *input, gint64 argume
 {
   gsize len;
   const void *data = g_bytes_get_data (input, &len);
-  Request request = { (guint64) kind, argument, len };
-  return send_all (worker->fd, &request, sizeof request) && send_all (worker->fd, data, len);
+  OnyxHelperRequest request = { (guint64) kind, argument, len };
+  return onyx_helper_send_all (worker->fd, &request, sizeof request) &&
+         onyx_helper_send_all (worker->fd, data, len);
 }
 
 /* Called with the lock held. */

@@ -1,0 +1,25 @@
+/* onyx-helper-private.h: the wire between onyx-helper-client.c (the side that sends
+ * jobs) and onyx-helper-serve.c (the helper's side, which alone links libonnx). */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* What a job sends: its kind, its argument and the input; what comes back: a length
+ * and bytes for the result (G_MAXUINT64: none), then for the text. */
+typedef struct {
+  guint64 kind;
+  gint64 argument;
+  guint64 input_len;
+} OnyxHelperRequest;
+
+/* Move all len bytes through fd: FALSE when the other end is gone. */
+gboolean onyx_helper_send_all    (int         fd,
+                                  const void *data,
+                                  gsize       len);
+gboolean onyx_helper_receive_all (int         fd,
+                                  void       *data,
+                                  gsize       len);
+
+G_END_DECLS
