@@ -30,6 +30,7 @@
  * long run neither waits for nor holds up libonnx's jobs (shapes after an edit), and
  * cancelling a run ends its helper only. */
 typedef struct {
+  const char *program;  /* the helper program's name */
   GMutex lock;          /* held from a job's start to its finish */
   GSubprocess *process; /* NULL: none running */
   pid_t owner;          /* the process that started it: a fork of ours has none */
@@ -41,8 +42,8 @@ typedef struct {
   gboolean cancelled;
 } Worker;
 
-static Worker library_worker = { .fd = -1 };
-static Worker runtime_worker = { .fd = -1 };
+static Worker library_worker = { .program = ONYX_LIBRARY_HELPER, .fd = -1 };
+static Worker runtime_worker = { .program = ONYX_RUNTIME_HELPER, .fd = -1 };
 static GMutex cancel_lock;
 
 static Worker *
@@ -142,11 +143,11 @@ stop_worker (Worker *worker)
   return signal_number;
 }
 
-/* The helper next to this program: the build folder's when this program runs from
- * the build folder (tests, bench, `_build/src/app/onyx`), else the installed one;
- * ONYX_ONNX_HELPER names another. */
+/* The worker's helper next to this program: the build folder's when this program runs
+ * from the build folder (tests, bench, `_build/src/app/onyx`), else the installed one;
+ * ONYX_ONNX_HELPER names another, for both workers. */
 static char *
-helper_path (void)
+helper_path (const Worker *worker)
 {
   const char *chosen = g_getenv ("ONYX_ONNX_HELPER");
   g_autofree char *self = NULL;
@@ -154,9 +155,9 @@ helper_path (void)
   if (chosen != NULL && chosen[0] != '\0')
     return g_strdup (chosen);
   self = g_file_read_link ("/proc/self/exe", NULL);
-  if (self != NULL && g_str_has_prefix (self, ONYX_BUILD_ROOT "/"))
-    return g_strdup (ONYX_HELPER_BUILT);
-  return g_strdup (ONYX_HELPER_INSTALLED);
+  return g_build_filename (self != NULL && g_str_has_prefix (self, ONYX_BUILD_ROOT "/") ? ONYX_HELPER_DIR_BUILT
+                                                                                       : ONYX_HELPER_DIR_INSTALLED,
+                           worker->program, NULL);
 }
 
 static gboolean
@@ -165,7 +166,7 @@ start_worker (Worker *worker, GError **error)
   GSubprocess *process;
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GError) spawn_error = NULL;
-  g_autofree char *path = helper_path ();
+  g_autofree char *path = helper_path (worker);
   int fds[2];
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
