@@ -560,10 +560,13 @@ OnyxDocument *
 onyx_document_open_with_shapes (const char *path, GError **error)
 {
   Inference inference = { shapes_new (), NULL, NULL };
-  g_autoptr (OnyxModel) model = onyx_model_new_from_file_scanned (path, start_on_scanned,
-                                                                  &inference, error);
+  g_autoptr (OnyxModel) model = NULL;
   OnyxDocument *document;
 
+  /* The helper's start (loading libonnx, its schemas) is longer than the scan: it
+   * begins before the file is read. */
+  onyx_shapes_warm_up ();
+  model = onyx_model_new_from_file_scanned (path, start_on_scanned, &inference, error);
   if (model == NULL)
     {
       /* Loading failed after the scan: the job goes unread. */
