@@ -1,6 +1,6 @@
 /* Shapes inferred while a model opens (onyx_document_open_with_shapes: libonnx works
  * on the loader's bytes) are the ones inference on the loaded model gives: every
- * tensor's type, and the errors on the same nodes. And the worker process libonnx
+ * tensor's type, and the errors on the same nodes; other work can be done meanwhile. And the worker process libonnx
  * runs in: a crash fails one job, a worker killed while idle is replaced. */
 #include <dirent.h>
 #include <glib/gstdio.h>
@@ -224,6 +224,43 @@ test_failed_open_releases_the_worker (void)
   g_assert_cmpuint (assert_open_matches_later (good), >, 3);
 }
 
+/* What the CLI does while libonnx infers: the document is there, its shapes not yet. */
+typedef struct {
+  OnyxDocument *document;
+  guint n_calls;
+  gboolean had_shapes;
+} Meanwhile;
+
+static void
+note_meanwhile (OnyxDocument *document, gpointer data)
+{
+  Meanwhile *seen = data;
+
+  seen->document = document;
+  seen->n_calls++;
+  seen->had_shapes = onyx_document_peek_shapes (document) != NULL;
+  g_assert_nonnull (onyx_document_get_index (document));
+}
+
+static void
+test_open_with_work_meanwhile (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  g_autofree char *missing = g_build_filename (g_get_tmp_dir (), "onyx-test-no-such-model.onnx", NULL);
+  Meanwhile seen = { NULL, 0, TRUE };
+  g_autoptr (OnyxDocument) doc = onyx_document_open_with_shapes_full (path, note_meanwhile, &seen, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_nonnull (doc);
+  g_assert_cmpuint (seen.n_calls, ==, 1);
+  g_assert_true (seen.document == doc);
+  g_assert_false (seen.had_shapes);
+  g_assert_nonnull (onyx_document_peek_shapes (doc));
+  g_assert_null (onyx_document_open_with_shapes_full (missing, note_meanwhile, &seen, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpuint (seen.n_calls, ==, 1);
+}
+
 /* ---- the worker libonnx runs in ---- */
 
 static void
@@ -398,6 +435,7 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/open/models", test_open_matches_later_on_models);
   g_test_add_func ("/shapes/open/values-and-errors", test_open_matches_later_on_values_and_errors);
   g_test_add_func ("/shapes/open/failed", test_failed_open_releases_the_worker);
+  g_test_add_func ("/shapes/open/meanwhile", test_open_with_work_meanwhile);
   g_test_add_func ("/shapes/analysis/revision", test_analysis_offered_for_its_revision);
   g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
   g_test_add_func ("/shapes/worker/descriptors", test_worker_keeps_no_descriptors);

@@ -298,6 +298,12 @@ report_step_failure (OnyxModel *model, guint number, const Step *step, GError *e
   return ONYX_EXIT_PROBLEMS;
 }
 
+static void
+validate_into (OnyxDocument *doc, gpointer problems)
+{
+  *(GPtrArray **) problems = onyx_validate_model (onyx_document_get_proto (doc));
+}
+
 int
 onyx_cli_edit (int argc, char **argv)
 {
@@ -316,11 +322,12 @@ onyx_cli_edit (int argc, char **argv)
 
   if (!parse_edit_args (argc, argv, &input, &output, &force, &verbose, steps, &exit_code))
     return exit_code;
-  /* A first step that reads shapes has them inferred while the model loads. */
+  /* A first step that reads shapes has them inferred while the model loads, and what
+   * was wrong before the edits (not theirs to answer for) found meanwhile. */
   if (steps->len > 0 && g_array_index (steps, Step, 0).info != NULL &&
       g_array_index (steps, Step, 0).info->reads_shapes)
     {
-      if ((doc = onyx_document_open_with_shapes (input, &error)) == NULL)
+      if ((doc = onyx_document_open_with_shapes_full (input, validate_into, &before, &error)) == NULL)
         return onyx_cli_report_error (error);
       model = g_object_ref (onyx_document_get_model (doc));
     }
@@ -329,9 +336,8 @@ onyx_cli_edit (int argc, char **argv)
       if ((model = onyx_model_new_from_file (input, &error)) == NULL)
         return onyx_cli_report_error (error);
       doc = onyx_document_new (model);
+      validate_into (doc, &before);
     }
-  /* What was wrong before the edits is not theirs to answer for. */
-  before = onyx_validate_model (onyx_document_get_proto (doc));
   earlier = onyx_problems_errors_in (before, NULL);
 
   for (guint i = 0; i < steps->len; i++)

@@ -559,6 +559,13 @@ start_on_scanned (GBytes *scanned, gpointer data)
 OnyxDocument *
 onyx_document_open_with_shapes (const char *path, GError **error)
 {
+  return onyx_document_open_with_shapes_full (path, NULL, NULL, error);
+}
+
+OnyxDocument *
+onyx_document_open_with_shapes_full (const char *path, OnyxDocumentFunc meanwhile, gpointer data,
+                                     GError **error)
+{
   Inference inference = { shapes_new (), NULL, NULL };
   g_autoptr (OnyxModel) model = NULL;
   OnyxDocument *document;
@@ -584,6 +591,8 @@ onyx_document_open_with_shapes (const char *path, GError **error)
   else
     start_on_model (&inference, onyx_model_get_proto (model), FALSE);
   document = onyx_document_new (model);
+  if (meanwhile != NULL)
+    meanwhile (document, data);
   cache_shapes (document, infer_finish (inference));
   return document;
 }
