@@ -33,6 +33,9 @@ struct _OnyxStepInfo {
   const char *report;
   /* Its report ends with what it removed and added ("removed 12 nodes"). */
   gboolean counts;
+  /* It changes types only (value_info, a graph input's dims): nothing of what a report
+   * counts, so the model is not counted around it. */
+  gboolean types_only;
 };
 
 /* The steps there are, in help order; NULL-terminated by a zeroed entry. */
@@ -51,7 +54,8 @@ gboolean onyx_step_apply (OnyxDocument *doc,
  * import devtech". *details (nullable out): lines of a longer account, naming what
  * was removed and added ("removed nodes: a, b, … and 9 more") and, for bypass-op,
  * each bypass. Both NULL when the step changed nothing (or has no words). The
- * model is counted before and after the step only when either is asked for. */
+ * model is counted before and after the step only when either is asked for, and the
+ * step may change what is counted. */
 gboolean onyx_step_apply_reported (OnyxDocument *doc,
                                    const char   *name,
                                    const char   *argument,
