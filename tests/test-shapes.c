@@ -406,6 +406,21 @@ test_worker_warm_up (void)
   g_assert_cmpint (worker_pid (), ==, started);
 }
 
+/* Until the process has ended (reaped or a zombie): FALSE after 2 s. */
+static gboolean
+wait_until_ended (pid_t pid)
+{
+  for (int i = 0; i < 200; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+      g_autofree char *stat = NULL;
+      if (!g_file_get_contents (path, &stat, NULL, NULL) || strstr (stat, ") Z ") != NULL)
+        return TRUE;
+      g_usleep (10000);
+    }
+  return FALSE;
+}
+
 /* A worker killed while idle fails the next send: another is started for that job. */
 static void
 test_worker_killed_idle_is_replaced (void)
@@ -416,15 +431,22 @@ test_worker_killed_idle_is_replaced (void)
   first = worker_pid ();
   g_assert_cmpint (kill (first, SIGKILL), ==, 0);
   /* Until the kernel has closed its end of the socket. */
-  for (int i = 0; i < 200; i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", first);
-      g_autofree char *stat = NULL;
-      if (!g_file_get_contents (path, &stat, NULL, NULL) || strstr (stat, ") Z ") != NULL)
-        break;
-      g_usleep (10000);
-    }
+  wait_until_ended (first);
   assert_echo (4);
+  g_assert_cmpint (worker_pid (), !=, first);
+}
+
+/* Released, the idle worker exits by itself; a job after that has another. */
+static void
+test_worker_release (void)
+{
+  pid_t first;
+
+  assert_echo (8);
+  first = worker_pid ();
+  onyx_onnx_release_helpers ();
+  g_assert_true (wait_until_ended (first));
+  assert_echo (9);
   g_assert_cmpint (worker_pid (), !=, first);
 }
 
@@ -440,6 +462,7 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
   g_test_add_func ("/shapes/worker/descriptors", test_worker_keeps_no_descriptors);
   g_test_add_func ("/shapes/worker/killed-idle", test_worker_killed_idle_is_replaced);
+  g_test_add_func ("/shapes/worker/release", test_worker_release);
   g_test_add_func ("/shapes/worker/warm-up", test_worker_warm_up);
   g_test_add_func ("/shapes/worker/cancel", test_worker_cancel);
   return g_test_run ();

@@ -5,6 +5,7 @@
 #include "onyx-cli.h"
 #include "onyx-document.h"
 #include "onyx-extract.h"
+#include "onyx-onnx.h"
 #include "onyx-shapes.h"
 #include "onyx-steps.h"
 #include "onyx-validate.h"
@@ -368,6 +369,9 @@ onyx_cli_edit (int argc, char **argv)
         print_report (report != NULL ? report : onyx_document_get_undo_label (doc), details);
     }
 
+  /* ONNX's library has done its part: its helper exits while the result is checked
+   * and saved. */
+  onyx_onnx_release_helpers ();
   problems = onyx_validate_model (onyx_document_get_proto (doc));
   refused = onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 && !force;
   still = onyx_problems_errors_in (problems, before);

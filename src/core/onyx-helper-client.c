@@ -122,6 +122,15 @@ receive_part (int fd, GBytes **part)
   return TRUE;
 }
 
+/* The helper reads the end of its socket and exits. */
+static void
+release_worker (Worker *worker)
+{
+  if (worker->fd >= 0)
+    close (worker->fd);
+  worker->fd = -1;
+}
+
 /* Ends the helper's socket and reaps it: the signal that ended it (a crash), or 0. */
 static int
 stop_worker (Worker *worker)
@@ -129,9 +138,7 @@ stop_worker (Worker *worker)
   GSubprocess *process;
   int signal_number = 0;
 
-  if (worker->fd >= 0)
-    close (worker->fd);
-  worker->fd = -1;
+  release_worker (worker);
   g_mutex_lock (&cancel_lock);
   process = g_steal_pointer (&worker->process);
   g_mutex_unlock (&cancel_lock);
@@ -226,6 +233,9 @@ static gboolean
 ensure_worker (Worker *worker, GError **error)
 {
   forget_parents_worker (worker);
+  /* One released (its socket closed) is reaped before another starts. */
+  if (worker->process != NULL && worker->fd < 0)
+    stop_worker (worker);
   return worker->process != NULL || start_worker (worker, error);
 }
 
@@ -363,19 +373,39 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
   return g_steal_pointer (&result);
 }
 
-void
-onyx_onnx_stop_helpers (void)
+/* Each worker of this process, once its job if any is done. */
+static void
+each_worker (void (*act) (Worker *worker))
 {
   Worker *const workers[] = { &library_worker, &runtime_worker };
 
   for (guint i = 0; i < G_N_ELEMENTS (workers); i++)
     {
-      /* (Waits for a job still running to finish.) */
       g_mutex_lock (&workers[i]->lock);
       forget_parents_worker (workers[i]);
-      stop_worker (workers[i]);
+      act (workers[i]);
       g_mutex_unlock (&workers[i]->lock);
     }
+}
+
+/* (Whatever signal ended it: a program exiting reports no crash.) */
+static void
+stop_worker_quietly (Worker *worker)
+{
+  stop_worker (worker);
+}
+
+void
+onyx_onnx_stop_helpers (void)
+{
+  each_worker (stop_worker_quietly);
+}
+
+void
+onyx_onnx_release_helpers (void)
+{
+  /* Reaped when stopped. */
+  each_worker (release_worker);
 }
 
 /* Sleeps a millisecond: async-signal-safe. */
