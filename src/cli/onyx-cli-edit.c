@@ -396,5 +396,7 @@ onyx_cli_edit (int argc, char **argv)
     }
   if (!onyx_document_save (doc, output, &error))
     return onyx_cli_report_error (error);
+  onyx_cli_keep_until_exit (g_steal_pointer (&doc));
+  onyx_cli_keep_until_exit (g_steal_pointer (&model));
   return ONYX_EXIT_OK;
 }

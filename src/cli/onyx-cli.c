@@ -176,6 +176,16 @@ onyx_cli_report_error (GError *error)
   return ONYX_EXIT_IO;
 }
 
+void
+onyx_cli_keep_until_exit (gpointer object)
+{
+  static GPtrArray *kept;
+
+  if (kept == NULL)
+    kept = g_ptr_array_new ();
+  g_ptr_array_add (kept, object);
+}
+
 gboolean
 onyx_cli_parse (const char *command, const char *args, const char *summary, GOptionEntry *entries,
                 int *argc, char ***argv, int n_positional, int *exit_code)
