@@ -22,6 +22,7 @@
 
 #include "onyx-error.h"
 #include "onyx-helper-private.h"
+#include "onyx-programs.h"
 
 /* The helper's fd for its end of the socket. */
 #define HELPER_FD 3
@@ -150,21 +151,16 @@ stop_worker (Worker *worker)
   return signal_number;
 }
 
-/* The worker's helper next to this program: the build folder's when this program runs
- * from the build folder (tests, bench, `_build/src/app/onyx`), else the installed one;
- * ONYX_ONNX_HELPER names another, for both workers. */
+/* The worker's helper (onyx-programs.h); ONYX_ONNX_HELPER names another, for both
+ * workers. */
 static char *
 helper_path (const Worker *worker)
 {
   const char *chosen = g_getenv ("ONYX_ONNX_HELPER");
-  g_autofree char *self = NULL;
 
   if (chosen != NULL && chosen[0] != '\0')
     return g_strdup (chosen);
-  self = g_file_read_link ("/proc/self/exe", NULL);
-  return g_build_filename (self != NULL && g_str_has_prefix (self, ONYX_BUILD_ROOT "/") ? ONYX_HELPER_DIR_BUILT
-                                                                                       : ONYX_HELPER_DIR_INSTALLED,
-                           worker->program, NULL);
+  return onyx_program_path (ONYX_HELPER_DIR_BUILT, worker->program);
 }
 
 static gboolean
