@@ -31,5 +31,8 @@ main (int argc, char **argv)
    * socket is for it. */
   closefrom (4);
 #endif
-  return onyx_onnx_helper_serve (3, RUN_JOB);
+  /* Out without running the libraries' destructors: taking ONNX's schema registry
+   * apart, one schema at a time, was a tenth of a helper's CPU time from start to end,
+   * for memory the exit gives back anyway. */
+  _exit (onyx_onnx_helper_serve (3, RUN_JOB));
 }
