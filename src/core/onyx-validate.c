@@ -396,9 +396,8 @@ static gboolean
 has_subgraphs (Onnx__NodeProto **nodes, size_t n_nodes)
 {
   for (size_t i = 0; i < n_nodes; i++)
-    for (size_t a = 0; a < nodes[i]->n_attribute; a++)
-      if (nodes[i]->attribute[a]->g != NULL || nodes[i]->attribute[a]->n_graphs > 0)
-        return TRUE;
+    if (onyx_node_has_subgraphs (nodes[i]))
+      return TRUE;
   return FALSE;
 }
 
@@ -472,7 +471,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
                        name, _("input %zu '%s' of %s is not produced by any node, graph input "
                        "or initializer"), k, shown, label);
         }
-      if (has_subgraphs (&nodes[i], 1))
+      if (onyx_node_has_subgraphs (node))
         {
           g_autoptr (GPtrArray) implicit = onyx_node_implicit_reads (node);
           for (guint r = 0; r < implicit->len; r++)
