@@ -90,8 +90,11 @@ onyx_shapes_pack_light (const ProtobufCMessage *message)
 typedef void (*GraphFunc) (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
                            const Onnx__GraphProto *parent, gpointer data);
 
-/* Walks a graph and its copy side by side; `nodes` collects every node in order
- * (their "onyx:N" number is the position). The copy has the same structure. */
+/* Walks a graph and its copy side by side; `nodes` (nullable) collects every node in
+ * order (their "onyx:N" number is the position). The copy has the same structure,
+ * and keeps the attributes of the nodes holding graphs only: without `nodes` to
+ * collect, the others are not looked into (thousands of attribute lists read from
+ * memory for the few holders). */
 static void
 walk_graphs (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
              const Onnx__GraphProto *parent, GPtrArray *nodes, GPtrArray *graph_of_node,
@@ -102,8 +105,13 @@ walk_graphs (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
     {
       const Onnx__NodeProto *node = graph->node[i];
       const Onnx__NodeProto *typed_node = typed != NULL && i < typed->n_node ? typed->node[i] : NULL;
-      g_ptr_array_add (nodes, (gpointer) node);
-      g_ptr_array_add (graph_of_node, (gpointer) graph);
+      if (nodes != NULL)
+        {
+          g_ptr_array_add (nodes, (gpointer) node);
+          g_ptr_array_add (graph_of_node, (gpointer) graph);
+        }
+      else if (typed != NULL && (typed_node == NULL || typed_node->n_attribute == 0))
+        continue;
       for (size_t a = 0; a < node->n_attribute; a++)
         {
           const Onnx__AttributeProto *attribute = node->attribute[a];
@@ -392,8 +400,8 @@ infer_finish (Inference inference)
   const Onnx__ModelProto *model = inference.model;
   g_autoptr (GBytes) inferred = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
-  g_autoptr (GPtrArray) graph_of_node = g_ptr_array_new ();
+  g_autoptr (GPtrArray) nodes = NULL;
+  g_autoptr (GPtrArray) graph_of_node = NULL;
   g_autofree char *errors = NULL;
 
   if (inference.job == NULL)
@@ -402,6 +410,12 @@ infer_finish (Inference inference)
   if (inferred != NULL)
     self->typed_model = (Onnx__ModelProto *) onyx_proto_unpack_pooled (
       &onnx__model_proto__descriptor, inferred, &self->typed_pool);
+  /* Nodes are numbered only to read errors back. */
+  if (errors != NULL)
+    {
+      nodes = g_ptr_array_new ();
+      graph_of_node = g_ptr_array_new ();
+    }
   walk_graphs (model->graph, self->typed_model != NULL ? self->typed_model->graph : NULL, NULL,
                nodes, graph_of_node, index_graph, self);
   if (error != NULL)
