@@ -6,6 +6,7 @@
 #include "onyx-document.h"
 #include "onyx-extract.h"
 #include "onyx-onnx.h"
+#include "onyx-problem-list.h"
 #include "onyx-shapes.h"
 #include "onyx-steps.h"
 #include "onyx-validate.h"
@@ -299,10 +300,14 @@ report_step_failure (OnyxModel *model, guint number, const Step *step, GError *e
   return ONYX_EXIT_PROBLEMS;
 }
 
+/* Kept by the document too: the edits see it (--infer-shapes checks the order from
+ * it). */
 static void
 validate_into (OnyxDocument *doc, gpointer problems)
 {
   *(GPtrArray **) problems = onyx_validate_model (onyx_document_get_proto (doc));
+  onyx_document_offer_validation (doc, g_ptr_array_ref (*(GPtrArray **) problems),
+                                  onyx_document_get_revision (doc));
 }
 
 int
