@@ -71,35 +71,6 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
   return "an unknown job";
 }
 
-/* Moves all len bytes through fd, either way: FALSE when the other end is gone. */
-static gboolean
-transfer_all (int fd, void *data, gsize len, gboolean sending)
-{
-  guint8 *p = data;
-  while (len > 0)
-    {
-      ssize_t n = sending ? send (fd, p, len, MSG_NOSIGNAL) : recv (fd, p, len, 0);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      p += n, len -= (gsize) n;
-    }
-  return TRUE;
-}
-
-gboolean
-onyx_helper_send_all (int fd, const void *data, gsize len)
-{
-  return transfer_all (fd, (void *) data, len, TRUE);
-}
-
-gboolean
-onyx_helper_receive_all (int fd, void *data, gsize len)
-{
-  return transfer_all (fd, data, len, FALSE);
-}
-
 /* FALSE when the worker is gone; *part is NULL for "none". */
 static gboolean
 receive_part (int fd, GBytes **part)

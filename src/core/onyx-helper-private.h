@@ -1,5 +1,6 @@
 /* onyx-helper-private.h: the wire between onyx-helper-client.c (the side that sends
- * jobs) and onyx-helper-serve.c (the helper's side, which alone links libonnx). */
+ * jobs) and onyx-helper-serve.c (the helper's side, which alone links libonnx), in
+ * onyx-helper-wire.c. */
 #pragma once
 
 #include <glib.h>
