@@ -314,7 +314,7 @@ int
 onyx_cli_edit (int argc, char **argv)
 {
   const char *input = NULL, *output = NULL;
-  gboolean force = FALSE, verbose = FALSE, sorted = FALSE;
+  gboolean force = FALSE, verbose = FALSE, sorted = FALSE, types_only = TRUE;
   g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, sizeof (Step));
   g_autoptr (OnyxModel) model = NULL;
   g_autoptr (OnyxDocument) doc = NULL;
@@ -356,6 +356,7 @@ onyx_cli_edit (int argc, char **argv)
         {
           if (!apply_extract (&doc, step->argument, &error))
             return report_step_failure (model, i + 1, step, error, verbose);
+          types_only = FALSE;
           continue;
         }
       if (!onyx_step_apply_reported (doc, step->info->name, step->argument, &report, verbose ? &details : NULL,
@@ -367,6 +368,7 @@ onyx_cli_edit (int argc, char **argv)
           return ONYX_EXIT_PROBLEMS;
         }
       sorted = sorted || strcmp (step->info->name, "toposort") == 0;
+      types_only = types_only && step->info->types_only;
       /* What the step did, which names what later steps may need (an inserted node). */
       if (onyx_document_get_n_undo (doc) == before)
         printf ("%s: nothing to change\n", step->option);
@@ -377,7 +379,9 @@ onyx_cli_edit (int argc, char **argv)
   /* ONNX's library has done its part: its helper exits while the result is checked
    * and saved. */
   onyx_onnx_release_helpers ();
-  problems = onyx_validate_model (onyx_document_get_proto (doc));
+  /* Steps that change types only leave nothing validation checks changed
+   * (onyx-steps.h): the model's problems are the ones it had. */
+  problems = types_only ? g_ptr_array_ref (before) : onyx_validate_model (onyx_document_get_proto (doc));
   refused = onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 && !force;
   still = onyx_problems_errors_in (problems, before);
   for (guint i = 0; i < problems->len; i++)

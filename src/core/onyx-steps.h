@@ -34,7 +34,9 @@ struct _OnyxStepInfo {
   /* Its report ends with what it removed and added ("removed 12 nodes"). */
   gboolean counts;
   /* It changes types only (value_info, a graph input's dims): nothing of what a report
-   * counts, so the model is not counted around it. */
+   * counts nor of what validation checks (onyx_validate_model reads names and
+   * structure, never types), so the model is neither counted around it nor validated
+   * again after it. */
   gboolean types_only;
 };
 
