@@ -275,7 +275,10 @@ onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 }
 
 /* Whether the job reached the worker: a worker that died idle (killed) fails the
- * send, and another is started and sent the job, once. */
+ * send, and another is started and sent the job, once. (One killed in its first
+ * moments, while its schemas still load in a thread, keeps its socket open until that
+ * thread is gone too: a job sent then fails as a crash, and the next one starts
+ * another helper.) */
 static gboolean
 job_sent (OnyxOnnxJob *job)
 {
