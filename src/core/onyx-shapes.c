@@ -15,7 +15,9 @@ typedef struct {
 typedef struct {
   const Onnx__GraphProto *typed;    /* in the inferred copy */
   const Onnx__GraphProto *parent;   /* the enclosing graph of the model, or NULL */
-  GHashTable *known;                /* name → Known*, this graph's own names */
+  GHashTable *known;                /* name → Known* (in `entries`), this graph's own names */
+  Known *entries;                   /* one block for all: a large graph names thousands */
+  gsize n_entries;
 } GraphShapes;
 
 struct _OnyxShapes {
@@ -135,18 +137,19 @@ has_type (const Onnx__ValueInfoProto *info)
   return info->type != NULL && info->type->value_case != ONNX__TYPE_PROTO__VALUE__NOT_SET;
 }
 
+/* `graph` has room for every name it may be told of (index_graph counts them). */
 static void
-note_known (GHashTable *known, const char *name, const Onnx__TypeProto *type, gboolean recorded)
+note_known (GraphShapes *graph, const char *name, const Onnx__TypeProto *type, gboolean recorded)
 {
   Known *entry;
   if (name == NULL || name[0] == '\0' || type == NULL ||
       type->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET)
     return;
-  entry = g_hash_table_lookup (known, name);
+  entry = g_hash_table_lookup (graph->known, name);
   if (entry == NULL)
     {
-      entry = g_new0 (Known, 1);
-      g_hash_table_insert (known, (gpointer) name, entry);
+      entry = &graph->entries[graph->n_entries++];
+      g_hash_table_insert (graph->known, (gpointer) name, entry);
     }
   entry->type = type;
   entry->recorded = entry->recorded || recorded;
@@ -196,6 +199,7 @@ static void
 graph_shapes_free (GraphShapes *graph)
 {
   g_hash_table_unref (graph->known);
+  g_free (graph->entries);
   g_free (graph);
 }
 
@@ -215,7 +219,9 @@ index_graph (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
 
   entry->typed = typed;
   entry->parent = parent;
-  entry->known = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  entry->known = g_hash_table_new (g_str_hash, g_str_equal);
+  entry->entries = g_new0 (Known, graph->n_initializer + (typed != NULL ? typed->n_input + typed->n_value_info +
+                                                                       typed->n_output : 0) + 1);
   for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
     for (size_t i = 0; i < counts[l]; i++)
       if (has_type (lists[l][i]) && lists[l][i]->name != NULL)
@@ -224,7 +230,7 @@ index_graph (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
     {
       Onnx__TypeProto *type = initializer_type (graph->initializer[i]);
       g_ptr_array_add (self->owned_types, type);
-      note_known (entry->known, graph->initializer[i]->name, type, TRUE);
+      note_known (entry, graph->initializer[i]->name, type, TRUE);
     }
   if (typed != NULL)
     {
@@ -238,7 +244,7 @@ index_graph (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
           {
             const Onnx__ValueInfoProto *info = typed_lists[l][i];
             if (info->name != NULL)
-              note_known (entry->known, info->name, info->type,
+              note_known (entry, info->name, info->type,
                           g_hash_table_contains (recorded, info->name));
           }
     }
