@@ -304,6 +304,52 @@ worker_pid (void)
   return found;
 }
 
+/* The descriptors the worker holds, each below `limit`: how many. */
+static guint
+worker_descriptors_below (int limit)
+{
+  g_autofree char *folder = g_strdup_printf ("/proc/%d/fd", (int) worker_pid ());
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_assert_cmpint (atoi (name), <, limit);
+      n++;
+    }
+  return n;
+}
+
+/* A large input crosses in a memory file passed with the request, a small one on the
+ * socket: both come back whole, and the helper keeps no file of them. */
+static void
+test_worker_large_input (void)
+{
+  static const gsize sizes[] = { 5, 100 << 10, 1 << 20, 3 << 20 };
+  guint n_echoed = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree guint8 *data = g_malloc (sizes[i]);
+      g_autoptr (GBytes) input = NULL, output = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *text = NULL;
+
+      for (gsize k = 0; k < sizes[i]; k++)
+        data[k] = (guint8) (k * 7 + i);
+      input = g_bytes_new (data, sizes[i]);
+      output = onyx_onnx_run_isolated (ONYX_ONNX_JOB_ECHO, input, (gint64) i, &text, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (output, input));
+      g_assert_cmpint (g_ascii_strtoll (text, NULL, 10), ==, i);
+      g_assert_cmpuint (worker_descriptors_below (4), ==, 4);
+      n_echoed++;
+    }
+  g_assert_cmpuint (n_echoed, ==, G_N_ELEMENTS (sizes));
+}
+
 /* A crash fails its job with a message; the next job gets a new helper. */
 static void
 test_worker_crash_fails_the_job_only (void)
@@ -330,12 +376,8 @@ static void
 test_worker_keeps_no_descriptors (void)
 {
   g_autoptr (GBytes) input = g_bytes_new_static ("", 0);
-  g_autofree char *folder = NULL;
-  g_autoptr (GDir) dir = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *text = NULL;
-  const char *name;
-  guint n = 0;
   int pipe_fds[2];
 
   /* Not close-on-exec, as a careless library would leave one. */
@@ -343,15 +385,7 @@ test_worker_keeps_no_descriptors (void)
   /* Crashed, the helper is replaced by one started with the pipe open. */
   g_assert_null (onyx_onnx_run_isolated (ONYX_ONNX_JOB_CRASH, input, 0, &text, &error));
   assert_echo (3);
-  folder = g_strdup_printf ("/proc/%d/fd", (int) worker_pid ());
-  dir = g_dir_open (folder, 0, NULL);
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_assert_cmpint (atoi (name), <=, 3);
-      n++;
-    }
-  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (worker_descriptors_below (4), ==, 4);
   close (pipe_fds[0]);
   close (pipe_fds[1]);
 }
@@ -476,6 +510,7 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/open/meanwhile", test_open_with_work_meanwhile);
   g_test_add_func ("/shapes/analysis/revision", test_analysis_offered_for_its_revision);
   g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
+  g_test_add_func ("/shapes/worker/large-input", test_worker_large_input);
   g_test_add_func ("/shapes/worker/descriptors", test_worker_keeps_no_descriptors);
   g_test_add_func ("/shapes/worker/killed-idle", test_worker_killed_idle_is_replaced);
   g_test_add_func ("/shapes/worker/release", test_worker_release);

@@ -175,11 +175,7 @@ start_worker (Worker *worker, GError **error)
 static gboolean
 send_request (Worker *worker, OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 {
-  gsize len;
-  const void *data = g_bytes_get_data (input, &len);
-  OnyxHelperRequest request = { (guint64) kind, argument, len };
-  return onyx_helper_send_all (worker->fd, &request, sizeof request) &&
-         onyx_helper_send_all (worker->fd, data, len);
+  return onyx_helper_send_request (worker->fd, (guint64) kind, argument, input);
 }
 
 /* Called with the lock held. */

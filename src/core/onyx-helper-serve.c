@@ -83,6 +83,7 @@ onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
   static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
   OnyxHelperRequest request;
   GThread *preparing;
+  GBytes *input;
 
   /* A crash of libonnx ends the helper quietly; the app reports it. */
   for (guint i = 0; i < G_N_ELEMENTS (deadly); i++)
@@ -95,18 +96,14 @@ onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
     g_thread_unref (preparing);
   else
     onyx_onnx_prepare ();
-  while (onyx_helper_receive_all (fd, &request, sizeof request))
+  while ((input = onyx_helper_receive_request (fd, &request)) != NULL)
     {
-      guint8 *data = request.input_len <= G_MAXSIZE / 2 ? g_try_malloc (MAX (request.input_len, 1)) : NULL;
-      GBytes *input, *result;
+      GBytes *result;
       char *text = NULL;
       gsize size = 0;
       const void *bytes = NULL;
       gboolean ok;
 
-      if (data == NULL || !onyx_helper_receive_all (fd, data, request.input_len))
-        return 1;
-      input = g_bytes_new_take (data, request.input_len);
       result = run_job ((OnyxOnnxJobKind) request.kind, input, request.argument, run, &text);
       if (result != NULL)
         bytes = g_bytes_get_data (result, &size);
@@ -118,6 +115,6 @@ onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
       if (!ok)
         return 1;
     }
-  /* The app closed its end, or is gone. */
+  /* The app closed its end, or is gone (or sent what is not a request). */
   return 0;
 }
