@@ -71,29 +71,6 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
   return "an unknown job";
 }
 
-/* FALSE when the worker is gone; *part is NULL for "none". */
-static gboolean
-receive_part (int fd, GBytes **part)
-{
-  guint64 len;
-  guint8 *data;
-
-  *part = NULL;
-  if (!onyx_helper_receive_all (fd, &len, sizeof len))
-    return FALSE;
-  if (len == G_MAXUINT64)
-    return TRUE;
-  if (len > G_MAXSIZE / 2 || (data = g_try_malloc (MAX (len, 1))) == NULL)
-    return FALSE;
-  if (!onyx_helper_receive_all (fd, data, len))
-    {
-      g_free (data);
-      return FALSE;
-    }
-  *part = g_bytes_new_take (data, len);
-  return TRUE;
-}
-
 /* The helper reads the end of its socket and exits. */
 static void
 release_worker (Worker *worker)
@@ -175,7 +152,10 @@ start_worker (Worker *worker, GError **error)
 static gboolean
 send_request (Worker *worker, OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 {
-  return onyx_helper_send_request (worker->fd, (guint64) kind, argument, input);
+  gsize len;
+  const void *data = g_bytes_get_data (input, &len);
+  OnyxHelperRequest request = { (guint64) kind, argument };
+  return onyx_helper_send_all (worker->fd, &request, sizeof request) && onyx_helper_send_part (worker->fd, data, len);
 }
 
 /* Called with the lock held. */
@@ -297,7 +277,8 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
   g_autoptr (GBytes) result = NULL, message = NULL;
   Worker *worker = job->worker;
   gboolean sent = job_sent (job);
-  gboolean ok = sent && receive_part (worker->fd, &result) && receive_part (worker->fd, &message);
+  gboolean ok = sent && onyx_helper_receive_part (worker->fd, &result) &&
+                onyx_helper_receive_part (worker->fd, &message);
   gboolean cancelled;
   int signal_number;
 

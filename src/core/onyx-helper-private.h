@@ -7,31 +7,27 @@
 
 G_BEGIN_DECLS
 
-/* What a job sends: its kind, its argument and the input (on the socket after this,
- * or in a memory file passed with it); what comes back: a length and bytes for the
- * result (G_MAXUINT64: none), then for the text. */
+/* What a job sends: its kind and its argument, then its input as a part; what comes
+ * back: the result and the text, each a part. */
 typedef struct {
   guint64 kind;
   gint64 argument;
-  guint64 input_len;
-  guint64 input_in_file;
 } OnyxHelperRequest;
 
 /* Move all len bytes through fd: FALSE when the other end is gone. */
-gboolean onyx_helper_send_all    (int         fd,
-                                  const void *data,
-                                  gsize       len);
-gboolean onyx_helper_receive_all (int         fd,
-                                  void       *data,
-                                  gsize       len);
-
-/* A job's request with its input: FALSE when the other end is gone. */
-gboolean onyx_helper_send_request    (int                fd,
-                                      guint64            kind,
-                                      gint64             argument,
-                                      GBytes            *input);
-/* The next request and its input, or NULL when the socket is closed (or broken). */
-GBytes  *onyx_helper_receive_request (int                fd,
-                                      OnyxHelperRequest *request);
+gboolean onyx_helper_send_all     (int         fd,
+                                   const void *data,
+                                   gsize       len);
+gboolean onyx_helper_receive_all  (int         fd,
+                                   void       *data,
+                                   gsize       len);
+/* A part: len bytes (G_MAXUINT64: none, `data` unread), on the socket or, when large,
+ * in a memory file passed with its length. FALSE when the other end is gone (or sent
+ * what is not a part); *part is NULL for none. */
+gboolean onyx_helper_send_part    (int         fd,
+                                   const void *data,
+                                   guint64     len);
+gboolean onyx_helper_receive_part (int         fd,
+                                   GBytes    **part);
 
 G_END_DECLS

@@ -14,12 +14,6 @@
 #include "onyx-helper-private.h"
 #include "onyx-memory.h"
 
-static gboolean
-send_part (int fd, const void *data, guint64 len)
-{
-  return onyx_helper_send_all (fd, &len, sizeof len) && (len == G_MAXUINT64 || onyx_helper_send_all (fd, data, len));
-}
-
 static gpointer
 prepare_schemas (gpointer data)
 {
@@ -96,7 +90,8 @@ onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
     g_thread_unref (preparing);
   else
     onyx_onnx_prepare ();
-  while ((input = onyx_helper_receive_request (fd, &request)) != NULL)
+  while (onyx_helper_receive_all (fd, &request, sizeof request) &&
+         onyx_helper_receive_part (fd, &input) && input != NULL)
     {
       GBytes *result;
       char *text = NULL;
@@ -107,8 +102,8 @@ onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
       result = run_job ((OnyxOnnxJobKind) request.kind, input, request.argument, run, &text);
       if (result != NULL)
         bytes = g_bytes_get_data (result, &size);
-      ok = send_part (fd, bytes, result != NULL ? size : G_MAXUINT64) &&
-           send_part (fd, text, text != NULL ? strlen (text) : G_MAXUINT64);
+      ok = onyx_helper_send_part (fd, bytes, result != NULL ? size : G_MAXUINT64) &&
+           onyx_helper_send_part (fd, text, text != NULL ? strlen (text) : G_MAXUINT64);
       g_clear_pointer (&result, g_bytes_unref);
       g_bytes_unref (input);
       g_free (text);

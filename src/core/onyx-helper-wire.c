@@ -10,11 +10,19 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* Inputs from this size cross in a memory file passed with the request: the helper
- * has all of it at once, where through the socket it waited on each fill of the
- * socket's buffer (a 1.7 MB model in eight, each a wake-up of both sides, up to
- * 25 ms on a loaded machine). Smaller ones take the socket. */
+/* Parts from this size (a job's input, its result) cross in a memory file passed
+ * with their length: the other side has all of it at once, where through the socket
+ * it waited on each fill of the socket's buffer (a 1.7 MB model in eight, each a
+ * wake-up of both sides: 10-25 ms on a loaded machine). Smaller ones take the
+ * socket, as do all when no memory file can be made. */
 #define MEMORY_FILE_MIN (128 << 10)
+
+/* What precedes a part's bytes: their length (G_MAXUINT64: no part), and whether they
+ * are in the memory file passed with this (SCM_RIGHTS) rather than on the socket. */
+typedef struct {
+  guint64 len;
+  guint64 in_file;
+} PartHeader;
 
 /* Moves all len bytes through fd, either way: FALSE when the other end is gone. */
 static gboolean
@@ -49,7 +57,7 @@ onyx_helper_receive_all (int fd, void *data, gsize len)
 static int
 memory_file_with (const guint8 *data, gsize len)
 {
-  int file = memfd_create ("onyx-helper-input", MFD_CLOEXEC);
+  int file = memfd_create ("onyx-helper-part", MFD_CLOEXEC);
 
   if (file < 0)
     return -1;
@@ -68,17 +76,17 @@ memory_file_with (const guint8 *data, gsize len)
   return file;
 }
 
-/* The request's header, and `file` with it (SCM_RIGHTS). */
+/* The header, and `file` with it (SCM_RIGHTS). */
 static gboolean
-send_with_file (int fd, const OnyxHelperRequest *request, int file)
+send_with_file (int fd, const PartHeader *header, int file)
 {
   union {
     char buffer[CMSG_SPACE (sizeof (int))];
     struct cmsghdr align;
   } control;
-  struct iovec part = { (void *) request, sizeof *request };
+  struct iovec part = { (void *) header, sizeof *header };
   struct msghdr message = { 0 };
-  struct cmsghdr *header;
+  struct cmsghdr *rights;
   ssize_t n;
 
   memset (&control, 0, sizeof control);
@@ -86,45 +94,28 @@ send_with_file (int fd, const OnyxHelperRequest *request, int file)
   message.msg_iovlen = 1;
   message.msg_control = control.buffer;
   message.msg_controllen = sizeof control.buffer;
-  header = CMSG_FIRSTHDR (&message);
-  header->cmsg_level = SOL_SOCKET;
-  header->cmsg_type = SCM_RIGHTS;
-  header->cmsg_len = CMSG_LEN (sizeof (int));
-  memcpy (CMSG_DATA (header), &file, sizeof (int));
+  rights = CMSG_FIRSTHDR (&message);
+  rights->cmsg_level = SOL_SOCKET;
+  rights->cmsg_type = SCM_RIGHTS;
+  rights->cmsg_len = CMSG_LEN (sizeof (int));
+  memcpy (CMSG_DATA (rights), &file, sizeof (int));
   while ((n = sendmsg (fd, &message, MSG_NOSIGNAL)) < 0 && errno == EINTR)
     ;
   if (n <= 0)
     return FALSE;
   /* The file went with the first byte; the rest of the header, if any, follows. */
-  return onyx_helper_send_all (fd, (const guint8 *) request + n, sizeof *request - (gsize) n);
+  return onyx_helper_send_all (fd, (const guint8 *) header + n, sizeof *header - (gsize) n);
 }
 
-gboolean
-onyx_helper_send_request (int fd, guint64 kind, gint64 argument, GBytes *input)
-{
-  gsize len;
-  const guint8 *data = g_bytes_get_data (input, &len);
-  OnyxHelperRequest request = { kind, argument, len, FALSE };
-  int file = len >= MEMORY_FILE_MIN ? memory_file_with (data, len) : -1;
-  gboolean sent;
-
-  if (file < 0)
-    return onyx_helper_send_all (fd, &request, sizeof request) && onyx_helper_send_all (fd, data, len);
-  request.input_in_file = TRUE;
-  sent = send_with_file (fd, &request, file);
-  close (file);
-  return sent;
-}
-
-/* The request's header, and the file that came with it (or -1). */
+/* The header, and the file that came with it (or -1). */
 static gboolean
-receive_with_file (int fd, OnyxHelperRequest *request, int *file)
+receive_with_file (int fd, PartHeader *header, int *file)
 {
   union {
     char buffer[CMSG_SPACE (sizeof (int))];
     struct cmsghdr align;
   } control;
-  struct iovec part = { request, sizeof *request };
+  struct iovec part = { header, sizeof *header };
   struct msghdr message = { 0 };
   ssize_t n;
 
@@ -137,39 +128,62 @@ receive_with_file (int fd, OnyxHelperRequest *request, int *file)
     ;
   if (n <= 0)
     return FALSE;
-  for (struct cmsghdr *header = CMSG_FIRSTHDR (&message); header != NULL; header = CMSG_NXTHDR (&message, header))
-    if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS && *file < 0)
-      memcpy (file, CMSG_DATA (header), sizeof (int));
-  return onyx_helper_receive_all (fd, (guint8 *) request + n, sizeof *request - (gsize) n);
+  for (struct cmsghdr *rights = CMSG_FIRSTHDR (&message); rights != NULL; rights = CMSG_NXTHDR (&message, rights))
+    if (rights->cmsg_level == SOL_SOCKET && rights->cmsg_type == SCM_RIGHTS && *file < 0)
+      memcpy (file, CMSG_DATA (rights), sizeof (int));
+  return onyx_helper_receive_all (fd, (guint8 *) header + n, sizeof *header - (gsize) n);
 }
 
-GBytes *
-onyx_helper_receive_request (int fd, OnyxHelperRequest *request)
+gboolean
+onyx_helper_send_part (int fd, const void *data, guint64 len)
+{
+  PartHeader header = { len, FALSE };
+  int file = len != G_MAXUINT64 && len >= MEMORY_FILE_MIN ? memory_file_with (data, len) : -1;
+  gboolean sent;
+
+  if (file < 0)
+    return onyx_helper_send_all (fd, &header, sizeof header) &&
+           (len == G_MAXUINT64 || onyx_helper_send_all (fd, data, len));
+  header.in_file = TRUE;
+  sent = send_with_file (fd, &header, file);
+  close (file);
+  return sent;
+}
+
+gboolean
+onyx_helper_receive_part (int fd, GBytes **part)
 {
   g_autoptr (GMappedFile) mapped = NULL;
+  PartHeader header;
   guint8 *data;
   int file;
 
-  if (!receive_with_file (fd, request, &file))
-    return NULL;
-  if (request->input_in_file)
+  *part = NULL;
+  if (!receive_with_file (fd, &header, &file))
+    return FALSE;
+  if (header.in_file)
     {
       if (file >= 0)
         {
           mapped = g_mapped_file_new_from_fd (file, FALSE, NULL);
           close (file);
         }
-      if (mapped == NULL || g_mapped_file_get_length (mapped) != request->input_len)
-        return NULL;
-      return g_mapped_file_get_bytes (mapped);
+      if (mapped == NULL || g_mapped_file_get_length (mapped) != header.len)
+        return FALSE;
+      *part = g_mapped_file_get_bytes (mapped);
+      return TRUE;
     }
   if (file >= 0)
     close (file);
-  data = request->input_len <= G_MAXSIZE / 2 ? g_try_malloc (MAX (request->input_len, 1)) : NULL;
-  if (data == NULL || !onyx_helper_receive_all (fd, data, request->input_len))
+  if (header.len == G_MAXUINT64)
+    return TRUE;
+  if (header.len > G_MAXSIZE / 2 || (data = g_try_malloc (MAX (header.len, 1))) == NULL)
+    return FALSE;
+  if (!onyx_helper_receive_all (fd, data, header.len))
     {
       g_free (data);
-      return NULL;
+      return FALSE;
     }
-  return g_bytes_new_take (data, request->input_len);
+  *part = g_bytes_new_take (data, header.len);
+  return TRUE;
 }
