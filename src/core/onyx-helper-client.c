@@ -1,12 +1,13 @@
 /* onyx-helper-client.c: the client of Onyx's helper program (onyx-onnx.h): libonnx's jobs sent to it.
  *
- * The helper, onyx-onnx-helper, is started with GSubprocessLauncher on the first job
- * (or ahead of it) and kept: a fresh process for each job spent more time faulting in
- * its memory than libonnx spent inferring (transformer_96: 45 ms a job against 25 ms
- * in a warm process). It is a program of its own, not a fork of the app: nothing of
- * a multithreaded GTK process is copied, and only typed jobs cross. Jobs go over a
- * socket on its fd 3, one at a time; a helper that crashed is reported as the job's
- * internal error and replaced on the next job. */
+ * The helper, onyx-onnx-helper (onyx-ort-helper for runs), is started with
+ * GSubprocessLauncher on the first job (or ahead of it) and kept: a fresh process for
+ * each job spent more time faulting in its memory than libonnx spent inferring
+ * (transformer_96: 45 ms a job against 25 ms in a warm process). It is a program of
+ * its own, not a fork of the app: nothing of a multithreaded GTK process is copied,
+ * and only typed jobs cross. Jobs go over a socket on its fd 3, one at a time (large
+ * inputs and results in memory files passed through it, onyx-helper-wire.c); a helper
+ * that crashed is reported as the job's internal error and replaced on the next job. */
 #include "onyx-onnx.h"
 
 #include <errno.h>
