@@ -219,18 +219,9 @@ struct _OnyxOnnxJob {
   OnyxOnnxJobKind kind;
   GBytes *input;
   gint64 argument;
-  GThread *sender;  /* sends the request while the caller goes on */
   gboolean sent;
   GError *error;    /* the worker could not be started */
 };
-
-static gpointer
-send_job (gpointer data)
-{
-  OnyxOnnxJob *job = data;
-  job->sent = send_request (job->worker, job->kind, job->input, job->argument);
-  return NULL;
-}
 
 OnyxOnnxJob *
 onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
@@ -243,11 +234,12 @@ onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
   job->argument = argument;
   g_mutex_lock (&job->worker->lock);
   set_busy (job->worker, TRUE);
-  /* The helper takes a megabyte in socket-buffer steps: the caller need not wait for
-   * that. */
-  if (ensure_worker (job->worker, &job->error) &&
-      (job->sender = g_thread_try_new ("onyx-onnx-send", send_job, job, NULL)) == NULL)
-    send_job (job);  /* no thread to be had: the caller sends */
+  /* Sent at once: a large input goes in a memory file, a small one fits the socket's
+   * buffer, so the caller goes on without waiting for the helper to read it (a thread
+   * sent it before: on a loaded machine its own wait for a processor held up the
+   * helper). */
+  if (ensure_worker (job->worker, &job->error))
+    job->sent = send_request (job->worker, job->kind, job->input, job->argument);
   return job;
 }
 
@@ -259,9 +251,6 @@ onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
 static gboolean
 job_sent (OnyxOnnxJob *job)
 {
-  if (job->sender != NULL)
-    g_thread_join (job->sender);
-  job->sender = NULL;
   if (!job->sent && job->error == NULL && !job->worker->cancelled)
     {
       stop_worker (job->worker);
