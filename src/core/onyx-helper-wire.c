@@ -1,7 +1,9 @@
 /* onyx-helper-wire.c: moving bytes through the helper's socket (onyx-helper-private.h),
  * apart from the client's GSubprocess and the helper's libonnx: each side links only
  * this of the other's file (the helper starts without loading GIO). */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* memfd_create */
+#endif
 #include "onyx-helper-private.h"
 
 #include <errno.h>
