@@ -4,6 +4,7 @@
 #include "onyx-document.h"
 #include "onyx-edits.h"
 #include "onyx-steps.h"
+#include "onyx-steps-private.h"
 #include "onyx-test-util.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -638,6 +639,61 @@ test_step_reports (void)
                                         "removed initializers: onnx::Conv_13, onnx::Conv_14");
 }
 
+/* The problems' kinds and messages, one line each. */
+static char *
+problems_text (OnyxDocument *doc)
+{
+  g_autoptr (GPtrArray) problems = onyx_validate_model (onyx_document_get_proto (doc));
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const OnyxProblem *problem = problems->pdata[i];
+      g_string_append_printf (text, "%s: %s\n", onyx_problem_kind_name (problem->kind), problem->message);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* Steps that change types only are not counted around, and onyx-cli does not validate
+ * again after them: what they change is nothing a count or validation would find, so
+ * their reports and the model's problems are the same. (The model has lost a node,
+ * for problems to compare.) */
+static void
+test_types_only_steps_change_nothing_counted (void)
+{
+  static const char *const applied[][3] = {
+    { "set-dim", "input:0=B", "dim 0 of input is now B (was N)" },
+    { "infer-shapes", NULL, "wrote 2 inferred types (value_info)" },
+  };
+  g_autoptr (OnyxDocument) doc = test_open_data ("model_foo.onnx");
+  guint n_checked = 0;
+
+  g_assert_true (onyx_step_apply (doc, "delete", "/FooOp", NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (applied); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *report = NULL, *details = NULL, *counted = NULL;
+      g_autofree char *problems_before = problems_text (doc), *problems_after = NULL;
+      g_autoptr (GString) counted_details = g_string_new (NULL);
+      OnyxStepCensus *before = onyx_step_census_new (doc);
+
+      g_assert_true (onyx_step_find (applied[i][0])->types_only);
+      g_assert_true (onyx_step_apply_reported (doc, applied[i][0], applied[i][1], &report, &details, &error));
+      g_assert_no_error (error);
+      g_assert_cmpstr (report, ==, applied[i][2]);
+      g_assert_null (details);
+      counted = onyx_step_census_changes (before, doc, counted_details);
+      onyx_step_census_free (before);
+      g_assert_null (counted);
+      g_assert_cmpuint (counted_details->len, ==, 0);
+      problems_after = problems_text (doc);
+      g_assert_cmpstr (problems_before, !=, "");
+      g_assert_cmpstr (problems_after, ==, problems_before);
+      n_checked++;
+    }
+  g_assert_cmpuint (n_checked, ==, G_N_ELEMENTS (applied));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -659,5 +715,6 @@ main (int argc, char **argv)
   g_test_add_func ("/edit/undo-laws/walkthrough", test_undo_laws_walkthrough);
   g_test_add_func ("/edit/undo-laws/testdata", test_undo_laws_testdata);
   g_test_add_func ("/edit/step-reports", test_step_reports);
+  g_test_add_func ("/edit/step-reports/types-only", test_types_only_steps_change_nothing_counted);
   return g_test_run ();
 }

@@ -1,6 +1,6 @@
 /* Shapes inferred while a model opens (onyx_document_open_with_shapes: libonnx works
  * on the loader's bytes) are the ones inference on the loaded model gives: every
- * tensor's type, and the errors on the same nodes. And the worker process libonnx
+ * tensor's type, and the errors on the same nodes; other work can be done meanwhile. And the worker process libonnx
  * runs in: a crash fails one job, a worker killed while idle is replaced. */
 #include <dirent.h>
 #include <glib/gstdio.h>
@@ -224,6 +224,43 @@ test_failed_open_releases_the_worker (void)
   g_assert_cmpuint (assert_open_matches_later (good), >, 3);
 }
 
+/* What the CLI does while libonnx infers: the document is there, its shapes not yet. */
+typedef struct {
+  OnyxDocument *document;
+  guint n_calls;
+  gboolean had_shapes;
+} Meanwhile;
+
+static void
+note_meanwhile (OnyxDocument *document, gpointer data)
+{
+  Meanwhile *seen = data;
+
+  seen->document = document;
+  seen->n_calls++;
+  seen->had_shapes = onyx_document_peek_shapes (document) != NULL;
+  g_assert_nonnull (onyx_document_get_index (document));
+}
+
+static void
+test_open_with_work_meanwhile (void)
+{
+  g_autofree char *path = test_data_path ("model.onnx");
+  g_autofree char *missing = g_build_filename (g_get_tmp_dir (), "onyx-test-no-such-model.onnx", NULL);
+  Meanwhile seen = { NULL, 0, TRUE };
+  g_autoptr (OnyxDocument) doc = onyx_document_open_with_shapes_full (path, note_meanwhile, &seen, NULL);
+  g_autoptr (GError) error = NULL;
+
+  g_assert_nonnull (doc);
+  g_assert_cmpuint (seen.n_calls, ==, 1);
+  g_assert_true (seen.document == doc);
+  g_assert_false (seen.had_shapes);
+  g_assert_nonnull (onyx_document_peek_shapes (doc));
+  g_assert_null (onyx_document_open_with_shapes_full (missing, note_meanwhile, &seen, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpuint (seen.n_calls, ==, 1);
+}
+
 /* ---- the worker libonnx runs in ---- */
 
 static void
@@ -267,6 +304,52 @@ worker_pid (void)
   return found;
 }
 
+/* The descriptors the worker holds, each below `limit`: how many. */
+static guint
+worker_descriptors_below (int limit)
+{
+  g_autofree char *folder = g_strdup_printf ("/proc/%d/fd", (int) worker_pid ());
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    {
+      g_assert_cmpint (atoi (name), <, limit);
+      n++;
+    }
+  return n;
+}
+
+/* A large input crosses in a memory file passed with the request, a small one on the
+ * socket: both come back whole, and the helper keeps no file of them. */
+static void
+test_worker_large_input (void)
+{
+  static const gsize sizes[] = { 5, 100 << 10, 1 << 20, 3 << 20 };
+  guint n_echoed = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      g_autofree guint8 *data = g_malloc (sizes[i]);
+      g_autoptr (GBytes) input = NULL, output = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *text = NULL;
+
+      for (gsize k = 0; k < sizes[i]; k++)
+        data[k] = (guint8) (k * 7 + i);
+      input = g_bytes_new (data, sizes[i]);
+      output = onyx_onnx_run_isolated (ONYX_ONNX_JOB_ECHO, input, (gint64) i, &text, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_bytes_equal (output, input));
+      g_assert_cmpint (g_ascii_strtoll (text, NULL, 10), ==, i);
+      g_assert_cmpuint (worker_descriptors_below (4), ==, 4);
+      n_echoed++;
+    }
+  g_assert_cmpuint (n_echoed, ==, G_N_ELEMENTS (sizes));
+}
+
 /* A crash fails its job with a message; the next job gets a new helper. */
 static void
 test_worker_crash_fails_the_job_only (void)
@@ -293,12 +376,8 @@ static void
 test_worker_keeps_no_descriptors (void)
 {
   g_autoptr (GBytes) input = g_bytes_new_static ("", 0);
-  g_autofree char *folder = NULL;
-  g_autoptr (GDir) dir = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *text = NULL;
-  const char *name;
-  guint n = 0;
   int pipe_fds[2];
 
   /* Not close-on-exec, as a careless library would leave one. */
@@ -306,15 +385,7 @@ test_worker_keeps_no_descriptors (void)
   /* Crashed, the helper is replaced by one started with the pipe open. */
   g_assert_null (onyx_onnx_run_isolated (ONYX_ONNX_JOB_CRASH, input, 0, &text, &error));
   assert_echo (3);
-  folder = g_strdup_printf ("/proc/%d/fd", (int) worker_pid ());
-  dir = g_dir_open (folder, 0, NULL);
-  g_assert_nonnull (dir);
-  while ((name = g_dir_read_name (dir)) != NULL)
-    {
-      g_assert_cmpint (atoi (name), <=, 3);
-      n++;
-    }
-  g_assert_cmpuint (n, ==, 4);
+  g_assert_cmpuint (worker_descriptors_below (4), ==, 4);
   close (pipe_fds[0]);
   close (pipe_fds[1]);
 }
@@ -369,6 +440,37 @@ test_worker_warm_up (void)
   g_assert_cmpint (worker_pid (), ==, started);
 }
 
+/* The threads the process has left (a zombie's main thread included). */
+static guint
+n_threads (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/task", pid);
+  g_autoptr (GDir) tasks = g_dir_open (path, 0, NULL);
+  guint n = 0;
+
+  while (tasks != NULL && g_dir_read_name (tasks) != NULL)
+    n++;
+  return n;
+}
+
+/* Until the process has ended, every thread of it, so that its descriptors are closed:
+ * reaped, or a zombie with its main thread only (the helper's schemas may still be
+ * loading in a thread of their own). FALSE after 2 s. */
+static gboolean
+wait_until_ended (pid_t pid)
+{
+  for (int i = 0; i < 200; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", pid);
+      g_autofree char *stat = NULL;
+      if (!g_file_get_contents (path, &stat, NULL, NULL) ||
+          (strstr (stat, ") Z ") != NULL && n_threads (pid) <= 1))
+        return TRUE;
+      g_usleep (10000);
+    }
+  return FALSE;
+}
+
 /* A worker killed while idle fails the next send: another is started for that job. */
 static void
 test_worker_killed_idle_is_replaced (void)
@@ -379,15 +481,22 @@ test_worker_killed_idle_is_replaced (void)
   first = worker_pid ();
   g_assert_cmpint (kill (first, SIGKILL), ==, 0);
   /* Until the kernel has closed its end of the socket. */
-  for (int i = 0; i < 200; i++)
-    {
-      g_autofree char *path = g_strdup_printf ("/proc/%d/stat", first);
-      g_autofree char *stat = NULL;
-      if (!g_file_get_contents (path, &stat, NULL, NULL) || strstr (stat, ") Z ") != NULL)
-        break;
-      g_usleep (10000);
-    }
+  g_assert_true (wait_until_ended (first));
   assert_echo (4);
+  g_assert_cmpint (worker_pid (), !=, first);
+}
+
+/* Released, the idle worker exits by itself; a job after that has another. */
+static void
+test_worker_release (void)
+{
+  pid_t first;
+
+  assert_echo (8);
+  first = worker_pid ();
+  onyx_onnx_release_helpers ();
+  g_assert_true (wait_until_ended (first));
+  assert_echo (9);
   g_assert_cmpint (worker_pid (), !=, first);
 }
 
@@ -398,10 +507,13 @@ main (int argc, char **argv)
   g_test_add_func ("/shapes/open/models", test_open_matches_later_on_models);
   g_test_add_func ("/shapes/open/values-and-errors", test_open_matches_later_on_values_and_errors);
   g_test_add_func ("/shapes/open/failed", test_failed_open_releases_the_worker);
+  g_test_add_func ("/shapes/open/meanwhile", test_open_with_work_meanwhile);
   g_test_add_func ("/shapes/analysis/revision", test_analysis_offered_for_its_revision);
   g_test_add_func ("/shapes/worker/crash", test_worker_crash_fails_the_job_only);
+  g_test_add_func ("/shapes/worker/large-input", test_worker_large_input);
   g_test_add_func ("/shapes/worker/descriptors", test_worker_keeps_no_descriptors);
   g_test_add_func ("/shapes/worker/killed-idle", test_worker_killed_idle_is_replaced);
+  g_test_add_func ("/shapes/worker/release", test_worker_release);
   g_test_add_func ("/shapes/worker/warm-up", test_worker_warm_up);
   g_test_add_func ("/shapes/worker/cancel", test_worker_cancel);
   return g_test_run ();

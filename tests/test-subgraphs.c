@@ -268,8 +268,12 @@ test_names_followed (void)
   g_assert_cmpuint ((onyx_document_find_named_node (doc, "/Mod", &n), n), ==, 2);
   g_assert_true (onyx_document_undo (doc));
   g_assert_true (onyx_document_find_named_node (doc, "/Tanh", &n) == tanh && n == 1);
+  /* The other /Mod is the one node of its name again. */
+  g_assert_nonnull (onyx_document_find_named_node (doc, "/Mod", &n));
+  g_assert_cmpuint (n, ==, 1);
   g_assert_true (onyx_document_redo (doc));
   g_assert_null (onyx_document_find_named_node (doc, "/Tanh", &n));
+  g_assert_cmpuint ((onyx_document_find_named_node (doc, "/Mod", &n), n), ==, 2);
 }
 
 /* The crash journal's replay entries name nested nodes GRAPH#N: replayed on the

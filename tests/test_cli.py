@@ -459,6 +459,37 @@ class Usage(unittest.TestCase):
         self.assertEqual(commands, {"info", "graphs", "check", "nodes", "diff", "roundtrip", "edit", "render"})
 
 
+class Startup(unittest.TestCase):
+    """Each start of onyx-cli loads only what its commands need: render and run go on in
+    onyx-cli-full (the same arguments, the same process), which has Graphviz, cairo,
+    pango and libzip; libonnx and its C++ run in the helper only."""
+    NOT_LOADED = ("libgvc", "libcgraph", "libcairo", "libpango", "libzip", "libstdc++", "libprotobuf.so")
+
+    def loaded(self, *args):
+        """The libraries onyx-cli itself loaded (not its helper's) for `args`."""
+        process = subprocess.Popen([CLI, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                   env=dict(os.environ, LD_DEBUG="files"))
+        _, err = process.communicate(timeout=120)
+        self.assertEqual(process.returncode, 0, err[-2000:])
+        return set(re.findall(r"(?m)^ *%d:\s+file=(\S+) \[0\];  needed by" % process.pid, err))
+
+    def test_light_commands_load_no_drawing_nor_libonnx(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            runs = [("info", data("model.onnx")), ("check", "--full", data("model_foo.onnx")),
+                    ("edit", data("model.onnx"), "-o", os.path.join(tmp, "out.onnx"), "--infer-shapes")]
+            for args in runs:
+                loaded = self.loaded(*args)
+                self.assertIn("libglib-2.0.so.0", loaded, args)
+                self.assertEqual([name for name in loaded if name.startswith(self.NOT_LOADED)], [], args)
+
+    def test_render_goes_on_in_the_full_program(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "model.svg")
+            loaded = self.loaded("render", data("model_foo.onnx"), "-o", out)
+            self.assertTrue(any(name.startswith("libgvc") for name in loaded), sorted(loaded))
+            self.assertTrue(os.path.getsize(out) > 0)
+
+
 class Plurals(unittest.TestCase):
     """Counts of one are said in the singular ("1 node", not "1 nodes")."""
 

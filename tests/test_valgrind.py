@@ -7,6 +7,8 @@ import tempfile
 import unittest
 
 CLI = os.environ["ONYX_CLI"]
+# render goes on in onyx-cli-full (exec), which valgrind would not follow: run directly.
+FULL = os.path.join(os.path.dirname(CLI), "onyx-cli-full")
 DATA = os.environ["ONYX_TEST_DATA"]
 VALGRIND = ["valgrind", "--quiet", "--leak-check=full", "--errors-for-leak-kinds=definite",
             "--error-exitcode=99", "--track-origins=yes",
@@ -14,8 +16,8 @@ VALGRIND = ["valgrind", "--quiet", "--leak-check=full", "--errors-for-leak-kinds
 
 
 class Valgrind(unittest.TestCase):
-    def run_clean(self, *args, expected=0):
-        run = subprocess.run(VALGRIND + [CLI, *args], capture_output=True, text=True, timeout=300)
+    def run_clean(self, *args, expected=0, program=CLI):
+        run = subprocess.run(VALGRIND + [program, *args], capture_output=True, text=True, timeout=300)
         self.assertNotEqual(run.returncode, 99, run.stderr)
         self.assertEqual(run.returncode, expected, run.stderr)
 
@@ -52,9 +54,11 @@ class Valgrind(unittest.TestCase):
 
     def test_render(self):
         with tempfile.TemporaryDirectory() as tmp:
-            self.run_clean("render", os.path.join(DATA, "model_foo.onnx"), "-o", os.path.join(tmp, "out.png"))
+            self.run_clean("render", os.path.join(DATA, "model_foo.onnx"), "-o", os.path.join(tmp, "out.png"),
+                           program=FULL)
             self.run_clean("render", os.path.join(DATA, "model.onnx"), "--expand", "none", "-o",
-                           os.path.join(tmp, "out.svg"))
+                           os.path.join(tmp, "out.svg"), program=FULL)
+            self.assertTrue(os.path.getsize(os.path.join(tmp, "out.svg")) > 0)
 
     def test_bad_input(self):
         with tempfile.TemporaryDirectory() as tmp:

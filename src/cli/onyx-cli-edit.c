@@ -6,6 +6,8 @@
 #include "onyx-document.h"
 #include "onyx-extract.h"
 #include "onyx-json.h"
+#include "onyx-onnx.h"
+#include "onyx-problem-list.h"
 #include "onyx-shapes.h"
 #include "onyx-simplify.h"
 #include "onyx-steps.h"
@@ -369,11 +371,21 @@ report_step_failure (OnyxModel *model, guint number, const Step *step, GError *e
   return ONYX_EXIT_PROBLEMS;
 }
 
+/* Kept by the document too: the edits see it (--infer-shapes checks the order from
+ * it). */
+static void
+validate_into (OnyxDocument *doc, gpointer problems)
+{
+  *(GPtrArray **) problems = onyx_validate_model (onyx_document_get_proto (doc));
+  onyx_document_offer_validation (doc, g_ptr_array_ref (*(GPtrArray **) problems),
+                                  onyx_document_get_revision (doc));
+}
+
 int
 onyx_cli_edit (int argc, char **argv)
 {
   const char *input = NULL, *output = NULL;
-  gboolean force = FALSE, verbose = FALSE, json = FALSE, sorted = FALSE;
+  gboolean force = FALSE, verbose = FALSE, json = FALSE, sorted = FALSE, types_only = TRUE;
   g_autoptr (GString) json_reports = g_string_new (NULL);
   g_autoptr (GArray) steps = g_array_new (FALSE, FALSE, sizeof (Step));
   g_autoptr (OnyxModel) model = NULL;
@@ -388,11 +400,12 @@ onyx_cli_edit (int argc, char **argv)
 
   if (!parse_edit_args (argc, argv, &input, &output, &force, &verbose, &json, steps, &exit_code))
     return exit_code;
-  /* A first step that reads shapes has them inferred while the model loads. */
+  /* A first step that reads shapes has them inferred while the model loads, and what
+   * was wrong before the edits (not theirs to answer for) found meanwhile. */
   if (steps->len > 0 && g_array_index (steps, Step, 0).info != NULL &&
       g_array_index (steps, Step, 0).info->reads_shapes)
     {
-      if ((doc = onyx_document_open_with_shapes (input, &error)) == NULL)
+      if ((doc = onyx_document_open_with_shapes_full (input, validate_into, &before, &error)) == NULL)
         return onyx_cli_report_error (error);
       model = g_object_ref (onyx_document_get_model (doc));
     }
@@ -401,9 +414,8 @@ onyx_cli_edit (int argc, char **argv)
       if ((model = onyx_model_new_from_file (input, &error)) == NULL)
         return onyx_cli_report_error (error);
       doc = onyx_document_new (model);
+      validate_into (doc, &before);
     }
-  /* What was wrong before the edits is not theirs to answer for. */
-  before = onyx_validate_model (onyx_document_get_proto (doc));
   earlier = onyx_problems_errors_in (before, NULL);
 
   for (guint i = 0; i < steps->len; i++)
@@ -416,12 +428,14 @@ onyx_cli_edit (int argc, char **argv)
         {
           if (!apply_extract (&doc, step->argument, &error))
             return report_step_failure (model, i + 1, step, error, verbose);
+          types_only = FALSE;
           continue;
         }
       if (strcmp (step->info->name, "simplify") == 0)
         {
           if (!apply_simplify (doc, step, force, verbose, json ? json_reports : NULL, &error))
             return report_step_failure (model, i + 1, step, error, verbose);
+          types_only = FALSE;
           continue;
         }
       if (!onyx_step_apply_reported (doc, step->info->name, step->argument, &report, verbose ? &details : NULL,
@@ -433,6 +447,7 @@ onyx_cli_edit (int argc, char **argv)
           return ONYX_EXIT_PROBLEMS;
         }
       sorted = sorted || strcmp (step->info->name, "toposort") == 0;
+      types_only = types_only && step->info->types_only;
       /* What the step did, which names what later steps may need (an inserted node). */
       if (json)
         append_json_step (json_reports, step->info->name,
@@ -445,7 +460,12 @@ onyx_cli_edit (int argc, char **argv)
         print_report (report != NULL ? report : onyx_document_get_undo_label (doc), details);
     }
 
-  problems = onyx_validate_model (onyx_document_get_proto (doc));
+  /* ONNX's library has done its part: its helper exits while the result is checked
+   * and saved. */
+  onyx_onnx_release_helpers ();
+  /* Steps that change types only leave nothing validation checks changed
+   * (onyx-steps.h): the model's problems are the ones it had. */
+  problems = types_only ? g_ptr_array_ref (before) : onyx_validate_model (onyx_document_get_proto (doc));
   refused = onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 && !force;
   still = onyx_problems_errors_in (problems, before);
   for (guint i = 0; i < problems->len; i++)
@@ -471,5 +491,7 @@ onyx_cli_edit (int argc, char **argv)
     return onyx_cli_report_error (error);
   if (json)
     printf ("[%s]\n", json_reports->str);
+  onyx_cli_keep_until_exit (g_steal_pointer (&doc));
+  onyx_cli_keep_until_exit (g_steal_pointer (&model));
   return ONYX_EXIT_OK;
 }

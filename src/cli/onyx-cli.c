@@ -1,9 +1,11 @@
 /* onyx-cli: the headless tool over Onyx's core. Each subcommand lives in its own
  * onyx-cli-*.c file; this one dispatches and documents them. */
+#include <errno.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "onyx-cli.h"
 
@@ -12,6 +14,7 @@
 #include "onyx-json.h"
 #include "onyx-name-family.h"
 #include "onyx-onnx.h"
+#include "onyx-programs.h"
 #include "onyx-text.h"
 
 typedef struct {
@@ -20,6 +23,24 @@ typedef struct {
   const char *summary;
   int (*run) (int argc, char **argv);
 } Command;
+
+#ifdef ONYX_CLI_HANDS_OVER
+/* onyx-cli: render and run are onyx-cli-full's (src/cli/meson.build says why), which
+ * goes on in this process with the same arguments. */
+static int
+hand_over (int argc, char **argv)
+{
+  g_autofree char *full = onyx_program_path (ONYX_CLI_DIR_BUILT, ONYX_CLI_HANDS_OVER);
+
+  (void) argc;
+  execv (full, argv);
+  fprintf (stderr, "onyx-cli: cannot run %s for %s: %s\n", full, argv[1], g_strerror (errno));
+  return ONYX_EXIT_IO;
+}
+#define APART(run) hand_over
+#else
+#define APART(run) run
+#endif
 
 static const Command commands[] = {
   { "info", "MODEL... [--json]", "IR version, producer, opsets, inputs/outputs, operators, parameters",
@@ -34,9 +55,10 @@ static const Command commands[] = {
     onyx_cli_diff },
   { "edit", "IN -o OUT [--force] [--verbose] STEP...", "repair: bypass, delete, reconnect, rename, cleanup… (edit --help)",
     onyx_cli_edit },
-  { "render", "MODEL -o OUT [OPTION...]", "draw a graph to a PNG, SVG or PDF file", onyx_cli_render },
+  { "render", "MODEL -o OUT [OPTION...]", "draw a graph to a PNG, SVG or PDF file", APART (onyx_cli_render) },
   { "run", "MODEL [OPTION...]",
-    "run with ONNX Runtime: statistics of every tensor, where it parts from another model", onyx_cli_run },
+    "run with ONNX Runtime: statistics of every tensor, where it parts from another model",
+    APART (onyx_cli_run) },
   { "roundtrip", "IN OUT", "load IN and save it unchanged to OUT", onyx_cli_roundtrip },
 };
 
@@ -174,6 +196,16 @@ onyx_cli_report_error (GError *error)
   fprintf (stderr, "onyx-cli: %s\n", error->message);
   g_error_free (error);
   return ONYX_EXIT_IO;
+}
+
+void
+onyx_cli_keep_until_exit (gpointer object)
+{
+  static GPtrArray *kept;
+
+  if (kept == NULL)
+    kept = g_ptr_array_new ();
+  g_ptr_array_add (kept, object);
 }
 
 gboolean

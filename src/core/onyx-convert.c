@@ -10,6 +10,7 @@
 
 #include "onyx-graph-names.h"
 #include "onyx-onnx.h"
+#include "onyx-problem-list.h"
 #include "onyx-schema.h"
 #include "onyx-shapes.h"
 #include "onyx-shapes-private.h"
@@ -83,6 +84,13 @@ check_value_order (gpointer key, gpointer value, gpointer data)
 static char *
 order_problem (OnyxDocument *doc, GPtrArray *graphs)
 {
+  GPtrArray *validation = onyx_document_peek_validation (doc);
+
+  /* Unsorted nodes are a validation error (as is a cycle, or a second producer that
+   * could hide one): a validation of this revision without errors has found every
+   * graph in order, and the scan (5 ms on a 13k-node graph) is not needed. */
+  if (validation != NULL && onyx_problems_count (validation, ONYX_PROBLEM_ERROR) == 0)
+    return NULL;
   for (guint g = 0; g < graphs->len; g++)
     {
       Onnx__GraphProto *graph = graphs->pdata[g];

@@ -138,6 +138,15 @@ onyx_graph_outer_reads (const Onnx__GraphProto *graph)
   return unique_names (names);
 }
 
+gboolean
+onyx_node_has_subgraphs (const Onnx__NodeProto *node)
+{
+  for (size_t a = 0; a < node->n_attribute; a++)
+    if (node->attribute[a]->g != NULL || node->attribute[a]->n_graphs > 0)
+      return TRUE;
+  return FALSE;
+}
+
 GPtrArray *
 onyx_node_implicit_reads (const Onnx__NodeProto *node)
 {
@@ -228,23 +237,31 @@ count_name (OnyxGraphIndex *index, const char *name, int delta)
 void
 onyx_graph_index_add_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 {
-  g_autoptr (GPtrArray) implicit = NULL;
-
   /* Indexing a node twice would count its uses twice. */
   if (!g_hash_table_add (index->nodes, node))
     return;
-  implicit = onyx_node_implicit_reads (node);
 
   for (size_t k = 0; k < node->n_input; k++)
     onyx_graph_index_add_use (index, node->input[k], node, (guint) k);
-  for (guint i = 0; i < implicit->len; i++)
-    onyx_graph_index_add_use (index, implicit->pdata[i], node, ONYX_USE_IMPLICIT);
+  /* (Asked of holders only: the list costs two allocations and a table per node.) */
+  if (onyx_node_has_subgraphs (node))
+    {
+      g_autoptr (GPtrArray) implicit = onyx_node_implicit_reads (node);
+      for (guint i = 0; i < implicit->len; i++)
+        onyx_graph_index_add_use (index, implicit->pdata[i], node, ONYX_USE_IMPLICIT);
+    }
   for (size_t k = 0; k < node->n_output; k++)
     {
-      OnyxValue *existing = node->output[k] != NULL ? g_hash_table_lookup (index->values, node->output[k]) : NULL;
+      OnyxValue *value;
+      if (node->output[k] == NULL || node->output[k][0] == '\0')
+        continue;
       /* With duplicate producers (an invalid graph) the first one stays indexed. */
-      if (existing == NULL || existing->producer == NULL)
-        onyx_graph_index_set_producer (index, node->output[k], node, (guint) k);
+      value = ensure_value (index, node->output[k]);
+      if (value->producer == NULL)
+        {
+          value->producer = node;
+          value->producer_output = (guint) k;
+        }
     }
   if (node->name != NULL && node->name[0] != '\0' && !g_hash_table_contains (index->node_names, node->name))
     g_hash_table_insert (index->node_names, g_strdup (node->name), node);
@@ -254,16 +271,17 @@ onyx_graph_index_add_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 void
 onyx_graph_index_remove_node (OnyxGraphIndex *index, Onnx__NodeProto *node)
 {
-  g_autoptr (GPtrArray) implicit = NULL;
-
   if (!g_hash_table_remove (index->nodes, node))
     return;
-  implicit = onyx_node_implicit_reads (node);
 
   for (size_t k = 0; k < node->n_input; k++)
     onyx_graph_index_remove_use (index, node->input[k], node, (guint) k);
-  for (guint i = 0; i < implicit->len; i++)
-    onyx_graph_index_remove_use (index, implicit->pdata[i], node, ONYX_USE_IMPLICIT);
+  if (onyx_node_has_subgraphs (node))
+    {
+      g_autoptr (GPtrArray) implicit = onyx_node_implicit_reads (node);
+      for (guint i = 0; i < implicit->len; i++)
+        onyx_graph_index_remove_use (index, implicit->pdata[i], node, ONYX_USE_IMPLICIT);
+    }
   for (size_t k = 0; k < node->n_output; k++)
     {
       OnyxValue *value = node->output[k] != NULL ? g_hash_table_lookup (index->values, node->output[k]) : NULL;

@@ -104,5 +104,7 @@ void onyx_graph_collect_outer_reads  (const Onnx__GraphProto *graph,
 GPtrArray *onyx_graph_outer_reads    (const Onnx__GraphProto *graph);
 /* What a node's subgraphs read from outside them, each once (free the array). */
 GPtrArray *onyx_node_implicit_reads  (const Onnx__NodeProto  *node);
+/* Whether the node holds graphs (If, Loop, Scan): only those read implicitly. */
+gboolean   onyx_node_has_subgraphs   (const Onnx__NodeProto  *node);
 
 G_END_DECLS

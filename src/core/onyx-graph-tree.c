@@ -8,7 +8,11 @@ struct _OnyxGraphTree {
   GHashTable *graph_of;   /* Onnx__NodeProto* → Onnx__GraphProto* */
   GHashTable *owner_of;   /* Onnx__GraphProto* (subgraph) → Onnx__NodeProto* */
   GHashTable *indexes;    /* Onnx__GraphProto* → OnyxGraphIndex* (owned) */
-  GHashTable *named;      /* node name (owned) → GPtrArray of the nodes in the model with it */
+  /* Node names: most are carried by one node, which `named` holds (no array per name:
+   * 13k of them took a tenth of a large model's indexing); a name several carry is
+   * in `shared` too, with all of them. */
+  GHashTable *named;      /* node name (owned) → Onnx__NodeProto*, one of those with it */
+  GHashTable *shared;     /* node name (owned) → GPtrArray of the nodes with it, 2 or more */
   /* Holders out of their indexes for a batch of changes to a subgraph: still in
    * their graphs (NULL when no batch runs). */
   GHashTable *set_aside;
@@ -25,14 +29,21 @@ static void add_graph_nodes (OnyxGraphTree *tree, Onnx__GraphProto *graph, guint
 static void
 name_node (OnyxGraphTree *tree, Onnx__NodeProto *node, const char *name)
 {
+  Onnx__NodeProto *first;
   GPtrArray *nodes;
 
   if (name == NULL || name[0] == '\0')
     return;
-  if ((nodes = g_hash_table_lookup (tree->named, name)) == NULL)
+  if ((first = g_hash_table_lookup (tree->named, name)) == NULL)
+    {
+      g_hash_table_insert (tree->named, g_strdup (name), node);
+      return;
+    }
+  if ((nodes = g_hash_table_lookup (tree->shared, name)) == NULL)
     {
       nodes = g_ptr_array_new ();
-      g_hash_table_insert (tree->named, g_strdup (name), nodes);
+      g_ptr_array_add (nodes, first);
+      g_hash_table_insert (tree->shared, g_strdup (name), nodes);
     }
   g_ptr_array_add (nodes, node);
 }
@@ -40,10 +51,22 @@ name_node (OnyxGraphTree *tree, Onnx__NodeProto *node, const char *name)
 static void
 unname_node (OnyxGraphTree *tree, Onnx__NodeProto *node, const char *name)
 {
-  GPtrArray *nodes = name != NULL ? g_hash_table_lookup (tree->named, name) : NULL;
+  GPtrArray *nodes;
 
-  if (nodes != NULL && g_ptr_array_remove_fast (nodes, node) && nodes->len == 0)
-    g_hash_table_remove (tree->named, name);
+  if (name == NULL)
+    return;
+  if ((nodes = g_hash_table_lookup (tree->shared, name)) == NULL)
+    {
+      if (g_hash_table_lookup (tree->named, name) == node)
+        g_hash_table_remove (tree->named, name);
+      return;
+    }
+  if (!g_ptr_array_remove_fast (nodes, node))
+    return;
+  /* Whichever is left stands for the name. */
+  g_hash_table_insert (tree->named, g_strdup (name), nodes->pdata[0]);
+  if (nodes->len == 1)
+    g_hash_table_remove (tree->shared, name);
 }
 
 /* The node and the nodes of its subgraphs, at any depth. */
@@ -111,8 +134,8 @@ onyx_graph_tree_new (Onnx__GraphProto *main_graph)
   tree->graph_of = g_hash_table_new (NULL, NULL);
   tree->owner_of = g_hash_table_new (NULL, NULL);
   tree->indexes = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) onyx_graph_index_free);
-  tree->named = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                       (GDestroyNotify) g_ptr_array_unref);
+  tree->named = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  tree->shared = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_ptr_array_unref);
   add_graph_nodes (tree, main_graph, 0);
   g_hash_table_insert (tree->indexes, main_graph, onyx_graph_index_new (main_graph));
   return tree;
@@ -127,6 +150,7 @@ onyx_graph_tree_free (OnyxGraphTree *tree)
   g_hash_table_unref (tree->owner_of);
   g_hash_table_unref (tree->indexes);
   g_hash_table_unref (tree->named);
+  g_hash_table_unref (tree->shared);
   g_clear_pointer (&tree->set_aside, g_hash_table_unref);
   g_free (tree);
 }
@@ -257,11 +281,12 @@ onyx_graph_tree_node_renamed (OnyxGraphTree *tree, Onnx__NodeProto *node, const 
 Onnx__NodeProto *
 onyx_graph_tree_node_named (OnyxGraphTree *tree, const char *name, guint *n_named)
 {
-  GPtrArray *nodes = name != NULL ? g_hash_table_lookup (tree->named, name) : NULL;
+  GPtrArray *nodes = name != NULL ? g_hash_table_lookup (tree->shared, name) : NULL;
+  Onnx__NodeProto *node = name != NULL && nodes == NULL ? g_hash_table_lookup (tree->named, name) : NULL;
 
   if (n_named != NULL)
-    *n_named = nodes != NULL ? nodes->len : 0;
-  return nodes != NULL && nodes->len == 1 ? nodes->pdata[0] : NULL;
+    *n_named = nodes != NULL ? nodes->len : node != NULL;
+  return node;
 }
 
 GPtrArray *

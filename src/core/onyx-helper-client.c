@@ -1,11 +1,13 @@
-/* onyx-helper-client.c: the client of Onyx's helper program (onyx-onnx.h): libonnx's jobs sent to it.
+/* onyx-helper-client.c: the client of Onyx's helper programs (onyx-onnx.h): jobs sent to them.
  *
- * The helper, onyx-onnx-helper, is started with GSubprocessLauncher on the first job
- * (or ahead of it) and kept: a fresh process for each job spent more time faulting in
- * its memory than libonnx spent inferring (transformer_96: 45 ms a job against 25 ms
- * in a warm process). It is a program of its own, not a fork of the app: nothing of
- * a multithreaded GTK process is copied, and only typed jobs cross. Jobs go over a
- * socket on its fd 3, one at a time; a helper that crashed is reported as the job's
+ * The helpers, onyx-onnx-helper for libonnx's jobs and onyx-ort-helper for runs and
+ * profiles of ONNX Runtime, are started with GSubprocessLauncher on the first job (or
+ * ahead of it) and kept: a fresh process for each job spent more time faulting in its
+ * memory than libonnx spent inferring (transformer_96: 45 ms a job against 25 ms in a
+ * warm process). Each is a program of its own, not a fork of the app: nothing of a
+ * multithreaded GTK process is copied, and only typed jobs cross. Jobs go over a
+ * socket on its fd 3, one at a time (large inputs and results in memory files passed
+ * through it, onyx-helper-wire.c); a helper that crashed is reported as the job's
  * internal error and replaced on the next job. */
 #include "onyx-onnx-private.h"
 
@@ -21,15 +23,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "onyx-error.h"
-#include "onyx-memory.h"
-
-/* What a job sends: its kind, its argument and the input; what comes back: a length
- * and bytes for the result (G_MAXUINT64: none), then for the text. */
-typedef struct {
-  guint64 kind;
-  gint64 argument;
-  guint64 input_len;
-} Request;
+#include "onyx-programs.h"
 
 /* The helper's fd for its end of the socket. */
 #define HELPER_FD 3
@@ -40,6 +34,7 @@ typedef struct {
  * proof runs the model before while its folding evaluates constants), each in its
  * own helper. */
 typedef struct {
+  const char *program;  /* the helper program's name */
   GMutex lock;          /* held from a job's start to its finish */
   GSubprocess *process; /* NULL: none running */
   pid_t owner;          /* the process that started it: a fork of ours has none */
@@ -51,8 +46,11 @@ typedef struct {
   gboolean cancelled;
 } Worker;
 
-static Worker library_worker = { .fd = -1 };
-static Worker runtime_workers[2] = { { .fd = -1 }, { .fd = -1 } };
+static Worker library_worker = { .program = ONYX_LIBRARY_HELPER, .fd = -1 };
+static Worker runtime_workers[2] = {
+  { .program = ONYX_RUNTIME_HELPER, .fd = -1 },
+  { .program = ONYX_RUNTIME_HELPER, .fd = -1 },
+};
 static Worker *const all_workers[] = { &library_worker, &runtime_workers[0], &runtime_workers[1] };
 static GMutex cancel_lock;
 
@@ -92,214 +90,13 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
   return "an unknown job";
 }
 
-/* Moves all len bytes through fd, either way: FALSE when the other end is gone.
- * read() is recv() on the socket, and it reads a file too: the fuzzer of what crosses
- * (tests/fuzz/fuzz-wire.c) feeds one. */
-static gboolean
-transfer_all (int fd, void *data, gsize len, gboolean sending)
+/* The helper reads the end of its socket and exits. */
+static void
+release_worker (Worker *worker)
 {
-  guint8 *p = data;
-  while (len > 0)
-    {
-      ssize_t n = sending ? send (fd, p, len, MSG_NOSIGNAL) : read (fd, p, len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return FALSE;
-      p += n, len -= (gsize) n;
-    }
-  return TRUE;
-}
-
-static gboolean
-send_all (int fd, const void *data, gsize len)
-{
-  return transfer_all (fd, (void *) data, len, TRUE);
-}
-
-static gboolean
-receive_all (int fd, void *data, gsize len)
-{
-  return transfer_all (fd, data, len, FALSE);
-}
-
-static gboolean
-send_part (int fd, const void *data, guint64 len)
-{
-  return send_all (fd, &len, sizeof len) && (len == G_MAXUINT64 || send_all (fd, data, len));
-}
-
-/* What is allocated for a stated length at first: the buffer then grows with what
- * arrives, so that a length that lies costs the bytes sent, not the bytes claimed. */
-#define RECEIVE_FIRST_ALLOCATION (1 << 16)
-
-/* The len bytes that come next; NULL when fd ends first or memory runs out. */
-static GBytes *
-receive_bytes (int fd, guint64 len)
-{
-  gsize capacity = (gsize) MIN (len, RECEIVE_FIRST_ALLOCATION), got = 0;
-  guint8 *data;
-
-  if (len > G_MAXSIZE / 2 || (data = g_try_malloc (MAX (capacity, 1))) == NULL)
-    return NULL;
-  while (got < len)
-    {
-      if (got == capacity)
-        {
-          guint8 *grown;
-
-          capacity = (gsize) MIN (len, (guint64) capacity * 2);
-          if ((grown = g_try_realloc (data, capacity)) == NULL)
-            break;
-          data = grown;
-        }
-      if (!receive_all (fd, data + got, capacity - got))
-        break;
-      got = capacity;
-    }
-  if (got < len)
-    {
-      g_free (data);
-      return NULL;
-    }
-  return g_bytes_new_take (data, (gsize) len);
-}
-
-/* FALSE when the worker is gone; *part is NULL for "none". */
-static gboolean
-receive_part (int fd, GBytes **part)
-{
-  guint64 len;
-
-  *part = NULL;
-  if (!receive_all (fd, &len, sizeof len))
-    return FALSE;
-  if (len == G_MAXUINT64)
-    return TRUE;
-  *part = receive_bytes (fd, len);
-  return *part != NULL;
-}
-
-gboolean
-onyx_onnx_receive_answer (int fd, GBytes **result, char **text)
-{
-  g_autoptr (GBytes) message = NULL;
-  g_autofree char *until_nul = NULL;
-
-  *text = NULL;
-  if (!receive_part (fd, result) || !receive_part (fd, &message))
-    {
-      g_clear_pointer (result, g_bytes_unref);
-      return FALSE;
-    }
-  if (message == NULL)
-    return TRUE;
-  /* The text ends up in messages and labels: valid UTF-8, whatever came. */
-  until_nul = g_strndup (g_bytes_get_data (message, NULL), g_bytes_get_size (message));
-  *text = g_utf8_make_valid (until_nul, -1);
-  return TRUE;
-}
-
-gboolean
-onyx_onnx_receive_job (int fd, guint64 *kind, gint64 *argument, GBytes **input)
-{
-  Request request;
-
-  *input = NULL;
-  if (!receive_all (fd, &request, sizeof request))
-    return FALSE;
-  *kind = request.kind;
-  *argument = request.argument;
-  *input = receive_bytes (fd, request.input_len);
-  return *input != NULL;
-}
-
-/* A job, in the helper. */
-static GBytes *
-run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, OnyxOnnxJobFunc run, char **text)
-{
-  g_autoptr (GError) error = NULL;
-  GBytes *result = NULL;
-
-  switch (kind)
-    {
-    case ONYX_ONNX_JOB_INFER_SHAPES:
-      result = onyx_onnx_infer_shapes (input, argument != 0, text, &error);
-      break;
-    case ONYX_ONNX_JOB_CHECK:
-      result = onyx_onnx_check_model (input, text) ? g_bytes_new (NULL, 0) : NULL;
-      break;
-    case ONYX_ONNX_JOB_CONVERT:
-      result = onyx_onnx_convert_version (input, (int) argument, &error);
-      if (error != NULL)
-        {
-          *text = g_strdup_printf ("%c%s", g_error_matches (error, ONYX_EDIT_ERROR, ONYX_EDIT_ERROR_LIBRARY)
-                                             ? ONYX_ONNX_TEXT_LIBRARY : ONYX_ONNX_TEXT_ONYX, error->message);
-          return result;
-        }
-      break;
-    case ONYX_ONNX_JOB_RUN:
-    case ONYX_ONNX_JOB_PROFILE:
-      if (run != NULL)
-        return run (kind, input, text);
-      *text = g_strdup (_("this helper was built without ONNX Runtime"));
-      break;
-    case ONYX_ONNX_JOB_ECHO:
-      *text = g_strdup_printf ("%" G_GINT64_FORMAT, argument);
-      result = g_bytes_ref (input);
-      break;
-    case ONYX_ONNX_JOB_CRASH:
-      abort ();
-    case ONYX_ONNX_JOB_SLEEP:
-      g_usleep ((gulong) CLAMP (argument, 0, 60000) * 1000);
-      result = g_bytes_new (NULL, 0);
-      break;
-    default:
-      *text = g_strdup_printf ("onyx-onnx-helper: no job %d", (int) kind);
-    }
-  if (error != NULL)
-    {
-      g_free (*text);
-      *text = g_strdup (error->message);
-    }
-  return result;
-}
-
-int
-onyx_onnx_helper_serve (int fd, OnyxOnnxJobFunc run)
-{
-  static const int deadly[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
-  guint64 kind;
-  gint64 argument;
-  GBytes *input;
-
-  /* A crash of libonnx ends the helper quietly; the app reports it. */
-  for (guint i = 0; i < G_N_ELEMENTS (deadly); i++)
-    signal (deadly[i], SIG_DFL);
-  /* Keep what the jobs allocate mapped: the next job finds it faulted in. */
-  onyx_memory_keep_freed ();
-  onyx_onnx_prepare ();
-  while (onyx_onnx_receive_job (fd, &kind, &argument, &input))
-    {
-      GBytes *result;
-      char *text = NULL;
-      gsize size = 0;
-      const void *bytes = NULL;
-      gboolean ok;
-
-      result = run_job ((OnyxOnnxJobKind) kind, input, argument, run, &text);
-      if (result != NULL)
-        bytes = g_bytes_get_data (result, &size);
-      ok = send_part (fd, bytes, result != NULL ? size : G_MAXUINT64) &&
-           send_part (fd, text, text != NULL ? strlen (text) : G_MAXUINT64);
-      g_clear_pointer (&result, g_bytes_unref);
-      g_bytes_unref (input);
-      g_free (text);
-      if (!ok)
-        return 1;
-    }
-  /* The app closed its end, or is gone. */
-  return 0;
+  if (worker->fd >= 0)
+    close (worker->fd);
+  worker->fd = -1;
 }
 
 /* Ends the helper's socket and reaps it: the signal that ended it (a crash), or 0. */
@@ -309,9 +106,7 @@ stop_worker (Worker *worker)
   GSubprocess *process;
   int signal_number = 0;
 
-  if (worker->fd >= 0)
-    close (worker->fd);
-  worker->fd = -1;
+  release_worker (worker);
   g_mutex_lock (&cancel_lock);
   process = g_steal_pointer (&worker->process);
   g_mutex_unlock (&cancel_lock);
@@ -323,21 +118,16 @@ stop_worker (Worker *worker)
   return signal_number;
 }
 
-/* The helper next to this program: the build folder's when this program runs from
- * the build folder (tests, bench, `_build/src/app/onyx`), else the installed one;
- * ONYX_ONNX_HELPER names another. */
+/* The worker's helper (onyx-programs.h); ONYX_ONNX_HELPER names another, for both
+ * workers. */
 static char *
-helper_path (void)
+helper_path (const Worker *worker)
 {
   const char *chosen = g_getenv ("ONYX_ONNX_HELPER");
-  g_autofree char *self = NULL;
 
   if (chosen != NULL && chosen[0] != '\0')
     return g_strdup (chosen);
-  self = g_file_read_link ("/proc/self/exe", NULL);
-  if (self != NULL && g_str_has_prefix (self, ONYX_BUILD_ROOT "/"))
-    return g_strdup (ONYX_HELPER_BUILT);
-  return g_strdup (ONYX_HELPER_INSTALLED);
+  return onyx_program_path (ONYX_HELPER_DIR_BUILT, worker->program);
 }
 
 static gboolean
@@ -346,7 +136,7 @@ start_worker (Worker *worker, GError **error)
   GSubprocess *process;
   g_autoptr (GSubprocessLauncher) launcher = NULL;
   g_autoptr (GError) spawn_error = NULL;
-  g_autofree char *path = helper_path ();
+  g_autofree char *path = helper_path (worker);
   int fds[2];
 
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
@@ -383,8 +173,9 @@ send_request (Worker *worker, OnyxOnnxJobKind kind, GBytes *input, gint64 argume
 {
   gsize len;
   const void *data = g_bytes_get_data (input, &len);
-  Request request = { (guint64) kind, argument, len };
-  return send_all (worker->fd, &request, sizeof request) && send_all (worker->fd, data, len);
+  OnyxHelperRequest request = { (guint64) kind, argument };
+  return onyx_helper_send_all (worker->fd, &request, sizeof request) &&
+         onyx_helper_send_part (worker->fd, data, len);
 }
 
 /* Called with the lock held. */
@@ -405,6 +196,9 @@ static gboolean
 ensure_worker (Worker *worker, GError **error)
 {
   forget_parents_worker (worker);
+  /* One released (its socket closed) is reaped before another starts. */
+  if (worker->process != NULL && worker->fd < 0)
+    stop_worker (worker);
   return worker->process != NULL || start_worker (worker, error);
 }
 
@@ -448,18 +242,9 @@ struct _OnyxOnnxJob {
   OnyxOnnxJobKind kind;
   GBytes *input;
   gint64 argument;
-  GThread *sender;  /* sends the request while the caller goes on */
   gboolean sent;
   GError *error;    /* the worker could not be started */
 };
-
-static gpointer
-send_job (gpointer data)
-{
-  OnyxOnnxJob *job = data;
-  job->sent = send_request (job->worker, job->kind, job->input, job->argument);
-  return NULL;
-}
 
 OnyxOnnxJob *
 onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
@@ -471,22 +256,23 @@ onyx_onnx_job_start (OnyxOnnxJobKind kind, GBytes *input, gint64 argument)
   job->input = g_bytes_ref (input);
   job->argument = argument;
   set_busy (job->worker, TRUE);
-  /* The helper takes a megabyte in socket-buffer steps: the caller need not wait for
-   * that. */
-  if (ensure_worker (job->worker, &job->error) &&
-      (job->sender = g_thread_try_new ("onyx-onnx-send", send_job, job, NULL)) == NULL)
-    send_job (job);  /* no thread to be had: the caller sends */
+  /* Sent at once: a large input goes in a memory file, a small one fits the socket's
+   * buffer, so the caller goes on without waiting for the helper to read it (a thread
+   * sent it before: on a loaded machine its own wait for a processor held up the
+   * helper). */
+  if (ensure_worker (job->worker, &job->error))
+    job->sent = send_request (job->worker, job->kind, job->input, job->argument);
   return job;
 }
 
 /* Whether the job reached the worker: a worker that died idle (killed) fails the
- * send, and another is started and sent the job, once. */
+ * send, and another is started and sent the job, once. (One killed in its first
+ * moments, while its schemas still load in a thread, keeps its socket open until that
+ * thread is gone too: a job sent then fails as a crash, and the next one starts
+ * another helper.) */
 static gboolean
 job_sent (OnyxOnnxJob *job)
 {
-  if (job->sender != NULL)
-    g_thread_join (job->sender);
-  job->sender = NULL;
   if (!job->sent && job->error == NULL && !job->worker->cancelled)
     {
       stop_worker (job->worker);
@@ -545,19 +331,39 @@ onyx_onnx_job_finish (OnyxOnnxJob *job, char **text, GError **error)
   return g_steal_pointer (&result);
 }
 
-void
-onyx_onnx_stop_helpers (void)
+/* Each worker of this process, once its job if any is done. */
+static void
+each_worker (void (*act) (Worker *worker))
 {
   Worker *const *workers = all_workers;
 
   for (guint i = 0; i < G_N_ELEMENTS (all_workers); i++)
     {
-      /* (Waits for a job still running to finish.) */
       g_mutex_lock (&workers[i]->lock);
       forget_parents_worker (workers[i]);
-      stop_worker (workers[i]);
+      act (workers[i]);
       g_mutex_unlock (&workers[i]->lock);
     }
+}
+
+/* (Whatever signal ended it: a program exiting reports no crash.) */
+static void
+stop_worker_quietly (Worker *worker)
+{
+  stop_worker (worker);
+}
+
+void
+onyx_onnx_stop_helpers (void)
+{
+  each_worker (stop_worker_quietly);
+}
+
+void
+onyx_onnx_release_helpers (void)
+{
+  /* Reaped when stopped. */
+  each_worker (release_worker);
 }
 
 /* Sleeps a millisecond: async-signal-safe. */

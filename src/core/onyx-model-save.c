@@ -71,10 +71,11 @@ fd_buffer_append (ProtobufCBuffer *base, size_t len, const uint8_t *data)
  * stream, so that their payloads are never held twice. */
 #define FLAT_PACK_LIMIT (64 << 20)
 
+/* `size`: the message's packed size, which the caller knows already (sizing a model
+ * walks all of it). */
 static void
-fd_buffer_pack (FdBuffer *buffer, const ProtobufCMessage *message)
+fd_buffer_pack (FdBuffer *buffer, const ProtobufCMessage *message, size_t size)
 {
-  size_t size = protobuf_c_message_get_packed_size (message);
   guint8 *flat = size <= FLAT_PACK_LIMIT ? g_try_malloc (MAX (size, 1)) : NULL;
 
   if (flat == NULL)
@@ -249,6 +250,7 @@ onyx_model_save_with_progress (OnyxModel *self, const char *path, OnyxProgressFu
   const char *step = NULL;
   g_autofree char *data_location = NULL, *data_tmp = NULL;
   Externalize ext = { NULL, -1, 0, NULL, 0 };
+  size_t size;
 
   g_return_val_if_fail (ONYX_IS_MODEL (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -280,7 +282,8 @@ onyx_model_save_with_progress (OnyxModel *self, const char *path, OnyxProgressFu
 
   /* Too large for one protobuf: the payloads to BASE.data first (a temporary file,
    * renamed with the model), the tensors pointing there for the time of the pack. */
-  if (protobuf_c_message_get_packed_size (&onyx_model_get_proto (self)->base) > proto_limit)
+  size = protobuf_c_message_get_packed_size (&onyx_model_get_proto (self)->base);
+  if (size > proto_limit)
     {
       g_autofree char *template = NULL;
       data_location = g_strdup_printf ("%s.data", base);
@@ -293,8 +296,9 @@ onyx_model_save_with_progress (OnyxModel *self, const char *path, OnyxProgressFu
           g_unlink (tmp_path);
           return save_fail (error, abs_path, _("cannot write its external data"), saved_errno);
         }
+      size = protobuf_c_message_get_packed_size (&onyx_model_get_proto (self)->base);
     }
-  fd_buffer_pack (buffer, &onyx_model_get_proto (self)->base);
+  fd_buffer_pack (buffer, &onyx_model_get_proto (self)->base, size);
   if (ext.moved != NULL)
     {
       restore_moved (ext.moved);

@@ -22,6 +22,10 @@
 #define PADDED_VARINT_LEN 5
 #define MARKER_NONCE_LEN 16
 #define MARKER_LEN (MARKER_NONCE_LEN + 8)
+/* The scan's copy is about the file's size less its large payloads: room for that is
+ * made at once (up to this much), rather than by doubling, which copied and touched
+ * twice the bytes. */
+#define SCAN_RESERVE_MAX (64 << 20)
 #define TENSOR_RAW_DATA_FIELD 9
 
 struct _OnyxModel {
@@ -390,7 +394,7 @@ decode (OnyxModel *self, OnyxModelScannedFunc scanned_func, gpointer user_data, 
   scan.data = data;
   scan.len = len;
   scan.display_name = self->display_name;
-  scan.out = g_byte_array_new ();
+  scan.out = g_byte_array_sized_new ((guint) MIN (len + len / 16, SCAN_RESERVE_MAX));
   scan.spans = g_array_new (FALSE, FALSE, sizeof (Span));
   for (guint i = 0; i < MARKER_NONCE_LEN; i += 4)
     {

@@ -381,10 +381,11 @@ rewrite_axis_operators (onnx::ModelProto &model)
 
 } // namespace
 
+/* Each call parses its model before it waits for the schemas (onyx_onnx_prepare):
+ * in the helper they load in a thread of their own while the first model comes in. */
 extern "C" GBytes *
 onyx_onnx_infer_shapes (GBytes *model_bytes, gboolean check_types, char **errors, GError **error)
 {
-  onyx_onnx_prepare ();
   /* One arena for the whole model: freeing thousands of small messages one
      by one cost more than the inference itself. */
   google::protobuf::ArenaOptions arena_options;
@@ -397,6 +398,7 @@ onyx_onnx_infer_shapes (GBytes *model_bytes, gboolean check_types, char **errors
   *errors = NULL;
   if (!parse_model (model_bytes, model, error))
     return NULL;
+  onyx_onnx_prepare ();
   rename_nodes (model.mutable_graph (), counter);
   inline_external (model);
   try
@@ -417,7 +419,6 @@ onyx_onnx_infer_shapes (GBytes *model_bytes, gboolean check_types, char **errors
 extern "C" gboolean
 onyx_onnx_check_model (GBytes *model_bytes, char **message)
 {
-  onyx_onnx_prepare ();
   onnx::ModelProto model;
   g_autoptr (GError) error = NULL;
 
@@ -427,6 +428,7 @@ onyx_onnx_check_model (GBytes *model_bytes, char **message)
       *message = g_strdup (error->message);
       return FALSE;
     }
+  onyx_onnx_prepare ();
   inline_external (model);
   try
     {
@@ -443,11 +445,11 @@ onyx_onnx_check_model (GBytes *model_bytes, char **message)
 extern "C" GBytes *
 onyx_onnx_convert_version (GBytes *model_bytes, int target, GError **error)
 {
-  onyx_onnx_prepare ();
   onnx::ModelProto model;
 
   if (!parse_model (model_bytes, model, error))
     return NULL;
+  onyx_onnx_prepare ();
   inline_external (model);
   try
     {

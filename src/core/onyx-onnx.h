@@ -85,6 +85,10 @@ void      onyx_onnx_start_worker     (void);
  * socket is closed so that it exits, after the job it runs if any; and a run's. For
  * a program about to exit, so that no helper outlives it, not even as a zombie. */
 void      onyx_onnx_stop_helpers     (void);
+/* The first half of that, without waiting: the idle helpers are told to exit, and do
+ * while the program goes on (onyx-cli saving after its last job); stopping them
+ * then finds them gone. A job after this starts another helper. */
+void      onyx_onnx_release_helpers  (void);
 /* The same from a signal handler (SIGINT, SIGTERM), with async-signal-safe calls
  * only: each helper is killed, and waited for until it is gone. The program then
  * ends itself as the signal would have. */

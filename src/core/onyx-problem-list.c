@@ -170,12 +170,18 @@ onyx_document_offer_validation (OnyxDocument *document, GPtrArray *validation, g
                                      (GDestroyNotify) g_ptr_array_unref);
 }
 
+GPtrArray *
+onyx_document_peek_validation (OnyxDocument *document)
+{
+  return onyx_document_get_derived (document, DOCUMENT_VALIDATION);
+}
+
 /* The document's validation, made now unless it is made elsewhere; NULL while it is
  * not made yet. */
 static GPtrArray *
 document_validation (OnyxProblemList *self)
 {
-  GPtrArray *validation = onyx_document_get_derived (self->document, DOCUMENT_VALIDATION);
+  GPtrArray *validation = onyx_document_peek_validation (self->document);
 
   if (validation != NULL || self->whole_model_later)
     return validation;

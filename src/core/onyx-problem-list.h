@@ -41,6 +41,9 @@ void             onyx_problem_list_update_whole_model (OnyxProblemList *self);
 gboolean         onyx_document_offer_validation (OnyxDocument *document,
                                                  GPtrArray    *validation,
                                                  guint64       revision);
+/* The validation kept for the document's current revision, or NULL: never validates.
+ * Borrowed: valid until the document changes. */
+GPtrArray       *onyx_document_peek_validation  (OnyxDocument *document);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxProblemList, onyx_problem_list_free)
 

@@ -17,8 +17,15 @@ field_is_present_message (const ProtobufCMessage *message, const ProtobufCFieldD
 
 /* Whether a message of this type may contain a TensorProto, for the type itself or
  * any it nests: the walk for tensors skips the rest (types, shapes, value_info,
- * most of a model's messages). Worked out once for the types of onnx.proto. */
-static GHashTable *tensor_holders;  /* descriptor → GINT_TO_POINTER (TRUE or FALSE) */
+ * most of a model's messages). Worked out once for the types of onnx.proto, as the
+ * list of each type's fields that may lead to a tensor: the walk follows those only,
+ * without asking of every field of every message. */
+typedef struct {
+  guint n_fields;
+  const ProtobufCFieldDescriptor **fields;
+} Followed;
+
+static GHashTable *followed_fields;  /* descriptor → Followed* */
 
 static void
 collect_descriptors (const ProtobufCMessageDescriptor *desc, GHashTable *seen)
@@ -34,7 +41,10 @@ collect_descriptors (const ProtobufCMessageDescriptor *desc, GHashTable *seen)
 static gpointer
 find_tensor_holders (gpointer unused)
 {
-  GHashTable *holders = g_hash_table_new (NULL, NULL);
+  g_autoptr (GHashTable) holders = g_hash_table_new (NULL, NULL);
+  GHashTable *followed = g_hash_table_new (NULL, NULL);
+  GHashTableIter iter;
+  gpointer key, value;
   gboolean changed = TRUE;
 
   (void) unused;
@@ -42,8 +52,6 @@ find_tensor_holders (gpointer unused)
   /* Nesting has cycles (graph, node, attribute, graph): iterate to the fixed point. */
   while (changed)
     {
-      GHashTableIter iter;
-      gpointer key, value;
       changed = FALSE;
       g_hash_table_iter_init (&iter, holders);
       while (g_hash_table_iter_next (&iter, &key, &value))
@@ -61,20 +69,49 @@ find_tensor_holders (gpointer unused)
               }
         }
     }
-  tensor_holders = holders;
+  /* Kept to the program's end, as the descriptors are. */
+  g_hash_table_iter_init (&iter, holders);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      const ProtobufCMessageDescriptor *desc = key;
+      Followed *list = g_new0 (Followed, 1);
+      list->fields = g_new (const ProtobufCFieldDescriptor *, MAX (desc->n_fields, 1));
+      for (unsigned i = 0; i < desc->n_fields; i++)
+        if (desc->fields[i].type == PROTOBUF_C_TYPE_MESSAGE &&
+            GPOINTER_TO_INT (g_hash_table_lookup (holders, desc->fields[i].descriptor)))
+          list->fields[list->n_fields++] = &desc->fields[i];
+      g_hash_table_insert (followed, key, list);
+    }
+  followed_fields = followed;
   return NULL;
 }
 
-static gboolean
-may_hold_tensor (const ProtobufCMessageDescriptor *desc)
+/* Pushes the message's children in `field` (reversed: popped in field order). */
+static void
+push_children (GPtrArray *stack, ProtobufCMessage *message, const ProtobufCFieldDescriptor *field)
 {
-  gpointer value;
-  /* A type that is not onnx.proto's is walked. */
-  return !g_hash_table_lookup_extended (tensor_holders, desc, NULL, &value) || GPOINTER_TO_INT (value);
+  char *base = (char *) message;
+
+  if (field->type != PROTOBUF_C_TYPE_MESSAGE || !field_is_present_message (message, field))
+    return;
+  if (field->label == PROTOBUF_C_LABEL_REPEATED)
+    {
+      size_t n = *(size_t *) (base + field->quantifier_offset);
+      ProtobufCMessage **items = *(ProtobufCMessage ***) (base + field->offset);
+      for (size_t k = n; k-- > 0;)
+        if (items[k] != NULL)
+          g_ptr_array_add (stack, items[k]);
+    }
+  else
+    {
+      ProtobufCMessage *child = *(ProtobufCMessage **) (base + field->offset);
+      if (child != NULL)
+        g_ptr_array_add (stack, child);
+    }
 }
 
-/* Visits messages parents first; `only_tensor_holders` skips what cannot hold a
- * tensor. */
+/* Visits messages parents first; `only_tensor_holders` follows only the fields that
+ * may lead to a tensor (all fields of a type that is not onnx.proto's). */
 static void
 walk_messages (ProtobufCMessage *root, gboolean only_tensor_holders, OnyxProtoVisitFunc func,
                gpointer user_data)
@@ -88,32 +125,16 @@ walk_messages (ProtobufCMessage *root, gboolean only_tensor_holders, OnyxProtoVi
     {
       ProtobufCMessage *message = g_ptr_array_steal_index (stack, stack->len - 1);
       const ProtobufCMessageDescriptor *desc = message->descriptor;
+      const Followed *followed = only_tensor_holders ? g_hash_table_lookup (followed_fields, desc) : NULL;
 
       func (message, user_data);
       /* Push children in reverse so that they are visited in field order. */
-      for (guint i = desc->n_fields; i-- > 0;)
-        {
-          const ProtobufCFieldDescriptor *field = &desc->fields[i];
-          char *base = (char *) message;
-
-          if (field->type != PROTOBUF_C_TYPE_MESSAGE || !field_is_present_message (message, field) ||
-              (only_tensor_holders && !may_hold_tensor (field->descriptor)))
-            continue;
-          if (field->label == PROTOBUF_C_LABEL_REPEATED)
-            {
-              size_t n = *(size_t *) (base + field->quantifier_offset);
-              ProtobufCMessage **items = *(ProtobufCMessage ***) (base + field->offset);
-              for (size_t k = n; k-- > 0;)
-                if (items[k] != NULL)
-                  g_ptr_array_add (stack, items[k]);
-            }
-          else
-            {
-              ProtobufCMessage *child = *(ProtobufCMessage **) (base + field->offset);
-              if (child != NULL)
-                g_ptr_array_add (stack, child);
-            }
-        }
+      if (followed != NULL)
+        for (guint i = followed->n_fields; i-- > 0;)
+          push_children (stack, message, followed->fields[i]);
+      else
+        for (guint i = desc->n_fields; i-- > 0;)
+          push_children (stack, message, &desc->fields[i]);
     }
   g_ptr_array_unref (stack);
 }

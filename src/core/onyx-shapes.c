@@ -15,7 +15,9 @@ typedef struct {
 typedef struct {
   const Onnx__GraphProto *typed;    /* in the inferred copy */
   const Onnx__GraphProto *parent;   /* the enclosing graph of the model, or NULL */
-  GHashTable *known;                /* name → Known*, this graph's own names */
+  GHashTable *known;                /* name → Known* (in `entries`), this graph's own names */
+  Known *entries;                   /* one block for all: a large graph names thousands */
+  gsize n_entries;
 } GraphShapes;
 
 struct _OnyxShapes {
@@ -90,8 +92,11 @@ onyx_shapes_pack_light (const ProtobufCMessage *message)
 typedef void (*GraphFunc) (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
                            const Onnx__GraphProto *parent, gpointer data);
 
-/* Walks a graph and its copy side by side; `nodes` collects every node in order
- * (their "onyx:N" number is the position). The copy has the same structure. */
+/* Walks a graph and its copy side by side; `nodes` (nullable) collects every node in
+ * order (their "onyx:N" number is the position). The copy has the same structure,
+ * and keeps the attributes of the nodes holding graphs only: without `nodes` to
+ * collect, the others are not looked into (thousands of attribute lists read from
+ * memory for the few holders). */
 static void
 walk_graphs (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
              const Onnx__GraphProto *parent, GPtrArray *nodes, GPtrArray *graph_of_node,
@@ -102,8 +107,13 @@ walk_graphs (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
     {
       const Onnx__NodeProto *node = graph->node[i];
       const Onnx__NodeProto *typed_node = typed != NULL && i < typed->n_node ? typed->node[i] : NULL;
-      g_ptr_array_add (nodes, (gpointer) node);
-      g_ptr_array_add (graph_of_node, (gpointer) graph);
+      if (nodes != NULL)
+        {
+          g_ptr_array_add (nodes, (gpointer) node);
+          g_ptr_array_add (graph_of_node, (gpointer) graph);
+        }
+      else if (typed != NULL && (typed_node == NULL || typed_node->n_attribute == 0))
+        continue;
       for (size_t a = 0; a < node->n_attribute; a++)
         {
           const Onnx__AttributeProto *attribute = node->attribute[a];
@@ -127,18 +137,19 @@ has_type (const Onnx__ValueInfoProto *info)
   return info->type != NULL && info->type->value_case != ONNX__TYPE_PROTO__VALUE__NOT_SET;
 }
 
+/* `graph` has room for every name it may be told of (index_graph counts them). */
 static void
-note_known (GHashTable *known, const char *name, const Onnx__TypeProto *type, gboolean recorded)
+note_known (GraphShapes *graph, const char *name, const Onnx__TypeProto *type, gboolean recorded)
 {
   Known *entry;
   if (name == NULL || name[0] == '\0' || type == NULL ||
       type->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET)
     return;
-  entry = g_hash_table_lookup (known, name);
+  entry = g_hash_table_lookup (graph->known, name);
   if (entry == NULL)
     {
-      entry = g_new0 (Known, 1);
-      g_hash_table_insert (known, (gpointer) name, entry);
+      entry = &graph->entries[graph->n_entries++];
+      g_hash_table_insert (graph->known, (gpointer) name, entry);
     }
   entry->type = type;
   entry->recorded = entry->recorded || recorded;
@@ -188,6 +199,7 @@ static void
 graph_shapes_free (GraphShapes *graph)
 {
   g_hash_table_unref (graph->known);
+  g_free (graph->entries);
   g_free (graph);
 }
 
@@ -207,7 +219,9 @@ index_graph (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
 
   entry->typed = typed;
   entry->parent = parent;
-  entry->known = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  entry->known = g_hash_table_new (g_str_hash, g_str_equal);
+  entry->entries = g_new0 (Known, graph->n_initializer + (typed != NULL ? typed->n_input + typed->n_value_info +
+                                                                       typed->n_output : 0) + 1);
   for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
     for (size_t i = 0; i < counts[l]; i++)
       if (has_type (lists[l][i]) && lists[l][i]->name != NULL)
@@ -216,7 +230,7 @@ index_graph (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
     {
       Onnx__TypeProto *type = initializer_type (graph->initializer[i]);
       g_ptr_array_add (self->owned_types, type);
-      note_known (entry->known, graph->initializer[i]->name, type, TRUE);
+      note_known (entry, graph->initializer[i]->name, type, TRUE);
     }
   if (typed != NULL)
     {
@@ -230,7 +244,7 @@ index_graph (const Onnx__GraphProto *graph, const Onnx__GraphProto *typed,
           {
             const Onnx__ValueInfoProto *info = typed_lists[l][i];
             if (info->name != NULL)
-              note_known (entry->known, info->name, info->type,
+              note_known (entry, info->name, info->type,
                           g_hash_table_contains (recorded, info->name));
           }
     }
@@ -392,8 +406,8 @@ infer_finish (Inference inference)
   const Onnx__ModelProto *model = inference.model;
   g_autoptr (GBytes) inferred = NULL;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GPtrArray) nodes = g_ptr_array_new ();
-  g_autoptr (GPtrArray) graph_of_node = g_ptr_array_new ();
+  g_autoptr (GPtrArray) nodes = NULL;
+  g_autoptr (GPtrArray) graph_of_node = NULL;
   g_autofree char *errors = NULL;
 
   if (inference.job == NULL)
@@ -402,6 +416,12 @@ infer_finish (Inference inference)
   if (inferred != NULL)
     self->typed_model = (Onnx__ModelProto *) onyx_proto_unpack_pooled (
       &onnx__model_proto__descriptor, inferred, &self->typed_pool);
+  /* Nodes are numbered only to read errors back. */
+  if (errors != NULL)
+    {
+      nodes = g_ptr_array_new ();
+      graph_of_node = g_ptr_array_new ();
+    }
   walk_graphs (model->graph, self->typed_model != NULL ? self->typed_model->graph : NULL, NULL,
                nodes, graph_of_node, index_graph, self);
   if (error != NULL)
@@ -559,11 +579,21 @@ start_on_scanned (GBytes *scanned, gpointer data)
 OnyxDocument *
 onyx_document_open_with_shapes (const char *path, GError **error)
 {
+  return onyx_document_open_with_shapes_full (path, NULL, NULL, error);
+}
+
+OnyxDocument *
+onyx_document_open_with_shapes_full (const char *path, OnyxDocumentFunc meanwhile, gpointer data,
+                                     GError **error)
+{
   Inference inference = { shapes_new (), NULL, NULL };
-  g_autoptr (OnyxModel) model = onyx_model_new_from_file_scanned (path, start_on_scanned,
-                                                                  &inference, error);
+  g_autoptr (OnyxModel) model = NULL;
   OnyxDocument *document;
 
+  /* The helper's start (loading libonnx, its schemas) is longer than the scan: it
+   * begins before the file is read. */
+  onyx_shapes_warm_up ();
+  model = onyx_model_new_from_file_scanned (path, start_on_scanned, &inference, error);
   if (model == NULL)
     {
       /* Loading failed after the scan: the job goes unread. */
@@ -581,6 +611,8 @@ onyx_document_open_with_shapes (const char *path, GError **error)
   else
     start_on_model (&inference, onyx_model_get_proto (model), FALSE);
   document = onyx_document_new (model);
+  if (meanwhile != NULL)
+    meanwhile (document, data);
   cache_shapes (document, infer_finish (inference));
   return document;
 }

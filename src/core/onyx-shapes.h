@@ -67,6 +67,14 @@ gboolean    onyx_document_offer_shapes (OnyxDocument *document,
  * onyx_model_new_from_file sets it. */
 OnyxDocument *onyx_document_open_with_shapes (const char *path,
                                               GError    **error);
+/* The same, calling `meanwhile` on the document (decoded and indexed, its shapes not
+ * yet there) while libonnx infers: work that needs no shapes, done there, costs no
+ * time (the model's validation before onyx-cli's edits). */
+typedef void (*OnyxDocumentFunc) (OnyxDocument *document, gpointer data);
+OnyxDocument *onyx_document_open_with_shapes_full (const char       *path,
+                                                   OnyxDocumentFunc  meanwhile,
+                                                   gpointer          data,
+                                                   GError          **error);
 
 /* Starts the process libonnx infers in ahead of the first snapshot (the app does,
  * idle after start-up), so that the first model opens without waiting for it. */

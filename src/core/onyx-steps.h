@@ -35,6 +35,11 @@ struct _OnyxStepInfo {
   gboolean counts;
   /* Its argument may be left out (--simplify, --simplify=fold,noops). */
   gboolean optional_argument;
+  /* It changes types only (value_info, a graph input's dims): nothing of what a report
+   * counts nor of what validation checks (onyx_validate_model reads names and
+   * structure, never types), so the model is neither counted around it nor validated
+   * again after it. */
+  gboolean types_only;
 };
 
 /* The steps there are, in help order; NULL-terminated by a zeroed entry. */
@@ -53,7 +58,8 @@ gboolean onyx_step_apply (OnyxDocument *doc,
  * import devtech". *details (nullable out): lines of a longer account, naming what
  * was removed and added ("removed nodes: a, b, … and 9 more") and, for bypass-op,
  * each bypass. Both NULL when the step changed nothing (or has no words). The
- * model is counted before and after the step only when either is asked for. */
+ * model is counted before and after the step only when either is asked for, and the
+ * step may change what is counted. */
 gboolean onyx_step_apply_reported (OnyxDocument *doc,
                                    const char   *name,
                                    const char   *argument,

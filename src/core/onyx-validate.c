@@ -264,51 +264,78 @@ validate_graph (Validate *v, const Scope *outer, const char *label, const Onnx__
   g_hash_table_unref (scope.names);
 }
 
-static void
-check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
-             GHashTable *producer_of)
-{
-  /* Kahn's algorithm over producer → consumer edges of this graph. */
-  guint *pending = g_new0 (guint, n_nodes);
-  GPtrArray **consumers = g_new0 (GPtrArray *, n_nodes);
-  GArray *ready = g_array_new (FALSE, FALSE, sizeof (guint));
-  gboolean sorted_in_file = TRUE;
-  int first_unsorted = -1;
-  const char *first_unsorted_tensor = NULL;
-  guint n_done = 0;
-  /* Every tensor name a node reads: its inputs and what its subgraphs use from
-   * outside. One array for all nodes: this runs after every edit in the app. */
-  g_autoptr (GPtrArray) reads = g_ptr_array_new ();
+/* Producer → consumer edges of one graph, each node's as it reads them (its inputs,
+ * then what its subgraphs use from outside): what the order check walks. */
+typedef struct {
+  guint consumer;
+  guint producer;
+} Edge;
 
-  for (size_t i = 0; i < n_nodes; i++)
+/* The producer of a name this graph's nodes make, through `producer_of`: FALSE when
+ * none does. */
+static gboolean
+find_producer (GHashTable *producer_of, const char *name, guint *producer)
+{
+  gpointer found;
+
+  if (!g_hash_table_lookup_extended (producer_of, name, NULL, &found))
+    return FALSE;
+  *producer = GPOINTER_TO_UINT (found);
+  return TRUE;
+}
+
+/* What a graph's nodes read, found while its dangling inputs are looked for. */
+typedef struct {
+  GArray *edges;            /* Edge */
+  guint *self_reads;        /* per node: its reads of its own outputs */
+  int first_unsorted;       /* the first node reading what a later one makes, or -1 */
+  const char *first_unsorted_tensor;
+} Reads;
+
+static void
+note_read (Reads *reads, guint consumer, guint producer, const char *name)
+{
+  Edge edge = { consumer, producer };
+
+  if (producer == consumer)
     {
-      g_ptr_array_set_size (reads, 0);
-      onyx_node_collect_reads (nodes[i], reads);
-      for (guint k = 0; k < reads->len; k++)
-        {
-          gpointer producer;
-          const char *name = reads->pdata[k];
-          if (name == NULL || name[0] == '\0' ||
-              !g_hash_table_lookup_extended (producer_of, name, NULL, &producer))
-            continue;
-          guint p = GPOINTER_TO_UINT (producer);
-          if (p == i)
-            {
-              /* A node reading its own output is a cycle of one. */
-              pending[i]++;
-              continue;
-            }
-          if (p > i && sorted_in_file)
-            {
-              sorted_in_file = FALSE;
-              first_unsorted = (int) i;
-              first_unsorted_tensor = name;
-            }
-          if (consumers[p] == NULL)
-            consumers[p] = g_ptr_array_new ();
-          g_ptr_array_add (consumers[p], GUINT_TO_POINTER ((guint) i));
-          pending[i]++;
-        }
+      /* A node reading its own output is a cycle of one. */
+      reads->self_reads[consumer]++;
+      return;
+    }
+  if (producer > consumer && reads->first_unsorted < 0)
+    {
+      reads->first_unsorted = (int) consumer;
+      reads->first_unsorted_tensor = name;
+    }
+  g_array_append_val (reads->edges, edge);
+}
+
+/* Kahn's algorithm over the edges: each consumer's list in one array (the edges counted
+ * per producer first), not an array per node: this runs after every edit in the app. */
+static void
+check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes, Reads *reads)
+{
+  /* Reads not yet satisfied, per node: its self-reads (never), then each edge in. */
+  guint *pending = reads->self_reads;
+  guint *first = g_new0 (guint, n_nodes + 1);
+  guint *consumers = g_new (guint, MAX (reads->edges->len, 1));
+  guint *filled = g_new0 (guint, n_nodes);
+  GArray *ready = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint n_done = 0;
+
+  for (guint e = 0; e < reads->edges->len; e++)
+    {
+      const Edge *edge = &g_array_index (reads->edges, Edge, e);
+      first[edge->producer + 1]++;
+      pending[edge->consumer]++;
+    }
+  for (size_t i = 0; i < n_nodes; i++)
+    first[i + 1] += first[i];
+  for (guint e = 0; e < reads->edges->len; e++)
+    {
+      const Edge *edge = &g_array_index (reads->edges, Edge, e);
+      consumers[first[edge->producer] + filled[edge->producer]++] = edge->consumer;
     }
   for (guint i = 0; i < n_nodes; i++)
     if (pending[i] == 0)
@@ -318,24 +345,21 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
       guint i = g_array_index (ready, guint, ready->len - 1);
       g_array_set_size (ready, ready->len - 1);
       n_done++;
-      for (guint c = 0; consumers[i] != NULL && c < consumers[i]->len; c++)
-        {
-          guint consumer = GPOINTER_TO_UINT (consumers[i]->pdata[c]);
-          if (--pending[consumer] == 0)
-            g_array_append_val (ready, consumer);
-        }
+      for (guint c = first[i]; c < first[i + 1]; c++)
+        if (--pending[consumers[c]] == 0)
+          g_array_append_val (ready, consumers[c]);
     }
 
   if (n_done < n_nodes)
     {
       GString *listed = g_string_new (NULL);
-      guint n_listed = 0, n_in_cycle = 0, first = 0;
+      guint n_listed = 0, n_in_cycle = 0, first_in_cycle = 0;
       for (guint i = 0; i < n_nodes; i++)
         {
           if (pending[i] == 0)
             continue;
           if (n_in_cycle++ == 0)
-            first = i;
+            first_in_cycle = i;
           if (n_listed < MAX_LISTED_NODES)
             {
               g_autofree char *label = onyx_node_label (nodes[i], (int) i);
@@ -345,27 +369,26 @@ check_order (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nodes,
         }
       if (n_in_cycle > n_listed)
         g_string_append_printf (listed, _(" and %u more"), n_in_cycle - n_listed);
-      add_problem (v, scope, ONYX_PROBLEM_CYCLE, ONYX_PROBLEM_ERROR, nodes[first], (int) first, NULL,
-                   ngettext ("the graph has a cycle: %u node depends on itself (%s)",
-                             "the graph has a cycle: %u nodes depend on each other (%s)", n_in_cycle),
+      add_problem (v, scope, ONYX_PROBLEM_CYCLE, ONYX_PROBLEM_ERROR, nodes[first_in_cycle], (int) first_in_cycle,
+                   NULL, ngettext ("the graph has a cycle: %u node depends on itself (%s)",
+                                   "the graph has a cycle: %u nodes depend on each other (%s)", n_in_cycle),
                    n_in_cycle, listed->str);
       g_string_free (listed, TRUE);
     }
-  else if (!sorted_in_file)
+  else if (reads->first_unsorted >= 0)
     {
-      g_autofree char *label = onyx_node_label (nodes[first_unsorted], first_unsorted);
-      g_autofree char *shown = onyx_display_escape (first_unsorted_tensor);
-      add_problem (v, scope, ONYX_PROBLEM_NOT_SORTED, ONYX_PROBLEM_ERROR, nodes[first_unsorted],
-                   first_unsorted, first_unsorted_tensor,
+      int at = reads->first_unsorted;
+      g_autofree char *label = onyx_node_label (nodes[at], at);
+      g_autofree char *shown = onyx_display_escape (reads->first_unsorted_tensor);
+      add_problem (v, scope, ONYX_PROBLEM_NOT_SORTED, ONYX_PROBLEM_ERROR, nodes[at], at,
+                   reads->first_unsorted_tensor,
                    _("nodes are not in topological order: %s uses '%s' before it is produced"),
                    label, shown);
     }
 
-  for (size_t i = 0; i < n_nodes; i++)
-    if (consumers[i] != NULL)
-      g_ptr_array_unref (consumers[i]);
+  g_free (first);
   g_free (consumers);
-  g_free (pending);
+  g_free (filled);
   g_array_unref (ready);
 }
 
@@ -373,9 +396,8 @@ static gboolean
 has_subgraphs (Onnx__NodeProto **nodes, size_t n_nodes)
 {
   for (size_t i = 0; i < n_nodes; i++)
-    for (size_t a = 0; a < nodes[i]->n_attribute; a++)
-      if (nodes[i]->attribute[a]->g != NULL || nodes[i]->attribute[a]->n_graphs > 0)
-        return TRUE;
+    if (onyx_node_has_subgraphs (nodes[i]))
+      return TRUE;
   return FALSE;
 }
 
@@ -387,6 +409,7 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
   /* name → index of the node producing it */
   GHashTable *producer_of = g_hash_table_new (g_str_hash, g_str_equal);
   GHashTable *missing_domains = g_hash_table_new (g_str_hash, g_str_equal);
+  Reads reads;
 
   for (size_t i = 0; i < n_nodes; i++)
     {
@@ -421,20 +444,42 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
         }
     }
 
+  /* Each name a node reads is looked up once, for both the dangling inputs and the
+   * order. */
+  reads.edges = g_array_sized_new (FALSE, FALSE, sizeof (Edge), (guint) n_nodes * 2);
+  reads.self_reads = g_new0 (guint, n_nodes);
+  reads.first_unsorted = -1;
   for (size_t i = 0; i < n_nodes; i++)
     {
       const Onnx__NodeProto *node = nodes[i];
       for (size_t k = 0; k < node->n_input; k++)
         {
           const char *name = node->input[k];
-          if (name == NULL || name[0] == '\0' || g_hash_table_contains (producer_of, name) ||
-              scope_defines (scope, name))
+          guint producer;
+          if (name == NULL || name[0] == '\0')
+            continue;
+          if (find_producer (producer_of, name, &producer))
+            {
+              note_read (&reads, (guint) i, producer, name);
+              continue;
+            }
+          if (scope_defines (scope, name))
             continue;
           g_autofree char *label = onyx_node_label (node, (int) i);
           g_autofree char *shown = onyx_display_escape (name);
           add_problem (v, scope, ONYX_PROBLEM_DANGLING_INPUT, ONYX_PROBLEM_ERROR, node, (int) i,
                        name, _("input %zu '%s' of %s is not produced by any node, graph input "
                        "or initializer"), k, shown, label);
+        }
+      if (onyx_node_has_subgraphs (node))
+        {
+          g_autoptr (GPtrArray) implicit = onyx_node_implicit_reads (node);
+          for (guint r = 0; r < implicit->len; r++)
+            {
+              guint producer;
+              if (find_producer (producer_of, implicit->pdata[r], &producer))
+                note_read (&reads, (guint) i, producer, implicit->pdata[r]);
+            }
         }
       if (!opset_imports_domain (scope->opsets, scope->n_opsets, node->domain) &&
           g_hash_table_add (missing_domains, onyx_domain_is_default (node->domain) ? "" : node->domain))
@@ -447,7 +492,9 @@ validate_nodes (Validate *v, Scope *scope, Onnx__NodeProto **nodes, size_t n_nod
         }
     }
 
-  check_order (v, scope, nodes, n_nodes, producer_of);
+  check_order (v, scope, nodes, n_nodes, &reads);
+  g_array_unref (reads.edges);
+  g_free (reads.self_reads);
 
   /* Subgraphs see every name of this graph and of the graphs around it. Copied only
    * when there are subgraphs: this runs after every edit in the app. */
