@@ -475,8 +475,10 @@ class Startup(unittest.TestCase):
 
     def test_light_commands_load_no_drawing_nor_libonnx(self):
         with tempfile.TemporaryDirectory() as tmp:
+            # (--simplify's proof runs the model: Run's code without its .npz files.)
             runs = [("info", data("model.onnx")), ("check", "--full", data("model_foo.onnx")),
-                    ("edit", data("model.onnx"), "-o", os.path.join(tmp, "out.onnx"), "--infer-shapes")]
+                    ("edit", data("model.onnx"), "-o", os.path.join(tmp, "out.onnx"), "--infer-shapes"),
+                    ("edit", data("model.onnx"), "-o", os.path.join(tmp, "out.onnx"), "--simplify")]
             for args in runs:
                 loaded = self.loaded(*args)
                 self.assertIn("libglib-2.0.so.0", loaded, args)

@@ -1,20 +1,14 @@
-/* onyx-array.c: numpy's .npy and .npz formats, read and written.
+/* onyx-array.c: arrays, and numpy's .npy format read and written (.npz, a zip of
+ * them, is onyx-array-npz.c's).
  *
- * Both readers take untrusted files: every length is checked against the bytes
- * that are there before it is used, and sizes are multiplied with overflow checks. */
-#include "onyx-array.h"
+ * The reader takes untrusted files: every length is checked against the bytes that
+ * are there before it is used, and sizes are multiplied with overflow checks. */
+#include "onyx-array-private.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <gio/gio.h>
-#include <glib/gstdio.h>
 #include <stdarg.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <zip.h>
 
-#include "onyx-file.h"
 #include "onyx-types.h"
 #include "onyx-text.h"
 
@@ -31,9 +25,6 @@ enum {
 #define NPY_MAX_DIMS 64
 /* np.save leaves room for the first dim to grow to this many digits in place. */
 #define NPY_GROWTH_DIGITS 21
-/* Deflate cannot expand data more than about 1032 times: an entry that claims more
- * than this many bytes per compressed byte lies about its size. */
-#define DEFLATE_MAX_RATIO 1100
 
 typedef struct {
   char kind;
@@ -140,11 +131,8 @@ byte_size (guint64 count, gsize size, gsize *out)
   return TRUE;
 }
 
-static gpointer
-array_fail (GError **error, const char *label, const char *format, ...) G_GNUC_PRINTF (3, 4);
-
-static gpointer
-array_fail (GError **error, const char *label, const char *format, ...)
+gpointer
+onyx_array_fail (GError **error, const char *label, const char *format, ...)
 {
   g_autofree char *escaped = onyx_display_escape (label);
   g_autofree char *what = NULL;
@@ -423,10 +411,8 @@ shape_repr (const gint64 *dims, gsize n_dims)
   return g_string_free (text, FALSE);
 }
 
-/* owner, when given, holds bytes: data that needs no change is referenced in it
- * rather than copied. label names the array in messages. */
-static OnyxArray *
-npy_parse (const guint8 *bytes, gsize len, GBytes *owner, const char *name, const char *label,
+OnyxArray *
+onyx_npy_parse_in (const guint8 *bytes, gsize len, GBytes *owner, const char *name, const char *label,
            GError **error)
 {
   NpyHeader header = { .fortran_order = -1 };
@@ -441,19 +427,19 @@ npy_parse (const guint8 *bytes, gsize len, GBytes *owner, const char *name, cons
   gboolean swap = FALSE;
 
   if (len < NPY_MAGIC_LEN || memcmp (bytes, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
-    return array_fail (error, label, "not a .npy file: it does not start with numpy's magic bytes");
+    return onyx_array_fail (error, label, "not a .npy file: it does not start with numpy's magic bytes");
   if (len < 8 || bytes[6] < 1 || bytes[6] > 3)
-    return array_fail (error, label, len < 8 ? "truncated: the file ends inside its preamble"
+    return onyx_array_fail (error, label, len < 8 ? "truncated: the file ends inside its preamble"
                        : "its .npy format version is not one Onyx knows");
   /* Version 1.0 has a 16-bit header length, 2.0 and 3.0 a 32-bit one. */
   start = bytes[6] == 1 ? 10 : 12;
   if (len < start)
-    return array_fail (error, label, "truncated: the file ends inside its preamble");
+    return onyx_array_fail (error, label, "truncated: the file ends inside its preamble");
   header_len = (gsize) bytes[8] | (gsize) bytes[9] << 8;
   if (start == 12)
     header_len |= (gsize) bytes[10] << 16 | (gsize) bytes[11] << 24;
   if (header_len > len - start)
-    return array_fail (error, label,
+    return onyx_array_fail (error, label,
                        "truncated: its header claims %" G_GSIZE_FORMAT " bytes, the file has %"
                        G_GSIZE_FORMAT " after the preamble", header_len, len - start);
 
@@ -462,30 +448,30 @@ npy_parse (const guint8 *bytes, gsize len, GBytes *owner, const char *name, cons
   problem = read_header (&cursor, &header);
   descr = header.descr;
   if (problem != NULL)
-    return array_fail (error, label, "%s", problem);
+    return onyx_array_fail (error, label, "%s", problem);
   if (header.structured)
-    return array_fail (error, label, "Onyx cannot use its dtype, a structured one (a record of "
+    return onyx_array_fail (error, label, "Onyx cannot use its dtype, a structured one (a record of "
                        "fields): ONNX has no element type for it");
   type = decode_descr (descr, &swap);
   if (type == NULL)
     {
       char kind = descr[0] != '\0' && strchr ("<>|=", descr[0]) != NULL ? descr[1] : descr[0];
       g_autofree char *shown = onyx_display_escape (descr);
-      return array_fail (error, label, "Onyx cannot use dtype '%s' (%s): ONNX has no element "
+      return onyx_array_fail (error, label, "Onyx cannot use dtype '%s' (%s): ONNX has no element "
                          "type for it", shown, kind_description (kind));
     }
 
   count = onyx_array_dims_count (header.dims, header.n_dims);
   shape = shape_repr (header.dims, header.n_dims);
   if (!byte_size (count, type->size, &n_bytes))
-    return array_fail (error, label, "its shape %s is too large for any array", shape);
+    return onyx_array_fail (error, label, "its shape %s is too large for any array", shape);
   start += header_len;
   if (n_bytes > len - start)
-    return array_fail (error, label, "truncated: shape %s of '%s' needs %" G_GSIZE_FORMAT
+    return onyx_array_fail (error, label, "truncated: shape %s of '%s' needs %" G_GSIZE_FORMAT
                        " bytes of data, the file has %" G_GSIZE_FORMAT,
                        shape, descr, n_bytes, len - start);
   if (n_bytes < len - start)
-    return array_fail (error, label, "it has %" G_GSIZE_FORMAT " bytes of data where shape %s "
+    return onyx_array_fail (error, label, "it has %" G_GSIZE_FORMAT " bytes of data where shape %s "
                        "of '%s' needs %" G_GSIZE_FORMAT, len - start, shape, descr, n_bytes);
 
   if (n_bytes == 0)
@@ -498,7 +484,7 @@ npy_parse (const guint8 *bytes, gsize len, GBytes *owner, const char *name, cons
       guint8 *copy = g_try_malloc (n_bytes);
 
       if (copy == NULL)
-        return array_fail (error, label, "not enough memory for its %" G_GSIZE_FORMAT " bytes",
+        return onyx_array_fail (error, label, "not enough memory for its %" G_GSIZE_FORMAT " bytes",
                            n_bytes);
       if (header.fortran_order == 1 && header.n_dims >= 2)
         fortran_to_c (copy, bytes + start, header.dims, header.n_dims, type->size, count);
@@ -516,7 +502,7 @@ OnyxArray *
 onyx_npy_parse (const guint8 *bytes, gsize len, const char *name, GError **error)
 {
   g_return_val_if_fail (bytes != NULL || len == 0, NULL);
-  return npy_parse (bytes, len, NULL, name, name != NULL ? name : "array", error);
+  return onyx_npy_parse_in (bytes, len, NULL, name, name != NULL ? name : "array", error);
 }
 
 /* The array is named after the file, without ".npy". */
@@ -538,13 +524,11 @@ onyx_npy_read (const char *path, GError **error)
     }
   bytes = g_bytes_new_take (contents, len);
   name = g_str_has_suffix (base, ".npy") ? g_strndup (base, strlen (base) - 4) : g_strdup (base);
-  return npy_parse ((const guint8 *) contents, len, bytes, name, base, error);
+  return onyx_npy_parse_in ((const guint8 *) contents, len, bytes, name, base, error);
 }
 
-/* The preamble np.save writes before the data: magic, version, header length, the
- * dict, spaces to the next multiple of 64 and a newline. */
-static GBytes *
-npy_preamble (const OnyxArray *array, const char *label, GError **error)
+GBytes *
+onyx_npy_preamble (const OnyxArray *array, const char *label, GError **error)
 {
   const NpyType *type = npy_type_for_elem (array->elem_type);
   g_autofree char *shape = NULL;
@@ -553,12 +537,12 @@ npy_preamble (const OnyxArray *array, const char *label, GError **error)
   guint8 version, head[12];
 
   if (type == NULL)
-    return array_fail (error, label, "element type %d has no numpy dtype", array->elem_type);
+    return onyx_array_fail (error, label, "element type %d has no numpy dtype", array->elem_type);
   shape = shape_repr (array->dims, array->n_dims);
   if (!byte_size (onyx_array_count (array), type->size, &n_bytes))
-    return array_fail (error, label, "its shape %s is not one of an array", shape);
+    return onyx_array_fail (error, label, "its shape %s is not one of an array", shape);
   if (g_bytes_get_size (array->data) != n_bytes)
-    return array_fail (error, label, "it has %" G_GSIZE_FORMAT " bytes of data where its shape "
+    return onyx_array_fail (error, label, "it has %" G_GSIZE_FORMAT " bytes of data where its shape "
                        "%s needs %" G_GSIZE_FORMAT, g_bytes_get_size (array->data), shape, n_bytes);
 
   text = g_string_new (NULL);
@@ -601,7 +585,7 @@ onyx_npy_serialize (const OnyxArray *array, GError **error)
 
   g_return_val_if_fail (array != NULL, NULL);
 
-  preamble = npy_preamble (array, array->name != NULL ? array->name : "array", error);
+  preamble = onyx_npy_preamble (array, array->name != NULL ? array->name : "array", error);
   if (preamble == NULL)
     return NULL;
   data = g_bytes_get_data (array->data, &size);
@@ -609,337 +593,10 @@ onyx_npy_serialize (const OnyxArray *array, GError **error)
   /* Not a GByteArray: its guint length would cap arrays at 4 GiB. */
   out = g_try_malloc (preamble_size + size);
   if (out == NULL)
-    return array_fail (error, array->name != NULL ? array->name : "array",
+    return onyx_array_fail (error, array->name != NULL ? array->name : "array",
                        "not enough memory for %" G_GSIZE_FORMAT " bytes", preamble_size + size);
   memcpy (out, g_bytes_get_data (preamble, NULL), preamble_size);
   if (size > 0)
     memcpy (out + preamble_size, data, size);
   return g_bytes_new_take (out, preamble_size + size);
-}
-
-/* ---- .npz: a zip of .npy entries --------------------------------------- */
-
-static gpointer
-zip_fail (GError **error, const char *label, const char *what, zip_error_t *zip_error)
-{
-  int code = zip_error_code_zip (zip_error);
-  int sys = zip_error_system_type (zip_error) == ZIP_ET_SYS ? zip_error_code_system (zip_error) : 0;
-  g_autofree char *escaped = onyx_display_escape (label);
-  GIOErrorEnum io_code = code == ZIP_ER_NOENT ? G_IO_ERROR_NOT_FOUND
-                         : sys != 0 ? g_io_error_from_errno (sys) : G_IO_ERROR_INVALID_DATA;
-
-  g_set_error (error, G_IO_ERROR, io_code, "%s: %s: %s", escaped, what,
-               zip_error_strerror (zip_error));
-  return NULL;
-}
-
-static OnyxArray *
-npz_read_entry (zip_t *zip, zip_uint64_t index, guint64 archive_size, const char *base,
-                GError **error)
-{
-  g_autofree char *label = NULL;
-  g_autofree char *name = NULL;
-  g_autoptr (GBytes) bytes = NULL;
-  zip_stat_t st;
-  zip_file_t *file;
-  guint8 *buffer;
-  gsize got = 0;
-  guint8 extra;
-  zip_int64_t n = 0;
-
-  zip_stat_init (&st);
-  if (zip_stat_index (zip, index, 0, &st) != 0)
-    return zip_fail (error, base, "cannot read an entry", zip_get_error (zip));
-  if ((st.valid & (ZIP_STAT_NAME | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD))
-      != (ZIP_STAT_NAME | ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD))
-    return array_fail (error, base, "entry %" G_GUINT64_FORMAT " lacks its name or sizes",
-                       (guint64) index);
-  label = g_strdup_printf ("%s: %s", base, st.name);
-  if (!g_str_has_suffix (st.name, ".npy"))
-    return array_fail (error, label, "not an .npy array; an .npz holds nothing else");
-  if (st.comp_method != ZIP_CM_STORE && st.comp_method != ZIP_CM_DEFLATE)
-    return array_fail (error, label, "compressed with zip method %d, neither stored nor "
-                       "deflated as numpy writes", st.comp_method);
-  /* Sizes are the archive's claims: check them before allocating. */
-  if (st.comp_size > archive_size
-      || st.size > (st.comp_method == ZIP_CM_STORE ? st.comp_size
-                    : MAX (st.comp_size, 1) * DEFLATE_MAX_RATIO)
-      || st.size > G_MAXSIZE)
-    return array_fail (error, label, "its size (%" G_GUINT64_FORMAT " bytes) is more than its "
-                       "compressed data can hold", (guint64) st.size);
-
-  buffer = g_try_malloc (MAX (st.size, 1));
-  if (buffer == NULL)
-    return array_fail (error, label, "not enough memory for its %" G_GUINT64_FORMAT " bytes",
-                       (guint64) st.size);
-  bytes = g_bytes_new_take (buffer, (gsize) st.size);
-  file = zip_fopen_index (zip, index, 0);
-  if (file == NULL)
-    return zip_fail (error, label, "cannot read it", zip_get_error (zip));
-  while (got < st.size)
-    {
-      n = zip_fread (file, buffer + got, st.size - got);
-      if (n <= 0)
-        break;
-      got += (gsize) n;
-    }
-  /* Reading past the end makes libzip check the CRC. */
-  if (got == st.size)
-    n = zip_fread (file, &extra, 1);
-  if (n < 0)
-    zip_fail (error, label, "cannot read it", zip_file_get_error (file));
-  zip_fclose (file);
-  if (n < 0)
-    return NULL;
-  if (got != st.size || n != 0)
-    return array_fail (error, label, "its data is %s than its size in the archive says",
-                       got < st.size ? "shorter" : "longer");
-
-  name = g_strndup (st.name, strlen (st.name) - 4);
-  return npy_parse (buffer, (gsize) st.size, bytes, name, label, error);
-}
-
-/* Whether the entry's array has a name of its own: a run matches inputs by name,
- * and of two entries of one name, which one is used would be left to chance. */
-static gboolean
-npz_name_is_new (GHashTable *names, const OnyxArray *array, const char *base, GError **error)
-{
-  g_autofree char *label = NULL;
-
-  if (array->name[0] != '\0' && g_hash_table_add (names, array->name))
-    return TRUE;
-  label = g_strdup_printf ("%s: %s.npy", base, array->name);
-  array_fail (error, label, array->name[0] == '\0' ? "an entry needs a name before '.npy'"
-                                                   : "two entries have this name");
-  return FALSE;
-}
-
-/* The arrays of an opened archive of archive_size bytes (which bounds what its
- * entries may claim); closes zip. */
-static GPtrArray *
-npz_read_archive (zip_t *zip, guint64 archive_size, const char *base, GError **error)
-{
-  g_autoptr (GPtrArray) arrays = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_array_free);
-  g_autoptr (GHashTable) names = g_hash_table_new (g_str_hash, g_str_equal);
-  zip_int64_t n_entries = zip_get_num_entries (zip, 0);
-  gboolean ok = TRUE;
-
-  for (zip_int64_t i = 0; ok && i < n_entries; i++)
-    {
-      OnyxArray *array = npz_read_entry (zip, (zip_uint64_t) i, archive_size, base, error);
-
-      ok = array != NULL && npz_name_is_new (names, array, base, error);
-      if (array != NULL)
-        g_ptr_array_add (arrays, array);
-    }
-  zip_discard (zip);
-  return ok ? g_steal_pointer (&arrays) : NULL;
-}
-
-GPtrArray *
-onyx_npz_read (const char *path, GError **error)
-{
-  g_autofree char *base = g_path_get_basename (path);
-  zip_error_t zip_error;
-  GStatBuf st;
-  zip_t *zip;
-  int code = 0;
-
-  zip = zip_open (path, ZIP_RDONLY, &code);
-  if (zip == NULL)
-    {
-      zip_error_init_with_code (&zip_error, code);
-      zip_fail (error, base, "cannot open it as an .npz (a zip archive)", &zip_error);
-      zip_error_fini (&zip_error);
-      return NULL;
-    }
-  if (g_stat (path, &st) != 0)
-    st.st_size = 0;
-  return npz_read_archive (zip, (guint64) st.st_size, base, error);
-}
-
-/* label names the archive in messages ("archive" when NULL). */
-GPtrArray *
-onyx_npz_parse (const guint8 *bytes, gsize len, const char *label, GError **error)
-{
-  zip_error_t zip_error;
-  zip_t *zip = NULL;
-
-  g_return_val_if_fail (bytes != NULL || len == 0, NULL);
-  if (label == NULL)
-    label = "archive";
-  /* libzip opens an empty buffer as an archive without entries, but an empty file
-   * as no zip at all: bytes read as the file holding them would. */
-  if (len == 0)
-    zip_error_init_with_code (&zip_error, ZIP_ER_NOZIP);
-  else
-    {
-      zip_source_t *source;
-
-      zip_error_init (&zip_error);
-      /* The source reads bytes in place: libzip neither copies nor frees them. */
-      source = zip_source_buffer_create (bytes, len, 0, &zip_error);
-      if (source != NULL && (zip = zip_open_from_source (source, ZIP_RDONLY, &zip_error)) == NULL)
-        zip_source_free (source);
-    }
-  if (zip == NULL)
-    {
-      zip_fail (error, label, "cannot open it as an .npz (a zip archive)", &zip_error);
-      zip_error_fini (&zip_error);
-      return NULL;
-    }
-  zip_error_fini (&zip_error);
-  return npz_read_archive (zip, len, label, error);
-}
-
-static gboolean
-write_fail (GError **error, const char *label, const char *what, int error_number)
-{
-  g_autofree char *escaped = onyx_display_escape (label);
-
-  g_set_error (error, G_IO_ERROR, g_io_error_from_errno (error_number), "%s: %s: %s", escaped,
-               what, g_strerror (error_number));
-  return FALSE;
-}
-
-/* Builds the archive in tmp_path, which exists and is empty. The preambles and the
- * arrays' data are referenced by libzip until zip_close, not copied. */
-static gboolean
-npz_build (const char *tmp_path, GPtrArray *arrays, GPtrArray *preambles, const char *base,
-           GError **error)
-{
-  g_autofree zip_buffer_fragment_t *fragments = g_new0 (zip_buffer_fragment_t, 2 * arrays->len);
-  zip_error_t zip_error;
-  gboolean failed = FALSE;
-  zip_t *zip;
-  int code = 0;
-
-  zip = zip_open (tmp_path, ZIP_CREATE | ZIP_TRUNCATE, &code);
-  if (zip == NULL)
-    {
-      zip_error_init_with_code (&zip_error, code);
-      zip_fail (error, base, "cannot write", &zip_error);
-      zip_error_fini (&zip_error);
-      return FALSE;
-    }
-  for (guint i = 0; i < arrays->len; i++)
-    {
-      const OnyxArray *array = g_ptr_array_index (arrays, i);
-      g_autofree char *entry = g_strconcat (array->name, ".npy", NULL);
-      zip_buffer_fragment_t *pair = fragments + 2 * i;
-      zip_source_t *source;
-      zip_int64_t index;
-      gsize size;
-
-      pair[0].data = (zip_uint8_t *) g_bytes_get_data (g_ptr_array_index (preambles, i), &size);
-      pair[0].length = size;
-      pair[1].data = (zip_uint8_t *) g_bytes_get_data (array->data, &size);
-      pair[1].length = size;
-      source = zip_source_buffer_fragment (zip, pair, size > 0 ? 2 : 1, 0);
-      index = source != NULL ? zip_file_add (zip, entry, source, 0) : -1;
-      if (source != NULL && index < 0)
-        zip_source_free (source);
-      failed = index < 0
-               || zip_set_file_compression (zip, (zip_uint64_t) index, ZIP_CM_STORE, 0) != 0;
-      if (failed)
-        break;
-    }
-  if (failed || zip_close (zip) != 0)
-    {
-      zip_fail (error, base, "cannot write", zip_get_error (zip));
-      zip_discard (zip);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-gboolean
-onyx_npz_write (const char *path, GPtrArray *arrays, GError **error)
-{
-  /* An archive with no entries: only the end of central directory record. */
-  static const guint8 empty_zip[22] = { 'P', 'K', 5, 6 };
-  g_autofree char *base = g_path_get_basename (path);
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_autofree char *tmp_path = NULL;
-  g_autoptr (GPtrArray) preambles = NULL;
-  g_autoptr (GHashTable) names = NULL;
-  const char *step = NULL;
-  int saved_errno = 0;
-  mode_t mode;
-  int fd;
-
-  g_return_val_if_fail (path != NULL && arrays != NULL, FALSE);
-
-  /* Everything that can be checked is checked before the folder is touched. */
-  preambles = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
-  names = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; i < arrays->len; i++)
-    {
-      const OnyxArray *array = g_ptr_array_index (arrays, i);
-      g_autofree char *label = NULL;
-      GBytes *preamble;
-
-      if (array->name == NULL || array->name[0] == '\0')
-        {
-          array_fail (error, base, "array %u has no name, which an .npz entry needs", i + 1);
-          return FALSE;
-        }
-      label = g_strdup_printf ("%s: %s", base, array->name);
-      if (!g_hash_table_add (names, array->name))
-        {
-          array_fail (error, label, "two arrays have this name");
-          return FALSE;
-        }
-      preamble = npy_preamble (array, label, error);
-      if (preamble == NULL)
-        return FALSE;
-      g_ptr_array_add (preambles, preamble);
-    }
-
-  if (!onyx_file_replacing_mode (path, &mode))
-    {
-      array_fail (error, base, "is a folder, not a file");
-      return FALSE;
-    }
-
-  /* Beside the target, so that the rename is atomic. */
-  tmp_path = g_strdup_printf ("%s.XXXXXX", path);
-  fd = g_mkstemp_full (tmp_path, O_RDWR | O_CLOEXEC, 0600);
-  if (fd < 0)
-    return write_fail (error, base, "cannot create a file in its folder", errno);
-  /* libzip deletes an archive left without entries: that one is written here. */
-  if (arrays->len == 0 && write (fd, empty_zip, sizeof empty_zip) != (gssize) sizeof empty_zip)
-    saved_errno = errno != 0 ? errno : EIO, step = "cannot write";
-  close (fd);
-  /* libzip writes the archive beside tmp_path, then renames it over tmp_path. */
-  if (arrays->len > 0 && !npz_build (tmp_path, arrays, preambles, base, error))
-    {
-      g_unlink (tmp_path);
-      return FALSE;
-    }
-
-  if (step == NULL)
-    {
-      fd = open (tmp_path, O_RDWR | O_CLOEXEC);
-      if (fd < 0)
-        saved_errno = errno, step = "cannot write";
-      else
-        {
-          if (fchmod (fd, mode) != 0)
-            saved_errno = errno, step = "cannot set permissions";
-          else if (fsync (fd) != 0)
-            saved_errno = errno, step = "cannot write";
-          if (close (fd) != 0 && step == NULL)
-            saved_errno = errno, step = "cannot write";
-        }
-    }
-  if (step == NULL && g_rename (tmp_path, path) != 0)
-    saved_errno = errno, step = "cannot replace the file";
-  if (step != NULL)
-    {
-      g_unlink (tmp_path);
-      return write_fail (error, base, step, saved_errno);
-    }
-  onyx_file_sync_folder (dir);
-  return TRUE;
 }
