@@ -8,8 +8,10 @@ fuzz-wire: requests and results of real runs of onyx-cli on small test models,
   captured on their way to and from Onyx's helper, each behind the byte that tells
   fuzz-wire.c what it is (0 request, 1 result, 2 the helper's whole input, 3 the app's).
   To capture them this script stands in for the helper (ONYX_ONNX_HELPER names it),
-  starts the real one and passes every byte along, keeping a copy. Needs a build with
-  ONNX Runtime.
+  starts the real one (onyx-ort-helper) and passes every byte and memory file along,
+  keeping a copy. In the whole streams, a part that crossed in a memory file is
+  written on the stream instead, as a file cannot pass one. Needs a build with ONNX
+  Runtime.
 
 usage: make-fuzz-seeds.py BUILD_DIR OUT_DIR   (run with /usr/bin/python3, from the source root)"""
 import os
@@ -25,6 +27,8 @@ import numpy as np
 
 JOB_RUN = 3  # ONYX_ONNX_JOB_RUN of onyx-onnx.h
 NONE = (1 << 64) - 1  # a part's length that says "no part"
+REQUEST = struct.Struct("=Qq")  # a job's kind and argument (onyx-onnx-private.h)
+PART = struct.Struct("=QQ")  # a part's length, and whether its bytes are in a memory file
 
 
 def write(path, data):
@@ -59,7 +63,8 @@ def array_seeds(out):
 
 def relay():
     """Stands in for the helper: fd 3 is the app's socket. Starts the real helper on
-    a socket of its own and passes bytes both ways, keeping copies."""
+    a socket of its own and passes bytes and memory files both ways, keeping copies
+    (a memory file's bytes, each after its length, in a file of their own)."""
     capture = os.environ["ONYX_SEED_CAPTURE"]
     app = socket.socket(fileno=os.dup(3))
     ours, theirs = socket.socketpair()  # while fd 3 is taken: neither gets it
@@ -69,46 +74,79 @@ def relay():
     theirs.close()
     stem = os.path.join(capture, str(os.getpid()))
     copies = {app: open(stem + ".jobs.part", "wb"), ours: open(stem + ".answers.part", "wb")}
+    files = {app: open(stem + ".jobs-files.part", "wb"), ours: open(stem + ".answers-files.part", "wb")}
     other = {app: ours, ours: app}
     open_ends = [app, ours]
     while open_ends:
         for end in select.select(open_ends, [], [])[0]:
-            data = end.recv(1 << 16)
+            data, fds, _flags, _address = socket.recv_fds(end, 1 << 16, 1)
             if not data:
                 open_ends.remove(end)
                 other[end].shutdown(socket.SHUT_WR)
                 continue
             copies[end].write(data)
-            other[end].sendall(data)
-    for f in copies.values():
+            for fd in fds:
+                contents = os.pread(fd, os.fstat(fd).st_size, 0)
+                files[end].write(struct.pack("=Q", len(contents)) + contents)
+            sent = socket.send_fds(other[end], [data], fds) if fds else 0
+            other[end].sendall(data[sent:])
+            for fd in fds:
+                os.close(fd)
+    for f in list(copies.values()) + list(files.values()):
         f.close()
         os.rename(f.name, f.name[:-len(".part")])
     return helper.wait()
 
 
-def parts(stream, at, n):
-    """n length-prefixed parts from stream[at:]: (parts, where they end)."""
-    found = []
-    for _ in range(n):
-        (length,) = struct.unpack_from("=Q", stream, at)
-        at += 8
+def memory_files(copy):
+    """The memory files' bytes kept by relay(), in the order they came."""
+    found, at = [], 0
+    while at < len(copy):
+        (length,) = struct.unpack_from("=Q", copy, at)
+        found.append(copy[at + 8:at + 8 + length])
+        at += 8 + length
+    return found
+
+
+class Stream:
+    """What one side sent, read part by part; `inline` is the same with every part on
+    the stream, as fuzz-wire.c reads it from a file."""
+
+    def __init__(self, data, files):
+        self.data, self.files, self.at, self.inline = data, files, 0, bytearray()
+
+    def more(self):
+        return self.at < len(self.data)
+
+    def fixed(self, layout):
+        values = layout.unpack_from(self.data, self.at)
+        self.inline += self.data[self.at:self.at + layout.size]
+        self.at += layout.size
+        return values
+
+    def part(self):
+        length, in_file = PART.unpack_from(self.data, self.at)
+        self.at += PART.size
         if length == NONE:
-            found.append(None)
+            self.inline += PART.pack(NONE, 0)
+            return None
+        if in_file:
+            found = self.files.pop(0)
         else:
-            found.append(stream[at:at + length])
-            at += length
-    return found, at
+            found = self.data[self.at:self.at + length]
+            self.at += length
+        assert len(found) == length
+        self.inline += PART.pack(length, 0) + found
+        return found
 
 
 def split(jobs, answers):
     """The jobs of one helper and its answers, in order: [(kind, input, result, text)]."""
-    exchanges, at_job, at_answer = [], 0, 0
-    while at_job < len(jobs):
-        kind, _argument, length = struct.unpack_from("=QqQ", jobs, at_job)
-        at_job += 24
-        job_input = jobs[at_job:at_job + length]
-        at_job += length
-        (result, text), at_answer = parts(answers, at_answer, 2)
+    exchanges = []
+    while jobs.more():
+        kind, _argument = jobs.fixed(REQUEST)
+        job_input = jobs.part()
+        result, text = answers.part(), answers.part()
         exchanges.append((kind, job_input, result, text))
     return exchanges
 
@@ -134,7 +172,7 @@ def wire_seeds(build, out):
         np.savez(os.path.join(tmp, "reference.npz"), y=np.zeros((1, 3, 8, 8), dtype="<f4"),
                  x=np.zeros((2,), dtype="<f4"))
         env = dict(os.environ, ONYX_ONNX_HELPER=os.path.abspath(__file__), ONYX_SEED_CAPTURE=capture,
-                   ONYX_SEED_REAL_HELPER=os.path.abspath(os.path.join(build, "src/helper/onyx-onnx-helper")))
+                   ONYX_SEED_REAL_HELPER=os.path.abspath(os.path.join(build, "src/helper/onyx-ort-helper")))
         for name, args in runs.items():
             args = [a.replace("@tmp", tmp) for a in args]
             subprocess.run([os.path.join(build, "src/cli/onyx-cli"), "run", os.path.join(data, args[0])] + args[1:],
@@ -143,21 +181,23 @@ def wire_seeds(build, out):
             while any(f.endswith(".part") for f in os.listdir(capture)):
                 time.sleep(0.05)
             for stem in sorted({f.rsplit(".", 1)[0] for f in os.listdir(capture)}):
-                with open(os.path.join(capture, stem + ".jobs"), "rb") as f:
-                    jobs = f.read()
-                with open(os.path.join(capture, stem + ".answers"), "rb") as f:
-                    answers = f.read()
-                exchanges = split(jobs, answers)
+                sides = {}
+                for side in ("jobs", "answers"):
+                    with open(os.path.join(capture, stem + "." + side), "rb") as f:
+                        sent = f.read()
+                    with open(os.path.join(capture, stem + "." + side + "-files"), "rb") as f:
+                        sides[side] = Stream(sent, memory_files(f.read()))
+                    os.remove(os.path.join(capture, stem + "." + side))
+                    os.remove(os.path.join(capture, stem + "." + side + "-files"))
+                exchanges = split(sides["jobs"], sides["answers"])
                 if exchanges and all(kind == JOB_RUN for kind, _, _, _ in exchanges):
                     if name in framed:
-                        write(os.path.join(out, name + "-jobs"), b"\x02" + jobs)
-                        write(os.path.join(out, name + "-answers"), b"\x03" + answers)
+                        write(os.path.join(out, name + "-jobs"), b"\x02" + sides["jobs"].inline)
+                        write(os.path.join(out, name + "-answers"), b"\x03" + sides["answers"].inline)
                     for kind, job_input, result, _text in exchanges:
                         write(os.path.join(out, name + "-request"), b"\x00" + job_input)
                         if result is not None:
                             write(os.path.join(out, name + "-result"), b"\x01" + result)
-                os.remove(os.path.join(capture, stem + ".jobs"))
-                os.remove(os.path.join(capture, stem + ".answers"))
 
 
 def main():
