@@ -118,8 +118,8 @@ stop_worker (Worker *worker)
   return signal_number;
 }
 
-/* The worker's helper (onyx-programs.h); ONYX_ONNX_HELPER names another, for both
- * workers. */
+/* The worker's helper (onyx-programs.h); ONYX_ONNX_HELPER names another, for every
+ * worker. */
 static char *
 helper_path (const Worker *worker)
 {
