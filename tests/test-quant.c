@@ -1,8 +1,12 @@
 /* A model's quantization through the core API (onyx-quant.h), on the quantized test
- * models of tools/make-qdq-model.py and the int4 LLM: tensors, nodes and summary. */
+ * models of tools/make-qdq-model.py and the int4 LLM: tensors, nodes and summary; the
+ * checks kept up to date by OnyxProblemList edit by edit. */
 #include <math.h>
 #include <string.h>
 
+#include "onyx-diagnose.h"
+#include "onyx-edits.h"
+#include "onyx-problem-list.h"
 #include "onyx-quant.h"
 #include "onyx-test-util.h"
 
@@ -189,6 +193,75 @@ test_weight_only (void)
   g_assert_cmpuint (packed->n_scales, ==, 128 * 2);
 }
 
+/* ---- The checks, followed edit by edit ---- */
+
+static guint
+count_kind (GPtrArray *problems, OnyxProblemKind kind, const char *node)
+{
+  guint n = 0;
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const OnyxProblem *problem = problems->pdata[i];
+      n += problem->kind == kind && (node == NULL || g_strcmp0 (problem->node, node) == 0);
+    }
+  return n;
+}
+
+/* Removing the Gemm leaves its weight's DequantizeLinear feeding nothing: said once,
+ * as quantization's finding rather than a dead node; undone, gone. */
+static void
+test_unused_dequantize_followed (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("qdq_cnn.onnx");
+  g_autoptr (OnyxProblemList) problems = onyx_problem_list_new (doc);
+  Onnx__NodeProto *gemm = onyx_graph_index_node_by_name (onyx_document_get_index (doc), "/fc/Gemm");
+  g_autoptr (GError) error = NULL;
+  GPtrArray *found;
+
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (problems), ONYX_PROBLEM_QUANT_UNUSED_DEQUANTIZE, NULL), ==, 0);
+  g_assert_true (onyx_edit_delete_node (doc, gemm, &error));
+  g_assert_no_error (error);
+  found = onyx_problem_list_get (problems);
+  g_assert_cmpuint (count_kind (found, ONYX_PROBLEM_QUANT_UNUSED_DEQUANTIZE, "fc.weight_DequantizeLinear"), ==, 1);
+  g_assert_cmpuint (count_kind (found, ONYX_PROBLEM_QUANT_UNUSED_DEQUANTIZE, "fc.bias_DequantizeLinear"), ==, 1);
+  g_assert_cmpuint (count_kind (found, ONYX_PROBLEM_DEAD_NODE, "fc.weight_DequantizeLinear"), ==, 0);
+  g_assert_true (onyx_document_undo (doc));
+  found = onyx_problem_list_get (problems);
+  g_assert_cmpuint (count_kind (found, ONYX_PROBLEM_QUANT_UNUSED_DEQUANTIZE, NULL), ==, 0);
+}
+
+/* A DequantizeLinear given another scale by an edit: the pair's finding comes with the
+ * step and goes with its undo, as the full pass says. */
+static void
+test_pair_followed (void)
+{
+  g_autoptr (OnyxDocument) doc = test_open_data ("qdq_cnn.onnx");
+  g_autoptr (OnyxProblemList) problems = onyx_problem_list_new (doc);
+  Onnx__NodeProto *dequantize = onyx_graph_index_node_by_name (onyx_document_get_index (doc),
+                                                               "/stem/Relu_output_0_DequantizeLinear");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) full = NULL;
+  OnyxQuantChecks checks;
+
+  /* Another activation's scale: a constant of the graph, of another value. */
+  g_assert_true (onyx_edit_reconnect (doc, dequantize, 1, "/down/Relu_output_0_scale", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (problems), ONYX_PROBLEM_QUANT_PAIR,
+                                "/stem/Relu_output_0_DequantizeLinear"), ==, 1);
+  full = onyx_diagnose_model (onyx_document_get_proto (doc));
+  g_assert_cmpuint (count_kind (full, ONYX_PROBLEM_QUANT_PAIR, NULL), ==, 1);
+  g_clear_pointer (&full, g_ptr_array_unref);
+  g_assert_true (onyx_document_undo (doc));
+  g_assert_cmpuint (count_kind (onyx_problem_list_get (problems), ONYX_PROBLEM_QUANT_PAIR, NULL), ==, 0);
+  /* The checks ran: every pair, scale and zero point of the model. */
+  full = onyx_diagnose_file (onyx_document_get_model (doc), FALSE, &checks);
+  g_assert_cmpuint (checks.pairs, ==, 9);
+  g_assert_cmpuint (checks.scales, ==, 21);
+  g_assert_cmpuint (checks.zero_points, ==, 21);
+  g_assert_cmpuint (checks.dequantizers, ==, 21);
+  g_assert_cmpuint (checks.axes, ==, 12);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -198,5 +271,7 @@ main (int argc, char **argv)
   g_test_add_func ("/quant/dynamic", test_dynamic);
   g_test_add_func ("/quant/qoperator", test_qoperator);
   g_test_add_func ("/quant/weight-only", test_weight_only);
+  g_test_add_func ("/quant/unused-dequantize-followed", test_unused_dequantize_followed);
+  g_test_add_func ("/quant/pair-followed", test_pair_followed);
   return g_test_run ();
 }

@@ -2,7 +2,8 @@
  *
  *   onyx-quant.c           the analysis: the graph's tensors, each node's role
  *   onyx-quant-tensors.c   the quantized tensors, from the nodes' slots
- *   onyx-quant-summary.c   the summary, and the texts of tensors and nodes */
+ *   onyx-quant-summary.c   the summary, and the texts of tensors and nodes
+ *   onyx-diagnose-quant.c  the checks (Problems) made from it */
 #pragma once
 
 #include "onyx-graph-index.h"

@@ -1,6 +1,6 @@
 /* onyx-quant.h: what a model's quantization is, for the panel, `onyx-cli info` and
- * `nodes`: each quantized tensor with its type, scales, zero points, axis and the
- * float range it can hold; each node, whether it runs quantized and in which types
+ * `nodes`, and the checks (onyx-diagnose-quant.c): each quantized tensor with its
+ * type, scales, zero points, axis and the float range it can hold; each node, whether it runs quantized and in which types
  * ("Conv · uint8×int8 → uint8"); the model, how many operators run quantized and
  * which stay float, and the bits a weight takes.
  *
