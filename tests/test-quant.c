@@ -1,6 +1,7 @@
 /* A model's quantization through the core API (onyx-quant.h), on the quantized test
  * models of tools/make-qdq-model.py and the int4 LLM: tensors, nodes and summary; the
- * checks kept up to date by OnyxProblemList edit by edit. */
+ * checks kept up to date by OnyxProblemList edit by edit; the accuracy report made
+ * from a run's deltas. */
 #include <math.h>
 #include <string.h>
 
@@ -262,6 +263,70 @@ test_pair_followed (void)
   g_assert_cmpuint (checks.axes, ==, 12);
 }
 
+/* ---- Accuracy per layer ---- */
+
+static OnyxRunDelta *
+delta_of (const char *name, const char *other, double sum_sq_ref, double sum_sq_diff, double max_abs)
+{
+  OnyxRunDelta *delta = g_new0 (OnyxRunDelta, 1);
+  delta->name = g_strdup (name);
+  delta->other = g_strdup (other);
+  delta->sum_sq_ref = sum_sq_ref;
+  delta->sum_sq_diff = sum_sq_diff;
+  delta->max_abs = max_abs;
+  delta->max_ref = 1;
+  return delta;
+}
+
+static void
+test_accuracy (void)
+{
+  g_autoptr (OnyxModel) model = test_load_data ("qdq_cnn.onnx");
+  g_autoptr (OnyxModel) twin = test_load_data ("qdq_cnn_float.onnx");
+  g_auto (GStrv) pairs = onyx_quant_accuracy_pairs (model, twin);
+  g_autoptr (OnyxQuantAccuracy) accuracy = NULL;
+  OnyxRunResult result = { 0 };
+  OnyxRunStats range = { .name = (char *) "/down/Relu_output_0", .min = 0, .max = 4 };
+  const OnyxQuantLayer *worst;
+
+  /* Each of the 8 layers: its dequantized output against the float model's tensor of
+   * the name its QuantizeLinear reads (past the Relu). */
+  g_assert_nonnull (pairs);
+  g_assert_cmpuint (g_strv_length (pairs), ==, 16);
+  g_assert_cmpstr (pairs[0], ==, "/stem/Relu_output_0_DequantizeLinear_Output");
+  g_assert_cmpstr (pairs[1], ==, "/stem/Relu_output_0");
+  g_assert_cmpstr (pairs[14], ==, "/fc/Gemm_output_0");
+  g_assert_cmpstr (pairs[15], ==, "/fc/Gemm_output_0");
+  g_assert_null (onyx_quant_accuracy_pairs (twin, model));
+
+  /* A run's deltas: 40 dB everywhere but /down/Conv (10 dB), then /fc/Gemm (5 dB). */
+  result.deltas = onyx_run_delta_list_new ();
+  result.other_stats = g_ptr_array_new ();
+  g_ptr_array_add (result.other_stats, &range);
+  for (guint i = 0; pairs[i] != NULL; i += 2)
+    {
+      double noise = g_str_has_prefix (pairs[i], "/down/") ? 0.1
+                     : g_str_has_prefix (pairs[i], "/fc/") ? 0.316228 : 1e-4;
+      g_ptr_array_add (result.deltas, delta_of (pairs[i], pairs[i + 1], 1.0, noise, 0.5));
+    }
+  accuracy = onyx_quant_accuracy_new (model, &result, ONYX_QUANT_DEFAULT_SQNR_DB);
+  g_assert_cmpuint (accuracy->n_quantized, ==, 8);
+  g_assert_cmpuint (accuracy->n_uncompared, ==, 0);
+  g_assert_cmpuint (accuracy->layers->len, ==, 8);
+  worst = accuracy->layers->pdata[0];
+  g_assert_cmpstr (worst->node->name, ==, "/fc/Gemm");
+  g_assert_cmpfloat (fabs (worst->sqnr_db - 5), <, 0.01);
+  g_assert_cmpstr (((const OnyxQuantLayer *) accuracy->layers->pdata[1])->node->name, ==, "/down/Conv");
+  /* The first in graph order under 20 dB, not the worst. */
+  g_assert_nonnull (accuracy->first_below);
+  g_assert_cmpstr (accuracy->first_below->node->name, ==, "/down/Conv");
+  g_assert_cmpfloat (fabs (accuracy->first_below->sqnr_db - 10), <, 0.01);
+  /* Its largest difference against the float tensor's range, 4. */
+  g_assert_cmpfloat (accuracy->first_below->range_error, ==, 0.5 / 4);
+  g_ptr_array_unref (result.deltas);
+  g_ptr_array_unref (result.other_stats);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -273,5 +338,6 @@ main (int argc, char **argv)
   g_test_add_func ("/quant/weight-only", test_weight_only);
   g_test_add_func ("/quant/unused-dequantize-followed", test_unused_dequantize_followed);
   g_test_add_func ("/quant/pair-followed", test_pair_followed);
+  g_test_add_func ("/quant/accuracy", test_accuracy);
   return g_test_run ();
 }

@@ -3,7 +3,8 @@
  *   onyx-quant.c           the analysis: the graph's tensors, each node's role
  *   onyx-quant-tensors.c   the quantized tensors, from the nodes' slots
  *   onyx-quant-summary.c   the summary, and the texts of tensors and nodes
- *   onyx-diagnose-quant.c  the checks (Problems) made from it */
+ *   onyx-diagnose-quant.c  the checks (Problems) made from it
+ *   onyx-quant-accuracy.c  the error per layer against the float twin */
 #pragma once
 
 #include "onyx-graph-index.h"

@@ -1,7 +1,8 @@
 /* onyx-quant.c: a model's quantization read from its main graph: which tensors are
  * held quantized and how, which nodes run quantized and in what types, the summary.
  * The tensors are onyx-quant-tensors.c's, the summary and texts
- * onyx-quant-summary.c's, the checks onyx-diagnose-quant.c's. */
+ * onyx-quant-summary.c's, the checks onyx-diagnose-quant.c's, the accuracy per layer
+ * onyx-quant-accuracy.c's. */
 #include "onyx-quant-private.h"
 
 #include <math.h>

@@ -1,8 +1,10 @@
 /* onyx-quant.h: what a model's quantization is, for the panel, `onyx-cli info` and
  * `nodes`, and the checks (onyx-diagnose-quant.c): each quantized tensor with its
- * type, scales, zero points, axis and the float range it can hold; each node, whether it runs quantized and in which types
- * ("Conv · uint8×int8 → uint8"); the model, how many operators run quantized and
- * which stay float, and the bits a weight takes.
+ * type, scales, zero points, axis and the float range it can hold; each node, whether
+ * it runs quantized and in which types ("Conv · uint8×int8 → uint8"); the model, how
+ * many operators run quantized and which stay float, and the bits a weight takes.
+ * Then, given a run of the model against its float twin (onyx-run.h), the error each
+ * quantized layer adds (onyx-quant-accuracy.c).
  *
  * Knows the quantization operators of ai.onnx at every opset (QuantizeLinear and
  * DequantizeLinear with axis, block_size from 21, output_dtype, saturate; int4 and
@@ -18,6 +20,7 @@
 #include <glib.h>
 
 #include "onyx-proto.h"
+#include "onyx-run.h"
 #include "onyx-summary.h"
 
 G_BEGIN_DECLS
@@ -135,6 +138,47 @@ gboolean onyx_quant_type_range (int32_t elem_type,
                                 double *low,
                                 double *high);
 
+/* ---- Accuracy per layer (onyx-quant-accuracy.c) ---- */
+
+/* The threshold under which a layer loses accuracy, by default. int8 layers of a
+ * calibrated model keep 25–45 dB; a wrong scale drops a layer under 10. */
+#define ONYX_QUANT_DEFAULT_SQNR_DB 20.0
+
+/* The tensors to compare in a run of `model` against its float twin `other`
+ * (OnyxRunOptions.pairs): for each layer that runs quantized, the value its readers
+ * see (after its output's QuantizeLinear → DequantizeLinear, a Relu between, or the
+ * Cast and Mul that scale an integer result back) and the float model's counterpart
+ * (same name, else the node the diff matches). NULL-terminated, in pairs; NULL when
+ * `model` runs nothing quantized. */
+GStrv onyx_quant_accuracy_pairs (OnyxModel *model,
+                                 OnyxModel *other);
+
+typedef struct {
+  const Onnx__NodeProto *node;   /* of the quantized model (borrowed) */
+  guint index;
+  char *tensor;                  /* compared: the quantized model's */
+  char *other;                   /* the float model's */
+  double sqnr_db;                /* 10 log10 (Σ b² / Σ (a − b)²); +inf when equal */
+  double range_error;            /* max |a − b| against the float tensor's max − min */
+  double max_abs;
+} OnyxQuantLayer;
+
+typedef struct {
+  GPtrArray *layers;             /* OnyxQuantLayer: worst (lowest SQNR) first */
+  const OnyxQuantLayer *first_below;  /* the first, in graph order, under the threshold */
+  double threshold_db;
+  guint n_quantized;             /* layers that run quantized */
+  guint n_uncompared;            /* of them, with no counterpart or an integer value */
+} OnyxQuantAccuracy;
+
+/* The layers' errors from a run made with onyx_quant_accuracy_pairs (its deltas and
+ * the float model's statistics). */
+OnyxQuantAccuracy *onyx_quant_accuracy_new  (OnyxModel           *model,
+                                             const OnyxRunResult *result,
+                                             double               threshold_db);
+void               onyx_quant_accuracy_free (OnyxQuantAccuracy   *accuracy);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxQuant, onyx_quant_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxQuantAccuracy, onyx_quant_accuracy_free)
 
 G_END_DECLS
