@@ -101,11 +101,17 @@ check_scale (Checking *c, const OnyxQuantRead *read)
   const char *name = read->node->input[read->slot];
   const Onnx__TensorProto *constant = onyx_quant_constant (c->quant, name);
   guint64 n = 0, n_bad[N_BAD] = { 0 }, first[N_BAD] = { 0 };
-  g_autofree double *values = onyx_quant_read_values (c->quant, name, &n);
+  g_autofree double *read_now = NULL;
+  const double *values = NULL;
   g_autofree char *label = NULL, *shown = NULL, *where = NULL, *value = NULL;
   double normal;
   Bad worst = N_BAD;
 
+  /* The tensor's record holds them already (an LLM's block scales are millions). */
+  if (read->tensor != NULL && read->tensor->scales != NULL && g_strcmp0 (read->tensor->scale_name, name) == 0)
+    values = read->tensor->scales, n = read->tensor->n_scales;
+  else
+    values = read_now = onyx_quant_read_values (c->quant, name, &n);
   if (values == NULL)
     return;
   c->checks->scales++;
