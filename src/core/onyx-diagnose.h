@@ -54,6 +54,4 @@ GPtrArray *onyx_diagnose_file (OnyxModel       *model,
                                gboolean         full,
                                OnyxQuantChecks *checks);
 
-
-
 G_END_DECLS
