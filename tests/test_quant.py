@@ -202,6 +202,34 @@ class Checks(unittest.TestCase):
         self.assertEqual([(p["kind"], p["node"]) for p in found], [("quant-axis", target.name)])
         self.assertIn("in blocks of 32", found[0]["message"])
 
+    def test_scales_past_the_budget_are_counted_not_read(self):
+        # One scale of 0 among the first values of a per-channel scale too large to
+        # read (Onyx reads 2^20 scales and zero points at most: an LLM's blocks are
+        # billions), beside a small one that is read and judged.
+        channels = (1 << 20) + 1
+        scale = np.full(channels, 0.01, np.float32)
+        scale[0] = 0
+        graph = helper.make_graph(
+            [helper.make_node("DequantizeLinear", ["big", "big_scale"], ["big_float"], axis=0, name="big_dq"),
+             helper.make_node("DequantizeLinear", ["small", "small_scale"], ["small_float"], name="small_dq")],
+            "g", [], [helper.make_tensor_value_info("big_float", TensorProto.FLOAT, [channels]),
+                      helper.make_tensor_value_info("small_float", TensorProto.FLOAT, [4])],
+            [numpy_helper.from_array(np.ones(channels, np.int8), "big"),
+             numpy_helper.from_array(scale, "big_scale"),
+             numpy_helper.from_array(np.ones(4, np.int8), "small"),
+             numpy_helper.from_array(np.float32(0), "small_scale")])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "big.onnx")
+            onnx.save(model, path)
+            report = check_json(path)[0]
+            run = cli("check", path)
+        found = [(p["kind"], p["node"]) for p in report["problems"] if p["kind"] in QUANT_KINDS]
+        self.assertEqual(found, [("quant-scale", "small_dq")])
+        checks = report["quantization_checks"]
+        self.assertEqual((checks["scales"], checks["unread"], checks["unread_values"]), (1, 1, channels))
+        self.assertIn("1 constant of 1,048,577 values in all left unjudged", run.stdout)
+
     def test_no_false_finding_on_valid_quantized_models(self):
         """ONNX's operator tests of quantization (Debian's corpus and ONNX 1.22.0's, kept
         in tests/data/onnx-quant-tests), each also with its inputs as constants; the

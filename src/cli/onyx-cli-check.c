@@ -5,6 +5,7 @@
 #include "onyx-diagnose.h"
 #include "onyx-json.h"
 #include "onyx-model.h"
+#include "onyx-quant.h"
 #include "onyx-types.h"
 #include "onyx-text.h"
 
@@ -26,6 +27,8 @@ write_quant_checks_json (OnyxJson *json, const OnyxQuantChecks *checks)
   onyx_json_member_uint (json, "axes", checks->axes);
   onyx_json_member_uint (json, "float_ops", checks->float_ops);
   onyx_json_member_uint (json, "dequantizers", checks->dequantizers);
+  onyx_json_member_uint (json, "unread", checks->unread);
+  onyx_json_member_uint (json, "unread_values", checks->unread_values);
   onyx_json_end_object (json);
 }
 
@@ -198,6 +201,15 @@ check_model (OnyxModel *model, OnyxJson *json, gboolean several, gpointer data)
                 ONYX_CLI_PLURAL (checks.axes, "scale", "scales"), checks.float_ops,
                 ONYX_CLI_PLURAL (checks.float_ops, "operator", "operators"), checks.dequantizers,
                 ONYX_CLI_PLURAL (checks.dequantizers, "DequantizeLinear", "DequantizeLinears"));
+      if (!several && checks.unread > 0)
+        {
+          g_autofree char *values = onyx_format_count_grouped (checks.unread_values, ONYX_COUNT_PLAIN);
+          g_autofree char *budget = onyx_format_count_grouped (ONYX_QUANT_VALUE_BUDGET, ONYX_COUNT_PLAIN);
+          printf ("%s: quantization: %u %s of %s values in all left unjudged (Onyx reads %s scales and zero "
+                  "points at most)\n",
+                  onyx_model_get_display_name (model), checks.unread,
+                  ONYX_CLI_PLURAL (checks.unread, "constant", "constants"), values, budget);
+        }
       print_summary (model, problems);
     }
   return onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 ? ONYX_EXIT_PROBLEMS : ONYX_EXIT_OK;

@@ -555,4 +555,5 @@ onyx_diagnose_quant (const Onnx__ModelProto *model, const char *base_dir, GPtrAr
       const OnyxQuantNode *record = onyx_quant_lookup_node (quant, tensor->node);
       check_block_scales (&c, tensor, record->index);
     }
+  checks->unread = onyx_quant_get_unread (quant, &checks->unread_values);
 }

@@ -37,7 +37,7 @@ GPtrArray *onyx_diagnose_model_full (const Onnx__ModelProto *model);
  * zero points judged (each tensor once), QuantizeLinear → DequantizeLinear pairs
  * compared, per-axis and blocked scales measured against their tensor, float operators
  * with a quantized form looked at, DequantizeLinear nodes (whose use the dead-node
- * walk judges). */
+ * walk judges); those left unjudged for their size. */
 typedef struct {
   guint scales;
   guint zero_points;
@@ -45,6 +45,8 @@ typedef struct {
   guint axes;
   guint float_ops;
   guint dequantizers;
+  guint unread;           /* scale and zero point constants left unread (onyx-quant.h's budget) */
+  guint64 unread_values;  /* and the values they hold */
 } OnyxQuantChecks;
 
 /* onyx_diagnose_model or, with `full`, _full of a model read from a file: constants

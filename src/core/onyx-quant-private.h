@@ -35,6 +35,8 @@ struct _OnyxQuant {
   GPtrArray *zero_point_reads;    /* and of every zero point slot */
   OnyxQuantSummary summary;
   gboolean quantized;
+  guint64 values_read;            /* against ONYX_QUANT_VALUE_BUDGET */
+  GHashTable *unread;             /* names of constants left unread → their value counts */
 };
 
 /* A slot of a node that reads a scale or a zero point, and the tensor it quantizes. */
@@ -67,10 +69,8 @@ gboolean                 onyx_quant_dims        (OnyxQuant             *quant,
                                                  const char            *name,
                                                  gint64               **dims,
                                                  gsize                 *n_dims);
-/* At most this many values of a scale or zero point are read (an LLM's blocks). */
-#define ONYX_QUANT_MAX_VALUES (1u << 22)
-/* The values of a constant tensor (at most ONYX_QUANT_MAX_VALUES), or NULL when it is
- * no constant, its type cannot be read, or it is larger. */
+/* The values of a constant tensor, or NULL when it is no constant, its type cannot be
+ * read, or reading it would pass ONYX_QUANT_VALUE_BUDGET (it is then noted unread). */
 double                  *onyx_quant_read_values (OnyxQuant             *quant,
                                                  const char            *name,
                                                  guint64               *n_values);

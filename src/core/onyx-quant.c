@@ -200,10 +200,17 @@ onyx_quant_read_values (OnyxQuant *quant, const char *name, guint64 *n_values)
   g_autoptr (OnyxTensorValues) values = NULL;
   guint64 n;
 
-  if (tensor == NULL || !onyx_dims_n_elements (tensor->dims, tensor->n_dims, &n) || n > ONYX_QUANT_MAX_VALUES ||
-      (values = onyx_tensor_values_read (tensor, quant->base_dir, ONYX_QUANT_MAX_VALUES, NULL)) == NULL ||
-      values->values == NULL || values->n_values != n)
+  if (tensor == NULL || !onyx_dims_n_elements (tensor->dims, tensor->n_dims, &n))
     return NULL;
+  if (n > ONYX_QUANT_VALUE_BUDGET - MIN (quant->values_read, ONYX_QUANT_VALUE_BUDGET))
+    {
+      g_hash_table_insert (quant->unread, (gpointer) name, GSIZE_TO_POINTER ((gsize) MIN (n, G_MAXSIZE)));
+      return NULL;
+    }
+  if ((values = onyx_tensor_values_read (tensor, quant->base_dir, n, NULL)) == NULL || values->values == NULL ||
+      values->n_values != n)
+    return NULL;
+  quant->values_read += n;
   *n_values = n;
   return g_steal_pointer (&values->values);
 }
@@ -499,6 +506,7 @@ onyx_quant_new (const Onnx__ModelProto *model, const char *base_dir)
   quant->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   quant->scale_reads = g_ptr_array_new_with_free_func (g_free);
   quant->zero_point_reads = g_ptr_array_new_with_free_func (g_free);
+  quant->unread = g_hash_table_new (g_str_hash, g_str_equal);
   quant->nodes = g_new0 (OnyxQuantNode, MAX (quant->graph->n_node, 1));
   collect_constants (quant);
   for (size_t i = 0; i < quant->graph->n_node; i++)
@@ -523,6 +531,19 @@ onyx_quant_new (const Onnx__ModelProto *model, const char *base_dir)
   return quant;
 }
 
+guint
+onyx_quant_get_unread (OnyxQuant *quant, guint64 *n_values)
+{
+  GHashTableIter iter;
+  gpointer count;
+
+  *n_values = 0;
+  g_hash_table_iter_init (&iter, quant->unread);
+  while (g_hash_table_iter_next (&iter, NULL, &count))
+    *n_values += GPOINTER_TO_SIZE (count);
+  return g_hash_table_size (quant->unread);
+}
+
 void
 onyx_quant_free (OnyxQuant *quant)
 {
@@ -538,6 +559,7 @@ onyx_quant_free (OnyxQuant *quant)
   g_clear_pointer (&quant->summary.float_ops, g_ptr_array_unref);
   g_clear_pointer (&quant->summary.types, g_array_unref);
   g_hash_table_unref (quant->node_records);
+  g_hash_table_unref (quant->unread);
   g_hash_table_unref (quant->by_name);
   g_ptr_array_unref (quant->tensors);
   g_ptr_array_unref (quant->scale_reads);

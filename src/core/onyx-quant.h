@@ -109,6 +109,11 @@ typedef struct {
 
 typedef struct _OnyxQuant OnyxQuant;
 
+/* Scales and zero points read in all, at most: an int4 LLM of 70 B weights holds two
+ * billion block scales, gigabytes in external data that `info` and every step of the
+ * app would otherwise read. Those past it are left unread and counted. */
+#define ONYX_QUANT_VALUE_BUDGET ((guint64) 1 << 20)
+
 /* The quantization of the model's main graph; constants are read from the file (and
  * from external data under `base_dir`, which may be NULL). */
 OnyxQuant              *onyx_quant_new           (const Onnx__ModelProto *model,
@@ -117,6 +122,10 @@ void                    onyx_quant_free          (OnyxQuant              *quant)
 /* Whether the graph has a node of quantization at all: a cheap test before
  * onyx_quant_new, which models without one need not pay for. */
 gboolean                onyx_quant_graph_may_be_quantized (const Onnx__GraphProto *graph);
+/* How many scale and zero point constants were left unread for the budget (so far:
+ * the checks read more), and how many values they hold in all. */
+guint                   onyx_quant_get_unread    (OnyxQuant              *quant,
+                                                  guint64                *n_values);
 /* Whether any node quantizes, dequantizes or runs quantized. */
 gboolean                onyx_quant_is_quantized  (OnyxQuant              *quant);
 /* The quantization of a tensor by any of its names: the quantized tensor, the float
