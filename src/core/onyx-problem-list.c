@@ -193,6 +193,10 @@ refresh_graph_wide (OnyxProblemList *self)
   g_ptr_array_set_size (self->lists, 0);
   onyx_diagnose_graph_lists (&g, proto->graph, is_read, onyx_document_get_index (self->document),
                              self->lists);
+  /* Quantization's checks read the neighbours' constants: once a step, like the lists,
+   * and in the place onyx_diagnose_model puts them. */
+  onyx_diagnose_quant (proto, onyx_model_get_base_dir (onyx_document_get_model (self->document)), self->lists,
+                       NULL);
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_onnxruntime (proto, self->lists);
