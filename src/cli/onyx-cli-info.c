@@ -146,32 +146,6 @@ format_count (guint64 n)
 /* "Conv 5, Add 2, Gemm 1", the first few (--json lists them all). */
 #define MAX_OPS_LISTED 8
 
-static char *
-op_list (GPtrArray *counts)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < counts->len && i < MAX_OPS_LISTED; i++)
-    {
-      const OnyxOpCount *count = counts->pdata[i];
-      g_autofree char *op = onyx_display_escape (count->op);
-      g_string_append_printf (out, "%s%s %u", i > 0 ? ", " : "", op, count->count);
-    }
-  if (counts->len > MAX_OPS_LISTED)
-    g_string_append_printf (out, ", … %u more", counts->len - MAX_OPS_LISTED);
-  return g_string_free (out, FALSE);
-}
-
-static char *
-type_list (GArray *types)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < types->len; i++)
-    g_string_append_printf (out, "%s%s", i > 0 ? ", " : "", onyx_elem_type_name (g_array_index (types, int32_t, i)));
-  return g_string_free (out, FALSE);
-}
-
 /* How the model runs quantized: the ways (QDQ, QOperator, dynamic, weight-only) and
  * types, what runs quantized and what stays float, the bits a weight takes. */
 static void
@@ -185,9 +159,9 @@ print_quantization (OnyxModel *model)
     return;
   summary = onyx_quant_get_summary (quant);
   roles = onyx_quant_describe_roles (summary);
-  types = type_list (summary->types);
-  quantized = op_list (summary->quantized_ops);
-  floats = op_list (summary->float_ops);
+  types = onyx_quant_describe_types (summary);
+  quantized = onyx_quant_describe_ops (summary->quantized_ops, MAX_OPS_LISTED);
+  floats = onyx_quant_describe_ops (summary->float_ops, MAX_OPS_LISTED);
   printf ("Quantization: %s%s%s\n", roles[0] != '\0' ? roles : "quantize/dequantize only",
           types[0] != '\0' ? "; types " : "", types);
   printf ("  %-16s %u %s%s%s\n", "runs quantized", summary->n_quantized,

@@ -28,6 +28,8 @@ struct _OnyxQuant {
   GHashTable *constants;          /* name → const Onnx__TensorProto* (initializers, Constants) */
   GHashTable *declared;           /* name → const Onnx__TypeProto* (inputs, outputs, value_info) */
   OnyxQuantNode *nodes;           /* one per node of the main graph, in order */
+  size_t n_nodes;                 /* of them: freed without the model, which may have
+                                   * changed or gone (kept by OnyxDocument) */
   GHashTable *node_records;       /* const Onnx__NodeProto* → OnyxQuantNode* */
   GPtrArray *tensors;             /* OnyxQuantTensor, owned */
   GHashTable *by_name;            /* every name of a tensor → OnyxQuantTensor* */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "onyx-text.h"
 #include "onyx-types.h"
 
 /* ---- The summary ---- */
@@ -150,6 +151,34 @@ onyx_quant_describe_roles (const OnyxQuantSummary *summary)
   for (OnyxQuantRole role = ONYX_QUANT_QDQ; role <= ONYX_QUANT_WEIGHT_ONLY; role++)
     if (summary->roles & (1u << role))
       g_string_append_printf (out, "%s%s", out->len > 0 ? ", " : "", onyx_quant_role_name (role));
+  return g_string_free (out, FALSE);
+}
+
+char *
+onyx_quant_describe_ops (GPtrArray *counts, guint max_listed)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < counts->len && i < max_listed; i++)
+    {
+      const OnyxOpCount *count = counts->pdata[i];
+      g_autofree char *op = onyx_display_escape (count->op);
+      g_string_append_printf (out, "%s%s %u", i > 0 ? ", " : "", op, count->count);
+    }
+  if (counts->len > max_listed)
+    /* Translators: after a list of operators and their counts: "Conv 5, Relu 5, … 3 more" */
+    g_string_append_printf (out, _(", … %u more"), counts->len - max_listed);
+  return g_string_free (out, FALSE);
+}
+
+char *
+onyx_quant_describe_types (const OnyxQuantSummary *summary)
+{
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < summary->types->len; i++)
+    g_string_append_printf (out, "%s%s", i > 0 ? ", " : "",
+                            onyx_elem_type_name (g_array_index (summary->types, int32_t, i)));
   return g_string_free (out, FALSE);
 }
 

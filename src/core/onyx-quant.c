@@ -507,7 +507,8 @@ onyx_quant_new (const Onnx__ModelProto *model, const char *base_dir)
   quant->scale_reads = g_ptr_array_new_with_free_func (g_free);
   quant->zero_point_reads = g_ptr_array_new_with_free_func (g_free);
   quant->unread = g_hash_table_new (g_str_hash, g_str_equal);
-  quant->nodes = g_new0 (OnyxQuantNode, MAX (quant->graph->n_node, 1));
+  quant->n_nodes = quant->graph->n_node;
+  quant->nodes = g_new0 (OnyxQuantNode, MAX (quant->n_nodes, 1));
   collect_constants (quant);
   for (size_t i = 0; i < quant->graph->n_node; i++)
     {
@@ -549,7 +550,7 @@ onyx_quant_free (OnyxQuant *quant)
 {
   if (quant == NULL)
     return;
-  for (size_t i = 0; i < quant->graph->n_node; i++)
+  for (size_t i = 0; i < quant->n_nodes; i++)
     {
       g_free (quant->nodes[i].input_types);
       g_free (quant->nodes[i].output_types);

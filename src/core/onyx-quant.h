@@ -140,6 +140,12 @@ const OnyxQuantNode    *onyx_quant_lookup_node   (OnyxQuant              *quant,
 const OnyxQuantSummary *onyx_quant_get_summary   (OnyxQuant              *quant);
 /* "QDQ, dynamic": the ways found, in OnyxQuantRole order; "" for none. */
 char                   *onyx_quant_describe_roles (const OnyxQuantSummary *summary);
+/* "Conv 5, Relu 5, … 3 more": OnyxOpCounts (a summary's quantized_ops or float_ops),
+ * the first `max_listed`. */
+char                   *onyx_quant_describe_ops  (GPtrArray              *counts,
+                                                  guint                   max_listed);
+/* "uint8, int8": the quantized element types found. */
+char                   *onyx_quant_describe_types (const OnyxQuantSummary *summary);
 
 /* The range of values an element type holds, for integers; the largest finite
  * magnitude (and its negative) for the float8 and float4 types. FALSE for others. */
