@@ -13,25 +13,6 @@
 /* Operators listed on the model's page before "… N more". */
 #define OPS_LISTED 6
 
-/* The analysis of the document as it is now; NULL for a model with no node of
- * quantization (a walk over its node types tells). */
-static OnyxQuant *
-document_quant (OnyxDocument *doc)
-{
-  Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  OnyxQuant *quant = onyx_document_get_derived (doc, "quantization");
-
-  if (quant != NULL)
-    return quant;
-  if (model->graph == NULL || !onyx_quant_graph_may_be_quantized (model->graph))
-    return NULL;
-  quant = onyx_quant_new (model, onyx_model_get_base_dir (onyx_document_get_model (doc)));
-  /* Made from the document as it is: kept for as long as it stays so. */
-  onyx_document_keep_derived (doc, "quantization", onyx_document_get_revision (doc), quant,
-                              (GDestroyNotify) onyx_quant_free);
-  return quant;
-}
-
 /* A row per tensor the node reads or writes quantized, each once, linking to it. */
 static void
 add_tensor_rows (GtkWidget *group, OnyxQuant *quant, char **names, size_t n, GHashTable *shown)
@@ -53,7 +34,7 @@ add_tensor_rows (GtkWidget *group, OnyxQuant *quant, char **names, size_t n, GHa
 void
 onyx_properties_add_quant_node_group (OnyxProperties *self, OnyxDocument *doc, Onnx__NodeProto *node)
 {
-  OnyxQuant *quant = document_quant (doc);
+  OnyxQuant *quant = onyx_quant_of_document (doc);
   const OnyxQuantNode *record = quant != NULL ? onyx_quant_lookup_node (quant, node) : NULL;
   g_autoptr (GHashTable) shown = NULL;
   g_autofree char *runs = NULL;
@@ -74,7 +55,7 @@ onyx_properties_add_quant_node_group (OnyxProperties *self, OnyxDocument *doc, O
 void
 onyx_properties_add_quant_tensor_rows (GtkWidget *group, OnyxDocument *doc, const char *name)
 {
-  OnyxQuant *quant = document_quant (doc);
+  OnyxQuant *quant = onyx_quant_of_document (doc);
   const OnyxQuantTensor *tensor = quant != NULL ? onyx_quant_lookup_tensor (quant, name) : NULL;
 
   if (tensor == NULL)
@@ -104,7 +85,7 @@ nodes_text (guint n, GPtrArray *counts)
 void
 onyx_properties_add_quant_model_group (OnyxProperties *self, OnyxDocument *doc)
 {
-  OnyxQuant *quant = document_quant (doc);
+  OnyxQuant *quant = onyx_quant_of_document (doc);
   const OnyxQuantSummary *summary;
   g_autofree char *roles = NULL, *types = NULL;
   GtkWidget *group;

@@ -10,6 +10,8 @@
  *   onyx-problem-list.c     the same kept up to date step by step of a document */
 #pragma once
 
+#include "onyx-quant.h"
+
 #include "onyx-diagnose.h"
 #include "onyx-graph-names.h"
 #include "onyx-schema.h"
@@ -101,6 +103,8 @@ void     onyx_diagnose_functions       (const Onnx__ModelProto *model, GHashTabl
  * `out`; `checks` (may be NULL) counts the checks made. */
 void     onyx_diagnose_quant           (const Onnx__ModelProto *model, const char *base_dir,
                                         GPtrArray *out, OnyxQuantChecks *checks);
+/* The same from an analysis made already (onyx_quant_of_document's). */
+void     onyx_diagnose_quant_of        (OnyxQuant *quant, GPtrArray *out, OnyxQuantChecks *checks);
 
 /* onyx-diagnose-exporters.c: known faults of real exporters. Functions that read an
  * attribute they do not declare (torch 2.2's aten_add and `alpha`): one finding each,

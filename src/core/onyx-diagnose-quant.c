@@ -503,17 +503,29 @@ check_float_op (Checking *c, const OnyxQuantNode *record)
 void
 onyx_diagnose_quant (const Onnx__ModelProto *model, const char *base_dir, GPtrArray *out, OnyxQuantChecks *checks)
 {
+  g_autoptr (OnyxQuant) quant = NULL;
+
+  if (checks != NULL)
+    memset (checks, 0, sizeof *checks);
+  if (model->graph == NULL || !onyx_quant_graph_may_be_quantized (model->graph))
+    return;
+  quant = onyx_quant_new (model, base_dir);
+  onyx_diagnose_quant_of (quant, out, checks);
+}
+
+void
+onyx_diagnose_quant_of (OnyxQuant *quant, GPtrArray *out, OnyxQuantChecks *checks)
+{
+  const Onnx__ModelProto *model = quant->model;
   OnyxQuantChecks scratch = { 0 };
   g_autoptr (GHashTable) judged = NULL;
-  g_autoptr (OnyxQuant) quant = NULL;
   Checking c;
 
   if (checks == NULL)
     checks = &scratch;
   memset (checks, 0, sizeof *checks);
-  if (model->graph == NULL || !onyx_quant_graph_may_be_quantized (model->graph))
+  if (model->graph == NULL)
     return;
-  quant = onyx_quant_new (model, base_dir);
   c = (Checking) { quant, { "main graph", model->opset_import, model->n_opset_import, NULL, NULL, NULL, model->graph },
                    out, checks };
   judged = g_hash_table_new (g_str_hash, g_str_equal);

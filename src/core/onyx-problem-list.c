@@ -195,8 +195,11 @@ refresh_graph_wide (OnyxProblemList *self)
                              self->lists);
   /* Quantization's checks read the neighbours' constants: once a step, like the lists,
    * and in the place onyx_diagnose_model puts them. */
-  onyx_diagnose_quant (proto, onyx_model_get_base_dir (onyx_document_get_model (self->document)), self->lists,
-                       NULL);
+  {
+    OnyxQuant *quant = onyx_quant_of_document (self->document);
+    if (quant != NULL)
+      onyx_diagnose_quant_of (quant, self->lists, NULL);
+  }
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_onnxruntime (proto, self->lists);

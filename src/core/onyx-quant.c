@@ -532,6 +532,22 @@ onyx_quant_new (const Onnx__ModelProto *model, const char *base_dir)
   return quant;
 }
 
+OnyxQuant *
+onyx_quant_of_document (OnyxDocument *document)
+{
+  Onnx__ModelProto *model = onyx_document_get_proto (document);
+  OnyxQuant *quant = onyx_document_get_derived (document, "quantization");
+
+  if (quant != NULL)
+    return quant;
+  if (model->graph == NULL || !onyx_quant_graph_may_be_quantized (model->graph))
+    return NULL;
+  quant = onyx_quant_new (model, onyx_model_get_base_dir (onyx_document_get_model (document)));
+  onyx_document_keep_derived (document, "quantization", onyx_document_get_revision (document), quant,
+                              (GDestroyNotify) onyx_quant_free);
+  return quant;
+}
+
 guint
 onyx_quant_get_unread (OnyxQuant *quant, guint64 *n_values)
 {

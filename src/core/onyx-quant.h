@@ -19,6 +19,7 @@
 
 #include <glib.h>
 
+#include "onyx-document.h"
 #include "onyx-proto.h"
 #include "onyx-run.h"
 #include "onyx-summary.h"
@@ -119,6 +120,10 @@ typedef struct _OnyxQuant OnyxQuant;
 OnyxQuant              *onyx_quant_new           (const Onnx__ModelProto *model,
                                                   const char             *base_dir);
 void                    onyx_quant_free          (OnyxQuant              *quant);
+/* The quantization of a document's model as it is now: made when first asked for
+ * after each change and kept with the document (the problem list and the properties
+ * panel share it); NULL for a model with no node of quantization. Borrowed. */
+OnyxQuant              *onyx_quant_of_document   (OnyxDocument           *document);
 /* Whether the graph has a node of quantization at all: a cheap test before
  * onyx_quant_new, which models without one need not pay for. */
 gboolean                onyx_quant_graph_may_be_quantized (const Onnx__GraphProto *graph);
