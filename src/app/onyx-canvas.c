@@ -870,6 +870,13 @@ onyx_canvas_get_selected_node (OnyxCanvas *self)
   return self->selected;
 }
 
+int
+onyx_canvas_get_selected_edge (OnyxCanvas *self)
+{
+  g_return_val_if_fail (ONYX_IS_CANVAS (self), -1);
+  return self->selected_edge;
+}
+
 double
 onyx_canvas_get_scale (OnyxCanvas *self)
 {

@@ -29,6 +29,7 @@ void              onyx_canvas_set_selection  (OnyxCanvas *self,
                                               int         node,
                                               int         edge);
 int               onyx_canvas_get_selected_node (OnyxCanvas *self);
+int               onyx_canvas_get_selected_edge (OnyxCanvas *self);
 /* A coloured frame around layout nodes (a comparison's differences): `tints` has one
  * colour per layout node, alpha 0 for none; NULL removes them. Drawn over the cached
  * graph; a new layout drops them. */

@@ -492,6 +492,7 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
   schema = add_schema_rows (group, doc, node);
   add_problem_rows (self, node);
   onyx_properties_add_profile_group (self, doc, node);
+  onyx_properties_add_quant_node_group (self, doc, node);
   has_module = add_module_rows (self, node);
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -635,6 +636,9 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
     }
   else if (init == NULL)
     add_type_row (group, doc, graph, name);
+  /* Quantization is read in the main graph only. */
+  if (graph == onyx_document_get_proto (doc)->graph)
+    onyx_properties_add_quant_tensor_rows (group, doc, name);
 
   if (value != NULL && value->producer != NULL)
     {

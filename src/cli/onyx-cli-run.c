@@ -8,6 +8,7 @@
 #include "onyx-cli.h"
 #include "onyx-error.h"
 #include "onyx-json.h"
+#include "onyx-quant.h"
 #include "onyx-run.h"
 #include "onyx-run-profile.h"
 #include "onyx-types.h"
@@ -34,6 +35,7 @@ typedef struct {
   double atol, rtol;
   char *until;
   char *repro;
+  double sqnr_threshold;
   gboolean as_json;
   /* --profile and its options; NOT_GIVEN when not given. */
   gboolean profile;
@@ -181,8 +183,38 @@ say_nonfinite (OnyxModel *model, const OnyxRunResult *result, const Options *opt
            options->allow_nonfinite ? "" : " (--allow-nonfinite lets a run make them)");
 }
 
+/* A quantized model's layers against its float twin: this many worst ones (--json
+ * lists them all). */
+#define MAX_LAYERS_SHOWN 20
+
 static void
-print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz)
+print_accuracy_text (OnyxModel *model, const OnyxQuantAccuracy *accuracy)
+{
+  guint n_compared = accuracy->layers->len;
+
+  printf ("quantized layers against %s: %u of %u compared (SQNR; largest difference against the float tensor's "
+          "range), worst first\n", "the float model", n_compared, accuracy->n_quantized);
+  for (guint i = 0; i < n_compared && i < MAX_LAYERS_SHOWN; i++)
+    {
+      const OnyxQuantLayer *layer = accuracy->layers->pdata[i];
+      g_autofree char *name = onyx_display_escape (node_name (model, (int) layer->index));
+      printf ("  %-32s %7.1f dB  %6.2f %%\n", name, layer->sqnr_db, 100 * layer->range_error);
+    }
+  if (n_compared > MAX_LAYERS_SHOWN)
+    printf ("  … and %u more (--json lists them all)\n", n_compared - MAX_LAYERS_SHOWN);
+  if (accuracy->first_below != NULL)
+    {
+      g_autofree char *name = onyx_display_escape (node_name (model, (int) accuracy->first_below->index));
+      printf ("first layer under %g dB: %s (%.1f dB, output %s)\n", accuracy->threshold_db, name,
+              accuracy->first_below->sqnr_db, accuracy->first_below->tensor);
+    }
+  else
+    printf ("no layer under %g dB\n", accuracy->threshold_db);
+}
+
+static void
+print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz,
+            const OnyxQuantAccuracy *accuracy)
 {
   guint n_exceeding = onyx_run_result_n_exceeding (result);
   g_autofree char *took = onyx_format_duration (result->seconds);
@@ -207,7 +239,11 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
                 delta->max_abs, delta->max_rel, delta->n_exceeding,
                 ONYX_CLI_PLURAL (delta->n_exceeding, "value", "values"));
     }
-  if (result->first_divergence >= 0)
+  /* Against its float twin, a quantized model parts everywhere: its layers say where
+   * it loses most. */
+  if (accuracy != NULL)
+    print_accuracy_text (model, accuracy);
+  else if (result->first_divergence >= 0)
     printf ("first divergence: node %s, output %s (max abs %.6g, max rel %.6g)\n",
             node_name (model, result->first_divergence), result->first_divergence_delta->name,
             result->first_divergence_delta->max_abs, result->first_divergence_delta->max_rel);
@@ -268,6 +304,47 @@ json_delta (OnyxJson *json, const OnyxRunDelta *delta)
   onyx_json_member_uint (json, "exceeding", delta->n_exceeding);
 }
 
+static void
+json_layer (OnyxJson *json, OnyxModel *model, const OnyxQuantLayer *layer)
+{
+  onyx_json_begin_object (json);
+  onyx_json_member_string (json, "node", node_name (model, (int) layer->index));
+  onyx_json_member_int (json, "node_index", layer->index);
+  onyx_json_member_string (json, "tensor", layer->tensor);
+  onyx_json_member_string (json, "other", layer->other);
+  /* +inf (equal) goes as null, as every non-finite number does. */
+  onyx_json_member_double (json, "sqnr_db", layer->sqnr_db);
+  onyx_json_member_double (json, "range_error", layer->range_error);
+  onyx_json_member_double (json, "max_abs", layer->max_abs);
+  onyx_json_end_object (json);
+}
+
+static void
+json_accuracy (OnyxJson *json, OnyxModel *model, const OnyxQuantAccuracy *accuracy)
+{
+  onyx_json_key (json, "quantization");
+  if (accuracy == NULL)
+    {
+      onyx_json_null (json);
+      return;
+    }
+  onyx_json_begin_object (json);
+  onyx_json_member_double (json, "threshold_db", accuracy->threshold_db);
+  onyx_json_member_uint (json, "quantized_layers", accuracy->n_quantized);
+  onyx_json_member_uint (json, "uncompared", accuracy->n_uncompared);
+  onyx_json_key (json, "layers");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < accuracy->layers->len; i++)
+    json_layer (json, model, accuracy->layers->pdata[i]);
+  onyx_json_end_array (json);
+  onyx_json_key (json, "first_below");
+  if (accuracy->first_below != NULL)
+    json_layer (json, model, accuracy->first_below);
+  else
+    onyx_json_null (json);
+  onyx_json_end_object (json);
+}
+
 /* The inputs the run was fed, with what Onyx made of each. */
 static void
 json_inputs (OnyxJson *json, OnyxModel *model, GPtrArray *inputs)
@@ -292,7 +369,7 @@ json_inputs (OnyxJson *json, OnyxModel *model, GPtrArray *inputs)
 
 static void
 print_json (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz,
-            GPtrArray *inputs)
+            GPtrArray *inputs, const OnyxQuantAccuracy *accuracy)
 {
   OnyxJson *json = onyx_json_new ();
 
@@ -360,6 +437,7 @@ print_json (OnyxModel *model, const OnyxRunResult *result, const Options *option
         }
       else
         onyx_json_null (json);
+      json_accuracy (json, model, accuracy);
       onyx_json_end_object (json);
     }
   onyx_json_end_object (json);
@@ -424,7 +502,8 @@ run_with (OnyxModel *model, Options *options)
   g_autoptr (GPtrArray) given = NULL, inputs = NULL, reference = NULL;
   g_autoptr (OnyxModel) other = NULL;
   g_autoptr (OnyxRunResult) result = NULL;
-  g_auto (GStrv) keep = NULL;
+  g_auto (GStrv) keep = NULL, quantized_pairs = NULL;
+  g_autoptr (OnyxQuantAccuracy) accuracy = NULL;
   g_autofree char *repro_npz = NULL;
   GError *error = NULL;
   int exit_code = ONYX_EXIT_OK;
@@ -468,6 +547,10 @@ run_with (OnyxModel *model, Options *options)
   run.keep_all = options->save != NULL && options->all;
   run.compare_model = other;
   run.reference = reference;
+  /* A quantized model against another: its layers' values as they are handed on. */
+  if (other != NULL && options->until == NULL)
+    quantized_pairs = onyx_quant_accuracy_pairs (model, other);
+  run.pairs = (const char *const *) quantized_pairs;
   run.atol = options->atol;
   run.rtol = options->rtol;
   run.strict = options->strict;
@@ -496,12 +579,21 @@ run_with (OnyxModel *model, Options *options)
     }
   if (options->repro != NULL && (exit_code = save_repro (model, result, inputs, options, &repro_npz)) != ONYX_EXIT_OK)
     goto out;
+  if (quantized_pairs != NULL)
+    accuracy = onyx_quant_accuracy_new (model, result, options->sqnr_threshold);
   if (options->as_json)
-    print_json (model, result, options, repro_npz, inputs);
+    print_json (model, result, options, repro_npz, inputs, accuracy);
   else
-    print_text (model, result, options, repro_npz);
-  /* The graph's outputs decide, element by element; --strict: every tensor. */
-  if ((options->strict ? onyx_run_result_n_exceeding (result) : onyx_run_result_n_outputs_exceeding (result, model)) > 0)
+    print_text (model, result, options, repro_npz, accuracy);
+  /* The graph's outputs decide, element by element (--strict: every tensor); a
+   * quantized model against its float twin, its layers' SQNR. */
+  if (accuracy != NULL && !options->strict)
+    {
+      if (accuracy->first_below != NULL)
+        exit_code = ONYX_EXIT_PROBLEMS;
+    }
+  else if ((options->strict ? onyx_run_result_n_exceeding (result)
+                            : onyx_run_result_n_outputs_exceeding (result, model)) > 0)
     exit_code = ONYX_EXIT_PROBLEMS;
   if (onyx_run_result_first_nonfinite (result) != NULL)
     {
@@ -638,8 +730,8 @@ int
 onyx_cli_run (int argc, char **argv)
 {
   Options options = { .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
-                      .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL, .runs = NOT_GIVEN, .warmup = NOT_GIVEN,
-                      .threads = NOT_GIVEN };
+                      .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL, .sqnr_threshold = ONYX_QUANT_DEFAULT_SQNR_DB,
+                      .runs = NOT_GIVEN, .warmup = NOT_GIVEN, .threads = NOT_GIVEN };
   GOptionEntry entries[] = {
     { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &options.inputs_npz,
       "The graph inputs' arrays, by name, from an .npz (np.savez)", "IN.npz" },
@@ -672,6 +764,9 @@ onyx_cli_run (int argc, char **argv)
       "Run only the part of the model that NODE's outputs need", "NODE" },
     { "repro", 0, 0, G_OPTION_ARG_FILENAME, &options.repro,
       "With --compare: save the first divergent node as a model, its inputs beside it (OUT.npz)", "OUT.onnx" },
+    { "sqnr-threshold", 0, 0, G_OPTION_ARG_DOUBLE, &options.sqnr_threshold,
+      "A quantized model compared with its float twin: the SQNR under which a layer loses accuracy (default 20)",
+      "DB" },
     { "generate", 0, 0, G_OPTION_ARG_INT, &options.generate,
       "Feed an LLM its own outputs for N tokens (greedy; present into past) and check each step's logits "
       "against one pass over the whole sequence", "N" },
@@ -713,7 +808,13 @@ onyx_cli_run (int argc, char **argv)
                                     "equivalent computation is no divergence (--strict judges every tensor "
                                     "element by element). NaN or Inf are named with the node that first made them "
                                     "(found by running again with every tensor captured, when --all was not "
-                                    "given). Exit status 1 when ONNX Runtime cannot run it, its outputs disagree, or it "
+                                    "given). A quantized model compared with another model (its float twin) is "
+                                    "judged layer by layer instead: each layer that runs quantized, its value "
+                                    "as it is handed on against the float model's, as a signal-to-quantization-"
+                                    "noise ratio (SQNR, in dB) and its largest difference against the float "
+                                    "tensor's range, the worst first, and the first layer under --sqnr-threshold. "
+                                    "Exit status 1 when ONNX Runtime cannot run it, its outputs disagree (a "
+                                    "quantized model: a layer falls under the threshold), or it "
                                     "makes NaN or Inf (unless --allow-nonfinite); 2 on bad usage: an unknown --dim, "
                                     "--until or input name, arrays that do not fit the inputs, an image input's "
                                     "height and width not given, a model --generate cannot feed, or a build "

@@ -341,6 +341,11 @@ find_pairs (Finder *finder)
       g_hash_table_insert (folding->engine->marks, (gpointer) output, mark);
       g_hash_table_insert (folding->aliases, (gpointer) output, (gpointer) input);
       g_hash_table_insert (folding->quantized, (gpointer) input, mark);
+      /* A Relu or Clip that alone reads an op's result is fused with it (ONNX
+       * Runtime's QDQ kernels do): the op's box says the type the pair makes. */
+      if (home >= 0 && (is_standard_op (graph->node[home], "Relu") || is_standard_op (graph->node[home], "Clip")) &&
+          input_of (graph->node[home], 0) != NULL && sole_read (finder, graph->node[home]->input[0]) != NULL)
+        g_hash_table_insert (folding->quantized, graph->node[home]->input[0], mark);
       folding->folded_into[n] = folding->folded_into[read->node] = home;
       folding->on_edge[n] = folding->on_edge[read->node] = TRUE;
     }
