@@ -9,6 +9,7 @@
 #include "onyx-layout.h"
 #include "onyx-render.h"
 #include "onyx-shapes.h"
+#include "onyx-layout-test-util.h"
 #include "onyx-test-util.h"
 
 /* Graphviz rounds coordinates to hundredths of a point. */
@@ -76,24 +77,6 @@ assert_sane (const OnyxLayout *layout, const char *what)
     }
 }
 
-static OnyxLayout *
-lay_out (OnyxLayoutEngine *engine, OnyxExpandMode mode)
-{
-  g_autoptr (GHashTable) expanded = onyx_layout_engine_expansion (engine, mode, NULL, NULL);
-  OnyxLayout *layout = onyx_layout_engine_run (engine, expanded, NULL, NULL, NULL);
-  g_assert_nonnull (layout);
-  return layout;
-}
-
-static guint
-count_kind (const OnyxLayout *layout, OnyxLayoutKind kind)
-{
-  guint n = 0;
-  for (guint i = 0; i < layout->nodes->len; i++)
-    n += g_array_index (layout->nodes, OnyxLayoutNode, i).kind == kind;
-  return n;
-}
-
 static void
 check_model (const char *path)
 {
@@ -108,7 +91,7 @@ check_model (const char *path)
   engine = onyx_layout_engine_new (graph);
   for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
     {
-      g_autoptr (OnyxLayout) layout = lay_out (engine, modes[m]);
+      g_autoptr (OnyxLayout) layout = test_lay_out (engine, modes[m]);
       assert_sane (layout, path);
       if (modes[m] == ONYX_EXPAND_ALL)
         {
@@ -117,8 +100,8 @@ check_model (const char *path)
           guint n_folded = 0;
           for (size_t n = 0; n < graph->n_node; n++)
             n_folded += onyx_layout_engine_folded_into (engine, n) >= 0;
-          g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OP), ==, graph->n_node - n_folded);
-          g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTPUT), ==, graph->n_output);
+          g_assert_cmpuint (test_count_kind (layout, ONYX_LAYOUT_OP), ==, graph->n_node - n_folded);
+          g_assert_cmpuint (test_count_kind (layout, ONYX_LAYOUT_OUTPUT), ==, graph->n_output);
         }
     }
   onyx_layout_engine_free (engine);
@@ -153,7 +136,7 @@ test_groups_cache_and_hits (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (OnyxModel) model = onyx_model_new_from_file (path, &error);
   OnyxLayoutEngine *engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
-  g_autoptr (OnyxLayout) collapsed = lay_out (engine, ONYX_EXPAND_NONE);
+  g_autoptr (OnyxLayout) collapsed = test_lay_out (engine, ONYX_EXPAND_NONE);
   g_autoptr (OnyxLayout) again = NULL;
   g_autoptr (GCancellable) cancellable = g_cancellable_new ();
   g_autoptr (GHashTable) all = onyx_layout_engine_expansion (engine, ONYX_EXPAND_ALL, NULL, NULL);
@@ -173,7 +156,7 @@ test_groups_cache_and_hits (void)
   g_assert_cmpint (onyx_layout_hit_test (collapsed, -100, -100), ==, -1);
 
   /* The same request again comes from the cache. */
-  again = lay_out (engine, ONYX_EXPAND_NONE);
+  again = test_lay_out (engine, ONYX_EXPAND_NONE);
   g_assert_cmpuint (again->n_dot_runs, ==, 0);
   g_assert_cmpuint (again->nodes->len, ==, collapsed->nodes->len);
 
@@ -229,7 +212,7 @@ test_initializer_lines_named_by_slot (void)
   g_assert_no_error (error);
   proto = onyx_model_get_proto (model);
   engine = onyx_layout_engine_new (proto->graph);
-  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  layout = test_lay_out (engine, ONYX_EXPAND_ALL);
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
@@ -260,7 +243,7 @@ test_edges_reach_inner_nodes (void)
 
   g_assert_no_error (error);
   engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
-  layout = lay_out (engine, ONYX_EXPAND_AUTO);
+  layout = test_lay_out (engine, ONYX_EXPAND_AUTO);
   for (guint e = 0; e < layout->edges->len; e++)
     {
       const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
@@ -353,9 +336,9 @@ test_flat_blocks (void)
   g_assert_cmpuint (n_blocks, >=, 1201 / 168);
   g_assert_cmpuint (n_blocks, <=, 1201 / 72 + 1);
   /* Laid out as groups: the first view shows them closed, not 1,200 boxes. */
-  layout = lay_out (blocks, ONYX_EXPAND_NONE);
-  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_GROUP), ==, n_blocks);
-  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OP), ==, 0);
+  layout = test_lay_out (blocks, ONYX_EXPAND_NONE);
+  g_assert_cmpuint (test_count_kind (layout, ONYX_LAYOUT_GROUP), ==, n_blocks);
+  g_assert_cmpuint (test_count_kind (layout, ONYX_LAYOUT_OP), ==, 0);
 }
 
 /* HEADER_HEIGHT of onyx-layout-items.c and onyx-render.c: the coloured band of an op box. */
@@ -374,7 +357,7 @@ test_header_only_boxes (void)
 
   g_assert_no_error (error);
   engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
-  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  layout = test_lay_out (engine, ONYX_EXPAND_ALL);
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
@@ -434,7 +417,7 @@ test_box_widths_as_measured (void)
 
   g_assert_no_error (error);
   engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
-  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  layout = test_lay_out (engine, ONYX_EXPAND_ALL);
   for (guint i = 0; i < layout->nodes->len; i++)
     {
       const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
@@ -478,7 +461,7 @@ test_no_text_cut_at_other_scales (void)
       engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
       shapes = onyx_shapes_infer (onyx_model_get_proto (model), FALSE);
       onyx_layout_engine_set_shapes (engine, shapes);
-      layout = lay_out (engine, ONYX_EXPAND_ALL);
+      layout = test_lay_out (engine, ONYX_EXPAND_ALL);
       at_100 = onyx_render_count_cut_texts (layout, 1.0);
       for (guint s = 0; s < G_N_ELEMENTS (scales); s++, n_compared++)
         if (onyx_render_count_cut_texts (layout, scales[s]) != at_100)
@@ -491,41 +474,6 @@ test_no_text_cut_at_other_scales (void)
 }
 
 /* ---- Subgraphs: names from outside, and the reads of a node's subgraphs ---- */
-
-static int
-find_node (const OnyxLayout *layout, OnyxLayoutKind kind, const char *title)
-{
-  for (guint i = 0; i < layout->nodes->len; i++)
-    {
-      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
-      if (node->kind == kind && g_strcmp0 (node->title, title) == 0)
-        return (int) i;
-    }
-  g_error ("no box %s of kind %d", title, kind);
-  return -1;
-}
-
-/* The edge between two boxes, or NULL. */
-static const OnyxLayoutEdge *
-find_edge (const OnyxLayout *layout, int from, int to)
-{
-  for (guint e = 0; e < layout->edges->len; e++)
-    {
-      const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
-      if (edge->from == from && edge->to == to)
-        return edge;
-    }
-  return NULL;
-}
-
-static gboolean
-has_line (const OnyxLayoutNode *node, const char *line)
-{
-  for (guint i = 0; i < node->lines->len; i++)
-    if (g_strcmp0 (node->lines->pdata[i], line) == 0)
-      return TRUE;
-  return FALSE;
-}
 
 /* Draws the layout into a PNG: into $ONYX_TEST_SCREENSHOTS to look at, else a
  * scratch file. */
@@ -556,7 +504,7 @@ test_implicit_edges_into_holder (void)
   g_autoptr (OnyxModel) model = test_load_data ("control_if.onnx");
   Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   OnyxLayoutEngine *engine = onyx_layout_engine_new (graph);
-  g_autoptr (OnyxLayout) layout = lay_out (engine, ONYX_EXPAND_ALL);
+  g_autoptr (OnyxLayout) layout = test_lay_out (engine, ONYX_EXPAND_ALL);
   g_autoptr (OnyxLayout) edited = NULL;
   Onnx__NodeProto *relu = NULL;
   const OnyxLayoutEdge *edge;
@@ -564,26 +512,26 @@ test_implicit_edges_into_holder (void)
   char *saved;
 
   assert_sane (layout, "control_if.onnx");
-  x = find_node (layout, ONYX_LAYOUT_INPUT, "x");
-  holder = find_node (layout, ONYX_LAYOUT_OP, "If");
-  cast = find_node (layout, ONYX_LAYOUT_OP, "Cast");
-  edge = find_edge (layout, x, holder);
+  x = test_find_node (layout, ONYX_LAYOUT_INPUT, "x");
+  holder = test_find_node (layout, ONYX_LAYOUT_OP, "If");
+  cast = test_find_node (layout, ONYX_LAYOUT_OP, "Cast");
+  edge = test_find_edge (layout, x, holder);
   g_assert_nonnull (edge);
   g_assert_true (edge->implicit);
   g_assert_cmpstr (edge->tensor, ==, "x");
   g_assert_cmpstr (edge->label, ==, "1×3×8×8");
-  g_assert_nonnull (find_edge (layout, cast, holder));
-  g_assert_false (find_edge (layout, cast, holder)->implicit);
+  g_assert_nonnull (test_find_edge (layout, cast, holder));
+  g_assert_false (test_find_edge (layout, cast, holder)->implicit);
   /* Cast's to = 9 reads as the type it names, as the schema says it names one. */
-  g_assert_true (has_line (&g_array_index (layout->nodes, OnyxLayoutNode, cast), "to = BOOL"));
+  g_assert_true (test_has_line (&g_array_index (layout->nodes, OnyxLayoutNode, cast), "to = BOOL"));
   /* Only x: initializers have no box, and the If's own lines stay its attributes. */
   for (guint e = 0; e < layout->edges->len; e++)
     {
       const OnyxLayoutEdge *other = &g_array_index (layout->edges, OnyxLayoutEdge, e);
       g_assert_true (other->implicit == (other == edge));
     }
-  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTER), ==, 0);
-  g_assert_false (has_line (&g_array_index (layout->nodes, OnyxLayoutNode, holder), "W ⟨3×3×3×3⟩"));
+  g_assert_cmpuint (test_count_kind (layout, ONYX_LAYOUT_OUTER), ==, 0);
+  g_assert_false (test_has_line (&g_array_index (layout->nodes, OnyxLayoutNode, holder), "W ⟨3×3×3×3⟩"));
   render_png (layout, "subgraph-holder.png");
 
   /* The then branch's Relu now reads the ReduceSum of the main graph. */
@@ -594,12 +542,12 @@ test_implicit_edges_into_holder (void)
   saved = relu->input[0];
   relu->input[0] = (char *) "/ReduceSum_output_0";
   onyx_layout_engine_graph_changed (engine);
-  edited = lay_out (engine, ONYX_EXPAND_ALL);
+  edited = test_lay_out (engine, ONYX_EXPAND_ALL);
   g_assert_cmpuint (edited->n_dot_runs, >, 0);
-  reduce = find_node (edited, ONYX_LAYOUT_OP, "ReduceSum");
-  holder = find_node (edited, ONYX_LAYOUT_OP, "If");
-  g_assert_nonnull (find_edge (edited, reduce, holder));
-  g_assert_true (find_edge (edited, reduce, holder)->implicit);
+  reduce = test_find_node (edited, ONYX_LAYOUT_OP, "ReduceSum");
+  holder = test_find_node (edited, ONYX_LAYOUT_OP, "If");
+  g_assert_nonnull (test_find_edge (edited, reduce, holder));
+  g_assert_true (test_find_edge (edited, reduce, holder)->implicit);
   relu->input[0] = saved;
   onyx_layout_engine_free (engine);
 }
@@ -624,17 +572,17 @@ test_outer_boxes_in_branch (void)
       branch = graph->node[4]->attribute[a]->g;
   g_assert_nonnull (branch);
   engine = onyx_layout_engine_new_nested (branch, enclosing);
-  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  layout = test_lay_out (engine, ONYX_EXPAND_ALL);
   assert_sane (layout, "/If:then_branch");
-  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTER), ==, 1);
-  x = find_node (layout, ONYX_LAYOUT_OUTER, "x");
+  g_assert_cmpuint (test_count_kind (layout, ONYX_LAYOUT_OUTER), ==, 1);
+  x = test_find_node (layout, ONYX_LAYOUT_OUTER, "x");
   g_assert_cmpstr (g_array_index (layout->nodes, OnyxLayoutNode, x).subtitle, ==, "from outside");
   g_assert_cmpstr (onyx_layout_engine_outer_name (engine, g_array_index (layout->nodes, OnyxLayoutNode, x).index), ==, "x");
-  conv_index = find_node (layout, ONYX_LAYOUT_OP, "Conv");
+  conv_index = test_find_node (layout, ONYX_LAYOUT_OP, "Conv");
   conv = &g_array_index (layout->nodes, OnyxLayoutNode, conv_index);
-  g_assert_true (has_line (conv, "W ⟨3×3×3×3⟩"));
-  g_assert_true (has_line (conv, "B ⟨3⟩"));
-  edge = find_edge (layout, x, conv_index);
+  g_assert_true (test_has_line (conv, "W ⟨3×3×3×3⟩"));
+  g_assert_true (test_has_line (conv, "B ⟨3⟩"));
+  edge = test_find_edge (layout, x, conv_index);
   g_assert_nonnull (edge);
   g_assert_false (edge->implicit);
   g_assert_cmpstr (edge->label, ==, "1×3×8×8");
@@ -661,27 +609,27 @@ test_outer_boxes_nested (void)
   g_assert_no_error (error);
   g_assert_cmpuint (entry->depth, ==, 2);
   engine = onyx_layout_engine_new_for_entry (list, entry);
-  layout = lay_out (engine, ONYX_EXPAND_ALL);
+  layout = test_lay_out (engine, ONYX_EXPAND_ALL);
   assert_sane (layout, "/If:then_branch");
-  g_assert_cmpuint (count_kind (layout, ONYX_LAYOUT_OUTER), ==, 1);
-  x = find_node (layout, ONYX_LAYOUT_OUTER, "x.29");
-  gemm = find_node (layout, ONYX_LAYOUT_OP, "Gemm");
-  g_assert_nonnull (find_edge (layout, x, gemm));
-  g_assert_true (has_line (&g_array_index (layout->nodes, OnyxLayoutNode, gemm), "B ⟨8×8⟩"));
+  g_assert_cmpuint (test_count_kind (layout, ONYX_LAYOUT_OUTER), ==, 1);
+  x = test_find_node (layout, ONYX_LAYOUT_OUTER, "x.29");
+  gemm = test_find_node (layout, ONYX_LAYOUT_OP, "Gemm");
+  g_assert_nonnull (test_find_edge (layout, x, gemm));
+  g_assert_true (test_has_line (&g_array_index (layout->nodes, OnyxLayoutNode, gemm), "B ⟨8×8⟩"));
   render_png (layout, "subgraph-nested.png");
   onyx_layout_engine_free (engine);
 
   entry = onyx_graph_list_find (list, "/Loop:body", &error);
   g_assert_no_error (error);
   engine = onyx_layout_engine_new_for_entry (list, entry);
-  body = lay_out (engine, ONYX_EXPAND_ALL);
+  body = test_lay_out (engine, ONYX_EXPAND_ALL);
   assert_sane (body, "/Loop:body");
   /* x.29 is the body's own input: a plain input box, read by the If implicitly. */
-  g_assert_cmpuint (count_kind (body, ONYX_LAYOUT_OUTER), ==, 1); /* /Constant_output_0 */
-  x = find_node (body, ONYX_LAYOUT_INPUT, "x.29");
-  holder = find_node (body, ONYX_LAYOUT_OP, "If");
-  g_assert_nonnull (find_edge (body, x, holder));
-  g_assert_true (find_edge (body, x, holder)->implicit);
+  g_assert_cmpuint (test_count_kind (body, ONYX_LAYOUT_OUTER), ==, 1); /* /Constant_output_0 */
+  x = test_find_node (body, ONYX_LAYOUT_INPUT, "x.29");
+  holder = test_find_node (body, ONYX_LAYOUT_OP, "If");
+  g_assert_nonnull (test_find_edge (body, x, holder));
+  g_assert_true (test_find_edge (body, x, holder)->implicit);
   render_png (body, "subgraph-body.png");
   onyx_layout_engine_free (engine);
 }
@@ -725,12 +673,12 @@ test_folded_constants (void)
     n_constants += is_constant (graph->node[n]);
   g_assert_cmpuint (n_constants, ==, 20);
   g_assert_true (onyx_layout_engine_get_fold_constants (engine));
-  folded = lay_out (engine, ONYX_EXPAND_ALL);
+  folded = test_lay_out (engine, ONYX_EXPAND_ALL);
   assert_sane (folded, "flat_constants.onnx folded");
   render_png (folded, "flat-constants-folded.png");
 
-  g_assert_cmpuint (count_kind (folded, ONYX_LAYOUT_OP), ==, graph->n_node - 19);
-  shared = find_node (folded, ONYX_LAYOUT_OP, "Constant");
+  g_assert_cmpuint (test_count_kind (folded, ONYX_LAYOUT_OP), ==, graph->n_node - 19);
+  shared = test_find_node (folded, ONYX_LAYOUT_OP, "Constant");
   g_assert_cmpstr (graph->node[g_array_index (folded->nodes, OnyxLayoutNode, shared).index]->output[0], ==,
                    graph->node[producer_of (graph, "p2o.Add.0.out")]->input[1]);
   for (guint i = 0, n_from_shared = 0; i < folded->nodes->len; i++)
@@ -779,8 +727,8 @@ test_folded_constants (void)
           g_assert_cmpstr (node->lines->pdata[3], ==, "B ⟨16⟩");
         }
       if (g_strcmp0 (node->title, "MatMul") == 0)
-        g_assert_true (has_line (node, "B ⟨16×10⟩"));
-      if (find_edge (folded, shared, (int) i) != NULL)
+        g_assert_true (test_has_line (node, "B ⟨16×10⟩"));
+      if (test_find_edge (folded, shared, (int) i) != NULL)
         n_from_shared++;
       if (g_strcmp0 (node->title, "Softmax") == 0)
         g_assert_cmpuint (n_from_shared, ==, 2);
@@ -795,10 +743,10 @@ test_folded_constants (void)
     }
 
   onyx_layout_engine_set_fold_constants (engine, FALSE);
-  boxes = lay_out (engine, ONYX_EXPAND_ALL);
+  boxes = test_lay_out (engine, ONYX_EXPAND_ALL);
   assert_sane (boxes, "flat_constants.onnx unfolded");
   render_png (boxes, "flat-constants-boxes.png");
-  g_assert_cmpuint (count_kind (boxes, ONYX_LAYOUT_OP), ==, graph->n_node);
+  g_assert_cmpuint (test_count_kind (boxes, ONYX_LAYOUT_OP), ==, graph->n_node);
   for (guint i = 0; i < boxes->nodes->len; i++)
     {
       const OnyxLayoutNode *node = &g_array_index (boxes->nodes, OnyxLayoutNode, i);
@@ -809,7 +757,7 @@ test_folded_constants (void)
     g_assert_cmpint (onyx_layout_engine_folded_into (engine, n), ==, -1);
 
   onyx_layout_engine_set_fold_constants (engine, TRUE);
-  again = lay_out (engine, ONYX_EXPAND_ALL);
+  again = test_lay_out (engine, ONYX_EXPAND_ALL);
   g_assert_cmpuint (again->n_dot_runs, ==, 0);
   g_assert_cmpuint (again->nodes->len, ==, folded->nodes->len);
   onyx_layout_engine_free (engine);
@@ -836,16 +784,16 @@ test_kv_cache_beside_layers (void)
 {
   g_autoptr (OnyxModel) model = test_load_data ("llm_tiny.onnx");
   OnyxLayoutEngine *engine = onyx_layout_engine_new (onyx_model_get_proto (model)->graph);
-  g_autoptr (OnyxLayout) collapsed = lay_out (engine, ONYX_EXPAND_NONE);
-  g_autoptr (OnyxLayout) open = lay_out (engine, ONYX_EXPAND_ALL);
+  g_autoptr (OnyxLayout) collapsed = test_lay_out (engine, ONYX_EXPAND_NONE);
+  g_autoptr (OnyxLayout) open = test_lay_out (engine, ONYX_EXPAND_ALL);
   const char *values[][2] = { { "past_key_values.0.key", "layers.0" }, { "past_key_values.1.value", "layers.1" },
                               { "present.0.value", "layers.0" }, { "present.1.key", "layers.1" } };
   const OnyxLayoutNode *ids;
 
-  g_assert_cmpuint (count_kind (collapsed, ONYX_LAYOUT_INPUT), ==, 2);
-  g_assert_cmpuint (count_kind (collapsed, ONYX_LAYOUT_OUTPUT), ==, 1);
-  g_assert_cmpuint (count_kind (open, ONYX_LAYOUT_INPUT), ==, 6);
-  g_assert_cmpuint (count_kind (open, ONYX_LAYOUT_OUTPUT), ==, 5);
+  g_assert_cmpuint (test_count_kind (collapsed, ONYX_LAYOUT_INPUT), ==, 2);
+  g_assert_cmpuint (test_count_kind (collapsed, ONYX_LAYOUT_OUTPUT), ==, 1);
+  g_assert_cmpuint (test_count_kind (open, ONYX_LAYOUT_INPUT), ==, 6);
+  g_assert_cmpuint (test_count_kind (open, ONYX_LAYOUT_OUTPUT), ==, 5);
   for (guint v = 0; v < G_N_ELEMENTS (values); v++)
     {
       gboolean input = g_str_has_prefix (values[v][0], "past");

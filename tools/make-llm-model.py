@@ -40,6 +40,24 @@ class Builder:
         self.accuracy_level = accuracy_level
         self.data, self.data_name = None, None
         self.constant_nodes = False
+        self.sparse = False
+
+    def sparse_weights(self, path):
+        """--sparse-weights: the data file holds the weights' places, not their bytes (a
+        hole that reads as zeros): a Llama-70B's 47 GB in seconds, for what never
+        runs the model (opening, drawing, editing)."""
+        self.stream_weights(path)
+        self.sparse = True
+
+    def random(self, shape, dtype, make):
+        """`make ()` of that shape, or with --sparse-weights an array of that shape and
+        type that holds nothing."""
+        return np.broadcast_to(np.zeros(1, dtype), shape) if self.sparse else make()
+
+    def finish(self):
+        if self.data is not None:
+            self.data.truncate(self.data.tell())
+            self.data.close()
 
     def stream_weights(self, path):
         """--fast-weights: payloads of 1 kB and more are written to `path` as they are
@@ -56,7 +74,10 @@ class Builder:
             return name
         offset = -self.data.tell() % 4096 + self.data.tell()
         self.data.seek(offset)
-        self.data.write(np.ascontiguousarray(array).tobytes())
+        if self.sparse:
+            self.data.seek(offset + array.nbytes)
+        else:
+            self.data.write(np.ascontiguousarray(array).tobytes())
         tensor = TensorProto(name=name, data_type=onnx.mapping.NP_TYPE_TO_TENSOR_TYPE[array.dtype],
                              dims=array.shape, data_location=TensorProto.EXTERNAL)
         for key, value in (("location", self.data_name), ("offset", str(offset)), ("length", str(array.nbytes))):
@@ -79,8 +100,10 @@ class Builder:
         B [n, k/32, 16] uint8 (two values a byte, low nibble first), scales [n·k/32]."""
         if self.data is not None:
             # --fast-weights: random nibbles and scales of the size quantizing N(0, 1/k) gives.
-            packed = self.rng.integers(0, 256, (n, k // BLOCK, BLOCK // 2), dtype=np.uint8)
-            scales = (self.rng.uniform(0.5, 1.0, (n, k // BLOCK)) * (2.5 / 7 / np.sqrt(k))).astype(np.float32)
+            packed = self.random((n, k // BLOCK, BLOCK // 2), np.uint8,
+                                 lambda: self.rng.integers(0, 256, (n, k // BLOCK, BLOCK // 2), dtype=np.uint8))
+            scales = self.random((n, k // BLOCK), np.float32, lambda: (self.rng.uniform(0.5, 1.0, (n, k // BLOCK)) *
+                                                                       (2.5 / 7 / np.sqrt(k))).astype(np.float32))
         else:
             w = self.rng.standard_normal((n, k)).astype(np.float32) * (1.0 / np.sqrt(k))
             blocks = w.reshape(n, k // BLOCK, BLOCK)
@@ -115,7 +138,9 @@ def build(args):
     rng = np.random.default_rng(0)
     b = Builder(rng, args.accuracy_level)
     b.constant_nodes = args.constant_nodes
-    if args.fast_weights:
+    if args.sparse_weights:
+        b.sparse_weights(data_path(args.out))
+    elif args.fast_weights:
         b.stream_weights(data_path(args.out))
     head = args.hidden // args.heads
     hidden, inter = args.hidden, args.intermediate
@@ -150,7 +175,8 @@ def build(args):
     sin = b.weight("sin_cache", np.sin(angles).astype(np.float32))
 
     embed = b.weight("model.embed_tokens.weight",
-                     rng.standard_normal((args.vocab, hidden), dtype=np.float32) * np.float32(0.02)
+                     b.random((args.vocab, hidden), np.float32,
+                              lambda: rng.standard_normal((args.vocab, hidden), dtype=np.float32) * np.float32(0.02))
                      if b.data is not None else (rng.standard_normal((args.vocab, hidden)) * 0.02).astype(np.float32))
     x = b.node("Gather", [embed, "input_ids"], ["/model/embed_tokens/Gather/output_0"], "/model/embed_tokens/Gather")
     residual, pending = x, None
@@ -194,6 +220,7 @@ def build(args):
                             ["/model/norm/output_0", "", "", "/model/norm/output_3"], "/model/norm/SkipLayerNorm",
                             domain="com.microsoft", epsilon=1e-5)
     b.matmul_nbits("lm_head", final, hidden, args.vocab, out_name="logits")
+    b.finish()
 
     graph = helper.make_graph(b.nodes, "main_graph", inputs, outputs, b.initializers)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 21),
@@ -349,19 +376,23 @@ def main():
                         help="random int4 nibbles instead of quantized weights, written to the data file as they "
                              "are made: seconds and little memory for Phi-3's sizes (not with --dynamo or "
                              "--no-external)")
+    parser.add_argument("--sparse-weights", action="store_true",
+                        help="as --fast-weights, but the data file is sparse, the weights zeros: a Llama-70B "
+                             "(--layers 80 --hidden 8192 --heads 64 --kv-heads 8 --intermediate 28672 --vocab "
+                             "128256) in seconds, to open and edit, not to run")
     parser.add_argument("--constant-nodes", action="store_true",
                         help="the attention mask's small literals as Constant nodes instead of initializers "
                              "(something for Simplify to change)")
     args = parser.parse_args()
-    if args.fast_weights and (args.dynamo or args.no_external):
-        parser.error("--fast-weights writes external data of the genai-shaped model only")
+    if (args.fast_weights or args.sparse_weights) and (args.dynamo or args.no_external):
+        parser.error("--fast-weights and --sparse-weights write external data of the genai-shaped model only")
     if os.path.exists(data_path(args.out)):
         os.unlink(data_path(args.out))
     model = build_dynamo(args) if args.dynamo else build(args)
     if args.value_info:
         inferred = onnx.shape_inference.infer_shapes(model)
         model.graph.value_info.extend(inferred.graph.value_info)
-    if args.no_external or args.fast_weights:
+    if args.no_external or args.fast_weights or args.sparse_weights:
         onnx.save(model, args.out)
     else:
         onnx.save(model, args.out, save_as_external_data=True, all_tensors_to_one_file=True,

@@ -39,6 +39,7 @@ struct _OnyxCanvas {
   OnyxCanvasTensorNote tensor_note;
   gpointer tensor_note_data;
   guint8 *badges;             /* OnyxCanvasBadge per layout node, or NULL */
+  GPtrArray *notes;           /* PangoLayout * per layout node (NULL entries), or NULL */
 
   /* The cached graph layer, in layout coordinates × cache_scale. */
   GskRenderNode *cache;
@@ -54,7 +55,7 @@ struct _OnyxCanvas {
 
 G_DEFINE_FINAL_TYPE (OnyxCanvas, onyx_canvas, GTK_TYPE_WIDGET)
 
-enum { ITEM_ACTIVATED, ITEM_OPENED, LINE_ACTIVATED, STACK_STEPPED, N_SIGNALS };
+enum { ITEM_ACTIVATED, ITEM_OPENED, LINE_ACTIVATED, STACK_STEPPED, MARK_ACTIVATED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -199,6 +200,42 @@ append_badges (OnyxCanvas *self, GtkSnapshot *snapshot, const OnyxRect *visible)
     }
 }
 
+/* Notes keep their size on screen too: a small pill under the box's bottom right
+ * corner, its text laid out once when the notes are set. */
+static void
+append_notes (OnyxCanvas *self, GtkSnapshot *snapshot, const OnyxRect *visible)
+{
+  const float pad = 3, radius = 6;
+  GdkRGBA background = is_dark () ? (GdkRGBA) { 0.25, 0.25, 0.27, 0.92 } : (GdkRGBA) { 0.96, 0.96, 0.97, 0.92 };
+  GdkRGBA ink = is_dark () ? (GdkRGBA) { 1, 1, 1, 0.9 } : (GdkRGBA) { 0, 0, 0, 0.8 };
+
+  if (self->notes == NULL)
+    return;
+  for (guint i = 0; i < self->notes->len && i < self->layout->nodes->len; i++)
+    {
+      PangoLayout *note = self->notes->pdata[i];
+      const OnyxRect *box = &layout_node (self, i)->box;
+      GskRoundedRect pill;
+      int width, height;
+      float x, y;
+
+      if (note == NULL || box->x > visible->x + visible->width || box->y > visible->y + visible->height ||
+          box->x + box->width < visible->x || box->y + box->height < visible->y)
+        continue;
+      pango_layout_get_pixel_size (note, &width, &height);
+      x = (box->x + box->width - self->ox) * self->scale - width - 2 * pad;
+      y = (box->y + box->height - self->oy) * self->scale + 2;
+      gsk_rounded_rect_init_from_rect (&pill, &GRAPHENE_RECT_INIT (x, y, width + 2 * pad, height), radius);
+      gtk_snapshot_push_rounded_clip (snapshot, &pill);
+      gtk_snapshot_append_color (snapshot, &background, &pill.bounds);
+      gtk_snapshot_pop (snapshot);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + pad, y));
+      gtk_snapshot_append_layout (snapshot, note, &ink);
+      gtk_snapshot_restore (snapshot);
+    }
+}
+
 static void
 onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -235,6 +272,7 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     {
       append_tints (self, snapshot, &visible);
       append_badges (self, snapshot, &visible);
+      append_notes (self, snapshot, &visible);
       gtk_snapshot_pop (snapshot);
       return;
     }
@@ -272,6 +310,7 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_destroy (cr);
   append_tints (self, snapshot, &visible);
   append_badges (self, snapshot, &visible);
+  append_notes (self, snapshot, &visible);
   gtk_snapshot_pop (snapshot);
 }
 
@@ -452,6 +491,12 @@ drag_end_cb (GtkGestureDrag *gesture, double dx, double dy, OnyxCanvas *self)
   /* A press without movement is a click. */
   gtk_gesture_drag_get_start_point (gesture, &sx, &sy);
   to_layout (self, sx, sy, &lx, &ly);
+  /* A quantization mark lies beside its edge, outside any box. */
+  if ((edge = onyx_render_mark_hit_test (self->layout, self->index, lx, ly)) >= 0)
+    {
+      g_signal_emit (self, signals[MARK_ACTIVATED], 0, edge);
+      return;
+    }
   node = onyx_layout_hit_test (self->layout, lx, ly);
   if (node < 0)
     edge = onyx_render_edge_hit_test (self->layout, self->index, lx, ly, 5 / self->scale);
@@ -591,6 +636,7 @@ clear_layout (OnyxCanvas *self)
   g_clear_pointer (&self->cache, gsk_render_node_unref);
   g_clear_pointer (&self->tints, g_free);
   g_clear_pointer (&self->badges, g_free);
+  g_clear_pointer (&self->notes, g_ptr_array_unref);
   g_hash_table_remove_all (self->highlighted);
   self->hovered = self->selected = self->selected_edge = -1;
 }
@@ -626,6 +672,10 @@ onyx_canvas_class_init (OnyxCanvasClass *klass)
   signals[LINE_ACTIVATED] = g_signal_new ("line-activated", G_TYPE_FROM_CLASS (klass),
                                           G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT);
+  /* A click on an edge's quantization mark: the edge. */
+  signals[MARK_ACTIVATED] = g_signal_new ("mark-activated", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 1, G_TYPE_INT);
   /* A click on an open stack's step buttons: the stack's node, -1 or 1. */
   signals[STACK_STEPPED] = g_signal_new ("stack-stepped", G_TYPE_FROM_CLASS (klass),
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -764,6 +814,46 @@ onyx_canvas_set_node_badges (OnyxCanvas *self, const guint8 *badges, guint n_bad
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static void
+unref_if_any (gpointer object)
+{
+  if (object != NULL)
+    g_object_unref (object);
+}
+
+void
+onyx_canvas_set_node_notes (OnyxCanvas *self, const char *const *notes, guint n_notes)
+{
+  g_return_if_fail (ONYX_IS_CANVAS (self));
+  g_return_if_fail (notes == NULL || (self->layout != NULL && n_notes == self->layout->nodes->len));
+  g_clear_pointer (&self->notes, g_ptr_array_unref);
+  if (notes != NULL)
+    {
+      PangoAttrList *small = pango_attr_list_new ();
+      pango_attr_list_insert (small, pango_attr_scale_new (PANGO_SCALE_SMALL));
+      pango_attr_list_insert (small, pango_attr_font_features_new ("tnum=1"));
+      self->notes = g_ptr_array_new_full (n_notes, unref_if_any);
+      for (guint i = 0; i < n_notes; i++)
+        {
+          PangoLayout *note = notes[i] != NULL ? gtk_widget_create_pango_layout (GTK_WIDGET (self), notes[i]) : NULL;
+          if (note != NULL)
+            pango_layout_set_attributes (note, small);
+          g_ptr_array_add (self->notes, note);
+        }
+      pango_attr_list_unref (small);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const char *
+onyx_canvas_get_node_note (OnyxCanvas *self, int node)
+{
+  g_return_val_if_fail (ONYX_IS_CANVAS (self), NULL);
+  if (self->notes == NULL || node < 0 || (guint) node >= self->notes->len || self->notes->pdata[node] == NULL)
+    return NULL;
+  return pango_layout_get_text (self->notes->pdata[node]);
+}
+
 OnyxCanvasBadge
 onyx_canvas_get_node_badge (OnyxCanvas *self, int node)
 {
@@ -778,6 +868,13 @@ onyx_canvas_get_selected_node (OnyxCanvas *self)
 {
   g_return_val_if_fail (ONYX_IS_CANVAS (self), -1);
   return self->selected;
+}
+
+int
+onyx_canvas_get_selected_edge (OnyxCanvas *self)
+{
+  g_return_val_if_fail (ONYX_IS_CANVAS (self), -1);
+  return self->selected_edge;
 }
 
 double

@@ -29,6 +29,7 @@ void              onyx_canvas_set_selection  (OnyxCanvas *self,
                                               int         node,
                                               int         edge);
 int               onyx_canvas_get_selected_node (OnyxCanvas *self);
+int               onyx_canvas_get_selected_edge (OnyxCanvas *self);
 /* A coloured frame around layout nodes (a comparison's differences): `tints` has one
  * colour per layout node, alpha 0 for none; NULL removes them. Drawn over the cached
  * graph; a new layout drops them. */
@@ -53,6 +54,14 @@ void              onyx_canvas_set_node_badges (OnyxCanvas   *self,
                                                guint         n_badges);
 OnyxCanvasBadge   onyx_canvas_get_node_badge  (OnyxCanvas   *self,
                                                int           node);
+/* Short texts beside boxes (a profile's share, "12 %"): one per layout node, NULL
+ * entries for none; NULL removes them. Drawn over the cached graph; a new layout
+ * drops them. */
+void              onyx_canvas_set_node_notes  (OnyxCanvas         *self,
+                                               const char *const  *notes,
+                                               guint               n_notes);
+const char       *onyx_canvas_get_node_note   (OnyxCanvas         *self,
+                                               int                 node);
 /* More to say of a tensor in an edge's tooltip (a run's statistics): a new string,
  * or NULL for nothing. NULL: no note. */
 typedef char *(*OnyxCanvasTensorNote) (const char *tensor, gpointer user_data);

@@ -100,9 +100,14 @@ sync_selection (OnyxGraphView *self)
   switch (onyx_view_state_get_selection (self->state))
     {
     case ONYX_SELECTION_NODE:
-      node = layout_box_of_node (layout, onyx_graph_index_node_position (
-                                           onyx_view_state_get_graph_index (self->state),
-                                           onyx_view_state_get_selected_node (self->state)));
+      {
+        gssize pos = onyx_graph_index_node_position (onyx_view_state_get_graph_index (self->state),
+                                                     onyx_view_state_get_selected_node (self->state));
+        node = layout_box_of_node (layout, pos);
+        /* A folded QuantizeLinear → DequantizeLinear pair: the mark on its edge. */
+        if (node < 0 && pos >= 0 && layout != NULL)
+          edge = onyx_layout_mark_edge_of_node (layout, (int) pos);
+      }
       break;
     case ONYX_SELECTION_TENSOR:
       tensor_box (self, onyx_view_state_get_selected_tensor (self->state), &node, &edge);
@@ -290,6 +295,15 @@ badges_changed_cb (OnyxGraphView *self)
   onyx_canvas_set_node_badges (self->canvas, badges, n);
 }
 
+static void
+notes_changed_cb (OnyxGraphView *self)
+{
+  guint n;
+  const char *const *notes = onyx_view_state_get_box_notes (self->state, &n);
+
+  onyx_canvas_set_node_notes (self->canvas, notes, n);
+}
+
 static char *
 tensor_note (const char *tensor, gpointer data)
 {
@@ -374,6 +388,23 @@ line_activated_cb (OnyxGraphView *self, int node, int line)
     item_activated_cb (self, node, -1);
 }
 
+/* A click on an edge's quantization mark selects the QuantizeLinear it stands for. */
+static void
+mark_activated_cb (OnyxGraphView *self, int edge)
+{
+  const OnyxLayout *layout = onyx_canvas_get_layout (self->canvas);
+  Onnx__GraphProto *graph = onyx_view_state_get_graph (self->state);
+  const OnyxLayoutEdge *e;
+  int node;
+
+  if (graph == NULL || layout == NULL || edge < 0 || (guint) edge >= layout->edges->len)
+    return;
+  e = &g_array_index (layout->edges, OnyxLayoutEdge, edge);
+  node = e->mark_nodes != NULL && e->mark_nodes->len > 0 ? g_array_index (e->mark_nodes, int, 0) : -1;
+  if (node >= 0 && (gsize) node < graph->n_node)
+    onyx_view_state_select_node (self->state, graph->node[node]);
+}
+
 /* A double click on a node holding graphs opens the first. */
 static void
 item_opened_cb (OnyxGraphView *self, int index)
@@ -412,7 +443,10 @@ onyx_graph_view_set_state (OnyxGraphView *self, OnyxViewState *state)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "tints-changed", G_CALLBACK (tints_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "badges-changed", G_CALLBACK (badges_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notes-changed", G_CALLBACK (notes_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (onyx_view_state_get_settings (state), "changed::fold-constants",
+                           G_CALLBACK (fold_constants_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (onyx_view_state_get_settings (state), "changed::fold-quant",
                            G_CALLBACK (fold_constants_changed_cb), self, G_CONNECT_SWAPPED);
   onyx_canvas_set_tensor_note (self->canvas, tensor_note, self);
   onyx_graph_view_update_actions (self);
@@ -466,6 +500,7 @@ onyx_graph_view_init (OnyxGraphView *self)
   self->reveal = -1;
   g_signal_connect_swapped (self->canvas, "item-activated", G_CALLBACK (item_activated_cb), self);
   g_signal_connect_swapped (self->canvas, "line-activated", G_CALLBACK (line_activated_cb), self);
+  g_signal_connect_swapped (self->canvas, "mark-activated", G_CALLBACK (mark_activated_cb), self);
   g_signal_connect_swapped (self->canvas, "item-opened", G_CALLBACK (item_opened_cb), self);
   g_signal_connect_swapped (self->canvas, "stack-stepped", G_CALLBACK (onyx_graph_view_step_stack), self);
   onyx_graph_view_init_actions (self);

@@ -39,6 +39,7 @@ typedef struct LayoutWork {
   OnyxShapes *shapes;             /* of the document's current revision, or NULL */
   gboolean items_stale;
   gboolean fold_constants;
+  gboolean fold_quant;
   OnyxExpandMode mode;
   char **expanded;
   char **collapsed;
@@ -72,6 +73,7 @@ lay_out (OnyxJob *job, gpointer data, GError **error)
   if (work->items_stale)
     onyx_layout_engine_graph_changed (work->engine);
   onyx_layout_engine_set_fold_constants (work->engine, work->fold_constants);
+  onyx_layout_engine_set_fold_quant (work->engine, work->fold_quant);
   onyx_layout_engine_set_shapes (work->engine, work->shapes);
   expanded = onyx_layout_engine_expansion (work->engine, work->mode, (const char *const *) work->expanded,
                                            (const char *const *) work->collapsed);
@@ -140,6 +142,7 @@ onyx_layout_session_relayout (OnyxLayoutSession *self, gboolean keep_view)
   work->items_stale = self->items_stale;
   self->items_stale = FALSE;
   work->fold_constants = g_settings_get_boolean (self->settings, "fold-constants");
+  work->fold_quant = g_settings_get_boolean (self->settings, "fold-quant");
   /* The schema's GroupExpansion nicks auto/top-level/all are OnyxExpandMode's order. */
   work->mode = g_settings_get_enum (self->settings, "group-expansion");
   work->expanded = scopes_strv (self->expanded);

@@ -8,6 +8,7 @@ struct _OnyxPreferences {
   AdwPreferencesWindow parent_instance;
   GtkSwitch *dark_switch;
   GtkSwitch *fold_constants_switch;
+  GtkSwitch *fold_quant_switch;
   GSettings *settings;
 };
 
@@ -33,6 +34,7 @@ onyx_preferences_class_init (OnyxPreferencesClass *klass)
                                                "/io/github/onyxviewer/Onyx/onyx-preferences.ui");
   gtk_widget_class_bind_template_child (widget_class, OnyxPreferences, dark_switch);
   gtk_widget_class_bind_template_child (widget_class, OnyxPreferences, fold_constants_switch);
+  gtk_widget_class_bind_template_child (widget_class, OnyxPreferences, fold_quant_switch);
 }
 
 static void
@@ -44,6 +46,7 @@ onyx_preferences_init (OnyxPreferences *self)
   /* Every window relayouts when it changes (onyx-window.c). */
   g_settings_bind (self->settings, "fold-constants", self->fold_constants_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "fold-quant", self->fold_quant_switch, "active", G_SETTINGS_BIND_DEFAULT);
 }
 
 GtkWidget *

@@ -143,6 +143,8 @@ onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__Graph
   if (model->doc_string != NULL && model->doc_string[0] != '\0')
     onyx_properties_add_text_row (group, _("Description"), onyx_display_escape (model->doc_string));
 
+  onyx_properties_add_quant_model_group (self, doc);
+
   group = onyx_properties_add_group (self, _("Operator Sets"));
   for (size_t i = 0; i < model->n_opset_import; i++)
     {

@@ -53,6 +53,21 @@ void       onyx_properties_add_metadata_group (OnyxProperties         *self,
                                                const char             *title,
                                                const ProtobufCMessage *message,
                                                gboolean                skip_module);
+/* The node's time, from the profile the view state shows (onyx-properties-profile.c);
+ * nothing when none is. */
+void       onyx_properties_add_profile_group (OnyxProperties  *self,
+                                              OnyxDocument    *doc,
+                                              Onnx__NodeProto *node);
+/* Quantization (onyx-properties-quant.c): a node's group, a tensor's rows, the
+ * model's group; nothing where there is none. */
+void       onyx_properties_add_quant_node_group  (OnyxProperties  *self,
+                                                  OnyxDocument    *doc,
+                                                  Onnx__NodeProto *node);
+void       onyx_properties_add_quant_tensor_rows (GtkWidget       *group,
+                                                  OnyxDocument    *doc,
+                                                  const char      *name);
+void       onyx_properties_add_quant_model_group (OnyxProperties  *self,
+                                                  OnyxDocument    *doc);
 /* A count in the user's digit grouping: "12,759". */
 char      *onyx_properties_format_count  (guint64         n);
 

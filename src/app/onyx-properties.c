@@ -491,6 +491,8 @@ onyx_properties_show_node (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphP
     onyx_properties_add_text_row (group, _("Description"), onyx_display_escape (node->doc_string));
   schema = add_schema_rows (group, doc, node);
   add_problem_rows (self, node);
+  onyx_properties_add_profile_group (self, doc, node);
+  onyx_properties_add_quant_node_group (self, doc, node);
   has_module = add_module_rows (self, node);
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -634,6 +636,9 @@ onyx_properties_show_tensor (OnyxProperties *self, OnyxDocument *doc, Onnx__Grap
     }
   else if (init == NULL)
     add_type_row (group, doc, graph, name);
+  /* Quantization is read in the main graph only. */
+  if (graph == onyx_document_get_proto (doc)->graph)
+    onyx_properties_add_quant_tensor_rows (group, doc, name);
 
   if (value != NULL && value->producer != NULL)
     {
@@ -721,6 +726,7 @@ onyx_properties_set_state (OnyxProperties *self, OnyxViewState *state)
   g_signal_connect_object (state, "notify::document", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "settled", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "analysed", G_CALLBACK (analysed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "profile-changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
 }
 
 static void

@@ -15,7 +15,6 @@
 typedef struct _RunState RunState;
 struct _RunState {
   OnyxJob *job;               /* the run or repro under way */
-  OnyxRunInputs how;          /* the inputs not given (Run Settings) */
   GPtrArray *given;           /* OnyxArray from "Run With Inputs…", or NULL: random */
   char *given_name;
   OnyxModel *compare_model;   /* what runs are compared with, or neither */
@@ -56,10 +55,7 @@ static RunState *
 run_state (OnyxRunPane *self)
 {
   if (self->run == NULL)
-    {
-      self->run = g_new0 (RunState, 1);
-      self->run->how = (OnyxRunInputs) { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
-    }
+    self->run = g_new0 (RunState, 1);
   return self->run;
 }
 
@@ -96,7 +92,6 @@ onyx_run_pane_reset (OnyxRunPane *self)
   clear_comparison (run);
   g_clear_pointer (&run->last_inputs, g_ptr_array_unref);
   g_clear_object (&run->last_snapshot);
-  g_clear_pointer (&run->how.dims, g_hash_table_unref);
   g_clear_pointer (&self->run, g_free);
   onyx_run_pane_set_revealed (self, FALSE);
   if (self->state != NULL)
@@ -241,22 +236,22 @@ start_job (OnyxRunPane *self, RunJob *work, OnyxJobDone done, GDestroyNotify res
 
 /* "Random inputs in [0, 1), seed 0; N = 1", "Inputs from model_foo.npz". */
 static char *
-describe_inputs (RunState *run, OnyxModel *model)
+describe_inputs (RunState *run, const OnyxRunInputs *how, OnyxModel *model)
 {
   g_autoptr (GPtrArray) dims = onyx_run_input_dim_params (onyx_model_get_proto (model)->graph);
-  g_autoptr (GHashTable) sizes = onyx_run_plan_sizes (model, run->how.dims);
+  g_autoptr (GHashTable) sizes = onyx_run_plan_sizes (model, how->dims);
   GString *text = g_string_new (NULL);
 
   if (run->given_name != NULL)
     g_string_append_printf (text, _("Inputs from %s"), run->given_name);
-  else if (run->how.fill == ONYX_RUN_FILL_ZEROS)
+  else if (how->fill == ONYX_RUN_FILL_ZEROS)
     g_string_append (text, _("Zeros as inputs"));
-  else if (run->how.fill == ONYX_RUN_FILL_ONES)
+  else if (how->fill == ONYX_RUN_FILL_ONES)
     g_string_append (text, _("Ones as inputs"));
   else
     {
-      g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, run->how.seed);
-      g_string_append_printf (text, _("Random inputs in [%g, %g), seed %s"), run->how.low, run->how.high, seed);
+      g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, how->seed);
+      g_string_append_printf (text, _("Random inputs in [%g, %g), seed %s"), how->low, how->high, seed);
     }
   for (guint i = 0; i < dims->len; i++)
     {
@@ -292,7 +287,7 @@ start_run (OnyxRunPane *self, const char *until_node)
   g_clear_object (&run->last_snapshot);
   g_clear_pointer (&run->last_inputs, g_ptr_array_unref);
   run->last_snapshot = onyx_model_snapshot (onyx_document_get_model (document));
-  inputs_text = describe_inputs (run, run->last_snapshot);
+  inputs_text = describe_inputs (run, onyx_view_state_get_run_inputs (self->state), run->last_snapshot);
   if (until_node != NULL)
     {
       g_autofree char *part = g_strdup_printf (_("Up to node %s"), until_node);
@@ -300,7 +295,8 @@ start_run (OnyxRunPane *self, const char *until_node)
       g_free (inputs_text);
       inputs_text = g_steal_pointer (&both);
     }
-  run->last_inputs = onyx_run_prepare_inputs (run->last_snapshot, run->given, &run->how, &error);
+  run->last_inputs = onyx_run_prepare_inputs (run->last_snapshot, run->given,
+                                              onyx_view_state_get_run_inputs (self->state), &error);
   if (run->last_inputs == NULL)
     {
       onyx_run_pane_set_running (self, inputs_text);
@@ -318,8 +314,8 @@ start_run (OnyxRunPane *self, const char *until_node)
   job->reference = run->reference != NULL ? g_ptr_array_ref (run->reference) : NULL;
   job->until_node = g_strdup (until_node);
   job->repro_node = -1;
-  job->made = run->how;
-  job->made.dims = run->how.dims != NULL ? g_hash_table_ref (run->how.dims) : NULL;
+  job->made = *onyx_view_state_get_run_inputs (self->state);
+  job->made.dims = job->made.dims != NULL ? g_hash_table_ref (job->made.dims) : NULL;
   job->given = run->given != NULL ? g_ptr_array_ref (run->given) : NULL;
   start_job (self, job, run_done, (GDestroyNotify) onyx_run_result_free);
 }
@@ -542,10 +538,11 @@ until_activated (GSimpleAction *action, GVariant *param, gpointer data)
 static void
 settings_run_cb (OnyxRunSettings *dialog, OnyxRunPane *self)
 {
-  RunState *run = run_state (self);
+  OnyxRunInputs how;
 
-  g_clear_pointer (&run->how.dims, g_hash_table_unref);
-  onyx_run_settings_get_inputs (dialog, &run->how);
+  onyx_run_settings_get_inputs (dialog, &how);
+  onyx_view_state_set_run_inputs (self->state, &how);
+  g_clear_pointer (&how.dims, g_hash_table_unref);
   if (!onyx_run_pane_is_running (self) && onyx_view_state_get_document (self->state) != NULL)
     start_run (self, NULL);
 }
@@ -558,7 +555,7 @@ onyx_run_pane_show_settings (OnyxRunPane *self)
 
   g_return_val_if_fail (document != NULL, NULL);
   dialog = onyx_run_settings_new (onyx_view_state_get_window (self->state), onyx_document_get_model (document),
-                                  &run_state (self)->how);
+                                  onyx_view_state_get_run_inputs (self->state));
   g_signal_connect_object (dialog, "run", G_CALLBACK (settings_run_cb), self, 0);
   gtk_window_present (GTK_WINDOW (dialog));
   return dialog;

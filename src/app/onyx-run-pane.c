@@ -3,6 +3,8 @@
  * themselves: onyx-run-pane-runs.c. */
 #include "onyx-run-pane-private.h"
 
+#include "onyx-heat.h"
+
 #include <glib/gi18n.h>
 #include <math.h>
 
@@ -20,24 +22,10 @@ static GParamSpec *props[N_PROPS];
 void
 onyx_run_pane_scale_color (double level, GdkRGBA *color)
 {
-  /* Yellow, orange, red (GNOME's palette): clear of the selection's blue, the
-   * purple of NaN and Inf, and the green of agreement. */
-  static const GdkRGBA stops[] = {
-    { 0.976f, 0.941f, 0.420f, 1 }, { 1.0f, 0.471f, 0.0f, 1 }, { 0.753f, 0.110f, 0.157f, 1 },
-  };
-  double at = CLAMP (level, 0, 1) * 2;
-  int i = MIN ((int) at, 1);
-  float f = (float) (at - i);
-
   if (level < 0)
-    {
-      *color = (GdkRGBA) { 0.200f, 0.820f, 0.478f, 1 }; /* green: agrees */
-      return;
-    }
-  color->red = stops[i].red + (stops[i + 1].red - stops[i].red) * f;
-  color->green = stops[i].green + (stops[i + 1].green - stops[i].green) * f;
-  color->blue = stops[i].blue + (stops[i + 1].blue - stops[i].blue) * f;
-  color->alpha = 1;
+    *color = (GdkRGBA) { 0.200f, 0.820f, 0.478f, 1 }; /* green: agrees */
+  else
+    onyx_heat_color (level, color);
 }
 
 void
@@ -124,19 +112,6 @@ onyx_run_pane_rate_node (OnyxRunPane *self, const char *const *outputs, double *
 }
 
 /* ---- Drawing ---- */
-
-static void
-draw_legend (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
-{
-  for (int x = 0; x < width; x++)
-    {
-      GdkRGBA color;
-      onyx_run_pane_scale_color ((double) x / MAX (width - 1, 1), &color);
-      gdk_cairo_set_source_rgba (cr, &color);
-      cairo_rectangle (cr, x, 0, 1, height);
-      cairo_fill (cr);
-    }
-}
 
 static void
 draw_histogram (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
@@ -545,7 +520,7 @@ onyx_run_pane_init (OnyxRunPane *self)
   self->stats_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->delta_by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->color_by = ONYX_RUN_COLOR_MAX_ABS;
-  gtk_drawing_area_set_draw_func (self->legend_bar, draw_legend, NULL, NULL);
+  gtk_drawing_area_set_draw_func (self->legend_bar, onyx_heat_draw_legend, NULL, NULL);
   gtk_label_set_xalign (self->legend_high, 1);
   gtk_drop_down_set_selected (self->color_drop, self->color_by);
   g_signal_connect_swapped (self->color_drop, "notify::selected", G_CALLBACK (color_drop_cb), self);

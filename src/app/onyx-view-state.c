@@ -37,6 +37,10 @@ struct _OnyxViewState {
   gboolean editable;
   GArray *tints[ONYX_N_TINT_LAYERS];  /* GdkRGBA per layout node, or NULL */
   GArray *badges;                 /* guint8 per layout node, or NULL */
+  GPtrArray *notes;               /* char * per layout node (NULL entries), or NULL */
+  OnyxRunInputs run_inputs;
+  OnyxProfile *profile, *previous_profile;
+  guint64 profile_revision;
   OnyxTensorNoteFunc tensor_note;
   gpointer tensor_note_data;
 
@@ -52,7 +56,8 @@ static GParamSpec *props[N_PROPS];
 
 enum { SIGNAL_STEPPED, SIGNAL_ANALYSED, SIGNAL_LAID_OUT, SIGNAL_SETTLED, SIGNAL_REVEAL, SIGNAL_FOCUS_GRAPH,
        SIGNAL_TINTS_CHANGED,
-       SIGNAL_BADGES_CHANGED, SIGNAL_TOAST, SIGNAL_OPEN_ELSEWHERE, SIGNAL_COMPARE_WITH, N_SIGNALS };
+       SIGNAL_BADGES_CHANGED, SIGNAL_NOTES_CHANGED, SIGNAL_PROFILE_CHANGED, SIGNAL_TOAST, SIGNAL_OPEN_ELSEWHERE,
+       SIGNAL_COMPARE_WITH, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 GtkWindow *
@@ -156,6 +161,20 @@ forget_selection (OnyxViewState *self)
 
 static void document_changed_cb (OnyxViewState *self, const OnyxChange *change);
 
+static void
+reset_run_inputs (OnyxViewState *self)
+{
+  g_clear_pointer (&self->run_inputs.dims, g_hash_table_unref);
+  self->run_inputs = (OnyxRunInputs) { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
+}
+
+static void
+forget_profiles (OnyxViewState *self)
+{
+  g_clear_pointer (&self->profile, onyx_profile_free);
+  g_clear_pointer (&self->previous_profile, onyx_profile_free);
+}
+
 /* The document goes, with all that was shown of it. */
 static void
 drop_document (OnyxViewState *self)
@@ -172,6 +191,12 @@ drop_document (OnyxViewState *self)
   g_signal_handlers_disconnect_by_data (self->document, self);
   g_clear_pointer (&self->problems, onyx_problem_list_free);
   g_clear_object (&self->document);
+  reset_run_inputs (self);
+  if (self->profile != NULL || self->previous_profile != NULL)
+    {
+      forget_profiles (self);
+      g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0);
+    }
   /* Nothing is editable from here on, whatever the parts hear next. */
   update_editable (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DOCUMENT]);
@@ -507,6 +532,7 @@ clear_decorations (OnyxViewState *self)
   for (guint l = 0; l < ONYX_N_TINT_LAYERS; l++)
     g_clear_pointer (&self->tints[l], g_array_unref);
   g_clear_pointer (&self->badges, g_array_unref);
+  g_clear_pointer (&self->notes, g_ptr_array_unref);
 }
 
 void
@@ -602,6 +628,26 @@ onyx_view_state_get_badges (OnyxViewState *self, guint *n_badges)
 }
 
 void
+onyx_view_state_set_box_notes (OnyxViewState *self, const char *const *notes, guint n_notes)
+{
+  g_clear_pointer (&self->notes, g_ptr_array_unref);
+  if (notes != NULL)
+    {
+      self->notes = g_ptr_array_new_full (n_notes, g_free);
+      for (guint i = 0; i < n_notes; i++)
+        g_ptr_array_add (self->notes, g_strdup (notes[i]));
+    }
+  g_signal_emit (self, signals[SIGNAL_NOTES_CHANGED], 0);
+}
+
+const char *const *
+onyx_view_state_get_box_notes (OnyxViewState *self, guint *n_notes)
+{
+  *n_notes = self->notes != NULL ? self->notes->len : 0;
+  return self->notes != NULL ? (const char *const *) self->notes->pdata : NULL;
+}
+
+void
 onyx_view_state_set_tensor_note (OnyxViewState *self, OnyxTensorNoteFunc note, gpointer data)
 {
   self->tensor_note = note;
@@ -684,6 +730,61 @@ document_changed_cb (OnyxViewState *self, const OnyxChange *change)
   update_editable (self);
 }
 
+/* ---- What was measured ---- */
+
+const OnyxRunInputs *
+onyx_view_state_get_run_inputs (OnyxViewState *self)
+{
+  return &self->run_inputs;
+}
+
+void
+onyx_view_state_set_run_inputs (OnyxViewState *self, const OnyxRunInputs *inputs)
+{
+  GHashTable *dims = inputs->dims != NULL ? g_hash_table_ref (inputs->dims) : NULL;
+
+  g_clear_pointer (&self->run_inputs.dims, g_hash_table_unref);
+  self->run_inputs = *inputs;
+  self->run_inputs.dims = dims;
+}
+
+void
+onyx_view_state_set_profile (OnyxViewState *self, OnyxProfile *profile, guint64 revision)
+{
+  /* The one shown so far stays, for before and after. */
+  if (profile != NULL && self->profile != NULL)
+    {
+      g_clear_pointer (&self->previous_profile, onyx_profile_free);
+      self->previous_profile = g_steal_pointer (&self->profile);
+    }
+  else
+    forget_profiles (self);
+  self->profile = profile;
+  self->profile_revision = revision;
+  g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0);
+}
+
+const OnyxProfile *
+onyx_view_state_get_profile (OnyxViewState *self, guint64 *revision)
+{
+  if (revision != NULL)
+    *revision = self->profile_revision;
+  return self->profile;
+}
+
+const OnyxProfile *
+onyx_view_state_get_previous_profile (OnyxViewState *self)
+{
+  return self->previous_profile;
+}
+
+gboolean
+onyx_view_state_profile_is_current (OnyxViewState *self)
+{
+  return self->profile != NULL && self->document != NULL &&
+         onyx_document_get_revision (self->document) == self->profile_revision;
+}
+
 /* ---- Messages ---- */
 
 void
@@ -752,6 +853,8 @@ onyx_view_state_finalize (GObject *object)
   OnyxViewState *self = ONYX_VIEW_STATE (object);
 
   clear_decorations (self);
+  reset_run_inputs (self);
+  forget_profiles (self);
   g_clear_weak_pointer (&self->window);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
@@ -795,6 +898,10 @@ onyx_view_state_class_init (OnyxViewStateClass *klass)
                                                 G_TYPE_NONE, 0);
   signals[SIGNAL_BADGES_CHANGED] = g_signal_new ("badges-changed", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                                  G_TYPE_NONE, 0);
+  signals[SIGNAL_NOTES_CHANGED] = g_signal_new ("notes-changed", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                                G_TYPE_NONE, 0);
+  signals[SIGNAL_PROFILE_CHANGED] = g_signal_new ("profile-changed", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                                  G_TYPE_NONE, 0);
   signals[SIGNAL_TOAST] = g_signal_new ("toast", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                         G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_BOOLEAN);
   signals[SIGNAL_OPEN_ELSEWHERE] = g_signal_new ("open-elsewhere", type, G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
@@ -809,6 +916,7 @@ onyx_view_state_init (OnyxViewState *self)
   self->page = "empty";
   self->settings = onyx_settings_new ();
   self->jobs = onyx_jobs_new ();
+  reset_run_inputs (self);
 }
 
 OnyxViewState *

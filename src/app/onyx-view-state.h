@@ -28,6 +28,8 @@
 #include "onyx-jobs.h"
 #include "onyx-layout.h"
 #include "onyx-problem-list.h"
+#include "onyx-run-profile.h"
+#include "onyx-run.h"
 
 G_BEGIN_DECLS
 
@@ -52,6 +54,7 @@ typedef enum {
 typedef enum {
   ONYX_TINT_COMPARE,
   ONYX_TINT_RUN,
+  ONYX_TINT_PROFILE,
   ONYX_N_TINT_LAYERS,
 } OnyxTintLayer;
 
@@ -60,7 +63,9 @@ typedef enum {
  * (notified on every selection), "laying-out", "editable" (gboolean).
  * Signals: "stepped" (const OnyxChange *, NULL when only saved), "analysed",
  * "laid-out", "settled" (see above); "reveal" (OnyxReveal): bring the selected box
- * into view as asked; "focus-graph"; "tints-changed", "badges-changed"; "toast"
+ * into view as asked; "focus-graph"; "tints-changed", "badges-changed",
+ * "notes-changed"; "profile-changed" (a profile shown, cleared, or of an earlier
+ * revision now); "toast"
  * (const char *message, gboolean with_undo); "open-elsewhere" (GFile *);
  * "compare-with" (OnyxModel *model, const char *name). */
 
@@ -176,6 +181,13 @@ void              onyx_view_state_set_badges     (OnyxViewState  *self,
                                                   guint           n_badges);
 const guint8     *onyx_view_state_get_badges     (OnyxViewState  *self,
                                                   guint          *n_badges);
+/* Short texts beside boxes (a profile's shares: "12 %"), one per layout node, NULL
+ * for none (copied; NULL to remove). */
+void              onyx_view_state_set_box_notes  (OnyxViewState      *self,
+                                                  const char *const  *notes,
+                                                  guint               n_notes);
+const char *const *onyx_view_state_get_box_notes (OnyxViewState      *self,
+                                                  guint              *n_notes);
 /* What an edge's tooltip adds of a tensor (a run's statistics): a new string or
  * NULL. One giver at a time (NULL to remove). */
 typedef char *(*OnyxTensorNoteFunc) (const char *tensor, gpointer data);
@@ -184,6 +196,26 @@ void              onyx_view_state_set_tensor_note (OnyxViewState      *self,
                                                    gpointer            data);
 char             *onyx_view_state_note_tensor    (OnyxViewState  *self,
                                                   const char     *tensor);
+
+/* ---- What was measured of the model ---- */
+
+/* How Run and Profile make the inputs nobody gave (Run Settings): random values in
+ * [0, 1) from seed 0 and Onyx's sizes of free dims until set; for the document
+ * shown, and back to those when another is shown. Set copies (dims referenced). */
+const OnyxRunInputs *onyx_view_state_get_run_inputs (OnyxViewState       *self);
+void              onyx_view_state_set_run_inputs (OnyxViewState       *self,
+                                                  const OnyxRunInputs *inputs);
+/* The profile drawn on the graph (taken; NULL: none), made of the document at
+ * `revision`, and the one shown before it (for before and after), when of the same
+ * document. */
+void              onyx_view_state_set_profile    (OnyxViewState       *self,
+                                                  OnyxProfile         *profile,
+                                                  guint64              revision);
+const OnyxProfile *onyx_view_state_get_profile   (OnyxViewState       *self,
+                                                  guint64             *revision);
+const OnyxProfile *onyx_view_state_get_previous_profile (OnyxViewState *self);
+/* The profile shown is of the model as it is now. */
+gboolean          onyx_view_state_profile_is_current (OnyxViewState  *self);
 
 /* ---- Editing ---- */
 

@@ -15,6 +15,7 @@
 #include "onyx-problems-pane.h"
 #include "onyx-properties.h"
 #include "onyx-recent.h"
+#include "onyx-profile-pane.h"
 #include "onyx-run-pane.h"
 
 struct _OnyxWindow {
@@ -33,6 +34,7 @@ struct _OnyxWindow {
   OnyxProblemsPane *problems_pane;
   OnyxComparePane *compare_pane;
   OnyxRunPane *run_pane;
+  OnyxProfilePane *profile_pane;
 
   OnyxViewState *state;
   /* the parts without a widget */
@@ -222,6 +224,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   g_type_ensure (ONYX_TYPE_PROBLEMS_PANE);
   g_type_ensure (ONYX_TYPE_COMPARE_PANE);
   g_type_ensure (ONYX_TYPE_RUN_PANE);
+  g_type_ensure (ONYX_TYPE_PROFILE_PANE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/onyxviewer/Onyx/onyx-window.ui");
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, header_bar);
@@ -235,6 +238,7 @@ onyx_window_class_init (OnyxWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, problems_pane);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, compare_pane);
   gtk_widget_class_bind_template_child (widget_class, OnyxWindow, run_pane);
+  gtk_widget_class_bind_template_child (widget_class, OnyxWindow, profile_pane);
   /* In the bubble phase: the search entry and dialogs take Escape first. */
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "graph.graph-up", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Up, 0, "graph.step-stack", "i", -1);
@@ -270,6 +274,7 @@ onyx_window_init (OnyxWindow *self)
   onyx_problems_pane_set_state (self->problems_pane, self->state);
   onyx_compare_pane_set_state (self->compare_pane, self->state);
   onyx_run_pane_set_state (self->run_pane, self->state);
+  onyx_profile_pane_set_state (self->profile_pane, self->state);
   gtk_widget_insert_action_group (widget, "file", G_ACTION_GROUP (self->files));
   gtk_widget_insert_action_group (widget, "edit", G_ACTION_GROUP (self->editor));
   gtk_widget_insert_action_group (widget, "graph", onyx_graph_view_get_actions (self->graph_view));
@@ -277,6 +282,7 @@ onyx_window_init (OnyxWindow *self)
   gtk_widget_insert_action_group (widget, "problems", onyx_problems_pane_get_actions (self->problems_pane));
   gtk_widget_insert_action_group (widget, "compare", onyx_compare_pane_get_actions (self->compare_pane));
   gtk_widget_insert_action_group (widget, "run", onyx_run_pane_get_actions (self->run_pane));
+  gtk_widget_insert_action_group (widget, "profile", onyx_profile_pane_get_actions (self->profile_pane));
   gtk_widget_insert_action_group (widget, "generate", G_ACTION_GROUP (self->generate));
   gtk_widget_insert_action_group (widget, "simplify", G_ACTION_GROUP (self->simplifier));
   gtk_widget_insert_action_group (widget, "convert", self->convert);

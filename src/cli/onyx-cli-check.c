@@ -5,6 +5,7 @@
 #include "onyx-diagnose.h"
 #include "onyx-json.h"
 #include "onyx-model.h"
+#include "onyx-quant.h"
 #include "onyx-types.h"
 #include "onyx-text.h"
 
@@ -14,8 +15,33 @@ severity_name (OnyxProblemSeverity severity)
   return onyx_problem_severity_name (severity);
 }
 
+/* How many quantization checks were made: a model with none quantized makes none. */
 static void
-write_problems_json (OnyxJson *json, OnyxModel *model, GPtrArray *problems, GPtrArray *dims)
+write_quant_checks_json (OnyxJson *json, const OnyxQuantChecks *checks)
+{
+  onyx_json_key (json, "quantization_checks");
+  onyx_json_begin_object (json);
+  onyx_json_member_uint (json, "scales", checks->scales);
+  onyx_json_member_uint (json, "zero_points", checks->zero_points);
+  onyx_json_member_uint (json, "pairs", checks->pairs);
+  onyx_json_member_uint (json, "axes", checks->axes);
+  onyx_json_member_uint (json, "float_ops", checks->float_ops);
+  onyx_json_member_uint (json, "dequantizers", checks->dequantizers);
+  onyx_json_member_uint (json, "unread", checks->unread);
+  onyx_json_member_uint (json, "unread_values", checks->unread_values);
+  onyx_json_end_object (json);
+}
+
+static guint
+n_quant_checks (const OnyxQuantChecks *checks)
+{
+  return checks->scales + checks->zero_points + checks->pairs + checks->axes + checks->float_ops +
+         checks->dequantizers;
+}
+
+static void
+write_problems_json (OnyxJson *json, OnyxModel *model, GPtrArray *problems, GPtrArray *dims,
+                     const OnyxQuantChecks *checks)
 {
   onyx_json_begin_object (json);
   onyx_json_member_string (json, "file", onyx_model_get_display_name (model));
@@ -51,6 +77,7 @@ write_problems_json (OnyxJson *json, OnyxModel *model, GPtrArray *problems, GPtr
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
+  write_quant_checks_json (json, checks);
   onyx_json_end_object (json);
 }
 
@@ -144,9 +171,9 @@ check_model (OnyxModel *model, OnyxJson *json, gboolean several, gpointer data)
   const CheckOptions *options = data;
   g_autoptr (GPtrArray) problems = NULL;
   g_autoptr (GPtrArray) dims = NULL;
+  OnyxQuantChecks checks;
 
-  problems = options->full ? onyx_diagnose_model_full (onyx_model_get_proto (model))
-                           : onyx_diagnose_model (onyx_model_get_proto (model));
+  problems = onyx_diagnose_file (model, options->full, &checks);
   if (options->graph_name != NULL)
     {
       g_autoptr (OnyxGraphList) graphs = onyx_graph_list_new (onyx_model_get_proto (model));
@@ -158,13 +185,31 @@ check_model (OnyxModel *model, OnyxJson *json, gboolean several, gpointer data)
     }
   dims = onyx_model_dim_params (onyx_model_get_proto (model));
   if (json != NULL)
-    write_problems_json (json, model, problems, dims);
+    write_problems_json (json, model, problems, dims, &checks);
   else
     {
       for (guint i = 0; i < problems->len && !several; i++)
         print_problem_text (model, problems->pdata[i]);
       if (!several)
         print_dims_text (model, dims);
+      if (!several && n_quant_checks (&checks) > 0)
+        printf ("%s: quantization: %u %s, %u %s, %u QuantizeLinear → DequantizeLinear %s, %u per-axis %s, "
+                "%u float %s and %u %s checked\n",
+                onyx_model_get_display_name (model), checks.scales, ONYX_CLI_PLURAL (checks.scales, "scale", "scales"),
+                checks.zero_points, ONYX_CLI_PLURAL (checks.zero_points, "zero point", "zero points"), checks.pairs,
+                ONYX_CLI_PLURAL (checks.pairs, "pair", "pairs"), checks.axes,
+                ONYX_CLI_PLURAL (checks.axes, "scale", "scales"), checks.float_ops,
+                ONYX_CLI_PLURAL (checks.float_ops, "operator", "operators"), checks.dequantizers,
+                ONYX_CLI_PLURAL (checks.dequantizers, "DequantizeLinear", "DequantizeLinears"));
+      if (!several && checks.unread > 0)
+        {
+          g_autofree char *values = onyx_format_count_grouped (checks.unread_values, ONYX_COUNT_PLAIN);
+          g_autofree char *budget = onyx_format_count_grouped (ONYX_QUANT_VALUE_BUDGET, ONYX_COUNT_PLAIN);
+          printf ("%s: quantization: %u %s of %s values in all left unjudged (Onyx reads %s scales and zero "
+                  "points at most)\n",
+                  onyx_model_get_display_name (model), checks.unread,
+                  ONYX_CLI_PLURAL (checks.unread, "constant", "constants"), values, budget);
+        }
       print_summary (model, problems);
     }
   return onyx_problems_count (problems, ONYX_PROBLEM_ERROR) > 0 ? ONYX_EXIT_PROBLEMS : ONYX_EXIT_OK;
@@ -190,7 +235,12 @@ onyx_cli_check (int argc, char **argv)
         "domains without an opset import; and diagnose them against the ONNX operator\n"
         "schemas: custom or unknown operators, operators not in the imported opset,\n"
         "input/output counts, attributes, element types; unused initializers, nodes\n"
-        "that reach no output, inputs/outputs without shape, mistyped dynamic dims.\n"
+        "that reach no output, inputs/outputs without shape, mistyped dynamic dims;\n"
+        "quantization: scales that are 0, negative, NaN, infinite or subnormal, zero\n"
+        "points outside their type, QuantizeLinear → DequantizeLinear pairs that\n"
+        "disagree, per-axis scales that do not fit their tensor, float operators left\n"
+        "between quantized ones, DequantizeLinear nodes nothing uses (a line says how\n"
+        "many of each were checked).\n"
         "Problems name the graph they are in (If_1:then_branch); --graph keeps those\n"
         "of one graph. ONNX's own shape inference reports on its nodes; --full adds\n"
         "onnx.checker.check_model(full_check=True): the checker and strict inference.\n"

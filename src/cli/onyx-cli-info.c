@@ -5,6 +5,7 @@
 #include "onyx-json.h"
 #include "onyx-model.h"
 #include "onyx-name-family.h"
+#include "onyx-quant.h"
 #include "onyx-schema.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
@@ -142,6 +143,45 @@ format_count (guint64 n)
   return n < 1000 ? g_steal_pointer (&rounded) : g_strdup_printf ("%s (%s)", rounded, grouped);
 }
 
+/* "Conv 5, Add 2, Gemm 1", the first few (--json lists them all). */
+#define MAX_OPS_LISTED 8
+
+/* How the model runs quantized: the ways (QDQ, QOperator, dynamic, weight-only) and
+ * types, what runs quantized and what stays float, the bits a weight takes. */
+static void
+print_quantization (OnyxModel *model)
+{
+  g_autoptr (OnyxQuant) quant = onyx_quant_new (onyx_model_get_proto (model), onyx_model_get_base_dir (model));
+  const OnyxQuantSummary *summary;
+  g_autofree char *roles = NULL, *types = NULL, *quantized = NULL, *floats = NULL;
+
+  if (!onyx_quant_is_quantized (quant))
+    return;
+  summary = onyx_quant_get_summary (quant);
+  roles = onyx_quant_describe_roles (summary);
+  types = onyx_quant_describe_types (summary);
+  quantized = onyx_quant_describe_ops (summary->quantized_ops, MAX_OPS_LISTED);
+  floats = onyx_quant_describe_ops (summary->float_ops, MAX_OPS_LISTED);
+  printf ("Quantization: %s%s%s\n", roles[0] != '\0' ? roles : "quantize/dequantize only",
+          types[0] != '\0' ? "; types " : "", types);
+  printf ("  %-16s %u %s%s%s\n", "runs quantized", summary->n_quantized,
+          ONYX_CLI_PLURAL (summary->n_quantized, "node", "nodes"), summary->n_quantized > 0 ? ": " : "", quantized);
+  printf ("  %-16s %u %s%s%s", "stays float", summary->n_float, ONYX_CLI_PLURAL (summary->n_float, "node", "nodes"),
+          summary->n_float > 0 ? ": " : "", floats);
+  if (summary->n_float > 0)
+    printf (" (%u with a quantized form)", summary->n_float_quantizable);
+  printf ("\n  %-16s %u quantize, %u dequantize\n", "Q/DQ nodes", summary->n_quantizers, summary->n_dequantizers);
+  if (summary->bits_per_weight > 0)
+    {
+      g_autofree char *n_weights = onyx_format_count_grouped (summary->n_quantized_weights, ONYX_COUNT_PLAIN);
+      printf ("  %-16s %.2f", "bits per weight", summary->bits_per_weight);
+      if (summary->n_quantized_weights > 0)
+        printf (" (%s stored quantized: %.2f each with their scales and zero points)", n_weights,
+                summary->quantized_weight_bits);
+      printf ("\n");
+    }
+}
+
 static char *
 opset_list (const Onnx__ModelProto *model)
 {
@@ -240,6 +280,7 @@ print_text (OnyxModel *model)
   if (summary->quantization_parameters > 0)
     printf (", besides %s quantization scales and zero points", scales);
   printf ("\n");
+  print_quantization (model);
   if (proto->n_functions > 0)
     {
       printf ("Functions:\n");
@@ -325,6 +366,61 @@ json_optional_string (OnyxJson *json, const char *key, const char *value)
 }
 
 static void
+json_op_counts (OnyxJson *json, const char *key, GPtrArray *counts)
+{
+  onyx_json_key (json, key);
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < counts->len; i++)
+    {
+      const OnyxOpCount *count = counts->pdata[i];
+      onyx_json_begin_object (json);
+      json_optional_string (json, "op", count->op);
+      onyx_json_member_uint (json, "count", count->count);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+}
+
+/* "quantization": null for a float model. */
+static void
+json_quantization (OnyxJson *json, OnyxModel *model)
+{
+  g_autoptr (OnyxQuant) quant = onyx_quant_new (onyx_model_get_proto (model), onyx_model_get_base_dir (model));
+  const OnyxQuantSummary *summary;
+
+  onyx_json_key (json, "quantization");
+  if (!onyx_quant_is_quantized (quant))
+    {
+      onyx_json_null (json);
+      return;
+    }
+  summary = onyx_quant_get_summary (quant);
+  onyx_json_begin_object (json);
+  onyx_json_key (json, "kinds");
+  onyx_json_begin_array (json);
+  for (OnyxQuantRole role = ONYX_QUANT_QDQ; role <= ONYX_QUANT_WEIGHT_ONLY; role++)
+    if (summary->roles & (1u << role))
+      onyx_json_string (json, onyx_quant_role_name (role));
+  onyx_json_end_array (json);
+  onyx_json_key (json, "types");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < summary->types->len; i++)
+    onyx_json_string (json, onyx_elem_type_name (g_array_index (summary->types, int32_t, i)));
+  onyx_json_end_array (json);
+  onyx_json_member_uint (json, "quantized_node_count", summary->n_quantized);
+  onyx_json_member_uint (json, "float_node_count", summary->n_float);
+  onyx_json_member_uint (json, "float_quantizable_node_count", summary->n_float_quantizable);
+  onyx_json_member_uint (json, "quantize_node_count", summary->n_quantizers);
+  onyx_json_member_uint (json, "dequantize_node_count", summary->n_dequantizers);
+  json_op_counts (json, "quantized_ops", summary->quantized_ops);
+  json_op_counts (json, "float_ops", summary->float_ops);
+  onyx_json_member_uint (json, "quantized_weight_count", summary->n_quantized_weights);
+  onyx_json_member_double (json, "quantized_weight_bits", summary->quantized_weight_bits);
+  onyx_json_member_double (json, "bits_per_weight", summary->bits_per_weight);
+  onyx_json_end_object (json);
+}
+
+static void
 write_json (OnyxJson *json, OnyxModel *model)
 {
   const Onnx__ModelProto *proto = onyx_model_get_proto (model);
@@ -380,17 +476,7 @@ write_json (OnyxJson *json, OnyxModel *model)
 
   onyx_json_member_uint (json, "node_count", summary->n_nodes);
   onyx_json_member_uint (json, "node_count_with_subgraphs", summary->n_nodes_all);
-  onyx_json_key (json, "op_counts");
-  onyx_json_begin_array (json);
-  for (guint i = 0; i < summary->op_counts->len; i++)
-    {
-      const OnyxOpCount *count = summary->op_counts->pdata[i];
-      onyx_json_begin_object (json);
-      json_optional_string (json, "op", count->op);
-      onyx_json_member_uint (json, "count", count->count);
-      onyx_json_end_object (json);
-    }
-  onyx_json_end_array (json);
+  json_op_counts (json, "op_counts", summary->op_counts);
   onyx_json_member_uint (json, "initializer_count", summary->n_initializers);
   onyx_json_member_uint (json, "parameter_count", summary->n_parameters);
   onyx_json_member_uint (json, "parameter_bytes", summary->parameter_bytes);
@@ -400,6 +486,7 @@ write_json (OnyxJson *json, OnyxModel *model)
   onyx_json_member_uint (json, "constant_count", summary->n_constant_tensors);
   onyx_json_member_uint (json, "constant_parameter_count", summary->constant_parameters);
   onyx_json_member_uint (json, "constant_parameter_bytes", summary->constant_bytes);
+  json_quantization (json, model);
   onyx_json_member_strings (json, "custom_domains", summary->custom_domains);
   onyx_json_member_strings (json, "unused_opset_imports", summary->unused_domains);
   onyx_json_key (json, "functions");

@@ -8,6 +8,7 @@
 #include "onyx-metadata.h"
 #include "onyx-shapes.h"
 #include "onyx-model.h"
+#include "onyx-quant.h"
 #include "onyx-schema.h"
 #include "onyx-summary.h"
 #include "onyx-types.h"
@@ -171,13 +172,119 @@ print_metadata_json (OnyxJson *json, const Onnx__NodeProto *node)
   onyx_json_end_array (json);
 }
 
+static void
+print_elem_types_json (OnyxJson *json, const char *key, const int32_t *types, size_t n)
+{
+  onyx_json_key (json, key);
+  onyx_json_begin_array (json);
+  for (size_t k = 0; k < n; k++)
+    if (types[k] != 0)
+      onyx_json_string (json, onyx_elem_type_name (types[k]));
+    else
+      onyx_json_null (json);
+  onyx_json_end_array (json);
+}
+
+/* At most this many scales and zero points of a tensor in --json (an LLM's weight has
+ * thousands); "scale_count" says how many there are. */
+#define MAX_JSON_SCALES 64
+
+static void
+print_values_json (OnyxJson *json, const char *key, const double *values, guint64 n)
+{
+  onyx_json_key (json, key);
+  if (values == NULL)
+    {
+      onyx_json_null (json);
+      return;
+    }
+  onyx_json_begin_array (json);
+  for (guint64 i = 0; i < n && i < MAX_JSON_SCALES; i++)
+    onyx_json_double (json, values[i]);
+  onyx_json_end_array (json);
+}
+
+static void
+print_quant_tensor_json (OnyxJson *json, const OnyxQuantTensor *tensor)
+{
+  g_autofree char *text = onyx_quant_tensor_describe (tensor);
+
+  onyx_json_begin_object (json);
+  onyx_json_member_string (json, "name", tensor->name);
+  onyx_json_member_string (json, "float_name", tensor->float_name);
+  onyx_json_member_string (json, "type", tensor->elem_type != 0 ? onyx_elem_type_name (tensor->elem_type) : NULL);
+  onyx_json_member_uint (json, "bits", tensor->bits);
+  onyx_json_member_string (json, "scale", tensor->scale_name);
+  onyx_json_member_string (json, "zero_point", tensor->zero_point_name);
+  onyx_json_member_uint (json, "scale_count", tensor->n_scales);
+  print_values_json (json, "scales", tensor->scales, tensor->n_scales);
+  print_values_json (json, "zero_points", tensor->zero_points, tensor->n_scales);
+  onyx_json_member_int (json, "axis", tensor->axis);
+  onyx_json_member_int (json, "block_size", tensor->block_size);
+  onyx_json_member_bool (json, "dynamic", tensor->dynamic);
+  onyx_json_key (json, "range");
+  if (tensor->has_range)
+    {
+      onyx_json_begin_array (json);
+      onyx_json_double (json, tensor->range_min);
+      onyx_json_double (json, tensor->range_max);
+      onyx_json_end_array (json);
+    }
+  else
+    onyx_json_null (json);
+  onyx_json_member_string (json, "text", text);
+  onyx_json_end_object (json);
+}
+
+/* The node's quantization: null for a float node of a graph other than the main one,
+ * whose quantization Onyx does not read. */
+static void
+print_quantization_json (OnyxJson *json, OnyxQuant *quant, const Onnx__NodeProto *node)
+{
+  const OnyxQuantNode *record = quant != NULL ? onyx_quant_lookup_node (quant, node) : NULL;
+  g_autofree char *label = NULL;
+  GPtrArray *tensors;
+
+  onyx_json_key (json, "quantization");
+  if (record == NULL)
+    {
+      onyx_json_null (json);
+      return;
+    }
+  label = onyx_quant_node_describe (record);
+  onyx_json_begin_object (json);
+  onyx_json_member_string (json, "role", onyx_quant_role_name (record->role));
+  onyx_json_member_string (json, "text", label);
+  onyx_json_member_bool (json, "has_quantized_form", record->has_quantized_form);
+  print_elem_types_json (json, "input_types", record->input_types, node->n_input);
+  print_elem_types_json (json, "output_types", record->output_types, node->n_output);
+  onyx_json_key (json, "tensors");
+  onyx_json_begin_array (json);
+  tensors = onyx_quant_get_tensors (quant);
+  for (guint i = 0; i < tensors->len; i++)
+    if (((const OnyxQuantTensor *) tensors->pdata[i])->node == node)
+      print_quant_tensor_json (json, tensors->pdata[i]);
+  onyx_json_end_array (json);
+  onyx_json_end_object (json);
+}
+
+/* The quantization of the main graph (NULL for another graph). */
+static OnyxQuant *
+quantization_of (OnyxModel *model, const OnyxGraphEntry *entry)
+{
+  Onnx__ModelProto *proto = onyx_model_get_proto (model);
+  return entry->graph == proto->graph ? onyx_quant_new (proto, onyx_model_get_base_dir (model)) : NULL;
+}
+
 /* `positions`: indices into graph->node of the nodes to list. */
 static void
-print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *positions)
+print_nodes_json (OnyxModel *onyx_model, const OnyxGraphEntry *entry, GArray *positions)
 {
+  Onnx__ModelProto *model = onyx_model_get_proto (onyx_model);
   Onnx__GraphProto *graph = entry->graph;
   g_autoptr (OnyxJson) json = onyx_json_new ();
   g_autoptr (OnyxShapes) shapes = onyx_shapes_infer (model, FALSE);
+  g_autoptr (OnyxQuant) quant = quantization_of (onyx_model, entry);
 
   onyx_json_begin_array (json);
   for (guint i = 0; i < positions->len; i++)
@@ -227,6 +334,7 @@ print_nodes_json (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
       onyx_json_end_object (json);
       print_schema_json (json, schema, node);
       print_metadata_json (json, node);
+      print_quantization_json (json, quant, node);
       onyx_json_end_object (json);
     }
   onyx_json_end_array (json);
@@ -335,10 +443,41 @@ print_metadata_text (const Onnx__NodeProto *node)
     }
 }
 
+/* "quantized: Conv · uint8×int8 → uint8 (QDQ)", then each tensor whose quantization
+ * the node says: "x: int8 per channel ×64 on axis 0, s=0.001–0.03 zp=0 → [-4, 3.9]". */
 static void
-print_nodes_text (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *positions)
+print_quantization_text (OnyxQuant *quant, const Onnx__NodeProto *node)
 {
+  const OnyxQuantNode *record = quant != NULL ? onyx_quant_lookup_node (quant, node) : NULL;
+  g_autofree char *label = record != NULL ? onyx_quant_node_describe (record) : NULL;
+  GPtrArray *tensors;
+
+  if (label == NULL)
+    return;
+  {
+    g_autofree char *line = g_strdup_printf ("quantized: %s (%s)", label, onyx_quant_role_name (record->role));
+    print_detail (line);
+  }
+  tensors = onyx_quant_get_tensors (quant);
+  for (guint i = 0; i < tensors->len; i++)
+    {
+      const OnyxQuantTensor *tensor = tensors->pdata[i];
+      g_autofree char *name = NULL, *text = NULL, *line = NULL;
+      if (tensor->node != node)
+        continue;
+      name = onyx_display_escape (tensor->name);
+      text = onyx_quant_tensor_describe (tensor);
+      line = g_strdup_printf ("  %s: %s", name, text);
+      print_detail (line);
+    }
+}
+
+static void
+print_nodes_text (OnyxModel *onyx_model, const OnyxGraphEntry *entry, GArray *positions)
+{
+  Onnx__ModelProto *model = onyx_model_get_proto (onyx_model);
   Onnx__GraphProto *graph = entry->graph;
+  g_autoptr (OnyxQuant) quant = quantization_of (onyx_model, entry);
 
   for (guint i = 0; i < positions->len; i++)
     {
@@ -363,6 +502,7 @@ print_nodes_text (Onnx__ModelProto *model, const OnyxGraphEntry *entry, GArray *
           g_autofree char *line = g_strdup_printf ("%s = %s", node->attribute[a]->name, value);
           print_detail (line);
         }
+      print_quantization_text (quant, node);
       print_metadata_text (node);
       print_schema_text (schema, node);
     }
@@ -407,8 +547,8 @@ onyx_cli_nodes (int argc, char **argv)
         g_array_append_val (positions, n);
     }
   if (as_json)
-    print_nodes_json (onyx_model_get_proto (model), entry, positions);
+    print_nodes_json (model, entry, positions);
   else
-    print_nodes_text (onyx_model_get_proto (model), entry, positions);
+    print_nodes_text (model, entry, positions);
   return ONYX_EXIT_OK;
 }

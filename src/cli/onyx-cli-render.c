@@ -12,7 +12,7 @@ onyx_cli_render (int argc, char **argv)
   char *output = NULL;
   char **expand = NULL;
   double scale = 1.0;
-  gboolean no_fold_constants = FALSE;
+  gboolean no_fold_constants = FALSE, no_fold_quant = FALSE;
   g_autofree char *graph_name = NULL;
   GOptionEntry entries[] = {
     ONYX_CLI_GRAPH_OPTION (&graph_name),
@@ -23,6 +23,10 @@ onyx_cli_render (int argc, char **argv)
     { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "Zoom (1 = 100 %, the default; more than 0.01, at most 16)", "S" },
     { "no-fold-constants", 0, 0, G_OPTION_ARG_NONE, &no_fold_constants,
       "Draw every Constant node as a box of its own, not as a line of the node reading it", NULL },
+    { "no-fold-quant", 0, 0, G_OPTION_ARG_NONE, &no_fold_quant,
+      "Draw every quantization node as a box of its own: DequantizeLinear of weights, QuantizeLinear → "
+      "DequantizeLinear pairs, dynamic quantization chains (by default drawn as lines, edge marks and one box)",
+      NULL },
     { NULL }
   };
   g_autoptr (OnyxModel) model = NULL;
@@ -80,6 +84,7 @@ onyx_cli_render (int argc, char **argv)
     }
   engine = onyx_layout_engine_new_for_entry (graphs, entry);
   onyx_layout_engine_set_fold_constants (engine, !no_fold_constants);
+  onyx_layout_engine_set_fold_quant (engine, !no_fold_quant);
   shapes = onyx_shapes_infer (onyx_model_get_proto (model), FALSE);
   onyx_layout_engine_set_shapes (engine, shapes);
   expanded = onyx_layout_engine_expansion (engine, mode, (const char *const *) scopes->pdata, NULL);

@@ -8,9 +8,14 @@
 #include "onyx-cli.h"
 #include "onyx-error.h"
 #include "onyx-json.h"
+#include "onyx-quant.h"
 #include "onyx-run.h"
+#include "onyx-run-profile.h"
 #include "onyx-types.h"
 #include "onyx-text.h"
+
+/* An int option nobody gave. */
+#define NOT_GIVEN G_MININT
 
 typedef struct {
   char *inputs_npz;
@@ -30,7 +35,15 @@ typedef struct {
   double atol, rtol;
   char *until;
   char *repro;
+  double sqnr_threshold;
   gboolean as_json;
+  /* --profile and its options; NOT_GIVEN when not given. */
+  gboolean profile;
+  int runs, warmup, threads;
+  char *opt_level;
+  char *profile_trace;
+  char *profile_csv;
+  char *profile_compare;
 } Options;
 
 static gboolean
@@ -170,8 +183,38 @@ say_nonfinite (OnyxModel *model, const OnyxRunResult *result, const Options *opt
            options->allow_nonfinite ? "" : " (--allow-nonfinite lets a run make them)");
 }
 
+/* A quantized model's layers against its float twin: this many worst ones (--json
+ * lists them all). */
+#define MAX_LAYERS_SHOWN 20
+
 static void
-print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz)
+print_accuracy_text (OnyxModel *model, const OnyxQuantAccuracy *accuracy)
+{
+  guint n_compared = accuracy->layers->len;
+
+  printf ("quantized layers against %s: %u of %u compared (SQNR; largest difference against the float tensor's "
+          "range), worst first\n", "the float model", n_compared, accuracy->n_quantized);
+  for (guint i = 0; i < n_compared && i < MAX_LAYERS_SHOWN; i++)
+    {
+      const OnyxQuantLayer *layer = accuracy->layers->pdata[i];
+      g_autofree char *name = onyx_display_escape (node_name (model, (int) layer->index));
+      printf ("  %-32s %7.1f dB  %6.2f %%\n", name, layer->sqnr_db, 100 * layer->range_error);
+    }
+  if (n_compared > MAX_LAYERS_SHOWN)
+    printf ("  … and %u more (--json lists them all)\n", n_compared - MAX_LAYERS_SHOWN);
+  if (accuracy->first_below != NULL)
+    {
+      g_autofree char *name = onyx_display_escape (node_name (model, (int) accuracy->first_below->index));
+      printf ("first layer under %g dB: %s (%.1f dB, output %s)\n", accuracy->threshold_db, name,
+              accuracy->first_below->sqnr_db, accuracy->first_below->tensor);
+    }
+  else
+    printf ("no layer under %g dB\n", accuracy->threshold_db);
+}
+
+static void
+print_text (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz,
+            const OnyxQuantAccuracy *accuracy)
 {
   guint n_exceeding = onyx_run_result_n_exceeding (result);
   g_autofree char *took = onyx_format_duration (result->seconds);
@@ -196,7 +239,11 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
                 delta->max_abs, delta->max_rel, delta->n_exceeding,
                 ONYX_CLI_PLURAL (delta->n_exceeding, "value", "values"));
     }
-  if (result->first_divergence >= 0)
+  /* Against its float twin, a quantized model parts everywhere: its layers say where
+   * it loses most. */
+  if (accuracy != NULL)
+    print_accuracy_text (model, accuracy);
+  else if (result->first_divergence >= 0)
     printf ("first divergence: node %s, output %s (max abs %.6g, max rel %.6g)\n",
             node_name (model, result->first_divergence), result->first_divergence_delta->name,
             result->first_divergence_delta->max_abs, result->first_divergence_delta->max_rel);
@@ -257,6 +304,47 @@ json_delta (OnyxJson *json, const OnyxRunDelta *delta)
   onyx_json_member_uint (json, "exceeding", delta->n_exceeding);
 }
 
+static void
+json_layer (OnyxJson *json, OnyxModel *model, const OnyxQuantLayer *layer)
+{
+  onyx_json_begin_object (json);
+  onyx_json_member_string (json, "node", node_name (model, (int) layer->index));
+  onyx_json_member_int (json, "node_index", layer->index);
+  onyx_json_member_string (json, "tensor", layer->tensor);
+  onyx_json_member_string (json, "other", layer->other);
+  /* +inf (equal) goes as null, as every non-finite number does. */
+  onyx_json_member_double (json, "sqnr_db", layer->sqnr_db);
+  onyx_json_member_double (json, "range_error", layer->range_error);
+  onyx_json_member_double (json, "max_abs", layer->max_abs);
+  onyx_json_end_object (json);
+}
+
+static void
+json_accuracy (OnyxJson *json, OnyxModel *model, const OnyxQuantAccuracy *accuracy)
+{
+  onyx_json_key (json, "quantization");
+  if (accuracy == NULL)
+    {
+      onyx_json_null (json);
+      return;
+    }
+  onyx_json_begin_object (json);
+  onyx_json_member_double (json, "threshold_db", accuracy->threshold_db);
+  onyx_json_member_uint (json, "quantized_layers", accuracy->n_quantized);
+  onyx_json_member_uint (json, "uncompared", accuracy->n_uncompared);
+  onyx_json_key (json, "layers");
+  onyx_json_begin_array (json);
+  for (guint i = 0; i < accuracy->layers->len; i++)
+    json_layer (json, model, accuracy->layers->pdata[i]);
+  onyx_json_end_array (json);
+  onyx_json_key (json, "first_below");
+  if (accuracy->first_below != NULL)
+    json_layer (json, model, accuracy->first_below);
+  else
+    onyx_json_null (json);
+  onyx_json_end_object (json);
+}
+
 /* The inputs the run was fed, with what Onyx made of each. */
 static void
 json_inputs (OnyxJson *json, OnyxModel *model, GPtrArray *inputs)
@@ -281,7 +369,7 @@ json_inputs (OnyxJson *json, OnyxModel *model, GPtrArray *inputs)
 
 static void
 print_json (OnyxModel *model, const OnyxRunResult *result, const Options *options, const char *repro_npz,
-            GPtrArray *inputs)
+            GPtrArray *inputs, const OnyxQuantAccuracy *accuracy)
 {
   OnyxJson *json = onyx_json_new ();
 
@@ -349,6 +437,7 @@ print_json (OnyxModel *model, const OnyxRunResult *result, const Options *option
         }
       else
         onyx_json_null (json);
+      json_accuracy (json, model, accuracy);
       onyx_json_end_object (json);
     }
   onyx_json_end_object (json);
@@ -375,8 +464,8 @@ output_names (OnyxModel *model, const char *until)
  * what the command asks for that cannot be (a name that is not there, arrays that do
  * not fit, sizes not given, a model --generate cannot feed) is bad usage, a file that
  * cannot be read or written 3, a model ONNX Runtime refuses or fails at 1. */
-static int
-report_run_error (GError *error)
+int
+onyx_cli_report_run_error (GError *error)
 {
   int status = ONYX_EXIT_PROBLEMS;
 
@@ -401,7 +490,7 @@ save_repro (OnyxModel *model, const OnyxRunResult *result, GPtrArray *inputs, co
   if (result->first_divergence < 0)
     return ONYX_EXIT_OK;
   if (!onyx_run_save_repro (model, result->first_divergence, inputs, options->repro, npz_path, &error))
-    return report_run_error (error);
+    return onyx_cli_report_run_error (error);
   return ONYX_EXIT_OK;
 }
 
@@ -413,7 +502,8 @@ run_with (OnyxModel *model, Options *options)
   g_autoptr (GPtrArray) given = NULL, inputs = NULL, reference = NULL;
   g_autoptr (OnyxModel) other = NULL;
   g_autoptr (OnyxRunResult) result = NULL;
-  g_auto (GStrv) keep = NULL;
+  g_auto (GStrv) keep = NULL, quantized_pairs = NULL;
+  g_autoptr (OnyxQuantAccuracy) accuracy = NULL;
   g_autofree char *repro_npz = NULL;
   GError *error = NULL;
   int exit_code = ONYX_EXIT_OK;
@@ -423,7 +513,7 @@ run_with (OnyxModel *model, Options *options)
   if ((given = read_given (model, options, &error)) == NULL ||
       (inputs = onyx_run_prepare_inputs (model, given, &how, &error)) == NULL)
     {
-      exit_code = report_run_error (error);
+      exit_code = onyx_cli_report_run_error (error);
       goto out;
     }
   if (options->compare != NULL && !onyx_run_open_comparison (options->compare, &other, &reference, &error))
@@ -436,12 +526,31 @@ run_with (OnyxModel *model, Options *options)
       exit_code = onyx_cli_usage_error ("run", "--repro needs --compare: it saves the first divergent node");
       goto out;
     }
+  if (options->profile)
+    {
+      OnyxCliProfile profile = { ONYX_PROFILE_OPTIONS_INIT, options->profile_trace, options->profile_csv,
+                                 options->profile_compare };
+      if (options->runs != NOT_GIVEN)
+        profile.options.runs = (guint) options->runs;
+      if (options->warmup != NOT_GIVEN)
+        profile.options.warmup = (guint) options->warmup;
+      if (options->threads != NOT_GIVEN)
+        profile.options.threads = (guint) options->threads;
+      if (options->opt_level != NULL)
+        onyx_profile_opt_level_parse (options->opt_level, &profile.options.opt_level);
+      exit_code = onyx_cli_run_profile (model, inputs, &how, &profile, options->as_json);
+      goto out;
+    }
   keep = options->save == NULL ? NULL : output_names (model, options->until);
   run.all = options->all || options->compare != NULL;
   run.keep = (const char *const *) keep;
   run.keep_all = options->save != NULL && options->all;
   run.compare_model = other;
   run.reference = reference;
+  /* A quantized model against another: its layers' values as they are handed on. */
+  if (other != NULL && options->until == NULL)
+    quantized_pairs = onyx_quant_accuracy_pairs (model, other);
+  run.pairs = (const char *const *) quantized_pairs;
   run.atol = options->atol;
   run.rtol = options->rtol;
   run.strict = options->strict;
@@ -452,7 +561,7 @@ run_with (OnyxModel *model, Options *options)
   result = onyx_run_model (model, inputs, &run, &error);
   if (result == NULL)
     {
-      exit_code = report_run_error (error);
+      exit_code = onyx_cli_report_run_error (error);
       goto out;
     }
   /* The inputs too: a run of made-up inputs can be repeated elsewhere. */
@@ -470,12 +579,21 @@ run_with (OnyxModel *model, Options *options)
     }
   if (options->repro != NULL && (exit_code = save_repro (model, result, inputs, options, &repro_npz)) != ONYX_EXIT_OK)
     goto out;
+  if (quantized_pairs != NULL)
+    accuracy = onyx_quant_accuracy_new (model, result, options->sqnr_threshold);
   if (options->as_json)
-    print_json (model, result, options, repro_npz, inputs);
+    print_json (model, result, options, repro_npz, inputs, accuracy);
   else
-    print_text (model, result, options, repro_npz);
-  /* The graph's outputs decide, element by element; --strict: every tensor. */
-  if ((options->strict ? onyx_run_result_n_exceeding (result) : onyx_run_result_n_outputs_exceeding (result, model)) > 0)
+    print_text (model, result, options, repro_npz, accuracy);
+  /* The graph's outputs decide, element by element (--strict: every tensor); a
+   * quantized model against its float twin, its layers' SQNR. */
+  if (accuracy != NULL && !options->strict)
+    {
+      if (accuracy->first_below != NULL)
+        exit_code = ONYX_EXIT_PROBLEMS;
+    }
+  else if ((options->strict ? onyx_run_result_n_exceeding (result)
+                            : onyx_run_result_n_outputs_exceeding (result, model)) > 0)
     exit_code = ONYX_EXIT_PROBLEMS;
   if (onyx_run_result_first_nonfinite (result) != NULL)
     {
@@ -509,7 +627,7 @@ generate (OnyxModel *model, const Options *options)
     return onyx_cli_usage_error ("run", "--generate takes how many tokens to make, 1 or more");
   report = onyx_run_generate (model, (const gint64 *) prompt->data, prompt->len, (guint) options->generate, &error);
   if (report == NULL)
-    return report_run_error (error);
+    return onyx_cli_report_run_error (error);
   if (options->as_json)
     {
       OnyxJson *json = onyx_json_new ();
@@ -574,11 +692,46 @@ generate (OnyxModel *model, const Options *options)
   return report->first_bad_step < 0 ? ONYX_EXIT_OK : ONYX_EXIT_PROBLEMS;
 }
 
+/* --profile takes options of its own, and none that compare or keep values: 0, or
+ * the usage error's status. */
+static int
+check_profile_usage (const Options *options)
+{
+  static const char *const profile_only[] = { "--runs", "--warmup", "--threads", "--opt-level", "--profile-trace",
+                                              "--profile-csv", "--profile-compare" };
+  gboolean given[] = { options->runs != NOT_GIVEN, options->warmup != NOT_GIVEN, options->threads != NOT_GIVEN,
+                       options->opt_level != NULL,
+                       options->profile_trace != NULL, options->profile_csv != NULL,
+                       options->profile_compare != NULL };
+  OnyxProfileOptLevel level;
+
+  for (guint i = 0; !options->profile && i < G_N_ELEMENTS (given); i++)
+    if (given[i])
+      return onyx_cli_usage_error ("run", "%s needs --profile", profile_only[i]);
+  if (!options->profile)
+    return ONYX_EXIT_OK;
+  if (options->all || options->save != NULL || options->compare != NULL || options->until != NULL ||
+      options->repro != NULL || options->generate != 0)
+    return onyx_cli_usage_error ("run", "--profile times the whole model: it takes none of --all, --save, "
+                                        "--compare, --until, --repro and --generate (--profile-compare compares "
+                                        "two profiles)");
+  if ((options->runs != NOT_GIVEN && (options->runs < 1 || options->runs > ONYX_PROFILE_MAX_RUNS)) ||
+      (options->warmup != NOT_GIVEN && (options->warmup < 0 || options->warmup > ONYX_PROFILE_MAX_RUNS)))
+    return onyx_cli_usage_error ("run", "--runs takes 1 to %d runs, --warmup 0 to %d", ONYX_PROFILE_MAX_RUNS,
+                                 ONYX_PROFILE_MAX_RUNS);
+  if (options->threads != NOT_GIVEN && (options->threads < 0 || options->threads > ONYX_PROFILE_MAX_THREADS))
+    return onyx_cli_usage_error ("run", "--threads takes 0 (ONNX Runtime's default) to %d", ONYX_PROFILE_MAX_THREADS);
+  if (options->opt_level != NULL && !onyx_profile_opt_level_parse (options->opt_level, &level))
+    return onyx_cli_usage_error ("run", "--opt-level is disabled, basic, extended or all");
+  return ONYX_EXIT_OK;
+}
+
 int
 onyx_cli_run (int argc, char **argv)
 {
   Options options = { .atol = ONYX_RUN_DEFAULT_ATOL, .rtol = ONYX_RUN_DEFAULT_RTOL,
-                      .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL };
+                      .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL, .sqnr_threshold = ONYX_QUANT_DEFAULT_SQNR_DB,
+                      .runs = NOT_GIVEN, .warmup = NOT_GIVEN, .threads = NOT_GIVEN };
   GOptionEntry entries[] = {
     { "inputs", 0, 0, G_OPTION_ARG_FILENAME, &options.inputs_npz,
       "The graph inputs' arrays, by name, from an .npz (np.savez)", "IN.npz" },
@@ -611,6 +764,9 @@ onyx_cli_run (int argc, char **argv)
       "Run only the part of the model that NODE's outputs need", "NODE" },
     { "repro", 0, 0, G_OPTION_ARG_FILENAME, &options.repro,
       "With --compare: save the first divergent node as a model, its inputs beside it (OUT.npz)", "OUT.onnx" },
+    { "sqnr-threshold", 0, 0, G_OPTION_ARG_DOUBLE, &options.sqnr_threshold,
+      "A quantized model compared with its float twin: the SQNR under which a layer loses accuracy (default 20)",
+      "DB" },
     { "generate", 0, 0, G_OPTION_ARG_INT, &options.generate,
       "Feed an LLM its own outputs for N tokens (greedy; present into past) and check each step's logits "
       "against one pass over the whole sequence", "N" },
@@ -618,6 +774,24 @@ onyx_cli_run (int argc, char **argv)
       "With --generate: the prompt's token ids (default 1,2,3,4)", "ID,ID…" },
     { "allow-nonfinite", 0, 0, G_OPTION_ARG_NONE, &options.allow_nonfinite,
       "A run that makes NaN or Inf still succeeds (they are said either way)", NULL },
+    { "profile", 0, 0, G_OPTION_ARG_NONE, &options.profile,
+      "Time the model with ONNX Runtime's profiler: each node's own kernel, the kernel it was fused into, or "
+      "folded away; the top nodes and operators, the kernels ONNX Runtime added", NULL },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &options.runs, "With --profile: the runs timed (default 10)", "N" },
+    { "warmup", 0, 0, G_OPTION_ARG_INT, &options.warmup,
+      "With --profile: the runs before them, left out (default 2)", "K" },
+    { "threads", 0, 0, G_OPTION_ARG_INT, &options.threads,
+      "With --profile: ONNX Runtime's intra-op threads (default 0: its own choice, one per core)", "T" },
+    { "opt-level", 0, 0, G_OPTION_ARG_STRING, &options.opt_level,
+      "With --profile: ONNX Runtime's graph optimizations, disabled, basic, extended or all (the default)",
+      "LEVEL" },
+    { "profile-trace", 0, 0, G_OPTION_ARG_FILENAME, &options.profile_trace,
+      "With --profile: save ONNX Runtime's trace (Chrome trace JSON, for Perfetto)", "OUT.json" },
+    { "profile-csv", 0, 0, G_OPTION_ARG_FILENAME, &options.profile_csv,
+      "With --profile: save each node's times as CSV", "OUT.csv" },
+    { "profile-compare", 0, 0, G_OPTION_ARG_FILENAME, &options.profile_compare,
+      "With --profile: profile another model on the same inputs and settings, and say each node's change and "
+      "the nodes gone", "OTHER.onnx" },
     { NULL },
   };
   g_autoptr (OnyxModel) model = NULL;
@@ -634,12 +808,24 @@ onyx_cli_run (int argc, char **argv)
                                     "equivalent computation is no divergence (--strict judges every tensor "
                                     "element by element). NaN or Inf are named with the node that first made them "
                                     "(found by running again with every tensor captured, when --all was not "
-                                    "given). Exit status 1 when ONNX Runtime cannot run it, its outputs disagree, or it "
+                                    "given). A quantized model compared with another model (its float twin) is "
+                                    "judged layer by layer instead: each layer that runs quantized, its value "
+                                    "as it is handed on against the float model's, as a signal-to-quantization-"
+                                    "noise ratio (SQNR, in dB) and its largest difference against the float "
+                                    "tensor's range, the worst first, and the first layer under --sqnr-threshold. "
+                                    "Exit status 1 when ONNX Runtime cannot run it, its outputs disagree (a "
+                                    "quantized model: a layer falls under the threshold), or it "
                                     "makes NaN or Inf (unless --allow-nonfinite); 2 on bad usage: an unknown --dim, "
                                     "--until or input name, arrays that do not fit the inputs, an image input's "
                                     "height and width not given, a model --generate cannot feed, or a build "
-                                    "without ONNX Runtime; 3 when a file cannot be read or written.",
+                                    "without ONNX Runtime; 3 when a file cannot be read or written. With "
+                                    "--profile, the model runs K warm-up runs then N timed ones under ONNX "
+                                    "Runtime's profiler, and each node of the file (If/Loop bodies too) is given "
+                                    "its median, min and max time per run: its own kernel's, or the kernel ONNX "
+                                    "Runtime fused it into, or none when it was folded away.",
                                     &argc, &argv, &options.as_json, &exit_code);
+  if (model != NULL && (exit_code = check_profile_usage (&options)) != ONYX_EXIT_OK)
+    g_clear_object (&model);
   if (model != NULL && !onyx_run_available (&reason))
     {
       fprintf (stderr, "onyx-cli run: %s\n", reason);
@@ -660,5 +846,9 @@ onyx_cli_run (int argc, char **argv)
   g_free (options.until);
   g_free (options.repro);
   g_free (options.prompt_ids);
+  g_free (options.opt_level);
+  g_free (options.profile_trace);
+  g_free (options.profile_csv);
+  g_free (options.profile_compare);
   return exit_code;
 }

@@ -6,6 +6,8 @@
 #include "onyx-graph-names.h"
 #include "onyx-json.h"
 #include "onyx-model.h"
+#include "onyx-run.h"
+#include "onyx-run-profile.h"
 
 G_BEGIN_DECLS
 
@@ -110,6 +112,23 @@ const OnyxGraphEntry *onyx_cli_find_graph (const char    *command,
 void     onyx_cli_print_json   (OnyxJson *json);
 /* Prints the error's message (which names the file) and frees it. */
 int      onyx_cli_report_error (GError *error);
+
+/* A run's error printed and freed: its exit status (onyx-cli-run.c says which). */
+int      onyx_cli_report_run_error (GError *error);
+
+/* onyx-cli run --profile (onyx-cli-run-profile.c), on `inputs` made or given as `how`
+ * says (for the model compared with, too). */
+typedef struct {
+  OnyxProfileOptions options;
+  const char *trace_path;    /* --profile-trace, or NULL */
+  const char *csv_path;      /* --profile-csv */
+  const char *compare_path;  /* --profile-compare */
+} OnyxCliProfile;
+int      onyx_cli_run_profile  (OnyxModel             *model,
+                                GPtrArray             *inputs,
+                                const OnyxRunInputs   *how,
+                                const OnyxCliProfile  *profile,
+                                gboolean               as_json);
 
 int onyx_cli_info      (int argc, char **argv);
 int onyx_cli_graphs    (int argc, char **argv);

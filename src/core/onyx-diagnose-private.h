@@ -3,10 +3,14 @@
  *   onyx-diagnose-types.c  what is known of element types; a node's types against
  *                          its schema's type constraints
  *   onyx-dim-params.c      named dynamic dims of the graph inputs and outputs
+ *   onyx-diagnose-quant.c  quantization: scales, zero points, pairs, axes, float
+ *                          operators between quantized ones
  *   onyx-diagnose.c        one node against its schema; uses (dead nodes, unused
  *                          initializers); graph lists; the whole model at once
  *   onyx-problem-list.c     the same kept up to date step by step of a document */
 #pragma once
+
+#include "onyx-quant.h"
 
 #include "onyx-diagnose.h"
 #include "onyx-graph-names.h"
@@ -94,6 +98,13 @@ void     onyx_diagnose_library_limits  (const Onnx__ModelProto *model, GPtrArray
 void     onyx_diagnose_onnxruntime     (const Onnx__ModelProto *model, GPtrArray *out);
 void     onyx_diagnose_functions       (const Onnx__ModelProto *model, GHashTable *functions,
                                         OnyxGraphNamer *namer, GPtrArray *out);
+
+/* onyx-diagnose-quant.c: the quantization problems of the main graph, appended to
+ * `out`; `checks` (may be NULL) counts the checks made. */
+void     onyx_diagnose_quant           (const Onnx__ModelProto *model, const char *base_dir,
+                                        GPtrArray *out, OnyxQuantChecks *checks);
+/* The same from an analysis made already (onyx_quant_of_document's). */
+void     onyx_diagnose_quant_of        (OnyxQuant *quant, GPtrArray *out, OnyxQuantChecks *checks);
 
 /* onyx-diagnose-exporters.c: known faults of real exporters. Functions that read an
  * attribute they do not declare (torch 2.2's aten_add and `alpha`): one finding each,

@@ -285,6 +285,20 @@ onyx_diagnose_add_dead (GPtrArray *out, const OnyxCheckedGraph *g, const Onnx__N
                         int index)
 {
   g_autofree char *label = onyx_node_label (node, index);
+
+  /* A DequantizeLinear left over (its weight's reader removed, or never connected)
+   * says what it dequantizes: a finding of quantization, told once, as this one. */
+  if (g_strcmp0 (node->op_type, "DequantizeLinear") == 0 && node->n_input > 0 &&
+      (onyx_domain_is_default (node->domain) || g_strcmp0 (node->domain, "com.microsoft") == 0))
+    {
+      g_autofree char *tensor = onyx_display_escape (node->input[0]);
+      onyx_diagnose_add (out, g, ONYX_PROBLEM_QUANT_UNUSED_DEQUANTIZE, ONYX_PROBLEM_WARNING, node, index,
+                         node->input[0],
+                         _("%s dequantizes '%s' for nothing: no node reaching a graph output reads it; connect "
+                           "its reader, or remove it (Clean Up Unused Nodes)"),
+                         label, tensor);
+      return;
+    }
   onyx_diagnose_add (out, g, ONYX_PROBLEM_DEAD_NODE, ONYX_PROBLEM_WARNING, node, index, NULL,
                      _("%s computes nothing that reaches a graph output"), label);
 }
@@ -752,7 +766,7 @@ add_checker_problem (const Onnx__ModelProto *model, OnyxGraphNamer *namer, GPtrA
 }
 
 static GPtrArray *
-diagnose (const Onnx__ModelProto *model, gboolean full)
+diagnose (const Onnx__ModelProto *model, const char *base_dir, gboolean full, OnyxQuantChecks *checks)
 {
   GPtrArray *problems = onyx_validate_model (model);
   g_autoptr (GHashTable) functions = onyx_diagnose_local_functions (model);
@@ -771,6 +785,7 @@ diagnose (const Onnx__ModelProto *model, gboolean full)
         g_ptr_array_add (outputs, graph->output[i]->name);
       diagnose_body (&g, graph->node, graph->n_node, outputs, problems);
       onyx_diagnose_graph_lists (&g, graph, set_contains, reads, problems);
+      onyx_diagnose_quant (model, base_dir, problems, checks);
       onyx_known_types_free (g.types);
     }
   onyx_diagnose_opset_imports (model, problems);
@@ -795,11 +810,17 @@ diagnose (const Onnx__ModelProto *model, gboolean full)
 GPtrArray *
 onyx_diagnose_model (const Onnx__ModelProto *model)
 {
-  return diagnose (model, FALSE);
+  return diagnose (model, NULL, FALSE, NULL);
 }
 
 GPtrArray *
 onyx_diagnose_model_full (const Onnx__ModelProto *model)
 {
-  return diagnose (model, TRUE);
+  return diagnose (model, NULL, TRUE, NULL);
+}
+
+GPtrArray *
+onyx_diagnose_file (OnyxModel *model, gboolean full, OnyxQuantChecks *checks)
+{
+  return diagnose (onyx_model_get_proto (model), onyx_model_get_base_dir (model), full, checks);
 }

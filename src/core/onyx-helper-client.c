@@ -61,7 +61,7 @@ static GMutex cancel_lock;
 static Worker *
 take_worker (OnyxOnnxJobKind kind)
 {
-  if (kind != ONYX_ONNX_JOB_RUN)
+  if (kind != ONYX_ONNX_JOB_RUN && kind != ONYX_ONNX_JOB_PROFILE)
     {
       g_mutex_lock (&library_worker.lock);
       return &library_worker;
@@ -84,6 +84,7 @@ onyx_onnx_job_describe (OnyxOnnxJobKind kind)
     case ONYX_ONNX_JOB_CHECK: return _("checking the model");
     case ONYX_ONNX_JOB_CONVERT: return _("converting the opset");
     case ONYX_ONNX_JOB_RUN: return _("running the model with ONNX Runtime");
+    case ONYX_ONNX_JOB_PROFILE: return _("profiling the model with ONNX Runtime");
     case ONYX_ONNX_JOB_ECHO: return "echoing";
     case ONYX_ONNX_JOB_CRASH: return "crashing on purpose";
     case ONYX_ONNX_JOB_SLEEP: return "sleeping";
@@ -238,8 +239,9 @@ run_job (OnyxOnnxJobKind kind, GBytes *input, gint64 argument, OnyxOnnxJobFunc r
         }
       break;
     case ONYX_ONNX_JOB_RUN:
+    case ONYX_ONNX_JOB_PROFILE:
       if (run != NULL)
-        return run (input, text);
+        return run (kind, input, text);
       *text = g_strdup (_("this helper was built without ONNX Runtime"));
       break;
     case ONYX_ONNX_JOB_ECHO:
@@ -422,7 +424,8 @@ onyx_onnx_cancel (OnyxOnnxJobKind kind)
     {
       Worker *worker = all_workers[i];
       gboolean runtime = worker != &library_worker;
-      if ((kind == ONYX_ONNX_JOB_RUN) == runtime && worker->busy && worker->process != NULL)
+      gboolean runtime_kind = kind == ONYX_ONNX_JOB_RUN || kind == ONYX_ONNX_JOB_PROFILE;
+      if (runtime_kind == runtime && worker->busy && worker->process != NULL)
         {
           worker->cancelled = TRUE;
           g_subprocess_force_exit (worker->process);

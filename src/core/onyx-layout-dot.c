@@ -211,6 +211,12 @@ opens_inside (Run *run, const char *key)
 
 static GroupLayout *lay_out (Run *run, Group *group, Group *as_member);
 
+static gboolean
+is_marked (OnyxLayoutEngine *engine, const ItemEdge *edge)
+{
+  return edge->tensor != NULL && g_hash_table_contains (engine->marks, edge->tensor);
+}
+
 GroupLayout *
 onyx_layout_group (Run *run, Group *group)
 {
@@ -355,10 +361,10 @@ lay_out (Run *run, Group *group, Group *as_member)
   guint n_children, n_ports = 0;
   GroupLayout *layout;
 
-  /* Folding changes the items, and so the hash, already; the flag keeps the two
-   * cached layouts of a group apart even if their hashes met. */
-  g_string_append_printf (key, "%s|%08x|%c|%s", group->path, group->hash, run->engine->fold_constants ? 'f' : 'u',
-                          as_member != NULL ? "member|" : "");
+  /* Folding changes the items, and so the hash, already; the flags keep the cached
+   * layouts of a group apart even if their hashes met. */
+  g_string_append_printf (key, "%s|%08x|%c%c|%s", group->path, group->hash, run->engine->fold_constants ? 'f' : 'u',
+                          run->engine->fold_quant ? 'q' : 'u', as_member != NULL ? "member|" : "");
   onyx_layout_expansion_signature (run, group, key);
   /* Children: the group's own items, then its subgroups. */
   for (guint i = 0; i < group->items->len; i++)
@@ -458,8 +464,10 @@ lay_out (Run *run, Group *group, Group *as_member)
                       port_cell (&input, (guint) to, edge->tensor, TRUE) };
       if (g_hash_table_lookup_extended (seen_lines, &line, NULL, &seen))
         {
-          /* One line per pair of boxes (and ports): solid when any of its edges is a real input. */
-          if (!edge->implicit && ((const ItemEdge *) carried->pdata[GPOINTER_TO_UINT (seen)])->implicit)
+          /* One line per pair of boxes (and ports): solid when any of its edges is a real input,
+           * marked when any passed a folded quantization. */
+          const ItemEdge *kept = carried->pdata[GPOINTER_TO_UINT (seen)];
+          if (!edge->implicit && (kept->implicit || (!is_marked (run->engine, kept) && is_marked (run->engine, edge))))
             carried->pdata[GPOINTER_TO_UINT (seen)] = (gpointer) edge;
           continue;
         }

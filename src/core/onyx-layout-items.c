@@ -17,9 +17,9 @@
 
 #define LINE_HEIGHT 15.0
 #define HEADER_HEIGHT 22.0
-/* An edge label's room: its text's width and a little, one line of the small font. */
+/* An edge label's room: its text's width and a little, one line of the small font
+ * (LABEL_HEIGHT), and a mark's row under it. */
 #define LABEL_PAD 4.0
-#define LABEL_HEIGHT 13.0
 
 /* Text widths by font and text. Shaping is most of what building the model costs,
  * and a graph has few distinct texts: 12k nodes show a few dozen op types and lines. */
@@ -219,11 +219,8 @@ op_kind_of (OnyxLayoutEngine *engine, GHashTable *op_kinds, const Onnx__NodeProt
   return kind;
 }
 
-/* `constants` maps the output of each Constant that may fold to its node (+1);
- * `folded_into` says, per node, which reader shows it as a line (-1: none). */
 static void
-add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GHashTable *constants,
-             const int *folded_into, GPtrArray *implicit, GHashTable *op_kinds)
+add_op_item (OnyxLayoutEngine *engine, int index, const Folding *folding, GPtrArray *implicit, GHashTable *op_kinds)
 {
   const Onnx__NodeProto *node = engine->graph->node[index];
   Item item = { ONYX_LAYOUT_OP, index };
@@ -233,9 +230,16 @@ add_op_item (OnyxLayoutEngine *engine, int index, GHashTable *initializers, GHas
 
   item.scope = onyx_layout_node_scope (engine, node, &item.in_module);
   item.title = kind == &unshared ? g_steal_pointer (&unshared.title) : g_strdup (kind->title);
+  /* Quantized, it says in which types it runs ("Conv · uint8/int8 → uint8"). */
+  if (engine->fold_quant)
+    {
+      char *quantized = onyx_layout_quant_title (folding, (guint) index, item.title);
+      if (quantized != NULL)
+        g_free (g_steal_pointer (&item.title)), item.title = quantized;
+    }
   item.subtitle = onyx_domain_is_default (node->domain) ? NULL : onyx_display_escape (node->domain);
   item.category = kind->category;
-  onyx_layout_op_lines (engine, &item, schema, initializers, constants, folded_into);
+  onyx_layout_op_lines (folding, &item, schema);
   item.hash = g_str_hash (node->op_type != NULL ? node->op_type : "");
   item.hash = hash_strings (item.hash, node->input, node->n_input);
   item.hash = hash_strings (item.hash, node->output, node->n_output);
@@ -353,6 +357,7 @@ clear_model (OnyxLayoutEngine *engine)
   g_clear_pointer (&engine->scope_parts, g_hash_table_unref);
   g_clear_pointer (&engine->shapes, g_hash_table_unref);
   g_clear_pointer (&engine->outer_names, g_ptr_array_unref);
+  g_clear_pointer (&engine->marks, g_hash_table_unref);
   g_clear_pointer (&engine->item_of_node, g_free);
   g_clear_pointer (&engine->folded_into, g_free);
 }
@@ -389,14 +394,44 @@ measure_labels (OnyxLayoutEngine *engine, TextWidths *widths)
 {
   GHashTableIter iter;
   EdgeLabel *label;
+  gpointer tensor;
+  QuantMark *mark;
 
+  /* A tensor that passed a folded quantization has a mark under its shape, or alone. */
+  g_hash_table_iter_init (&iter, engine->marks);
+  while (g_hash_table_iter_next (&iter, &tensor, (gpointer *) &mark))
+    {
+      label = g_hash_table_lookup (engine->shapes, tensor);
+      if (label == NULL)
+        {
+          /* Its shape is that of the tensor quantized, where only that one is known. */
+          const EdgeLabel *source = g_hash_table_lookup (engine->shapes, mark->source);
+          label = g_new0 (EdgeLabel, 1);
+          label->shape = source != NULL ? g_strdup (source->shape) : NULL;
+          label->text = g_strdup (source != NULL ? source->text : "");
+          g_hash_table_insert (engine->shapes, tensor, label);
+        }
+      if (label->mark != mark)
+        label->mark = mark, label->width = 0;
+    }
   g_hash_table_iter_init (&iter, engine->shapes);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &label))
-    if (label->width == 0 && label->text[0] != '\0')
+    if (label->width == 0 && (label->text[0] != '\0' || label->mark != NULL))
       {
-        measure (widths, label->text, FALSE, &label->width);
+        label->height = 0;
+        if (label->text[0] != '\0')
+          {
+            measure (widths, label->text, FALSE, &label->width);
+            label->height = LABEL_HEIGHT;
+          }
+        if (label->mark != NULL)
+          {
+            measure (widths, label->mark->text, FALSE, &label->mark_width);
+            label->mark_width += 2 * ONYX_LAYOUT_MARK_PAD;
+            label->width = MAX (label->width, label->mark_width);
+            label->height += MARK_HEIGHT;
+          }
         label->width += LABEL_PAD;
-        label->height = LABEL_HEIGHT;
       }
   for (guint t = 0; t < engine->items->len; t++)
     g_array_index (engine->items, Item, t).label_hash = 0;
@@ -406,6 +441,8 @@ measure_labels (OnyxLayoutEngine *engine, TextWidths *widths)
       const EdgeLabel *shown = onyx_layout_edge_label (engine, edge->tensor);
       Item *to = &g_array_index (engine->items, Item, edge->to);
       to->label_hash = to->label_hash * 31 + (shown != NULL ? g_str_hash (shown->text) : 1);
+      if (shown != NULL && shown->mark != NULL)
+        to->label_hash = to->label_hash * 31 + g_str_hash (shown->mark->text);
     }
   onyx_layout_count_groups (engine);
   onyx_layout_count_stacks (engine);
@@ -490,89 +527,17 @@ adopt_constants (OnyxLayoutEngine *engine)
     }
 }
 
-static gboolean
-is_constant (const Onnx__NodeProto *node)
+/* The tensor whose producer's box draws `name`: itself, or what a folded quantization
+ * (or a chain of them) made it of. */
+static const char *
+resolve_alias (const Folding *folding, const char *name)
 {
-  return onyx_domain_is_default (node->domain) && g_strcmp0 (node->op_type, "Constant") == 0;
-}
+  const char *to;
 
-static void
-count_constant_use (GHashTable *constants, GHashTable *uses, const char *name)
-{
-  if (g_hash_table_contains (constants, name))
-    g_hash_table_insert (uses, (gpointer) name, GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (uses, name)) + 1));
-}
-
-/* Which Constants show as a line of their reader (see
- * onyx_layout_engine_set_fold_constants). Fills `constants` (output → node + 1) with
- * those read once and returns, per node, the reader that shows it as a line, else -1.
- * A reader takes those whose line its box shows (onyx-layout-lines.c: attributes
- * first, then initializers and Constants in input order, within the line budget), so
- * a folded Constant is always on screen; the rest keep their box. */
-static int *
-fold_constants (OnyxLayoutEngine *engine, GHashTable *initializers, GPtrArray *const *implicit,
-                GHashTable *constants)
-{
-  const Onnx__GraphProto *graph = engine->graph;
-  int *folded_into = g_new (int, MAX (graph->n_node, 1));
-  g_autoptr (GHashTable) uses = g_hash_table_new (g_str_hash, g_str_equal);
-  GHashTableIter iter;
-  gpointer name;
-
-  for (size_t n = 0; n < graph->n_node; n++)
-    {
-      folded_into[n] = -1;
-      if (engine->fold_constants && is_constant (graph->node[n]) && graph->node[n]->n_output == 1 &&
-          graph->node[n]->output[0][0] != '\0')
-        g_hash_table_insert (constants, graph->node[n]->output[0], GSIZE_TO_POINTER (n + 1));
-    }
-  if (g_hash_table_size (constants) == 0)
-    return folded_into;
-
-  /* Reads, the implicit ones of subgraphs and being a graph output included. */
-  for (size_t n = 0; n < graph->n_node; n++)
-    {
-      for (size_t k = 0; k < graph->node[n]->n_input; k++)
-        count_constant_use (constants, uses, graph->node[n]->input[k]);
-      for (guint i = 0; implicit[n] != NULL && i < implicit[n]->len; i++)
-        count_constant_use (constants, uses, implicit[n]->pdata[i]);
-    }
-  for (size_t i = 0; i < graph->n_output; i++)
-    if (graph->output[i]->name != NULL && g_hash_table_contains (constants, graph->output[i]->name))
-      g_hash_table_insert (uses, graph->output[i]->name, GUINT_TO_POINTER (2));
-  g_hash_table_iter_init (&iter, constants);
-  while (g_hash_table_iter_next (&iter, &name, NULL))
-    if (GPOINTER_TO_UINT (g_hash_table_lookup (uses, name)) != 1)
-      g_hash_table_iter_remove (&iter);
-
-  for (size_t n = 0; n < graph->n_node; n++)
-    {
-      const Onnx__NodeProto *node = graph->node[n];
-      guint attributes, weights = 0, total;
-      /* A Constant with inputs is broken; it is not folded into, to keep this one level. */
-      if (is_constant (node))
-        continue;
-      /* Lines list attributes, then weights: a Constant folds where its line shows. */
-      attributes = onyx_layout_n_attribute_lines (node);
-      for (size_t k = 0; k < node->n_input; k++)
-        weights += g_hash_table_contains (initializers, node->input[k]) ||
-                   g_hash_table_contains (constants, node->input[k]);
-      total = attributes + weights;
-      weights = 0;
-      for (size_t k = 0; k < node->n_input; k++)
-        {
-          int constant = GPOINTER_TO_INT (g_hash_table_lookup (constants, node->input[k])) - 1;
-          if (g_hash_table_contains (initializers, node->input[k]))
-            weights++;
-          else if (constant >= 0)
-            {
-              if (onyx_layout_line_shows (attributes + weights, total))
-                folded_into[constant] = (int) n;
-              weights++;
-            }
-        }
-    }
-  return folded_into;
+  for (guint steps = 0; steps < folding->graph->n_node && (to = g_hash_table_lookup (folding->aliases, name)) != NULL;
+       steps++)
+    name = to;
+  return name;
 }
 
 /* Builds items, groups and edges from the graph (on the calling thread: text is
@@ -585,9 +550,9 @@ build_model (OnyxLayoutEngine *engine)
   g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GPtrArray) outer_values = g_ptr_array_new ();
   g_autofree GPtrArray **implicit = g_new0 (GPtrArray *, MAX (graph->n_node, 1));
-  g_autoptr (GHashTable) constants = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) op_kinds = op_kinds_new ();
-  int *folded_into;
+  Folding *folding;
+  const int *folded_into;
   TextWidths widths;
 
   clear_model (engine);
@@ -598,6 +563,7 @@ build_model (OnyxLayoutEngine *engine)
   engine->module_labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   engine->shapes = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) edge_label_free);
   engine->outer_names = g_ptr_array_new ();
+  engine->marks = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) onyx_layout_quant_mark_free);
   engine->root = onyx_layout_ensure_group (engine, "");
 
   if (engine->enclosing != NULL)
@@ -636,15 +602,16 @@ build_model (OnyxLayoutEngine *engine)
     record_shape (engine->shapes, graph->output[i]);
   for (size_t n = 0; n < graph->n_node; n++)
     implicit[n] = implicit_reads (graph->node[n]);
-  folded_into = engine->folded_into = fold_constants (engine, initializers, implicit, constants);
+  folding = onyx_layout_folding_new (engine, initializers, implicit);
+  folded_into = folding->folded_into;
   engine->item_of_node = g_new (int, MAX (graph->n_node, 1));
   engine->n_item_of_node = graph->n_node;
   for (size_t n = 0; n < graph->n_node; n++)
     {
-      /* A folded Constant: no item, so no edges either. */
+      /* Folded: no item, so no edges either. */
       if (folded_into[n] >= 0)
         continue;
-      add_op_item (engine, (int) n, initializers, constants, folded_into, implicit[n], op_kinds);
+      add_op_item (engine, (int) n, folding, implicit[n], op_kinds);
       engine->item_of_node[n] = (int) engine->items->len - 1;
       for (size_t k = 0; k < graph->node[n]->n_output; k++)
         if (graph->node[n]->output[k][0] != '\0')
@@ -652,7 +619,22 @@ build_model (OnyxLayoutEngine *engine)
     }
   for (size_t n = 0; n < graph->n_node; n++)
     if (folded_into[n] >= 0)
-      engine->item_of_node[n] = engine->item_of_node[folded_into[n]];
+      {
+        engine->item_of_node[n] = engine->item_of_node[folded_into[n]];
+        /* What a folded node makes comes out of the box showing it (a dynamic chain's
+         * output), but a mark's: its edges start where the tensor it quantizes does. */
+        for (size_t k = 0; !folding->on_edge[n] && k < graph->node[n]->n_output; k++)
+          if (graph->node[n]->output[k][0] != '\0')
+            g_hash_table_insert (producer, graph->node[n]->output[k], GINT_TO_POINTER (engine->item_of_node[n] + 1));
+      }
+  for (size_t n = 0; n < graph->n_node; n++)
+    for (size_t k = 0; folding->on_edge[n] && k < graph->node[n]->n_output; k++)
+      {
+        const char *from = resolve_alias (folding, graph->node[n]->output[k]);
+        gpointer item = from != graph->node[n]->output[k] ? g_hash_table_lookup (producer, from) : NULL;
+        if (item != NULL)
+          g_hash_table_insert (producer, graph->node[n]->output[k], item);
+      }
   for (size_t i = 0; i < graph->n_output; i++)
     add_value_item (engine, ONYX_LAYOUT_OUTPUT, (int) i, graph->output[i]);
 
@@ -689,6 +671,7 @@ build_model (OnyxLayoutEngine *engine)
   for (size_t n = 0; n < graph->n_node; n++)
     if (implicit[n] != NULL)
       g_ptr_array_unref (implicit[n]);
+  engine->folded_into = onyx_layout_folding_free (folding);
 
   adopt_constants (engine);
   onyx_layout_scope_flat_blocks (engine);
@@ -766,6 +749,7 @@ onyx_layout_engine_new_nested (const Onnx__GraphProto *graph, const Onnx__GraphP
 
   engine->graph = graph;
   engine->fold_constants = TRUE;
+  engine->fold_quant = TRUE;
   /* Only a subgraph reads from outside: in a top graph such a name is dangling. */
   if (enclosing != NULL && enclosing[0] != NULL)
     {
@@ -819,6 +803,21 @@ gboolean
 onyx_layout_engine_get_fold_constants (OnyxLayoutEngine *engine)
 {
   return engine->fold_constants;
+}
+
+void
+onyx_layout_engine_set_fold_quant (OnyxLayoutEngine *engine, gboolean fold)
+{
+  if (engine->fold_quant == !!fold)
+    return;
+  engine->fold_quant = !!fold;
+  build_model (engine);
+}
+
+gboolean
+onyx_layout_engine_get_fold_quant (OnyxLayoutEngine *engine)
+{
+  return engine->fold_quant;
 }
 
 int

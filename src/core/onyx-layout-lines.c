@@ -1,9 +1,11 @@
 /* onyx-layout-lines.c: what an op box lists under its header. Every attribute the
  * node writes (those that say what the op does first, by a small table per op type,
- * then the rest in the node's order), then its weights: initializers and folded
- * Constants by schema slot. A box holds MAX_BOX_LINES lines; past that its last line
- * says how many more there are, and the item's details (the canvas tooltip) hold
- * them all, uncut. Defaults the node does not write are not listed. */
+ * then the rest in the node's order), then its input lines: initializers and folded
+ * Constants by schema slot, and quantization (onyx-layout-quant.c): a folded weight's
+ * DequantizeLinear by its reader's slot, a scale and zero point with what they
+ * quantize, a dynamic chain's weight and bias. A box holds MAX_BOX_LINES lines; past
+ * that its last line says how many more there are, and the item's details (the canvas
+ * tooltip) hold them all, uncut. Defaults the node does not write are not listed. */
 #include "onyx-layout-private.h"
 
 #include <string.h>
@@ -209,20 +211,49 @@ add_attribute_lines (Lines *lines, const Onnx__NodeProto *node, const OnyxSchema
     }
 }
 
-/* A line by the reader's schema slot, `tensor`'s last "." part without a schema. */
+/* What a line by the reader's schema slot is called: the slot's name, else `tensor`'s
+ * last "." part. */
+static char *
+slot_line_name (const OnyxSchema *schema, size_t slot, const char *tensor)
+{
+  const char *dot = strrchr (tensor, '.');
+  g_autofree char *slot_name = schema != NULL ? onyx_schema_input_name (schema, slot) : NULL;
+
+  return slot_name != NULL ? g_steal_pointer (&slot_name)
+                           : onyx_layout_shorten (dot != NULL && dot[1] != '\0' ? dot + 1 : tensor);
+}
+
+/* `shown` (taken) for `node`; the details say it whole, with the tensor's name. */
+static void
+add_tensor_line (Lines *lines, char *shown, const char *whole, const char *tensor, int node)
+{
+  g_autofree char *escaped = onyx_display_escape (tensor);
+  g_autofree char *details = g_strdup_printf ("%s (%s)", whole != NULL ? whole : shown, escaped);
+
+  add_line (lines, shown, node, details);
+}
+
+/* A line by the reader's schema slot: "W ⟨64×3×3×3⟩", "B ⟨⟩ = 0.5". */
 static void
 add_input_line (Lines *lines, const OnyxSchema *schema, size_t slot, const char *tensor, const char *dims,
                 const char *scalar, int node)
 {
-  const char *dot = strrchr (tensor, '.');
-  g_autofree char *slot_name = schema != NULL ? onyx_schema_input_name (schema, slot) : NULL;
-  g_autofree char *name = slot_name != NULL ? g_steal_pointer (&slot_name)
-                                            : onyx_layout_shorten (dot != NULL && dot[1] != '\0' ? dot + 1 : tensor);
-  g_autofree char *escaped = onyx_display_escape (tensor);
+  g_autofree char *name = slot_line_name (schema, slot, tensor);
   char *shown = scalar != NULL ? g_strdup_printf ("%s ⟨⟩ = %s", name, scalar) : g_strdup_printf ("%s ⟨%s⟩", name, dims);
-  g_autofree char *whole = g_strdup_printf ("%s (%s)", shown, escaped);
 
-  add_line (lines, shown, node, whole);
+  add_tensor_line (lines, shown, NULL, tensor, node);
+}
+
+/* A quantized tensor's line: "W int8 ⟨64×3×3×3⟩ per-channel ×64"; `data` NULL for an
+ * activation ("x uint8 s=0.0235 zp=128"). */
+static void
+add_quant_line (Lines *lines, const char *name, const Onnx__TensorProto *data, const Onnx__TensorProto *scale,
+                const Onnx__TensorProto *zero_point, const Onnx__NodeProto *quantizer, const char *tensor, int node)
+{
+  g_autofree char *whole = onyx_layout_quant_text (name, data, scale, zero_point, quantizer, 0, TRUE);
+
+  add_tensor_line (lines, onyx_layout_quant_text (name, data, scale, zero_point, quantizer, 0, FALSE), whole, tensor,
+                   node);
 }
 
 /* What a Constant holds, for its line: the shape ("16×3×3×3", "" for a scalar) and,
@@ -272,31 +303,263 @@ constant_shape (const Onnx__NodeProto *node, char **scalar)
   return NULL;
 }
 
-void
-onyx_layout_op_lines (OnyxLayoutEngine *engine, Item *item, const OnyxSchema *schema, GHashTable *initializers,
-                      GHashTable *constants, const int *folded_into)
+/* ---- Input lines: which inputs a box lists, and what folds into it with them ---- */
+
+static gboolean
+ends_with_scale (const char *name, gsize *base_length)
 {
-  const Onnx__NodeProto *node = engine->graph->node[item->index];
+  gsize length = strlen (name);
+
+  if (length <= 6 || g_ascii_strcasecmp (name + length - 6, "_scale") != 0)
+    return FALSE;
+  *base_length = length - 6;
+  return TRUE;
+}
+
+/* The slot whose schema name is `name` (case aside: QGemm's "A" and "a_scale"),
+ * given in the node; -1 when none. */
+static int
+slot_named (const OnyxSchema *schema, const Onnx__NodeProto *node, const char *name)
+{
+  for (size_t k = 0; k < node->n_input; k++)
+    {
+      g_autofree char *slot = onyx_schema_input_name (schema, k);
+      if (slot != NULL && g_ascii_strcasecmp (slot, name) == 0)
+        return node->input[k][0] != '\0' ? (int) k : -1;
+    }
+  return -1;
+}
+
+static int
+constant_node (const Folding *folding, const char *name)
+{
+  return GPOINTER_TO_INT (g_hash_table_lookup (folding->constants, name)) - 1;
+}
+
+static gboolean
+is_constant_input (const Folding *folding, const char *name)
+{
+  return g_hash_table_contains (folding->initializers, name) || constant_node (folding, name) >= 0;
+}
+
+/* Adds the Constant of `name`, if it is one, to what folds with `line`. */
+static void
+folds_with (const Folding *folding, InputLine *line, const char *name)
+{
+  int constant = constant_node (folding, name);
+
+  for (guint f = 0; constant >= 0 && f < G_N_ELEMENTS (line->folds); f++)
+    if (line->folds[f] < 0)
+      {
+        line->folds[f] = constant;
+        if (line->node < 0)
+          line->node = constant;
+        return;
+      }
+}
+
+static InputLine
+input_line (InputLineKind kind, guint slot, int node)
+{
+  InputLine line = { kind, slot, -1, -1, -1, node, { -1, -1, -1 } };
+  return line;
+}
+
+/* Each "<x>_scale" input that is constant, with its "<x>_zero_point" (absent or
+ * constant) and "<x>" when given: one line (QLinearConv's x, w and y). */
+static void
+add_quant_groups (const Folding *folding, const Onnx__NodeProto *node, const OnyxSchema *schema, GArray *lines,
+                  gboolean *listed)
+{
+  for (size_t k = 0; schema != NULL && k < node->n_input; k++)
+    {
+      g_autofree char *name = onyx_schema_input_name (schema, k);
+      g_autofree char *base = NULL, *zero_point_name = NULL;
+      InputLine line;
+      gsize base_length;
+      int zero_point, data;
+      if (name == NULL || !ends_with_scale (name, &base_length) || !is_constant_input (folding, node->input[k]))
+        continue;
+      base = g_strndup (name, base_length);
+      zero_point_name = g_strconcat (base, "_zero_point", NULL);
+      zero_point = slot_named (schema, node, zero_point_name);
+      data = slot_named (schema, node, base);
+      if (zero_point >= 0 && !is_constant_input (folding, node->input[zero_point]))
+        continue;
+      line = input_line (INPUT_LINE_QUANT, data >= 0 ? (guint) MIN ((int) k, data) : (guint) k, -1);
+      line.scale = (int) k, line.zero_point = zero_point, line.data = data;
+      folds_with (folding, &line, node->input[k]);
+      listed[k] = TRUE;
+      if (zero_point >= 0)
+        {
+          folds_with (folding, &line, node->input[zero_point]);
+          listed[zero_point] = TRUE;
+        }
+      if (data >= 0)
+        {
+          folds_with (folding, &line, node->input[data]);
+          listed[data] = TRUE;
+        }
+      g_array_append_val (lines, line);
+    }
+}
+
+static int
+compare_lines (gconstpointer a, gconstpointer b)
+{
+  const InputLine *x = a, *y = b;
+  return x->slot < y->slot ? -1 : x->slot > y->slot;
+}
+
+GArray *
+onyx_layout_input_lines (const Folding *folding, guint node_index, const OnyxSchema *schema)
+{
+  const Onnx__NodeProto *node = folding->graph->node[node_index];
+  GArray *lines = g_array_new (FALSE, FALSE, sizeof (InputLine));
+  g_autofree gboolean *listed = g_new0 (gboolean, MAX (node->n_input, 1));
+  DynamicParts parts;
+
+  if (onyx_layout_dynamic_parts (folding, node_index, &parts))
+    {
+      /* As the float op lists them: its weight (with its scale and zero point), its bias. */
+      InputLine line = input_line (INPUT_LINE_DYNAMIC_WEIGHT, 1, parts.scales_mul);
+      folds_with (folding, &line, parts.weight);
+      if (parts.weight_zero_point != NULL)
+        folds_with (folding, &line, parts.weight_zero_point);
+      line.node = parts.scales_mul;
+      g_array_append_val (lines, line);
+      if (parts.bias != NULL)
+        {
+          line = input_line (INPUT_LINE_DYNAMIC_BIAS, 2, parts.bias_add);
+          g_array_append_val (lines, line);
+        }
+      return lines;
+    }
+  if (folding->engine->fold_quant)
+    add_quant_groups (folding, node, schema, lines, listed);
+  for (size_t k = 0; k < node->n_input; k++)
+    {
+      const char *name = node->input[k];
+      int weight = GPOINTER_TO_INT (g_hash_table_lookup (folding->weight_dqs, name)) - 1;
+      InputLine line;
+      if (listed[k] || name[0] == '\0')
+        continue;
+      if (weight >= 0)
+        {
+          line = input_line (INPUT_LINE_WEIGHT_DQ, (guint) k, weight);
+          line.folds[0] = weight;
+        }
+      else if (is_constant_input (folding, name))
+        {
+          line = input_line (INPUT_LINE_TENSOR, (guint) k, -1);
+          folds_with (folding, &line, name);
+        }
+      else
+        continue;
+      g_array_append_val (lines, line);
+    }
+  g_array_sort (lines, compare_lines);
+  return lines;
+}
+
+/* Whether `line` is listed by `reader`: what folds with it folded there (else it kept
+ * its box, and an edge shows it). */
+static gboolean
+line_listed (const Folding *folding, const InputLine *line, int reader)
+{
+  for (guint f = 0; f < G_N_ELEMENTS (line->folds); f++)
+    if (line->folds[f] >= 0 && folding->folded_into[line->folds[f]] != reader)
+      return FALSE;
+  return TRUE;
+}
+
+/* A float op's slot name ("W" of Conv) for a dynamic chain's line. */
+static char *
+float_slot_name (const char *float_op, guint slot)
+{
+  return onyx_schema_input_name (onyx_schema_lookup ("", float_op, G_MAXINT64), slot);
+}
+
+static void
+add_listed_line (const Folding *folding, Lines *all, guint index, const OnyxSchema *schema, const InputLine *line)
+{
+  const Onnx__GraphProto *graph = folding->graph;
+  const Onnx__NodeProto *node = graph->node[index];
+
+  switch (line->kind)
+    {
+    case INPUT_LINE_TENSOR:
+      {
+        const char *tensor = node->input[line->slot];
+        const Onnx__TensorProto *init = g_hash_table_lookup (folding->initializers, tensor);
+        g_autofree char *scalar = NULL;
+        g_autofree char *dims = init != NULL ? onyx_dims_to_string (init->dims, init->n_dims)
+                                             : constant_shape (graph->node[line->node], &scalar);
+        add_input_line (all, schema, line->slot, tensor, dims != NULL ? dims : "?", scalar, line->node);
+        break;
+      }
+    case INPUT_LINE_WEIGHT_DQ:
+      {
+        const Onnx__NodeProto *dequantize = graph->node[line->node];
+        g_autofree char *name = slot_line_name (schema, line->slot, node->input[line->slot]);
+        add_quant_line (all, name, onyx_layout_folding_tensor (folding, dequantize->input[0]),
+                        onyx_layout_folding_tensor (folding, dequantize->input[1]),
+                        dequantize->n_input > 2 ? onyx_layout_folding_tensor (folding, dequantize->input[2]) : NULL,
+                        dequantize, dequantize->input[0], line->node);
+        break;
+      }
+    case INPUT_LINE_QUANT:
+      {
+        g_autofree char *scale_name = onyx_schema_input_name (schema, (guint) line->scale);
+        g_autofree char *name = g_strndup (scale_name, strlen (scale_name) - strlen ("_scale"));
+        const char *data = line->data >= 0 ? node->input[line->data] : NULL;
+        add_quant_line (all, name, data != NULL ? onyx_layout_folding_tensor (folding, data) : NULL,
+                        onyx_layout_folding_tensor (folding, node->input[line->scale]),
+                        line->zero_point >= 0 ? onyx_layout_folding_tensor (folding, node->input[line->zero_point]) : NULL,
+                        node, data != NULL ? data : node->input[line->scale], line->node);
+        break;
+      }
+    case INPUT_LINE_DYNAMIC_WEIGHT:
+    case INPUT_LINE_DYNAMIC_BIAS:
+      {
+        DynamicParts parts;
+        g_autofree char *name = NULL;
+        onyx_layout_dynamic_parts (folding, index, &parts);
+        name = float_slot_name (parts.float_op, line->slot);
+        if (name == NULL)
+          name = g_strdup (line->slot == 1 ? "W" : "B");
+        if (line->kind == INPUT_LINE_DYNAMIC_WEIGHT)
+          add_quant_line (all, name, onyx_layout_folding_tensor (folding, parts.weight),
+                          onyx_layout_folding_tensor (folding, parts.weight_scale),
+                          parts.weight_zero_point != NULL ? onyx_layout_folding_tensor (folding, parts.weight_zero_point)
+                                                          : NULL,
+                          NULL, parts.weight, line->node);
+        else
+          {
+            const Onnx__TensorProto *bias = onyx_layout_folding_tensor (folding, parts.bias);
+            g_autofree char *dims = bias != NULL ? onyx_dims_to_string (bias->dims, bias->n_dims) : g_strdup ("?");
+            add_tensor_line (all, g_strdup_printf ("%s ⟨%s⟩", name, dims), NULL, parts.bias, line->node);
+          }
+        break;
+      }
+    }
+}
+
+void
+onyx_layout_op_lines (const Folding *folding, Item *item, const OnyxSchema *schema)
+{
+  const Onnx__NodeProto *node = folding->graph->node[item->index];
   g_autoptr (GString) details = g_string_new (NULL);
   Lines all = { g_ptr_array_new_with_free_func (g_free), g_array_new (FALSE, FALSE, sizeof (int)), details };
+  g_autoptr (GArray) lines = onyx_layout_input_lines (folding, (guint) item->index, schema);
   guint total, kept;
 
   add_attribute_lines (&all, node, schema);
-  for (size_t k = 0; k < node->n_input; k++)
+  for (guint i = 0; i < lines->len; i++)
     {
-      const Onnx__TensorProto *init = g_hash_table_lookup (initializers, node->input[k]);
-      int constant = GPOINTER_TO_INT (g_hash_table_lookup (constants, node->input[k])) - 1;
-      if (init != NULL)
-        {
-          g_autofree char *dims = onyx_dims_to_string (init->dims, init->n_dims);
-          add_input_line (&all, schema, k, init->name, dims, NULL, -1);
-        }
-      else if (constant >= 0 && folded_into[constant] == item->index)
-        {
-          g_autofree char *scalar = NULL;
-          g_autofree char *dims = constant_shape (engine->graph->node[constant], &scalar);
-          add_input_line (&all, schema, k, node->input[k], dims != NULL ? dims : "?", scalar, constant);
-        }
+      const InputLine *line = &g_array_index (lines, InputLine, i);
+      if (line_listed (folding, line, item->index))
+        add_listed_line (folding, &all, (guint) item->index, schema, line);
     }
 
   /* Over budget: the first lines and one that says how many more there are. */

@@ -1,5 +1,7 @@
 /* onyx-layout-private.h: what the onyx-layout*.c siblings share, by stage:
  *   onyx-layout-items.c   what gets a box: items, groups and edges built from the graph
+ *   onyx-layout-fold.c    what is drawn in another box or on an edge instead
+ *   onyx-layout-quant.c   quantization drawn as the float model it stands for
  *   onyx-layout-lines.c   what an op box lists: attributes and weights, within a budget
  *   onyx-layout-expand.c  which groups show
  *   onyx-layout-dot.c     one group laid out: what dot is given for it (children, edges,
@@ -71,12 +73,28 @@ typedef struct {
 /* A fan-out stub's key: FANOUT_STUB_PREFIX and the source's fanout_label. */
 #define FANOUT_STUB_PREFIX "s:f"
 
-/* The shape an edge's tensor is labelled with. */
+/* A quantization drawn on the edges of the tensor it made instead of as boxes
+ * (onyx-layout-quant.c): what OnyxLayoutEdge.mark says. */
 typedef struct {
-  char *shape;            /* whole: "p2o.DynamicDimension.0×3×32×32" */
+  char *text;             /* "uint8 s=0.0235 zp=128", "uint8 dynamic" */
+  char *type;             /* the quantized type, for the titles of the ops around: "uint8" */
+  GArray *nodes;          /* int: the graph nodes it stands for, in data order */
+  const char *source;     /* the tensor quantized (the graph's): of the same shape */
+} QuantMark;
+
+/* The shape an edge's tensor is labelled with, and the mark of a quantization it
+ * passed on its way (under the shape). */
+typedef struct {
+  char *shape;            /* whole: "p2o.DynamicDimension.0×3×32×32"; NULL for a mark alone */
   char *text;             /* as the label shows it (onyx_shape_to_brief_string): "D0×3×32×32" */
-  double width, height;   /* of `text`, room dot keeps for it; 0 until measured */
+  const QuantMark *mark;  /* engine->marks', or NULL */
+  double mark_width;      /* the mark's box, its text and padding */
+  double width, height;   /* of both, room dot keeps for them; 0 until measured */
 } EdgeLabel;
+
+/* An edge label's rows: its shape, and under it a mark. */
+#define LABEL_HEIGHT 13.0
+#define MARK_HEIGHT 15.0
 
 typedef struct {
   int from, to;           /* items */
@@ -153,8 +171,10 @@ struct _OnyxLayoutEngine {
   Group *root;
   GHashTable *shapes;       /* tensor → EdgeLabel* */
   gboolean fold_constants;
+  gboolean fold_quant;
+  GHashTable *marks;        /* tensor → QuantMark*: the marks of the edges carrying it */
   int *item_of_node;        /* per graph node: its item, or its reader's when folded */
-  int *folded_into;         /* per graph node: the reader showing it as a line, or -1 */
+  int *folded_into;         /* per graph node: the node whose box shows it, or -1 */
   gsize n_item_of_node;
   /* Group layouts by group contents and expansion, least recently used last. */
   GHashTable *cache;        /* key → MemoryEntry */
@@ -372,18 +392,111 @@ const char  *onyx_layout_group_component      (const Group *group);
 gboolean     onyx_layout_is_folded_member     (Run     *run,
                                                Group   *group);
 
+/* onyx-layout-fold.c: what is drawn in another box or on an edge, not as a box */
+
+typedef struct _DynamicChain DynamicChain;
+
+/* What folds into what, worked out once per build of the items. */
+typedef struct {
+  OnyxLayoutEngine *engine;
+  const Onnx__GraphProto *graph;
+  GHashTable *initializers;   /* name → const Onnx__TensorProto* */
+  GHashTable *uses;           /* tensor → how often it is read (GUINT): inputs, subgraphs'
+                               * reads; a graph output counts 2 */
+  GHashTable *constants;      /* the output of a Constant read once → its node + 1 */
+  /* Quantization (onyx-layout-quant.c), when it folds: */
+  GHashTable *weight_dqs;     /* the output of a DequantizeLinear of constants read once → its node + 1 */
+  GHashTable *aliases;        /* a folded quantization's output → the tensor it quantized, whose
+                               * producer's box draws it */
+  GHashTable *quantized;      /* a tensor quantized by a folded pair → its QuantMark* */
+  DynamicChain **chains;      /* per node: the chain a ConvInteger or MatMulInteger heads, or NULL */
+  gboolean *on_edge;          /* per node: folded as (part of) a mark */
+  int *folded_into;           /* per node: the node whose box shows it, or -1 */
+} Folding;
+
+/* Works out what folds (Constants read once; quantization when engine->fold_quant),
+ * filling engine->marks. `implicit`: per node, what its subgraphs read (or NULL). */
+Folding     *onyx_layout_folding_new          (OnyxLayoutEngine  *engine,
+                                               GHashTable        *initializers,
+                                               GPtrArray *const  *implicit);
+/* Frees it but its folded_into, which it returns (the engine's from then on). */
+int         *onyx_layout_folding_free         (Folding           *folding);
+gboolean     onyx_layout_is_constant_node     (const Onnx__NodeProto *node);
+/* The value of a constant input: an initializer, or a Constant read once; NULL else. */
+const Onnx__TensorProto *onyx_layout_folding_tensor (const Folding *folding,
+                                                     const char    *name);
+/* Reads of `name` (GUINT of folding->uses). */
+guint        onyx_layout_folding_uses         (const Folding     *folding,
+                                               const char        *name);
+
+/* onyx-layout-quant.c: quantization drawn as the float model it stands for */
+
+/* Finds the quantization that folds (see onyx_layout_engine_set_fold_quant): weight
+ * DequantizeLinears that may be lines, QuantizeLinear → DequantizeLinear pairs and
+ * DynamicQuantizeLinears as marks, dynamic quantization chains as one box. */
+void         onyx_layout_find_quant           (Folding           *folding);
+void         onyx_layout_quant_mark_free      (QuantMark         *mark);
+/* "W int8 ⟨64×3×3×3⟩ per-channel ×64" (`name` and `data` given), "x uint8 s=0.0235
+ * zp=128" (`name`), "uint8 s=0.0235 zp=128" (neither): what `scale` and `zero_point`
+ * (may be NULL) quantize to; the type is `data`'s, else the zero point's, else
+ * `default_type` (0: none). With `whole`, never shortened. */
+char        *onyx_layout_quant_text           (const char              *name,
+                                               const Onnx__TensorProto *data,
+                                               const Onnx__TensorProto *scale,
+                                               const Onnx__TensorProto *zero_point,
+                                               const Onnx__NodeProto   *node,
+                                               int32_t                  default_type,
+                                               gboolean                 whole);
+/* The title of op `node` (not folded) when it runs quantized: "Conv · uint8/int8 →
+ * uint8", "Conv (dynamic int8)"; NULL when it says nothing more than `title`. */
+char        *onyx_layout_quant_title          (const Folding     *folding,
+                                               guint              node,
+                                               const char        *title);
+/* A dynamic chain's parts, for its box's lines: its weight's slot of the float op
+ * ("W"), the weight and its quantization, the node its line stands for (the Mul of the
+ * scales); its bias (or NULL) and the node of that line (the Add). */
+typedef struct {
+  const char *float_op;       /* "Conv", "MatMul" */
+  const char *weight;         /* the integer op's input */
+  const char *weight_scale, *weight_zero_point;
+  int scales_mul;
+  const char *bias;           /* an initializer or a Constant's output, or NULL */
+  int bias_add;
+} DynamicParts;
+gboolean     onyx_layout_dynamic_parts        (const Folding     *folding,
+                                               guint              node,
+                                               DynamicParts      *parts);
+
 /* onyx-layout-lines.c: what an op box lists */
 
 /* Lines an op box shows at most; past it, the last says "+N more". */
 #define MAX_BOX_LINES 7
-/* Fills item->lines, line_nodes and details of the op item (item->index).
- * `constants` and `folded_into` as fold_constants of onyx-layout-items.c makes them. */
-void      onyx_layout_op_lines          (OnyxLayoutEngine  *engine,
+/* A line an op box lists for its inputs (after its attributes), at the slot of its
+ * first input. */
+typedef enum {
+  INPUT_LINE_TENSOR,          /* an initializer, or a Constant read once: "W ⟨64×3×3×3⟩" */
+  INPUT_LINE_WEIGHT_DQ,       /* a DequantizeLinear of constants: "W int8 ⟨64×3×3×3⟩ s=…" */
+  INPUT_LINE_QUANT,           /* a scale and zero point with what they quantize: "x uint8 s=…" */
+  INPUT_LINE_DYNAMIC_WEIGHT,  /* a dynamic chain's weight with its scale and zero point */
+  INPUT_LINE_DYNAMIC_BIAS,    /* a dynamic chain's bias */
+} InputLineKind;
+
+typedef struct {
+  InputLineKind kind;
+  guint slot;
+  int scale, zero_point, data;  /* INPUT_LINE_QUANT: their slots, -1 for none */
+  int node;                     /* the graph node it stands for, or -1 */
+  int folds[3];                 /* nodes that fold into the reader when it shows, -1 for none */
+} InputLine;
+
+/* The input lines of graph node `node`, in order (InputLine). */
+GArray   *onyx_layout_input_lines       (const Folding     *folding,
+                                         guint              node,
+                                         const OnyxSchema  *schema);
+/* Fills item->lines, line_nodes and details of the op item (item->index). */
+void      onyx_layout_op_lines          (const Folding     *folding,
                                          Item              *item,
-                                         const OnyxSchema  *schema,
-                                         GHashTable        *initializers,
-                                         GHashTable        *constants,
-                                         const int         *folded_into);
+                                         const OnyxSchema  *schema);
 /* How many lines the node's attributes take (all it writes, but defaults that say nothing). */
 guint     onyx_layout_n_attribute_lines (const Onnx__NodeProto *node);
 /* Whether line `position` (from 0) of a box listing `total` lines shows. */

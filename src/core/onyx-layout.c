@@ -254,7 +254,8 @@ add_edge (Run *run, OnyxLayout *out, Pieces *pieces, GArray *points, int from, g
 {
   const Piece *end = &g_array_index (pieces->pieces, Piece, last);
   OnyxLayoutEdge edge = { from, end->to >= 0 ? end->to : end->group, g_strdup (end->level->tensor), NULL, NULL,
-                          { 0, 0, -1, -1 }, g_array_copy (points), end->level->implicit };
+                          { 0, 0, -1, -1 }, g_array_copy (points), end->level->implicit,
+                          NULL, { 0, 0, -1, -1 }, NULL };
 
   if (labelled >= 0)
     {
@@ -267,9 +268,16 @@ add_edge (Run *run, OnyxLayout *out, Pieces *pieces, GArray *points, int from, g
       if (label != NULL && !piece->label_taken)
         {
           piece->label_taken = TRUE;
-          edge.label = g_strdup (label->text);
+          edge.label = label->text[0] != '\0' ? g_strdup (label->text) : NULL;
           edge.label_box = (OnyxRect) { piece->ox + piece->level->label.x, piece->oy + piece->level->label.y,
                                         piece->level->label.width, piece->level->label.height };
+          if (label->mark != NULL)
+            {
+              edge.mark = g_strdup (label->mark->text);
+              edge.mark_nodes = g_array_copy (label->mark->nodes);
+              edge.mark_box = (OnyxRect) { edge.label_box.x, edge.label_box.y + (edge.label != NULL ? LABEL_HEIGHT : 0),
+                                           label->mark_width, MARK_HEIGHT };
+            }
         }
     }
   g_array_append_val (out->edges, edge);
@@ -344,6 +352,9 @@ clear_layout_edge (OnyxLayoutEdge *edge)
   g_free (edge->label);
   g_free (edge->shape);
   g_array_unref (edge->points);
+  g_free (edge->mark);
+  if (edge->mark_nodes != NULL)
+    g_array_unref (edge->mark_nodes);
 }
 
 OnyxLayout *
@@ -420,7 +431,7 @@ onyx_layout_boxes_of_nodes (const OnyxLayout *layout, OnyxLayoutEngine *engine)
 
       if (box[i] >= 0)
         continue;
-      /* A folded Constant is in its reader's box (the reader's own box was set above). */
+      /* A folded node is in the box showing it (whose own box was set above). */
       if (reader >= 0 && (guint) reader < n && box[reader] >= 0)
         {
           box[i] = box[reader];
@@ -494,6 +505,19 @@ onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayo
   g_free (run.item_edges_start);
   g_free (run.item_edges);
   return layout;
+}
+
+int
+onyx_layout_mark_edge_of_node (const OnyxLayout *layout, int node)
+{
+  for (guint e = 0; node >= 0 && e < layout->edges->len; e++)
+    {
+      const GArray *nodes = g_array_index (layout->edges, OnyxLayoutEdge, e).mark_nodes;
+      for (guint i = 0; nodes != NULL && i < nodes->len; i++)
+        if (g_array_index (nodes, int, i) == node)
+          return (int) e;
+    }
+  return -1;
 }
 
 int

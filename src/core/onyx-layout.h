@@ -56,8 +56,10 @@ typedef struct {
                          * ("group = 16"), then initializer inputs by schema slot
                          * "W ⟨64×16×3×3⟩" and folded Constant inputs the same way; at most
                          * 7 lines, the 7th then "+N more"; values may be cut */
-  GArray *line_nodes;   /* int, one per line: the graph node a folded Constant line stands
-                         * for (it has no box of its own), -1 for the others */
+  GArray *line_nodes;   /* int, one per line: the graph node a folded line stands for (it
+                         * has no box of its own): a Constant, a DequantizeLinear of a weight
+                         * ("W int8 ⟨64×3×3×3⟩ per-channel ×64"), a scale's Constant, the Mul
+                         * of a dynamically quantized op's scales; -1 for the others */
   char *details;        /* what the box shows and cuts, whole, a line each (a tooltip):
                          * every attribute and weight; a value's name and type; or NULL */
   OnyxCategory category;
@@ -76,6 +78,13 @@ typedef struct {
                          * width -1 when none */
   GArray *points;       /* double x, y pairs: a cubic B-spline, 1 + 3k points, absolute */
   gboolean implicit;    /* not an input of `to`: a subgraph of it (If, Loop) reads the tensor */
+  /* A quantization folded onto the edge (onyx_layout_engine_set_fold_quant): the tensor
+   * passes a QuantizeLinear → DequantizeLinear pair, or a DynamicQuantizeLinear, drawn
+   * as this mark instead of boxes. NULL, width -1 and NULL when none. */
+  char *mark;           /* "uint8 s=0.0235 zp=128", "uint8 dynamic" */
+  OnyxRect mark_box;    /* where it is drawn: in label_box, under the shape */
+  GArray *mark_nodes;   /* int: the graph nodes it stands for, in data order (the
+                         * QuantizeLinear, then the DequantizeLinear) */
 } OnyxLayoutEdge;
 
 typedef struct {
@@ -174,11 +183,36 @@ void              onyx_layout_engine_get_memory_stats (OnyxLayoutEngine     *eng
 void              onyx_layout_engine_set_fold_constants (OnyxLayoutEngine *engine,
                                                          gboolean          fold);
 gboolean          onyx_layout_engine_get_fold_constants (OnyxLayoutEngine *engine);
-/* The graph node whose box shows graph node `node` as a line (folded), or -1. */
+/* Whether quantization is drawn as the float model it stands for (on by default):
+ * - a DequantizeLinear of constants (a weight, a bias) read by one node is a line of
+ *   its reader, by the reader's slot, as a folded Constant is ("W int8 ⟨64×3×3×3⟩
+ *   per-channel ×64", "B int32 ⟨64⟩ s=0.0001"), within the same line budget;
+ * - a QuantizeLinear whose output one DequantizeLinear alone reads is, with it, a mark
+ *   on the edges from what it quantizes to what reads the DequantizeLinear
+ *   (OnyxLayoutEdge.mark: "uint8 s=0.0235 zp=128"), and an op reading such pairs or
+ *   folded weights whose output goes to one says its types ("Conv · uint8/int8 →
+ *   uint8");
+ * - ONNX Runtime's dynamic quantization, DynamicQuantizeLinear → ConvInteger or
+ *   MatMulInteger → Cast → Mul by the scales (→ the bias's Add, for a Conv), is one box
+ *   ("Conv (dynamic int8)", its weight's scale and zero point on its W line), the
+ *   DynamicQuantizeLinear a mark ("uint8 dynamic") on the edges into it;
+ * - QLinearConv, QLinearMatMul and the others list each scale and zero point pair
+ *   with what it quantizes, one line each ("x uint8 s=0.0235 zp=128").
+ * The graph keeps every node: onyx_layout_engine_folded_into says which box shows a
+ * folded one, OnyxLayoutNode.line_nodes and OnyxLayoutEdge.mark_nodes which line or
+ * mark stands for it. Off, every node has its box. Like
+ * onyx_layout_engine_graph_changed, not while a run is in progress. */
+void              onyx_layout_engine_set_fold_quant (OnyxLayoutEngine *engine,
+                                                     gboolean          fold);
+gboolean          onyx_layout_engine_get_fold_quant (OnyxLayoutEngine *engine);
+/* The graph node whose box shows graph node `node` folded (as a line, a mark on one of
+ * its edges, or a part of its box), or -1. A mark's nodes are shown by the box of what
+ * made the tensor quantized (else its first reader's). */
 int               onyx_layout_engine_folded_into (OnyxLayoutEngine *engine,
                                                   guint             node);
 /* Which layout node shows each graph node of the engine's graph (one int per node,
- * g_free the array): its own box, the box a folded Constant is drawn in, or the
+ * g_free the array): its own box, the box a folded node is drawn in (as a line, a
+ * mark on one of its edges or a part of it: onyx_layout_engine_folded_into), or the
  * closed group around it; -1 when none does. */
 int              *onyx_layout_boxes_of_nodes (const OnyxLayout *layout,
                                               OnyxLayoutEngine *engine);
@@ -256,6 +290,13 @@ OnyxLayout       *onyx_layout_engine_run   (OnyxLayoutEngine   *engine,
 gboolean          onyx_layout_is_within    (const OnyxLayout *layout,
                                             int               node,
                                             int               group);
+
+/* A mark's text starts this far into its box (OnyxLayoutEdge.mark_box). */
+#define ONYX_LAYOUT_MARK_PAD 3.0
+/* The first edge whose mark stands for graph node `node` (a folded QuantizeLinear,
+ * DequantizeLinear or DynamicQuantizeLinear: OnyxLayoutEdge.mark_nodes), or -1. */
+int               onyx_layout_mark_edge_of_node (const OnyxLayout *layout,
+                                                 int               node);
 
 /* The layout node at a point, innermost first (an op before the group around it);
  * -1 when none. */

@@ -59,6 +59,9 @@ typedef enum {
   ONYX_ONNX_JOB_ECHO,         /* the input back, and the argument as text */
   ONYX_ONNX_JOB_CRASH,        /* ends the helper as a crash of libonnx would */
   ONYX_ONNX_JOB_SLEEP,        /* argument: milliseconds to take, as a long run would */
+  /* Last, so that the numbers of the others stay what they were on the wire: */
+  ONYX_ONNX_JOB_PROFILE,      /* ONNX Runtime's profiler over runs: an onyx-run-profile.h
+                                 request in, the trace out, or the refusal as text */
 } OnyxOnnxJobKind;
 
 /* The first character of a failed conversion's text: the converter's own words
@@ -104,9 +107,9 @@ GBytes      *onyx_onnx_job_finish    (OnyxOnnxJob  *job,
                                       GError      **error);
 
 /* The helper's side: serves jobs read from `fd` until it is closed. ONYX_ONNX_JOB_RUN
- * goes to `run` (NULL: a helper built without ONNX Runtime), which gives the result
- * or NULL with the reason in *text. */
-typedef GBytes *(*OnyxOnnxJobFunc) (GBytes *input, char **text);
+ * and ONYX_ONNX_JOB_PROFILE go to `run` (NULL: a helper built without ONNX Runtime),
+ * which gives the result or NULL with the reason in *text. */
+typedef GBytes *(*OnyxOnnxJobFunc) (OnyxOnnxJobKind kind, GBytes *input, char **text);
 int          onyx_onnx_helper_serve  (int              fd,
                                       OnyxOnnxJobFunc  run);
 

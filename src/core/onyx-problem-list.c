@@ -193,6 +193,13 @@ refresh_graph_wide (OnyxProblemList *self)
   g_ptr_array_set_size (self->lists, 0);
   onyx_diagnose_graph_lists (&g, proto->graph, is_read, onyx_document_get_index (self->document),
                              self->lists);
+  /* Quantization's checks read the neighbours' constants: once a step, like the lists,
+   * and in the place onyx_diagnose_model puts them. */
+  {
+    OnyxQuant *quant = onyx_quant_of_document (self->document);
+    if (quant != NULL)
+      onyx_diagnose_quant_of (quant, self->lists, NULL);
+  }
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_onnxruntime (proto, self->lists);

@@ -38,7 +38,7 @@ free_cuts (const OnyxLayout *layout, const OnyxRect *area)
   for (guint i = 0; i < layout->edges->len; i++)
     {
       const OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, i);
-      if (edge->label != NULL && edge->label_box.width > 0)
+      if ((edge->label != NULL || edge->mark != NULL) && edge->label_box.width > 0)
         g_array_append_vals (spans, &(Span) { edge->label_box.y, edge->label_box.y + edge->label_box.height }, 1);
     }
   g_array_sort (spans, compare_spans);

@@ -27,6 +27,13 @@ G_BEGIN_DECLS
 /* An edge label's text starts this far into its box (LABEL_PAD of onyx-layout-items.c
  * is twice it). */
 #define EDGE_LABEL_INSET 2.0
+/* An edge's mark (a folded quantization) is a tag: its corners, and where its text
+ * starts below its top. */
+#define MARK_RADIUS 3.0
+#define MARK_TEXT_TOP 0.5
+/* Where the tag of an edge's mark is drawn: its mark_box, inset as the label's text. */
+void onyx_render_mark_tag (const OnyxLayoutEdge *edge,
+                           OnyxRect             *tag);
 /* Dashes of open groups, of names from outside a subgraph and of implicit reads. */
 static const double dashes[] = { 4, 3 };
 
@@ -42,6 +49,7 @@ typedef struct {
   double open_group_alpha;
   Colour closed_group;
   double closed_group_alpha;
+  Colour mark;         /* the tag of a quantization folded onto an edge */
 } OnyxRenderPalette;
 
 const OnyxRenderPalette *onyx_render_palette (gboolean dark);

@@ -375,13 +375,27 @@ write_edge (Writer *w, const OnyxLayoutEdge *edge)
       put_point (w, head[4], head[5]);
       put (w, "Z\"/>");
     }
-  if (edge->label != NULL && edge->label_box.width >= 0 && w->text)
+  if ((edge->label != NULL || edge->mark != NULL) && edge->label_box.width >= 0 && w->text)
     {
       put (w, "<g");
       put_data_box (w, "data-label", &edge->label_box);
       put (w, ">");
-      put_text (w, &w->small, "s", &w->palette->muted, edge->label, edge->label_box.x + EDGE_LABEL_INSET,
-                edge->label_box.y, edge->label_box.width - EDGE_LABEL_INSET);
+      if (edge->label != NULL)
+        put_text (w, &w->small, "s", &w->palette->muted, edge->label, edge->label_box.x + EDGE_LABEL_INSET,
+                  edge->label_box.y, edge->label_box.width - EDGE_LABEL_INSET);
+      if (edge->mark != NULL)
+        {
+          /* As draw_edge draws it: a tinted tag under the shape. */
+          OnyxRect tag;
+          onyx_render_mark_tag (edge, &tag);
+          put (w, "<path class=\"m\" d=\"");
+          put_box_path (w, &tag, MARK_RADIUS, 0);
+          put (w, "\" fill=\"");
+          put_colour (w, &w->palette->mark);
+          put (w, "\"/>");
+          put_text (w, &w->small, "s", &w->palette->fg, edge->mark, tag.x + ONYX_LAYOUT_MARK_PAD,
+                    tag.y + MARK_TEXT_TOP, tag.width - ONYX_LAYOUT_MARK_PAD);
+        }
       put (w, "</g>");
     }
   putc ('\n', w->out);
@@ -473,7 +487,9 @@ onyx_render_svg_write (const OnyxLayout *layout, const Onnx__GraphProto *graph, 
   put_colour (&w, &w.palette->line);
   fputs (";stroke-width:1}\n.e{fill:none;stroke:", out);
   put_colour (&w, &w.palette->line);
-  fputs (";stroke-width:1.1}\n.a{fill:", out);
+  fputs (";stroke-width:1.1}\n.m{stroke:", out);
+  put_colour (&w, &w.palette->line);
+  fputs (";stroke-width:0.8}\n.a{fill:", out);
   put_colour (&w, &w.palette->line);
   fprintf (out, "}\n.d{stroke-dasharray:%g %g}\ntext{white-space:pre}\n", dashes[0], dashes[1]);
   put_font_style (&w, "b", &w.bold);

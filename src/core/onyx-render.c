@@ -41,10 +41,10 @@ onyx_render_palette (gboolean dark)
 {
   static const OnyxRenderPalette light_palette = {
     { 0.10, 0.10, 0.12 }, { 1, 1, 1 }, { 0.42, 0.42, 0.46 }, { 0.38, 0.38, 0.42 }, { 0.92, 0.92, 0.94 },
-    { 0.5, 0.55, 0.65 }, 0.07, { 0.45, 0.52, 0.65 }, 0.22 };
+    { 0.5, 0.55, 0.65 }, 0.07, { 0.45, 0.52, 0.65 }, 0.22, { 0.99, 0.93, 0.80 } };
   static const OnyxRenderPalette dark_palette = {
     { 0.92, 0.92, 0.92 }, { 0.22, 0.22, 0.24 }, { 0.62, 0.62, 0.66 }, { 0.70, 0.70, 0.72 }, { 0.16, 0.16, 0.18 },
-    { 0.5, 0.55, 0.65 }, 0.16, { 0.45, 0.52, 0.65 }, 0.45 };
+    { 0.5, 0.55, 0.65 }, 0.16, { 0.45, 0.52, 0.65 }, 0.45, { 0.36, 0.29, 0.14 } };
 
   return dark ? &dark_palette : &light_palette;
 }
@@ -481,6 +481,29 @@ draw_edge (Painter *p, const OnyxLayoutEdge *edge, int index)
       draw_text (p, p->small, edge->label, edge->label_box.x + EDGE_LABEL_INSET, edge->label_box.y,
                  edge->label_box.width - EDGE_LABEL_INSET);
     }
+  if (p->text && edge->mark != NULL && edge->mark_box.width >= 0)
+    {
+      /* A folded quantization: a tinted tag under the shape. */
+      OnyxRect tag;
+      onyx_render_mark_tag (edge, &tag);
+      rounded_rect (cr, &tag, MARK_RADIUS);
+      cairo_set_source_rgb (cr, p->palette->mark.r, p->palette->mark.g, p->palette->mark.b);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, p->line.r, p->line.g, p->line.b);
+      cairo_set_line_width (cr, 0.8);
+      cairo_stroke (cr);
+      cairo_set_source_rgb (cr, p->fg.r, p->fg.g, p->fg.b);
+      draw_text (p, p->small, edge->mark, tag.x + ONYX_LAYOUT_MARK_PAD, tag.y + MARK_TEXT_TOP,
+                 tag.width - ONYX_LAYOUT_MARK_PAD);
+    }
+}
+
+void
+onyx_render_mark_tag (const OnyxLayoutEdge *edge, OnyxRect *tag)
+{
+  /* Inset from the label's own edges, as the shape's text is. */
+  *tag = (OnyxRect) { edge->mark_box.x + EDGE_LABEL_INSET, edge->mark_box.y + 1, edge->mark_box.width,
+                      edge->mark_box.height - 2 };
 }
 
 static guint draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,
@@ -738,6 +761,27 @@ onyx_render_edge_hit_test (const OnyxLayout *layout, const OnyxRenderIndex *inde
         }
     }
   return best;
+}
+
+int
+onyx_render_mark_hit_test (const OnyxLayout *layout, const OnyxRenderIndex *index, double x, double y)
+{
+  OnyxRect around = { x, y, 0, 0 };
+  g_autoptr (GArray) entries = index_query (index, &around);
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      int entry = g_array_index (entries, int, i);
+      const OnyxLayoutEdge *edge;
+      if (entry >= 0)
+        continue;
+      edge = &g_array_index (layout->edges, OnyxLayoutEdge, -entry - 1);
+      if (edge->mark != NULL && edge->mark_box.width >= 0 && x >= edge->mark_box.x &&
+          x <= edge->mark_box.x + edge->mark_box.width && y >= edge->mark_box.y &&
+          y <= edge->mark_box.y + edge->mark_box.height)
+        return -entry - 1;
+    }
+  return -1;
 }
 
 int

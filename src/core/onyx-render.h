@@ -111,6 +111,12 @@ int      onyx_render_edge_hit_test (const OnyxLayout      *layout,
                                     double                 y,
                                     double                 tolerance);
 
+/* The layout edge whose mark (OnyxLayoutEdge.mark_box) is under a point, or -1. */
+int      onyx_render_mark_hit_test (const OnyxLayout      *layout,
+                                    const OnyxRenderIndex *index,
+                                    double                 x,
+                                    double                 y);
+
 /* The line of op box `node` (an index in its lines) under a point, as drawn, or -1 (not an
  * op, or not on a line). */
 int      onyx_render_line_hit_test (const OnyxLayout      *layout,

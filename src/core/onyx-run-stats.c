@@ -174,6 +174,11 @@ onyx_run_delta_compute (const OnyxArray *a, const OnyxArray *b, double atol, dou
       element_as_double (b->elem_type, data_b, i, &vb);
       if (isfinite (vb))
         delta->max_ref = MAX (delta->max_ref, fabs (vb));
+      if (isfinite (va) && isfinite (vb))
+        {
+          delta->sum_sq_ref += vb * vb;
+          delta->sum_sq_diff += (va - vb) * (va - vb);
+        }
       if (isnan (va) && isnan (vb))
         continue;
       if (va == vb)  /* infinities of one sign too */

@@ -17,7 +17,7 @@
 
 #define ARRAY_TYPE "(siaxay)"
 #define STATS_TYPE "(siaxtttddddau)"
-#define DELTA_TYPE "(ssmsdddt)"
+#define DELTA_TYPE "(ssmsdddtdd)"
 #define REQUEST_TYPE "(aysbaysa" ARRAY_TYPE "a" ARRAY_TYPE "asasbdd)"
 #define RESULT_TYPE "(a" STATS_TYPE "a" STATS_TYPE "a" ARRAY_TYPE "a" DELTA_TYPE "ds)"
 
@@ -338,7 +338,8 @@ onyx_run_result_encode (const OnyxRunResult *result)
     {
       const OnyxRunDelta *delta = result->deltas->pdata[i];
       g_variant_builder_add (&deltas, DELTA_TYPE, delta->name, delta->other, delta->mismatch,
-                             delta->max_abs, delta->max_rel, delta->max_ref, delta->n_exceeding);
+                             delta->max_abs, delta->max_rel, delta->max_ref, delta->n_exceeding,
+                             delta->sum_sq_ref, delta->sum_sq_diff);
     }
   value = g_variant_ref_sink (g_variant_new ("(@a" STATS_TYPE "@a" STATS_TYPE "@a" ARRAY_TYPE "@a" DELTA_TYPE "ds)",
                                              stats_list_value (result->stats),
@@ -370,7 +371,8 @@ onyx_run_result_decode (GBytes *bytes, GError **error)
     {
       OnyxRunDelta *delta = g_new0 (OnyxRunDelta, 1);
       g_variant_get_child (deltas, i, DELTA_TYPE, &delta->name, &delta->other, &delta->mismatch,
-                           &delta->max_abs, &delta->max_rel, &delta->max_ref, &delta->n_exceeding);
+                           &delta->max_abs, &delta->max_rel, &delta->max_ref, &delta->n_exceeding,
+                           &delta->sum_sq_ref, &delta->sum_sq_diff);
       g_ptr_array_add (result->deltas, delta);
     }
   g_variant_get_child (value, 4, "d", &result->seconds);

@@ -431,19 +431,22 @@ add_pair (GPtrArray *pairs, GHashTable *paired, const char *name, const char *ot
   g_ptr_array_add (pairs, g_strdup (other));
 }
 
-/* Tensors of A matched with their counterparts: with another model, first the graph
- * outputs both have (the same tensor, whichever node makes it: Simplify hands a graph
- * output's name to the node before the one it removes), then the outputs of the nodes
- * the diff matches (by name, then by structure: a renamed export still pairs), slot
- * by slot; then, as with reference arrays, tensors of the same name. */
+/* Tensors of A matched with their counterparts: the pairs asked for first; with
+ * another model, then the graph outputs both have (the same tensor, whichever node
+ * makes it: Simplify hands a graph output's name to the node before the one it
+ * removes), then the outputs of the nodes the diff matches (by name, then by
+ * structure: a renamed export still pairs), slot by slot; then, as with reference
+ * arrays, tensors of the same name. */
 static GPtrArray *
-pairs_of (OnyxModel *model, OnyxModel *other, GPtrArray *reference)
+pairs_of (OnyxModel *model, OnyxModel *other, GPtrArray *reference, const char *const *asked)
 {
   GPtrArray *pairs = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) other_names = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) paired = g_hash_table_new (g_str_hash, g_str_equal);
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
 
+  for (guint i = 0; asked != NULL && asked[i] != NULL && asked[i + 1] != NULL; i += 2)
+    add_pair (pairs, paired, asked[i], asked[i + 1]);
   if (other != NULL)
     {
       const Onnx__GraphProto *other_graph = onyx_model_get_proto (other)->graph;
@@ -620,7 +623,7 @@ run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *option
     request.other_base_dir = g_strdup (onyx_model_get_base_dir (options->compare_model));
   request.inputs = g_ptr_array_ref (inputs);
   request.reference = options->reference != NULL ? g_ptr_array_ref (options->reference) : NULL;
-  request.pairs = pairs_of (model, options->compare_model, options->reference);
+  request.pairs = pairs_of (model, options->compare_model, options->reference, options->pairs);
   request.keep = g_strdupv ((char **) options->keep);
   request.keep_all = options->keep_all;
   request.atol = options->atol;

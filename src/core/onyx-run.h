@@ -58,6 +58,10 @@ typedef struct {
   double max_rel;      /* |a - b| / |b| at its largest, over b ≠ 0 */
   double max_ref;      /* max |b|: the tensor's own scale */
   guint64 n_exceeding;
+  /* Over the elements where both are finite: Σ b² and Σ (a − b)², whose ratio is the
+   * signal-to-noise ratio a quantized model keeps (onyx-quant.h). */
+  double sum_sq_ref;
+  double sum_sq_diff;
 } OnyxRunDelta;
 
 /* Whether the tensor is beyond the tolerance element by element (or could not be
@@ -112,6 +116,10 @@ typedef struct {
    * or neither. */
   OnyxModel *compare_model;
   GPtrArray *reference;      /* of OnyxArray */
+  /* Tensors to compare besides those the models' matching pairs, first (NULL-terminated:
+   * a name in the model, its counterpart's, …): a quantized layer's dequantized value
+   * against the float model's (onyx_quant_accuracy_pairs). NULL: none. */
+  const char *const *pairs;
   double atol, rtol;
   /* Where the runs part: every tensor judged element by element (strict), or the
    * graph's intermediate tensors against their own scale (onyx_run_delta_diverges). */

@@ -153,12 +153,12 @@ typedef struct {
   guint64 values;             /* packed: how many (N × K), 0 when to be had from its bytes */
 } Role;
 
-/* x_scale, y_zero_point, scales, zero_points, absmax; not a norm's "scale", a weight. */
-static gboolean
-names_quantization (const char *slot)
+gboolean
+onyx_slot_names_quantization (const char *slot)
 {
   return slot != NULL && (g_str_has_suffix (slot, "_scale") || strcmp (slot, "scales") == 0 ||
-                          strstr (slot, "zero_point") != NULL || strcmp (slot, "absmax") == 0);
+                          g_str_has_suffix (slot, "_scales") || strstr (slot, "zero_point") != NULL ||
+                          strcmp (slot, "absmax") == 0);
 }
 
 static gint64
@@ -188,7 +188,7 @@ initializer_roles (const Onnx__ModelProto *model, const Onnx__GraphProto *graph)
           if (node->input[i][0] == '\0' || param == NULL)
             continue;
           role = g_new0 (Role, 1);
-          role->quantization = names_quantization (param->name);
+          role->quantization = onyx_slot_names_quantization (param->name);
           if (onnxruntime && i == 1 && g_strcmp0 (node->op_type, "MatMulNBits") == 0)
             {
               role->bits = (guint) int_attribute (node, "bits", 4);

@@ -42,6 +42,10 @@ void         onyx_summary_free (OnyxSummary *summary);
 gboolean     onyx_graph_input_is_initializer (const Onnx__GraphProto *graph,
                                               const char             *name);
 
+/* Whether an input slot holds a quantization parameter, by its name: x_scale,
+ * y_zero_point, scales, zero_points, absmax (not a norm's "scale", a weight). */
+gboolean     onyx_slot_names_quantization (const char *slot);
+
 /* "Conv" or "devtech::FooOp". */
 char        *onyx_node_op_key  (const Onnx__NodeProto *node);
 

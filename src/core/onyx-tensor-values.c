@@ -433,7 +433,8 @@ onyx_tensor_new_from_array (const OnyxArray *array, const char *name)
   tensor->data_type = array->elem_type;
   tensor->n_dims = array->n_dims;
   tensor->dims = malloc (MAX (array->n_dims, 1) * sizeof *tensor->dims);
-  memcpy (tensor->dims, array->dims, array->n_dims * sizeof *tensor->dims);
+  if (array->n_dims > 0) /* a scalar's dims may be NULL, which memcpy must not see */
+    memcpy (tensor->dims, array->dims, array->n_dims * sizeof *tensor->dims);
   tensor->has_raw_data = TRUE;
   tensor->raw_data.len = len;
   tensor->raw_data.data = malloc (MAX (len, 1));

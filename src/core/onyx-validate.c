@@ -58,6 +58,12 @@ onyx_problem_kind_name (OnyxProblemKind kind)
     [ONYX_PROBLEM_SHAPE_INFERENCE] = "shape-inference",
     [ONYX_PROBLEM_CHECKER] = "onnx-checker",
     [ONYX_PROBLEM_UNDECLARED_ATTRIBUTE] = "undeclared-attribute",
+    [ONYX_PROBLEM_QUANT_SCALE] = "quant-scale",
+    [ONYX_PROBLEM_QUANT_ZERO_POINT] = "quant-zero-point",
+    [ONYX_PROBLEM_QUANT_PAIR] = "quant-pair",
+    [ONYX_PROBLEM_QUANT_AXIS] = "quant-axis",
+    [ONYX_PROBLEM_QUANT_FLOAT_OP] = "quant-float-op",
+    [ONYX_PROBLEM_QUANT_UNUSED_DEQUANTIZE] = "quant-unused-dequantize",
   };
 
   if ((guint) kind < G_N_ELEMENTS (names) && names[kind] != NULL)

@@ -49,6 +49,17 @@ typedef enum {
   /* A known exporter fault (onyx-diagnose-exporters.c): a function reads an
    * attribute it does not declare. */
   ONYX_PROBLEM_UNDECLARED_ATTRIBUTE,
+  /* Quantization (onyx-diagnose-quant.c): a scale that is 0, negative, NaN, infinite or
+   * subnormal; a zero point outside its type or of another type; a QuantizeLinear and
+   * the DequantizeLinear after it that disagree; a per-axis or blocked scale that does
+   * not fit its tensor; a float operator left between quantized ones; a
+   * DequantizeLinear nothing uses. */
+  ONYX_PROBLEM_QUANT_SCALE,
+  ONYX_PROBLEM_QUANT_ZERO_POINT,
+  ONYX_PROBLEM_QUANT_PAIR,
+  ONYX_PROBLEM_QUANT_AXIS,
+  ONYX_PROBLEM_QUANT_FLOAT_OP,
+  ONYX_PROBLEM_QUANT_UNUSED_DEQUANTIZE,
 } OnyxProblemKind;
 
 typedef struct {

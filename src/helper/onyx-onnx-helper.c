@@ -9,7 +9,7 @@
 #include "onyx-onnx.h"
 #ifdef ONYX_HAVE_ONNXRUNTIME
 #include "onyx-ort.h"
-#define RUN_JOB onyx_ort_run_job
+#define RUN_JOB onyx_ort_job
 #else
 #define RUN_JOB NULL
 #endif

@@ -1,6 +1,7 @@
 /* onyx-ort.c: ONNX Runtime in Onyx's helper: runs a model (and a second one, for a
  * comparison) on the inputs of an onyx-run.h request and answers with statistics of
- * every tensor, the values asked for and the per-tensor differences. Only this file
+ * every tensor, the values asked for and the per-tensor differences; profiles one
+ * with the runtime's own profiler (onyx-run-profile.h). Only this file
  * sees the runtime's C API, and only the helper links the runtime: a crash or a
  * huge allocation in it ends the helper, not the window. */
 #include "onyx-ort.h"
@@ -8,9 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include <onnxruntime_c_api.h>
 #include <onnxruntime_session_options_config_keys.h>
 
+#include "onyx-run-profile-private.h"
 #include "onyx-run.h"
 
 /* The API version Onyx's calls need (ONNX Runtime 1.16), not the headers': the
@@ -68,12 +72,18 @@ typedef struct {
 } Run;
 
 static void
-run_clear (Run *run)
+release_values (Run *run)
 {
   for (guint i = 0; run->values != NULL && i < run->values->len; i++)
     if (run->values->pdata[i] != NULL)
       ort->ReleaseValue (run->values->pdata[i]);
   g_clear_pointer (&run->values, g_ptr_array_unref);
+}
+
+static void
+run_clear (Run *run)
+{
+  release_values (run);
   g_clear_pointer (&run->input_names, g_ptr_array_unref);
   g_clear_pointer (&run->output_names, g_ptr_array_unref);
   if (run->session != NULL)
@@ -106,8 +116,43 @@ session_names (OrtSession *session, gboolean inputs, char **text)
   return names;
 }
 
+/* What a profiled session is opened with (onyx-run-profile.h); NULL for a run. */
+typedef struct {
+  const OnyxProfileOptions *options;
+  char *trace_prefix;       /* the runtime adds a date and .json */
+  char *optimized_path;     /* where it writes the model as it optimized it */
+} Profiling;
+
+/* The name, beside the optimized model, of the file its weights of 1 KiB and more go
+ * to: the graph alone is read back, and a model of 2 GiB and more still saves. */
+#define OPTIMIZED_WEIGHTS "weights.bin"
+
+static char *
+configure_profiling (OrtSessionOptions *options, const Profiling *profiling)
+{
+  static const GraphOptimizationLevel levels[] = {
+    [ONYX_PROFILE_OPT_DISABLED] = ORT_DISABLE_ALL, [ONYX_PROFILE_OPT_BASIC] = ORT_ENABLE_BASIC,
+    [ONYX_PROFILE_OPT_EXTENDED] = ORT_ENABLE_EXTENDED, [ONYX_PROFILE_OPT_ALL] = ORT_ENABLE_ALL,
+  };
+  char *text = failure (ort->SetSessionGraphOptimizationLevel (options, levels[profiling->options->opt_level]));
+
+  if (text == NULL && profiling->options->threads > 0)
+    text = failure (ort->SetIntraOpNumThreads (options, (int) profiling->options->threads));
+  if (text == NULL)
+    text = failure (ort->EnableProfiling (options, profiling->trace_prefix));
+  if (text == NULL)
+    text = failure (ort->SetOptimizedModelFilePath (options, profiling->optimized_path));
+  if (text == NULL)
+    text = failure (ort->AddSessionConfigEntry (options, kOrtSessionOptionsOptimizedModelExternalInitializersFileName,
+                                                OPTIMIZED_WEIGHTS));
+  if (text == NULL)
+    text = failure (ort->AddSessionConfigEntry (
+      options, kOrtSessionOptionsOptimizedModelExternalInitializersMinSizeInBytes, "1024"));
+  return text;
+}
+
 static gboolean
-open_session (Run *run, GBytes *model, const char *base_dir, char **text)
+open_session (Run *run, GBytes *model, const char *base_dir, const Profiling *profiling, char **text)
 {
   OrtSessionOptions *options = NULL;
   gsize size;
@@ -124,6 +169,8 @@ open_session (Run *run, GBytes *model, const char *base_dir, char **text)
       if (*text == NULL && chdir (base_dir) != 0)
         *text = g_strdup_printf ("cannot open the model's folder %s", base_dir);
     }
+  if (*text == NULL && profiling != NULL)
+    *text = configure_profiling (options, profiling);
   if (*text == NULL)
     *text = failure (ort->CreateSessionFromArray (env, data, size, options, &run->session));
   if (options != NULL)
@@ -136,9 +183,10 @@ open_session (Run *run, GBytes *model, const char *base_dir, char **text)
 }
 
 /* Runs the session on `inputs`, by name, or by position for a second model whose
- * inputs are named otherwise. */
+ * inputs are named otherwise, `times` times over (the outputs of the last run kept,
+ * and its time). */
 static gboolean
-run_session (Run *run, GPtrArray *inputs, char **text)
+run_session (Run *run, GPtrArray *inputs, guint times, char **text)
 {
   OrtMemoryInfo *memory = NULL;
   g_autoptr (GPtrArray) fed = g_ptr_array_new ();
@@ -167,8 +215,9 @@ run_session (Run *run, GPtrArray *inputs, char **text)
                                                             (ONNXTensorElementDataType) array->elem_type, &value));
       g_ptr_array_add (fed, value);
     }
-  if (*text == NULL)
+  for (guint n = 0; *text == NULL && n < times; n++)
     {
+      release_values (run);
       run->values = g_ptr_array_new ();
       g_ptr_array_set_size (run->values, run->output_names->len);
       start = g_get_monotonic_time ();
@@ -288,7 +337,7 @@ open_in_thread (gpointer data)
 {
   Opening *opening = data;
 
-  opening->opened = open_session (opening->run, opening->model, NULL, &opening->text);
+  opening->opened = open_session (opening->run, opening->model, NULL, NULL, &opening->text);
   return NULL;
 }
 
@@ -302,15 +351,15 @@ open_both (const OnyxRunRequest *request, Run *run, Run *other, char **text)
   GThread *thread;
 
   if (g_strcmp0 (request->base_dir, request->other_base_dir) != 0)
-    return open_session (run, request->model, request->base_dir, text) &&
-           open_session (other, request->other_model, request->other_base_dir, text);
+    return open_session (run, request->model, request->base_dir, NULL, text) &&
+           open_session (other, request->other_model, request->other_base_dir, NULL, text);
   if (request->base_dir != NULL && chdir (request->base_dir) != 0)
     {
       *text = g_strdup_printf ("cannot open the model's folder %s", request->base_dir);
       return FALSE;
     }
   thread = g_thread_new ("onyx-open-other", open_in_thread, &opening);
-  open_session (run, request->model, request->base_dir, text);
+  open_session (run, request->model, request->base_dir, NULL, text);
   g_thread_join (thread);
   if (*text == NULL && !opening.opened)
     *text = g_steal_pointer (&opening.text);
@@ -318,8 +367,8 @@ open_both (const OnyxRunRequest *request, Run *run, Run *other, char **text)
   return *text == NULL;
 }
 
-GBytes *
-onyx_ort_run_job (GBytes *input, char **text)
+static GBytes *
+run_job (GBytes *input, char **text)
 {
   OnyxRunRequest request;
   Run run = { 0 }, other = { 0 };
@@ -335,10 +384,10 @@ onyx_ort_run_job (GBytes *input, char **text)
       return NULL;
     }
   if (prepare (text) &&
-      (request.other_model == NULL ? open_session (&run, request.model, request.base_dir, text)
+      (request.other_model == NULL ? open_session (&run, request.model, request.base_dir, NULL, text)
                                    : open_both (&request, &run, &other, text)) &&
-      run_session (&run, request.inputs, text) &&
-      (request.other_model == NULL || run_session (&other, request.inputs, text)))
+      run_session (&run, request.inputs, 1, text) &&
+      (request.other_model == NULL || run_session (&other, request.inputs, 1, text)))
     {
       views = views_of (&run);
       result.stats = stats_of (views);
@@ -366,6 +415,103 @@ onyx_ort_run_job (GBytes *input, char **text)
     }
   onyx_run_request_clear (&request);
   return answer;
+}
+
+/* Removes the profile's folder and what the runtime wrote in it. */
+static void
+remove_folder (const char *folder)
+{
+  g_autoptr (GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (folder);
+}
+
+/* The trace the runtime wrote, read back and removed. */
+static GBytes *
+end_profiling (OrtSession *session, char **text)
+{
+  OrtAllocator *allocator;
+  char *path = NULL, *contents = NULL;
+  gsize length = 0;
+  g_autoptr (GError) error = NULL;
+
+  *text = failure (ort->GetAllocatorWithDefaultOptions (&allocator));
+  if (*text == NULL)
+    *text = failure (ort->SessionEndProfiling (session, allocator, &path));
+  if (*text != NULL)
+    return NULL;
+  if (!g_file_get_contents (path, &contents, &length, &error))
+    *text = g_strdup_printf ("cannot read ONNX Runtime's trace: %s", error->message);
+  g_unlink (path);
+  succeeded (ort->AllocatorFree (allocator, path));
+  return contents != NULL ? g_bytes_new_take (contents, length) : NULL;
+}
+
+/* K warm-up runs and N runs with the runtime's profiler on, in a folder of its own:
+ * the trace and the model as the runtime optimized it come back. */
+static GBytes *
+profile_job (GBytes *input, char **text)
+{
+  OnyxProfileRequest request;
+  OnyxRunRequest run_request = { 0 };
+  OnyxProfileAnswer answer = { 0 };
+  Profiling profiling = { 0 };
+  Run run = { 0 };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *folder = NULL, *optimized = NULL;
+  gsize optimized_length = 0;
+  GBytes *bytes = NULL;
+
+  *text = NULL;
+  if (!onyx_profile_request_decode (input, &request, &error))
+    {
+      *text = g_strdup_printf ("Onyx's helper cannot read the request to profile the model: %s", error->message);
+      return NULL;
+    }
+  if (!onyx_run_request_decode (request.run_request, &run_request, &error))
+    *text = g_strdup_printf ("Onyx's helper cannot read the run of the request to profile the model: %s",
+                             error->message);
+  else if ((folder = g_dir_make_tmp ("onyx-profile-XXXXXX", &error)) == NULL)
+    *text = g_strdup_printf ("cannot make a folder for ONNX Runtime's trace: %s", error->message);
+  if (*text == NULL && prepare (text))
+    {
+      profiling.options = &request.options;
+      profiling.trace_prefix = g_build_filename (folder, "trace", NULL);
+      profiling.optimized_path = g_build_filename (folder, "optimized.onnx", NULL);
+      if (open_session (&run, run_request.model, run_request.base_dir, &profiling, text) &&
+          run_session (&run, run_request.inputs, request.options.warmup + request.options.runs, text) &&
+          (answer.trace = end_profiling (run.session, text)) != NULL &&
+          !g_file_get_contents (profiling.optimized_path, &optimized, &optimized_length, &error))
+        *text = g_strdup_printf ("cannot read the model as ONNX Runtime optimized it: %s", error->message);
+    }
+  if (*text == NULL)
+    {
+      answer.optimized = g_bytes_new_take (g_steal_pointer (&optimized), optimized_length);
+      answer.runtime_version = g_strdup (onyx_ort_version ());
+      bytes = onyx_profile_answer_encode (&answer);
+    }
+  if (ort != NULL)
+    run_clear (&run);
+  if (folder != NULL)
+    remove_folder (folder);
+  g_free (profiling.trace_prefix);
+  g_free (profiling.optimized_path);
+  onyx_profile_answer_clear (&answer);
+  onyx_run_request_clear (&run_request);
+  onyx_profile_request_clear (&request);
+  return bytes;
+}
+
+GBytes *
+onyx_ort_job (OnyxOnnxJobKind kind, GBytes *input, char **text)
+{
+  return kind == ONYX_ONNX_JOB_PROFILE ? profile_job (input, text) : run_job (input, text);
 }
 
 const char *

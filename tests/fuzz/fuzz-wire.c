@@ -180,6 +180,8 @@ assert_same_deltas (GPtrArray *a, GPtrArray *b)
       assert_same_double (x->max_rel, y->max_rel);
       assert_same_double (x->max_ref, y->max_ref);
       g_assert_cmpuint (x->n_exceeding, ==, y->n_exceeding);
+      assert_same_double (x->sum_sq_ref, y->sum_sq_ref);
+      assert_same_double (x->sum_sq_diff, y->sum_sq_diff);
     }
 }
 
