@@ -386,6 +386,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app-compare/model-entries", test_compare_model_entries);
   g_test_add_func ("/app-compare/bad-file", test_compare_bad_file);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

@@ -279,6 +279,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app-drawing/llm-stack", test_llm_stack);
   g_test_add_func ("/app-drawing/llm-stack-edit", test_llm_stack_edit);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

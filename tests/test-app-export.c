@@ -144,6 +144,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-export/view-and-graph", test_export_view_and_graph);
   g_test_add_func ("/app-export/dialog", test_export_dialog);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

@@ -105,6 +105,6 @@ main (int argc, char **argv)
   adw_init ();
   g_test_add_func ("/app-metadata/modules", test_modules);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

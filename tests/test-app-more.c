@@ -858,6 +858,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-more/accels", test_accels);
   g_test_add_func ("/app-more/activity", test_activity);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

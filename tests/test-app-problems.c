@@ -667,6 +667,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app-problems/onnxruntime", test_onnxruntime_operators);
   g_test_add_func ("/app-problems/many-inputs", test_many_inputs);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

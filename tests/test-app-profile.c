@@ -192,6 +192,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-profile/profile", test_profile);
   g_test_add_func ("/app-profile/stack-share", test_stack_share);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

@@ -139,6 +139,6 @@ main (int argc, char *argv[])
   adw_init ();
   g_test_add_func ("/app-quant/folded", test_folded);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

@@ -447,6 +447,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/app-repair/extract-model", test_extract_model);
   g_test_add_func ("/app-repair/inline-functions", test_inline_functions);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

@@ -516,6 +516,6 @@ main (int argc, char **argv)
   else
     g_test_add_func ("/app-run/unavailable", test_unavailable);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

@@ -386,6 +386,6 @@ main (int argc, char **argv)
   g_test_add_func ("/app-subgraphs/compare", test_compare_in_branch);
   g_test_add_func ("/app-subgraphs/start-at-graph", test_start_at_graph);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

@@ -505,6 +505,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/app/inferred-types", test_inferred_types_in_panel);
   g_test_add_func ("/app/panel-entries-edit", test_panel_entries_edit);
   status = g_test_run ();
-  test_remove_tree (home);
+  test_private_xdg_folders_remove (home);
   return status;
 }

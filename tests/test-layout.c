@@ -258,15 +258,16 @@ test_edges_reach_inner_nodes (void)
       if (from->kind == ONYX_LAYOUT_INPUT)
         {
           g_assert_cmpstr (to->title, ==, "Conv");
-          /* It ends on Conv's top edge. */
-          g_assert_cmpfloat_with_epsilon (g_array_index (edge->points, double, n - 1), to->box.y, 0.01);
+          /* It ends on Conv's top edge (where dot ends it: within a point). */
+          g_assert_cmpfloat_with_epsilon (g_array_index (edge->points, double, n - 1), to->box.y, SLACK);
           n_checked++;
         }
       if (g_strcmp0 (to->title, "FooOp") == 0)
         {
           g_assert_cmpstr (from->title, ==, "Relu");
+          /* And starts on Relu's bottom edge. */
           g_assert_cmpfloat_with_epsilon (g_array_index (edge->points, double, 1),
-                                          from->box.y + from->box.height, 0.01);
+                                          from->box.y + from->box.height, SLACK);
           n_checked++;
         }
     }

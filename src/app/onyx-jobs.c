@@ -139,7 +139,9 @@ work_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
   if (error != NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, result, NULL);
+    /* A job cancelled meanwhile is not given the result (GTask checks its
+     * cancellable): the task frees it then. */
+    g_task_return_pointer (task, result, job->spec.result_free);
 }
 
 static void

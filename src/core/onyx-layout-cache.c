@@ -131,8 +131,11 @@ onyx_layout_group_layout_renumbered (const GroupLayout *cached, GPtrArray *item_
   for (guint i = 0; i < cached->edges->len; i++)
     {
       const LevelEdge *edge = &g_array_index (cached->edges, LevelEdge, i);
-      LevelEdge copy = { renamed (names, edge->from_key), renamed (names, edge->to_key), g_strdup (edge->tensor),
-                         g_array_copy (edge->points), edge->implicit, edge->label };
+      LevelEdge copy = *edge;
+      copy.from_key = renamed (names, edge->from_key);
+      copy.to_key = renamed (names, edge->to_key);
+      copy.tensor = g_strdup (edge->tensor);
+      copy.points = g_array_copy (edge->points);
       g_array_append_val (layout->edges, copy);
     }
   return layout;

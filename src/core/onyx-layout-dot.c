@@ -1,26 +1,13 @@
-/* onyx-layout-dot.c: one group laid out. Its children (items and subgroup boxes) and
- * the edges between them go to dot, under the process-wide Graphviz lock; the boxes
- * and splines read back are cached in the engine under the group's contents and
- * expansion, and on disk under the text of dot's input (onyx-layout-cache.c). */
+/* onyx-layout-dot.c: one group laid out. Its children (items and subgroup boxes), the
+ * edges between them and its ports (where edges enter or leave it) go to dot
+ * (onyx-layout-graphviz.c); the boxes and splines read back are cached in the engine
+ * under the group's contents and expansion, and on disk under the text of dot's
+ * input (onyx-layout-cache.c). */
 #include "onyx-layout-private.h"
 
-#include <graphviz/gvc.h>
-#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-extern gvplugin_library_t gvplugin_dot_layout_LTX_library;
-extern gvplugin_library_t gvplugin_core_LTX_library;
-
-static const lt_symlist_t builtin_plugins[] = {
-  { "gvplugin_dot_layout_LTX_library", &gvplugin_dot_layout_LTX_library },
-  { "gvplugin_core_LTX_library", &gvplugin_core_LTX_library },
-  { 0, 0 },
-};
-
-static GMutex gvc_lock;
-static GVC_t *gvc;
 
 /* The key of the box that stands for `item` among the children of `group`, or NULL
  * when the item is outside the group. */
@@ -75,7 +62,8 @@ child_index (ChildIndex *children, int item)
   return found;
 }
 
-static void
+/* The size of child `key`; for an open group, its layout too (else NULL). */
+static GroupLayout *
 child_size (Run *run, const char *key, double *width, double *height)
 {
   if (key[0] == 'i')
@@ -83,217 +71,24 @@ child_size (Run *run, const char *key, double *width, double *height)
       const Item *item = &g_array_index (run->engine->items, Item, atoi (key + 2));
       *width = item->width;
       *height = item->height;
-      return;
+      return NULL;
     }
   {
     Group *group = g_hash_table_lookup (run->engine->groups, key + 2);
-    if (onyx_layout_is_open (run, group))
+    GroupLayout *inner = onyx_layout_is_open (run, group) ? onyx_layout_group (run, group) : NULL;
+    if (inner != NULL)
       {
-        GroupLayout *inner = onyx_layout_group (run, group);
         /* No narrower than its header: "network.0 · Linear · 2 nodes" over one column. */
-        *width = inner != NULL ? MAX (inner->width + 2 * GROUP_PADDING, group->open_min_width)
-                               : group->collapsed_width;
-        *height = inner != NULL ? inner->height + GROUP_PADDING + GROUP_HEADER : group->collapsed_height;
+        *width = MAX (inner->width + 2 * GROUP_PADDING, group->open_min_width);
+        *height = inner->height + GROUP_PADDING + GROUP_HEADER;
       }
     else
       {
         *width = group->collapsed_width;
         *height = group->collapsed_height;
       }
+    return inner;
   }
-}
-
-typedef struct {
-  const char *name, *value;
-} Setting;
-
-static const Setting graph_settings[] = {
-  { "rankdir", "TB" }, { "nodesep", "0.25" }, { "ranksep", "0.35" },
-};
-/* Big levels: fewer crossing-minimisation and network-simplex passes. */
-#define BIG_LEVEL_NODES 150
-static const Setting big_level_settings[] = {
-  { "mclimit", "0.3" }, { "nslimit", "2" }, { "nslimit1", "2" },
-};
-static const Setting node_settings[] = {
-  { "shape", "box" }, { "fixedsize", "true" }, { "label", "" }, { "width", "1" }, { "height", "0.5" },
-};
-
-/* What dot is given for one group: boxes by position, edges as position pairs with
- * the room their labels take. */
-typedef struct {
-  GPtrArray *inches;        /* char*: width, height of each box, as dot reads them */
-  GArray *pairs;            /* guint from, to per edge */
-  GArray *label_sizes;      /* guint width, height per edge, in points; 0, 0 for no label */
-} DotInput;
-
-/* An edge label dot makes room for: a fixed-size empty HTML table (what <…> holds in a
- * DOT file), sized in whole points. Given the text, dot would size it by its own
- * estimates of a font. */
-static char *
-label_html (guint width, guint height)
-{
-  return g_strdup_printf ("<TABLE FIXEDSIZE=\"TRUE\" WIDTH=\"%u\" HEIGHT=\"%u\" BORDER=\"0\" "
-                          "CELLBORDER=\"0\" CELLPADDING=\"0\" CELLSPACING=\"0\"><TR><TD></TD></TR></TABLE>",
-                          width, height);
-}
-
-static void
-add_inches (GPtrArray *inches, double points)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  /* Rounded up: a box a hair narrower than its measured text would cut the text. */
-  g_ptr_array_add (inches, g_strdup (g_ascii_formatd (buf, sizeof buf, "%.3f", ceil (points / 72.0 * 1000 - 1e-6) / 1000)));
-}
-
-static guint
-n_boxes (const DotInput *input)
-{
-  return input->inches->len / 2;
-}
-
-static gboolean
-is_big_level (const DotInput *input)
-{
-  return n_boxes (input) > BIG_LEVEL_NODES;
-}
-
-/* The canonical text of all that dot is given: the disk cache's key. */
-static char *
-describe (const DotInput *input)
-{
-  GString *out = g_string_new (NULL);
-
-  for (guint i = 0; i < G_N_ELEMENTS (graph_settings); i++)
-    g_string_append_printf (out, "graph %s=%s\n", graph_settings[i].name, graph_settings[i].value);
-  for (guint i = 0; is_big_level (input) && i < G_N_ELEMENTS (big_level_settings); i++)
-    g_string_append_printf (out, "graph %s=%s\n", big_level_settings[i].name, big_level_settings[i].value);
-  for (guint i = 0; i < G_N_ELEMENTS (node_settings); i++)
-    g_string_append_printf (out, "node %s=%s\n", node_settings[i].name, node_settings[i].value);
-  g_string_append_printf (out, "boxes %u\n", n_boxes (input));
-  for (guint i = 0; i < n_boxes (input); i++)
-    g_string_append_printf (out, "%s %s\n", (char *) input->inches->pdata[2 * i],
-                            (char *) input->inches->pdata[2 * i + 1]);
-  g_string_append_printf (out, "edges %u\n", input->pairs->len / 2);
-  for (guint e = 0; e + 1 < input->pairs->len; e += 2)
-    g_string_append_printf (out, "%u %u label %u %u\n", g_array_index (input->pairs, guint, e),
-                            g_array_index (input->pairs, guint, e + 1), g_array_index (input->label_sizes, guint, e),
-                            g_array_index (input->label_sizes, guint, e + 1));
-  return g_string_free (out, FALSE);
-}
-
-/* Runs dot on one group's input and returns the boxes and splines, relative to the
- * group's content origin. */
-static DotResult *
-dot_layout (Run *run, const DotInput *input)
-{
-  guint n = n_boxes (input), n_edges = input->pairs->len / 2;
-  DotResult *result = onyx_layout_dot_result_new (n);
-  g_autofree Agnode_t **agnodes = g_new0 (Agnode_t *, MAX (n, 1));
-  g_autofree Agedge_t **agedges = g_new0 (Agedge_t *, MAX (n_edges, 1));
-  g_autofree char *saved_locale = NULL;
-  Agraph_t *graph;
-  boxf bb;
-
-  g_mutex_lock (&gvc_lock);
-  /* dot prints and parses numbers: keep the C decimal point whatever the locale. */
-  saved_locale = g_strdup (setlocale (LC_NUMERIC, NULL));
-  setlocale (LC_NUMERIC, "C");
-  if (gvc == NULL)
-    gvc = gvContextPlugins (builtin_plugins, 0);
-  graph = agopen ((char *) "g", Agdirected, NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (graph_settings); i++)
-    agattr (graph, AGRAPH, (char *) graph_settings[i].name, (char *) graph_settings[i].value);
-  for (guint i = 0; is_big_level (input) && i < G_N_ELEMENTS (big_level_settings); i++)
-    agattr (graph, AGRAPH, (char *) big_level_settings[i].name, (char *) big_level_settings[i].value);
-  for (guint i = 0; i < G_N_ELEMENTS (node_settings); i++)
-    agattr (graph, AGNODE, (char *) node_settings[i].name, (char *) node_settings[i].value);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *id = g_strdup_printf ("n%u", i);
-      agnodes[i] = agnode (graph, id, 1);
-      agsafeset (agnodes[i], (char *) "width", input->inches->pdata[2 * i], "");
-      agsafeset (agnodes[i], (char *) "height", input->inches->pdata[2 * i + 1], "");
-    }
-  for (guint e = 0; e < n_edges; e++)
-    {
-      guint label_width = g_array_index (input->label_sizes, guint, 2 * e);
-      agedges[e] = agedge (graph, agnodes[g_array_index (input->pairs, guint, 2 * e)],
-                           agnodes[g_array_index (input->pairs, guint, 2 * e + 1)], NULL, 1);
-      if (label_width > 0)
-        {
-          g_autofree char *html = label_html (label_width, g_array_index (input->label_sizes, guint, 2 * e + 1));
-          /* agstrdup_html marks the string as an HTML label. */
-          char *label = agstrdup_html (graph, html);
-          agsafeset (agedges[e], (char *) "label", label, "");
-          agstrfree (graph, label);
-        }
-    }
-  gvLayout (gvc, graph, "dot");
-  run->n_dot_runs++;
-
-  bb = GD_bb (graph);
-  result->width = bb.UR.x - bb.LL.x;
-  result->height = bb.UR.y - bb.LL.y;
-  for (guint i = 0; i < n; i++)
-    {
-      OnyxRect box;
-      /* dot keeps sizes in inches: 106 points come back as 105.99999…, and text
-       * measured at 86 points would no longer fit. */
-      box.width = round (ND_width (agnodes[i]) * 72.0 * 100) / 100;
-      box.height = round (ND_height (agnodes[i]) * 72.0 * 100) / 100;
-      box.x = ND_coord (agnodes[i]).x - bb.LL.x - box.width / 2;
-      box.y = bb.UR.y - ND_coord (agnodes[i]).y - box.height / 2;
-      g_array_append_val (result->boxes, box);
-    }
-  for (guint e = 0; e < n_edges; e++)
-    {
-      GArray *points = g_array_new (FALSE, FALSE, sizeof (double));
-      splines *spl = ED_spl (agedges[e]);
-      if (spl != NULL && spl->size > 0)
-        {
-          bezier *curve = &spl->list[0];
-          for (int p = 0; p < curve->size; p++)
-            {
-              double x = curve->list[p].x - bb.LL.x, y = bb.UR.y - curve->list[p].y;
-              g_array_append_val (points, x);
-              g_array_append_val (points, y);
-            }
-          if (curve->eflag)
-            {
-              /* The curve stops short of the arrow tip: end it at the tip. */
-              double x = curve->ep.x - bb.LL.x, y = bb.UR.y - curve->ep.y;
-              double lx = g_array_index (points, double, points->len - 2);
-              double ly = g_array_index (points, double, points->len - 1);
-              double c1x = lx + (x - lx) / 3, c1y = ly + (y - ly) / 3;
-              double c2x = lx + 2 * (x - lx) / 3, c2y = ly + 2 * (y - ly) / 3;
-              g_array_append_val (points, c1x);
-              g_array_append_val (points, c1y);
-              g_array_append_val (points, c2x);
-              g_array_append_val (points, c2y);
-              g_array_append_val (points, x);
-              g_array_append_val (points, y);
-            }
-        }
-      g_ptr_array_add (result->splines, points);
-      {
-        textlabel_t *label = ED_label (agedges[e]);
-        OnyxRect box = { 0, 0, -1, -1 };
-        if (label != NULL && label->set)
-          {
-            box.width = g_array_index (input->label_sizes, guint, 2 * e);
-            box.height = g_array_index (input->label_sizes, guint, 2 * e + 1);
-            box.x = label->pos.x - bb.LL.x - box.width / 2;
-            box.y = bb.UR.y - label->pos.y - box.height / 2;
-          }
-        g_array_append_val (result->labels, box);
-      }
-    }
-  gvFreeLayout (gvc, graph);
-  agclose (graph);
-  setlocale (LC_NUMERIC, saved_locale);
-  g_mutex_unlock (&gvc_lock);
-  return result;
 }
 
 /* The group layout of dot's result: boxes under the children's keys, edges joining
@@ -320,7 +115,9 @@ group_layout_new (GPtrArray *keys, const DotInput *input, GPtrArray *carried, co
       LevelEdge edge = { g_strdup (keys->pdata[g_array_index (input->pairs, guint, 2 * e)]),
                          g_strdup (keys->pdata[g_array_index (input->pairs, guint, 2 * e + 1)]),
                          g_strdup (item_edge->tensor), g_array_copy (points), item_edge->implicit,
-                         g_array_index (result->labels, OnyxRect, e) };
+                         g_array_index (result->labels, OnyxRect, e),
+                         g_array_index (input->edge_ports, int, 2 * e) >= 0,
+                         g_array_index (input->edge_ports, int, 2 * e + 1) >= 0 };
       layout->bytes += sizeof edge + strlen (edge.from_key) + strlen (edge.to_key) +
                        (edge.tensor != NULL ? strlen (edge.tensor) : 0) + points->len * sizeof (double) + 64;
       g_array_append_val (layout->edges, edge);
@@ -336,37 +133,72 @@ hold (Run *run, GroupLayout *layout)
   return layout;
 }
 
-/* The child index of the stub of key `key` (taken), `width` wide: made on first use. */
+/* The boxes of one group's dot input, by key. */
+typedef struct {
+  GPtrArray *keys;          /* char*, owned */
+  GHashTable *key_index;    /* key → index */
+  DotInput *input;
+} Boxes;
+
+static void
+add_box (Boxes *boxes, char *key, double width, double height, BoxRole role, PortCells *cells)
+{
+  onyx_layout_add_inches (boxes->input->inches, width);
+  onyx_layout_add_inches (boxes->input->inches, height);
+  g_array_append_val (boxes->input->roles, role);
+  g_ptr_array_add (boxes->input->cells, cells);
+  g_ptr_array_add (boxes->keys, key);
+  g_hash_table_insert (boxes->key_index, key, GUINT_TO_POINTER (boxes->keys->len - 1));
+}
+
+/* The index of the box of key `key` (taken), made on first use: a stub `width` wide,
+ * or a port. */
 static int
-stub_child (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, char *key, double width)
+extra_box (Boxes *boxes, char *key, double width, double height, BoxRole role)
 {
   gpointer index;
 
-  if (g_hash_table_lookup_extended (key_index, key, NULL, &index))
+  if (g_hash_table_lookup_extended (boxes->key_index, key, NULL, &index))
     {
       g_free (key);
       return GPOINTER_TO_INT (index);
     }
-  add_inches (inches, width);
-  add_inches (inches, STUB_HEIGHT);
-  g_ptr_array_add (keys, key);
-  g_hash_table_insert (key_index, key, GUINT_TO_POINTER (keys->len - 1));
-  return (int) keys->len - 1;
+  add_box (boxes, key, width, height, role, NULL);
+  return (int) boxes->keys->len - 1;
 }
 
 /* The stub standing for `neighbour`, a member of the stack shown. */
 static int
-member_stub (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, Group *neighbour, gboolean from)
+member_stub (Boxes *boxes, Group *neighbour, gboolean from)
 {
-  return stub_child (keys, inches, key_index, onyx_layout_stub_key (neighbour, from), neighbour->stub_width[from]);
+  return extra_box (boxes, onyx_layout_stub_key (neighbour, from), neighbour->stub_width[from], STUB_HEIGHT, BOX_CHILD);
 }
 
 /* The stub standing for `source`, which many read far apart. */
 static int
-fanout_stub (GPtrArray *keys, GPtrArray *inches, GHashTable *key_index, const Item *source)
+fanout_stub (Boxes *boxes, const Item *source)
 {
-  return stub_child (keys, inches, key_index, g_strconcat (FANOUT_STUB_PREFIX, source->fanout_label, NULL),
-                     source->stub_width);
+  return extra_box (boxes, g_strconcat (FANOUT_STUB_PREFIX, source->fanout_label, NULL), source->stub_width,
+                    STUB_HEIGHT, BOX_CHILD);
+}
+
+/* The group's own port where `tensor` enters (`in`) or leaves it. */
+static int
+port_box (Boxes *boxes, const char *tensor, gboolean in)
+{
+  return extra_box (boxes, g_strconcat (in ? IN_PORT_PREFIX : OUT_PORT_PREFIX, tensor, NULL), PORT_SIZE, PORT_SIZE,
+                    in ? BOX_IN_PORT : BOX_OUT_PORT);
+}
+
+/* The cell of box `index` (an open group) where `tensor` leaves it (`in` FALSE) or
+ * enters it, or -1 (its box itself: a stack showing another member than the one
+ * reading or making it). */
+static int
+port_cell (const DotInput *input, guint index, const char *tensor, gboolean in)
+{
+  const PortCells *cells = input->cells->pdata[index];
+  return cells != NULL && tensor != NULL ? GPOINTER_TO_INT (g_hash_table_lookup (in ? cells->in : cells->out, tensor)) - 1
+                                         : -1;
 }
 
 /* Whether child `key` is an open group, which lays its own contents out. */
@@ -397,6 +229,114 @@ onyx_layout_group (Run *run, Group *group)
   return lay_out (run, group, NULL);
 }
 
+/* One line per pair of boxes (and the ports it ends at): its index among the lines. */
+typedef struct {
+  guint from, to;
+  int from_cell, to_cell;
+} Line;
+
+static guint
+line_hash (gconstpointer key)
+{
+  const Line *line = key;
+  return ((line->from * 31 + line->to) * 31 + (guint) line->from_cell) * 31 + (guint) line->to_cell;
+}
+
+static gboolean
+line_equal (gconstpointer a, gconstpointer b)
+{
+  return memcmp (a, b, sizeof (Line)) == 0;
+}
+
+static void
+index_item_edges (Run *run)
+{
+  GArray *edges = run->engine->edges;
+  guint n_items = run->engine->items->len, *at;
+
+  run->item_edges_start = g_new0 (guint, n_items + 1);
+  run->item_edges = g_new (guint, MAX (2 * edges->len, 1));
+  for (guint e = 0; e < edges->len; e++)
+    {
+      run->item_edges_start[g_array_index (edges, ItemEdge, e).from + 1]++;
+      run->item_edges_start[g_array_index (edges, ItemEdge, e).to + 1]++;
+    }
+  for (guint t = 0; t < n_items; t++)
+    run->item_edges_start[t + 1] += run->item_edges_start[t];
+  at = g_memdup2 (run->item_edges_start, sizeof (guint) * n_items);
+  for (guint e = 0; e < edges->len; e++)
+    {
+      run->item_edges[at[g_array_index (edges, ItemEdge, e).from]++] = e;
+      run->item_edges[at[g_array_index (edges, ItemEdge, e).to]++] = e;
+    }
+  g_free (at);
+}
+
+static void
+collect_item_edges (Run *run, Group *group, GArray *found)
+{
+  for (guint i = 0; i < group->items->len; i++)
+    {
+      int item = g_array_index (group->items, int, i);
+      g_array_append_vals (found, &run->item_edges[run->item_edges_start[item]],
+                           run->item_edges_start[item + 1] - run->item_edges_start[item]);
+    }
+  for (guint i = 0; i < group->groups->len; i++)
+    collect_item_edges (run, group->groups->pdata[i], found);
+}
+
+static int
+compare_uints (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  return (x > y) - (x < y);
+}
+
+/* The engine's edges with an end in `group` (at any depth), in the engine's order:
+ * only those take part in its layout. */
+static GArray *
+edges_touching (Run *run, Group *group)
+{
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint kept = 0;
+
+  if (run->item_edges_start == NULL)
+    index_item_edges (run);
+  collect_item_edges (run, group, found);
+  g_array_sort (found, compare_uints);
+  for (guint i = 0; i < found->len; i++)
+    if (kept == 0 || g_array_index (found, guint, i) != g_array_index (found, guint, kept - 1))
+      g_array_index (found, guint, kept++) = g_array_index (found, guint, i);
+  g_array_set_size (found, kept);
+  return found;
+}
+
+/* Keeps the in-ports of `framed`'s layout right of its title: a box as wide, left of
+ * them in their row (the row the frame's edges enter by, under the title). */
+static void
+keep_title_room (Boxes *boxes, Group *framed)
+{
+  DotInput *input = boxes->input;
+  guint n = onyx_layout_n_boxes (input), room;
+  /* Where the title ends, from the frame's left: open_min_width is its header line
+   * and 24 points, and it is drawn 8 points in (onyx-render.c). The children start at
+   * least GROUP_PADDING in, and a port keeps nodesep (0.25 inch) from the room. */
+  double title_end = framed->open_min_width - 24 + 8;
+  double width = title_end + 4 - GROUP_PADDING - 0.25 * 72;
+
+  if (width <= 0)
+    return;
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (input->roles, BoxRole, i) == BOX_IN_PORT)
+      {
+        if (!g_hash_table_contains (boxes->key_index, TITLE_ROOM_KEY))
+          add_box (boxes, g_strdup (TITLE_ROOM_KEY), width, PORT_SIZE, BOX_IN_PORT, NULL);
+        room = GPOINTER_TO_UINT (g_hash_table_lookup (boxes->key_index, TITLE_ROOM_KEY));
+        g_array_append_val (input->orders, room);
+        g_array_append_val (input->orders, i);
+      }
+}
+
 /* Lays `group` out; `as_member`: the member of a folded stack it shows (itself or
  * the group it is shown as), whose edges to and from the other members end at stubs. */
 static GroupLayout *
@@ -404,18 +344,21 @@ lay_out (Run *run, Group *group, Group *as_member)
 {
   g_autoptr (GString) key = g_string_new (NULL);
   g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GPtrArray) inches = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GHashTable) key_index = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) of_subgroup = g_hash_table_new (NULL, NULL);
-  g_autoptr (GHashTable) seen_pairs = g_hash_table_new (g_int64_hash, g_int64_equal);
-  g_autofree gint64 *pair_ids = g_new (gint64, MAX (run->engine->edges->len, 1));
+  g_autoptr (GHashTable) seen_lines = g_hash_table_new_full (line_hash, line_equal, g_free, NULL);
   ChildIndex children = { run, group, key_index, of_subgroup };
-  g_autoptr (GArray) pairs = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autoptr (GArray) label_sizes = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GPtrArray) carried = g_ptr_array_new (); /* per pair: the ItemEdge it shows */
   g_autoptr (DotResult) result = NULL;
   g_autofree char *disk_key = NULL;
-  DotInput input = { inches, pairs, label_sizes };
+  g_auto (DotInput) input = { g_ptr_array_new_with_free_func (g_free), g_array_new (FALSE, FALSE, sizeof (guint)),
+                              g_array_new (FALSE, FALSE, sizeof (guint)), g_array_new (FALSE, FALSE, sizeof (BoxRole)),
+                              g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_layout_port_cells_free),
+                              g_array_new (FALSE, FALSE, sizeof (int)), g_array_new (FALSE, FALSE, sizeof (gboolean)),
+                              g_array_new (FALSE, FALSE, sizeof (guint)), g_array_new (FALSE, FALSE, sizeof (guint)) };
+  Boxes boxes = { keys, key_index, &input };
+  g_autoptr (GArray) touching = NULL;
+  guint n_children, n_ports = 0;
   GroupLayout *layout;
 
   /* Folding changes the items, and so the hash, already; the flags keep the cached
@@ -452,22 +395,34 @@ lay_out (Run *run, Group *group, Group *as_member)
     for (guint i = 0; i < visible->len; i++)
       g_ptr_array_add (keys, onyx_layout_subgroup_key (run, visible->pdata[i]));
   }
-  for (guint i = 0; i < keys->len; i++)
+  /* add_box appends to `keys`: take the children out first. */
+  n_children = keys->len;
+  {
+    g_autofree char **child_keys = (char **) g_ptr_array_steal (keys, NULL);
+    g_ptr_array_set_free_func (keys, g_free);
+    for (guint i = 0; i < n_children; i++)
+      {
+        double width, height;
+        GroupLayout *inner = child_size (run, child_keys[i], &width, &height);
+        guint at = input.inches->len;
+        if (g_cancellable_is_cancelled (run->cancellable))
+          {
+            for (guint k = i; k < n_children; k++)
+              g_free (child_keys[k]);
+            return NULL;
+          }
+        add_box (&boxes, child_keys[i], width, height, BOX_CHILD, NULL);
+        if (inner != NULL)
+          input.cells->pdata[i] = onyx_layout_port_cells_new (inner, input.inches->pdata[at], input.inches->pdata[at + 1]);
+      }
+  }
+  touching = edges_touching (run, group);
+  for (guint k = 0; k < touching->len; k++)
     {
-      double width, height;
-      child_size (run, keys->pdata[i], &width, &height);
-      if (g_cancellable_is_cancelled (run->cancellable))
-        return NULL;
-      add_inches (inches, width);
-      add_inches (inches, height);
-      g_hash_table_insert (key_index, keys->pdata[i], GUINT_TO_POINTER (i));
-    }
-  for (guint e = 0; e < run->engine->edges->len; e++)
-    {
-      const ItemEdge *edge = &g_array_index (run->engine->edges, ItemEdge, e);
+      const ItemEdge *edge = &g_array_index (run->engine->edges, ItemEdge, g_array_index (touching, guint, k));
       const Item *source = &g_array_index (run->engine->items, Item, edge->from);
       int from = child_index (&children, edge->from), to = -1;
-      gint64 *pair = &pair_ids[carried->len];
+      Line line;
       gpointer seen;
       if (source->fanout_label != NULL && edge->to != source->fanout_first &&
           (to = child_index (&children, edge->to)) >= 0 && to != child_index (&children, source->fanout_first))
@@ -477,65 +432,83 @@ lay_out (Run *run, Group *group, Group *as_member)
           if (opens_inside (run, keys->pdata[to]))
             continue;
           if (from < 0)
-            from = fanout_stub (keys, inches, key_index, source);
+            from = fanout_stub (&boxes, source);
         }
-      if (from < 0 && as_member == NULL)
-        continue;
       if (to < 0)
         to = child_index (&children, edge->to);
-      if (as_member != NULL && (from < 0) != (to < 0))
+      if (from < 0 && to < 0)
+        continue;
+      if (from < 0 || to < 0)
         {
           /* From or to another member of the stack: a stub standing for it. */
-          Group *neighbour = onyx_layout_member_around (
+          Group *neighbour = as_member == NULL ? NULL : onyx_layout_member_around (
             g_array_index (run->engine->items, Item, from < 0 ? edge->from : edge->to).group);
-          if (neighbour == NULL || neighbour->stack != as_member->stack || neighbour == as_member)
+          if (neighbour != NULL && neighbour->stack == as_member->stack && neighbour == as_member)
             continue;
-          if (from < 0)
-            from = member_stub (keys, inches, key_index, neighbour, TRUE);
+          if (neighbour != NULL && neighbour->stack == as_member->stack)
+            {
+              if (from < 0)
+                from = member_stub (&boxes, neighbour, TRUE);
+              else
+                to = member_stub (&boxes, neighbour, FALSE);
+            }
+          /* From or to outside the group: its port. */
+          else if (from < 0)
+            from = port_box (&boxes, edge->tensor, TRUE);
           else
-            to = member_stub (keys, inches, key_index, neighbour, FALSE);
+            to = port_box (&boxes, edge->tensor, FALSE);
         }
-      if (from < 0 || to < 0 || from == to)
+      if (from == to)
         continue;
-      *pair = (gint64) from << 32 | (guint) to;
-      if (g_hash_table_lookup_extended (seen_pairs, pair, NULL, &seen))
+      line = (Line) { (guint) from, (guint) to, port_cell (&input, (guint) from, edge->tensor, FALSE),
+                      port_cell (&input, (guint) to, edge->tensor, TRUE) };
+      if (g_hash_table_lookup_extended (seen_lines, &line, NULL, &seen))
         {
-          /* One line per pair of boxes: solid when any of its edges is a real input,
+          /* One line per pair of boxes (and ports): solid when any of its edges is a real input,
            * marked when any passed a folded quantization. */
           const ItemEdge *kept = carried->pdata[GPOINTER_TO_UINT (seen)];
           if (!edge->implicit && (kept->implicit || (!is_marked (run->engine, kept) && is_marked (run->engine, edge))))
             carried->pdata[GPOINTER_TO_UINT (seen)] = (gpointer) edge;
           continue;
         }
-      g_hash_table_insert (seen_pairs, pair, GUINT_TO_POINTER (carried->len));
-      guint ia = (guint) from, ib = (guint) to;
-      g_array_append_val (pairs, ia);
-      g_array_append_val (pairs, ib);
+      g_hash_table_insert (seen_lines, g_memdup2 (&line, sizeof line), GUINT_TO_POINTER (carried->len));
+      g_array_append_vals (input.pairs, &line.from, 2);
+      g_array_append_vals (input.edge_ports, &line.from_cell, 2);
       g_ptr_array_add (carried, (gpointer) edge);
     }
-  /* Each line's label is that of the edge it shows (chosen above). */
+  onyx_layout_tie_lines (&input);
+  keep_title_room (&boxes, as_member != NULL ? as_member->stack : group);
+  /* Each line's label is that of the edge it shows (chosen above); a line from or to
+   * the group's own port has none: the line outside, its other piece, has it. */
   for (guint e = 0; e < carried->len; e++)
     {
-      const EdgeLabel *label = onyx_layout_edge_label (run->engine, ((const ItemEdge *) carried->pdata[e])->tensor);
+      BoxRole from_role = g_array_index (input.roles, BoxRole, g_array_index (input.pairs, guint, 2 * e));
+      BoxRole to_role = g_array_index (input.roles, BoxRole, g_array_index (input.pairs, guint, 2 * e + 1));
+      const EdgeLabel *label = from_role == BOX_CHILD && to_role == BOX_CHILD
+                                 ? onyx_layout_edge_label (run->engine, ((const ItemEdge *) carried->pdata[e])->tensor)
+                                 : NULL;
       guint size[2] = { label != NULL ? (guint) ceil (label->width) : 0, label != NULL ? (guint) ceil (label->height) : 0 };
-      g_array_append_vals (label_sizes, size, 2);
+      g_array_append_vals (input.label_sizes, size, 2);
     }
+  for (guint i = 0; i < input.roles->len; i++)
+    n_ports += g_array_index (input.roles, BoxRole, i) != BOX_CHILD;
 
   if (run->engine->disk_cache != NULL)
     {
-      g_autofree char *text = describe (&input);
+      g_autofree char *text = onyx_layout_dot_describe (&input);
       disk_key = onyx_layout_disk_cache_key (text);
       result = onyx_layout_disk_cache_load (run->engine->disk_cache, disk_key, keys->len, carried->len);
       run->n_disk_hits += result != NULL;
     }
   if (result == NULL)
     {
-      result = dot_layout (run, &input);
+      result = onyx_layout_dot_run (&input);
+      run->n_dot_runs++;
       if (disk_key != NULL)
         onyx_layout_disk_cache_store (run->engine->disk_cache, disk_key, result);
     }
   layout = group_layout_new (keys, &input, carried, result);
-  run->n_done += keys->len;
+  run->n_done += keys->len - n_ports;
   if (run->progress != NULL && run->n_total > 0)
     run->progress (MIN (1.0, (double) run->n_done / run->n_total), run->progress_data);
   onyx_layout_memory_cache_insert (run->engine, key->str, layout);

@@ -62,11 +62,47 @@ count_group (OnyxLayoutEngine *engine, Group *group)
     }
 }
 
+/* An open group's layout has a port for each tensor entering or leaving it
+ * (onyx-layout-dot.c): an edit outside that adds or removes a reader of what it makes
+ * changes it, so the tensors crossing its side are part of its hash. */
+static void
+hash_ports (OnyxLayoutEngine *engine)
+{
+  GHashTableIter iter;
+  Group *group;
+
+  g_hash_table_iter_init (&iter, engine->groups);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &group))
+    group->port_hash = 0;
+  for (guint e = 0; e < engine->edges->len; e++)
+    {
+      const ItemEdge *edge = &g_array_index (engine->edges, ItemEdge, e);
+      Group *from = g_array_index (engine->items, Item, edge->from).group;
+      Group *to = g_array_index (engine->items, Item, edge->to).group;
+      guint tensor = g_str_hash (edge->tensor != NULL ? edge->tensor : "");
+      /* The groups holding one end only: below the innermost holding both. */
+      for (Group *out = from; out != NULL; out = out->parent)
+        {
+          gboolean holds_both = FALSE;
+          for (Group *around = to; around != NULL && !holds_both; around = around->parent)
+            holds_both = around == out;
+          if (holds_both)
+            {
+              for (Group *in = to; in != out; in = in->parent)
+                in->port_hash = in->port_hash * 31 + tensor;
+              break;
+            }
+          out->port_hash = out->port_hash * 31 + (tensor ^ 0x5bd1e995u);
+        }
+    }
+}
+
 static void
 hash_group_items (OnyxLayoutEngine *engine, Group *group)
 {
   for (guint i = 0; i < group->groups->len; i++)
     hash_group_items (engine, group->groups->pdata[i]);
+  group->hash = group->hash * 31 + group->port_hash;
   for (guint i = 0; i < group->items->len; i++)
     {
       const Item *item = &g_array_index (engine->items, Item, g_array_index (group->items, int, i));
@@ -93,5 +129,6 @@ void
 onyx_layout_count_groups (OnyxLayoutEngine *engine)
 {
   count_group (engine, engine->root);
+  hash_ports (engine);
   hash_group_items (engine, engine->root);
 }

@@ -4,7 +4,9 @@
  *   onyx-layout-quant.c   quantization drawn as the float model it stands for
  *   onyx-layout-lines.c   what an op box lists: attributes and weights, within a budget
  *   onyx-layout-expand.c  which groups show
- *   onyx-layout-dot.c     one group laid out by dot, under the Graphviz lock, and cached
+ *   onyx-layout-dot.c     one group laid out: what dot is given for it (children, edges,
+ *                         ports), and cached
+ *   onyx-layout-graphviz.c   dot run on that, under the Graphviz lock
  *   onyx-layout-cache.c   the caches: in memory per engine, and on disk (no libgvc)
  *   onyx-layout.c         the absolute layout composed from the group layouts */
 #pragma once
@@ -21,6 +23,27 @@ G_BEGIN_DECLS
 /* Room around an open group's children: its sides and bottom, and its title. */
 #define GROUP_PADDING 12.0
 #define GROUP_HEADER 24.0
+
+/* Where an open group `width` wide places its children's layout, `inner_width` wide,
+ * from its left side: centred (a box widened for its title is wider than them). */
+static inline double
+onyx_layout_inner_offset (double width, double inner_width)
+{
+  return MAX ((width - inner_width) / 2, GROUP_PADDING);
+}
+
+/* Ports: an edge between a box outside an open group and one inside is laid out in
+ * pieces, so that dot routes each around the boxes of its own level. Inside the
+ * group, it runs from (or to) a port, a point on the group's top (bottom) row, one
+ * for each tensor entering (leaving) the group; outside, to (from) the group's box
+ * at that port's place. The keys of a group's ports among its children: */
+#define IN_PORT_PREFIX "p<:"    /* and the tensor's name */
+#define OUT_PORT_PREFIX "p>:"
+/* Keys of what a group's layout holds of its own, drawn as nothing: its ports, and
+ * the room kept left of its in-ports for its title (edges entering below the title
+ * would cross it). */
+#define OWN_KEY_PREFIX 'p'
+#define TITLE_ROOM_KEY "p^"
 
 typedef struct _Group Group;
 
@@ -87,7 +110,8 @@ struct _Group {
   GArray *items;          /* int */
   guint n_items_total;
   guint n_nodes_total;    /* of them, the nodes (not inputs or outputs filed there) */
-  guint hash;             /* of its whole subtree */
+  guint hash;             /* of its whole subtree, and of the tensors crossing its side */
+  guint port_hash;        /* of the tensors crossing its side: its ports when open */
   double collapsed_width, collapsed_height;
   double open_min_width;    /* room for the header line when open */
   /* Repeated blocks (onyx-layout-stacks.c). A stack is a group standing for a run of
@@ -123,11 +147,13 @@ typedef struct {
 } DotResult;
 
 typedef struct {
-  char *from_key, *to_key;
+  char *from_key, *to_key;  /* children, or this group's own ports */
   char *tensor;
   GArray *points;           /* double pairs, relative */
   gboolean implicit;
   OnyxRect label;           /* where dot put its label, relative; width -1 when none */
+  gboolean from_port;       /* it leaves the open group `from_key` at the port of `tensor` */
+  gboolean to_port;         /* it enters the open group `to_key` at the port of `tensor` */
 } LevelEdge;
 
 struct _OnyxLayoutEngine {
@@ -172,6 +198,9 @@ typedef struct {
   GPtrArray *held;          /* GroupLayout refs: what the run returned stays valid */
   Group **stack_shown;      /* per stack: the member it shows; NULL when unfolded (all
                              * its members open: each is drawn) */
+  guint *item_edges_start;  /* the engine's edges by the items they join, both ends: those */
+  guint *item_edges;        /* of item t are item_edges[item_edges_start[t] … [t + 1]];
+                             * made by the first group laid out (onyx-layout-dot.c) */
 } Run;
 
 /* onyx-layout-groups.c: the tree of scope groups */
@@ -256,6 +285,67 @@ DotResult   *onyx_layout_disk_cache_load      (OnyxLayoutDiskCache *cache,
 void         onyx_layout_disk_cache_store     (OnyxLayoutDiskCache *cache,
                                                const char          *key,
                                                const DotResult     *result);
+
+/* onyx-layout-graphviz.c: dot run on one group's input */
+
+/* What a box is to dot: a child, or one of the group's own ports, on the top row (in)
+ * or the bottom row (out) of the group's layout. */
+typedef enum {
+  BOX_CHILD,
+  BOX_IN_PORT,
+  BOX_OUT_PORT,
+} BoxRole;
+
+/* A port's box (points): edges route to its place and no further. */
+#define PORT_SIZE 2.0
+
+/* Where the ports of an open child group are on its box, for its parent's dot: cells
+ * of an HTML label as wide and high as the box (in whole points), PORT_SIZE wide,
+ * each below its port's box inside the group. */
+typedef struct {
+  guint width, height;
+  GArray *in_x, *out_x;     /* guint: the left of each cell, from the box's left, rising */
+  GHashTable *in, *out;     /* tensor → its cell's index + 1 */
+} PortCells;
+
+/* What dot is given for one group: boxes by position, edges as position pairs with
+ * the room their labels take, and the ports they end at. */
+typedef struct {
+  GPtrArray *inches;        /* char*: width, height of each box, as dot reads them */
+  GArray *pairs;            /* guint from, to per edge */
+  GArray *label_sizes;      /* guint width, height per edge, in points; 0, 0 for no label */
+  GArray *roles;            /* BoxRole per box */
+  GPtrArray *cells;         /* PortCells* per box: an open group's ports, or NULL */
+  GArray *edge_ports;       /* int per edge, two: the cell it leaves `from` at (out), the
+                             * cell it enters `to` at (in); -1 for the box itself */
+  GArray *tied;             /* gboolean per edge: it weighs nothing, a tie holds its boxes */
+  GArray *ties;             /* guint from, to: boxes tied centre to centre by an edge not
+                             * drawn, in place of lines between them that weigh nothing */
+  GArray *orders;           /* guint left, right: boxes of a row kept in that order by an
+                             * edge not drawn */
+} DotInput;
+
+void         onyx_layout_dot_input_clear      (DotInput    *input);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (DotInput, onyx_layout_dot_input_clear)
+/* Appends a size in points as dot reads it: inches, rounded up. */
+void         onyx_layout_add_inches           (GPtrArray   *inches,
+                                               double       points);
+guint        onyx_layout_n_boxes              (const DotInput *input);
+/* The cells of the ports of `inner`, the layout of an open child group given to dot
+ * with the size `width_inches`, `height_inches`, its children placed as the
+ * composition places them. */
+PortCells   *onyx_layout_port_cells_new       (GroupLayout *inner,
+                                               const char  *width_inches,
+                                               const char  *height_inches);
+void         onyx_layout_port_cells_free      (PortCells   *cells);
+/* Ties the boxes of `input`'s lines through ports (see onyx-layout-graphviz.c): lines
+ * with a port at an end, between boxes each joined to more than one other. */
+void         onyx_layout_tie_lines            (DotInput    *input);
+/* The canonical text of all that dot is given: the disk cache's key. */
+char        *onyx_layout_dot_describe         (const DotInput *input);
+/* Runs dot on one group's input: the boxes and splines, relative to the group's
+ * content origin. */
+DotResult   *onyx_layout_dot_run              (const DotInput *input);
 
 /* onyx-layout-stacks.c: repeated blocks */
 

@@ -4,6 +4,7 @@
 #include "onyx-layout-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,8 +112,50 @@ compare_keys (gconstpointer a, gconstpointer b)
   return strcmp (*(char *const *) a, *(char *const *) b);
 }
 
+/* A line of a group's layout, placed: where it ends at a port, a piece of an edge
+ * that the pieces beyond the port continue. */
+typedef struct {
+  const LevelEdge *level;
+  int from, to;             /* layout nodes; -1 at a port of the group it is in */
+  int group;                /* the open group it is in (its layout node), -1 at the top */
+  double ox, oy;            /* where that group's children are */
+  gboolean label_taken;     /* an edge through it shows its label */
+  gboolean reached;         /* an edge runs through it */
+} Piece;
+
+typedef struct {
+  GArray *pieces;           /* Piece */
+  GHashTable *from_in_port; /* "node tensor" → GArray of piece indices: those in the open
+                             * group `node` from its in-port of `tensor` */
+  GHashTable *from_out_port;/* "node tensor" → those leaving the open group `node` at its
+                             * out-port of `tensor` (in the group around it) */
+} Pieces;
+
 static void
-compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int parent)
+add_piece_at (GHashTable *index, int node, const char *tensor, guint piece)
+{
+  char *key = g_strdup_printf ("%d %s", node, tensor);
+  GArray *list = g_hash_table_lookup (index, key);
+
+  if (list == NULL)
+    {
+      list = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_hash_table_insert (index, key, list);
+    }
+  else
+    g_free (key);
+  g_array_append_val (list, piece);
+}
+
+static const GArray *
+pieces_at (GHashTable *index, int node, const char *tensor)
+{
+  g_autofree char *key = g_strdup_printf ("%d %s", node, tensor);
+  return g_hash_table_lookup (index, key);
+}
+
+static void
+compose (Run *run, OnyxLayout *out, Pieces *pieces, Group *group, double ox, double oy, int parent)
 {
   GroupLayout *layout = onyx_layout_group (run, group);
   g_autoptr (GHashTable) node_of_key = g_hash_table_new (g_str_hash, g_str_equal);
@@ -123,7 +166,8 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
   /* Keys in a stable order so that layouts compare equal run to run. */
   g_hash_table_iter_init (&iter, layout->child_boxes);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (sorted, key);
+    if (((const char *) key)[0] != OWN_KEY_PREFIX)
+      g_ptr_array_add (sorted, key);
   g_ptr_array_sort (sorted, compare_keys);
   for (guint i = 0; i < sorted->len; i++)
     {
@@ -142,11 +186,10 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
           if (onyx_layout_is_open (run, sub))
             {
               int self = (int) out->nodes->len - 1;
-              g_array_index (out->nodes, OnyxLayoutNode, self).expanded = TRUE;
-              /* Centred: a box widened for its title is wider than its children. */
               GroupLayout *inner = onyx_layout_group (run, sub);
               double inner_width = inner != NULL ? inner->width : box->width;
-              compose (run, out, sub, ox + box->x + MAX ((box->width - inner_width) / 2, GROUP_PADDING),
+              g_array_index (out->nodes, OnyxLayoutNode, self).expanded = TRUE;
+              compose (run, out, pieces, sub, ox + box->x + onyx_layout_inner_offset (box->width, inner_width),
                        oy + box->y + GROUP_HEADER, self);
             }
         }
@@ -154,19 +197,80 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
   for (guint e = 0; e < layout->edges->len; e++)
     {
       const LevelEdge *level = &g_array_index (layout->edges, LevelEdge, e);
-      OnyxLayoutEdge edge = { GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->from_key)) - 1,
-                              GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->to_key)) - 1,
-                              g_strdup (level->tensor), NULL, NULL, { 0, 0, -1, -1 },
-                              g_array_new (FALSE, FALSE, sizeof (double)), level->implicit,
-                              NULL, { 0, 0, -1, -1 }, NULL };
-      const EdgeLabel *label = onyx_layout_edge_label (run->engine, level->tensor);
-      /* The group's layout was made with this label's room: the cache key holds it. */
-      if (label != NULL && level->label.width >= 0)
+      Piece piece = { level, GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->from_key)) - 1,
+                      GPOINTER_TO_INT (g_hash_table_lookup (node_of_key, level->to_key)) - 1, parent, ox, oy,
+                      FALSE, FALSE };
+      guint index = pieces->pieces->len;
+
+      g_array_append_val (pieces->pieces, piece);
+      if (level->tensor == NULL)
+        continue;
+      if (g_str_has_prefix (level->from_key, IN_PORT_PREFIX))
+        add_piece_at (pieces->from_in_port, parent, level->tensor, index);
+      else if (level->from_port && piece.from >= 0)
+        add_piece_at (pieces->from_out_port, piece.from, level->tensor, index);
+    }
+}
+
+/* Appends a straight cubic piece from the spline's end to (x, y). */
+static void
+extend_spline (GArray *points, double x, double y)
+{
+  double ex = g_array_index (points, double, points->len - 2), ey = g_array_index (points, double, points->len - 1);
+  double add[6] = { ex + (x - ex) / 3, ey + (y - ey) / 3, ex + 2 * (x - ex) / 3, ey + 2 * (y - ey) / 3, x, y };
+
+  g_array_append_vals (points, add, 6);
+}
+
+/* Appends the piece's spline to `points`, joined to their end by a straight line: from
+ * a group's side to its port's box, across its header or its padding, where no box is. */
+static void
+append_piece (GArray *points, const Piece *piece)
+{
+  const GArray *own = piece->level->points;
+  guint first = 0;
+
+  if (own->len < 2)
+    return;
+  if (points->len >= 2)
+    {
+      double x = piece->ox + g_array_index (own, double, 0), y = piece->oy + g_array_index (own, double, 1);
+      double ex = g_array_index (points, double, points->len - 2), ey = g_array_index (points, double, points->len - 1);
+      if (fabs (x - ex) > 0.01 || fabs (y - ey) > 0.01)
+        extend_spline (points, x, y);
+      first = 2;
+    }
+  for (guint p = first; p + 1 < own->len; p += 2)
+    {
+      double xy[2] = { piece->ox + g_array_index (own, double, p), piece->oy + g_array_index (own, double, p + 1) };
+      g_array_append_vals (points, xy, 2);
+    }
+}
+
+/* The edge of the pieces joined in `points`, from layout node `from` to the end of
+ * piece `last`; labelled by piece `labelled` unless an edge before it took its label. */
+static void
+add_edge (Run *run, OnyxLayout *out, Pieces *pieces, GArray *points, int from, guint last, int labelled)
+{
+  const Piece *end = &g_array_index (pieces->pieces, Piece, last);
+  OnyxLayoutEdge edge = { from, end->to >= 0 ? end->to : end->group, g_strdup (end->level->tensor), NULL, NULL,
+                          { 0, 0, -1, -1 }, g_array_copy (points), end->level->implicit,
+                          NULL, { 0, 0, -1, -1 }, NULL };
+
+  if (labelled >= 0)
+    {
+      Piece *piece = &g_array_index (pieces->pieces, Piece, labelled);
+      const EdgeLabel *label = onyx_layout_edge_label (run->engine, piece->level->tensor);
+      /* The group's layout was made with this label's room: the cache key holds it.
+       * Edges sharing the piece draw it once; each says its shape (a tooltip). */
+      if (label != NULL)
+        edge.shape = g_strdup (label->shape);
+      if (label != NULL && !piece->label_taken)
         {
+          piece->label_taken = TRUE;
           edge.label = label->text[0] != '\0' ? g_strdup (label->text) : NULL;
-          edge.shape = g_strdup (label->shape);
-          edge.label_box = (OnyxRect) { ox + level->label.x, oy + level->label.y, level->label.width,
-                                        level->label.height };
+          edge.label_box = (OnyxRect) { piece->ox + piece->level->label.x, piece->oy + piece->level->label.y,
+                                        piece->level->label.width, piece->level->label.height };
           if (label->mark != NULL)
             {
               edge.mark = g_strdup (label->mark->text);
@@ -175,14 +279,55 @@ compose (Run *run, OnyxLayout *out, Group *group, double ox, double oy, int pare
                                            label->mark_width, MARK_HEIGHT };
             }
         }
-      for (guint p = 0; p + 1 < level->points->len; p += 2)
-        {
-          double x = ox + g_array_index (level->points, double, p);
-          double y = oy + g_array_index (level->points, double, p + 1);
-          g_array_append_val (edge.points, x);
-          g_array_append_val (edge.points, y);
-        }
-      g_array_append_val (out->edges, edge);
+    }
+  g_array_append_val (out->edges, edge);
+}
+
+/* Draws the edges through piece `index`, whose pieces before it are joined in `points`
+ * (from layout node `from`): on through the ports it reaches, to every box beyond. */
+static void
+follow (Run *run, OnyxLayout *out, Pieces *pieces, guint index, GArray *points, int from, int labelled)
+{
+  Piece *piece = &g_array_index (pieces->pieces, Piece, index);
+  g_autoptr (GArray) joined = g_array_copy (points);
+  const GArray *next = NULL;
+
+  piece->reached = TRUE;
+  append_piece (joined, piece);
+  if (piece->level->label.width >= 0)
+    labelled = (int) index;
+  if (piece->level->tensor != NULL && piece->level->to_port && piece->to >= 0)
+    next = pieces_at (pieces->from_in_port, piece->to, piece->level->tensor);
+  else if (piece->level->tensor != NULL && piece->to < 0 && piece->group >= 0)
+    next = pieces_at (pieces->from_out_port, piece->group, piece->level->tensor);
+  if (next == NULL)
+    {
+      add_edge (run, out, pieces, joined, from, index, labelled);
+      return;
+    }
+  for (guint i = 0; i < next->len; i++)
+    follow (run, out, pieces, g_array_index (next, guint, i), joined, from, labelled);
+}
+
+/* The layout's edges, each from a box to a box: the pieces joined at the ports. */
+static void
+join_pieces (Run *run, OnyxLayout *out, Pieces *pieces)
+{
+  g_autoptr (GArray) none = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; i < pieces->pieces->len; i++)
+    {
+      const Piece *piece = &g_array_index (pieces->pieces, Piece, i);
+      if (piece->from >= 0 && !piece->level->from_port)
+        follow (run, out, pieces, i, none, piece->from, -1);
+    }
+  /* A piece no box's edge reaches (a port its group's parent has no line to) is drawn
+   * from its group's side. */
+  for (guint i = 0; i < pieces->pieces->len; i++)
+    {
+      const Piece *piece = &g_array_index (pieces->pieces, Piece, i);
+      if (!piece->reached)
+        follow (run, out, pieces, i, none, piece->from >= 0 ? piece->from : piece->group, -1);
     }
 }
 
@@ -253,33 +398,6 @@ onyx_layout_is_within (const OnyxLayout *layout, int node, int group)
   return FALSE;
 }
 
-/* Appends (at_end) or prepends a straight cubic piece joining `point` to the spline. */
-static void
-extend_spline (GArray *points, double x, double y, gboolean at_end)
-{
-  double ex, ey, piece[6];
-  guint n = points->len;
-
-  if (n < 2)
-    return;
-  ex = g_array_index (points, double, at_end ? n - 2 : 0);
-  ey = g_array_index (points, double, at_end ? n - 1 : 1);
-  if (at_end)
-    {
-      double add[6] = { ex + (x - ex) / 3, ey + (y - ey) / 3, ex + 2 * (x - ex) / 3,
-                        ey + 2 * (y - ey) / 3, x, y };
-      g_array_append_vals (points, add, 6);
-      return;
-    }
-  piece[0] = x;
-  piece[1] = y;
-  piece[2] = x + (ex - x) / 3;
-  piece[3] = y + (ey - y) / 3;
-  piece[4] = x + 2 * (ex - x) / 3;
-  piece[5] = y + 2 * (ey - y) / 3;
-  g_array_prepend_vals (points, piece, 6);
-}
-
 int *
 onyx_layout_boxes_of_nodes (const OnyxLayout *layout, OnyxLayoutEngine *engine)
 {
@@ -337,116 +455,38 @@ onyx_layout_boxes_of_nodes (const OnyxLayout *layout, OnyxLayoutEngine *engine)
   return box;
 }
 
-/* The nodes reading one tensor, in node order: a chain through an array, so that a
- * graph's reads cost no array each. */
-typedef struct {
-  int node;
-  int next;               /* the next reader's entry, or -1 */
-  int last;               /* in the tensor's first entry: its last one */
-} Reader;
-
-/* Adds `node` to the readers of `name` (`first_reader`: name → its first entry + 1). */
-static void
-add_reader (GHashTable *first_reader, GArray *readers, const char *name, int node)
+/* The layout of `root` (the top group) in a run; NULL when cancelled. */
+static OnyxLayout *
+lay_out_run (Run *run, Group *root)
 {
-  int first = GPOINTER_TO_INT (g_hash_table_lookup (first_reader, name)) - 1;
-  Reader reader = { node, -1, (int) readers->len };
+  GroupLayout *top = onyx_layout_group (run, root);
+  OnyxLayout *layout;
+  Pieces pieces;
 
-  if (first < 0)
-    g_hash_table_insert (first_reader, (gpointer) name, GINT_TO_POINTER (readers->len + 1));
-  else
+  if (top == NULL)
+    return NULL;
+  layout = g_new0 (OnyxLayout, 1);
+  layout->nodes = g_array_new (FALSE, TRUE, sizeof (OnyxLayoutNode));
+  layout->edges = g_array_new (FALSE, TRUE, sizeof (OnyxLayoutEdge));
+  g_array_set_clear_func (layout->nodes, (GDestroyNotify) clear_layout_node);
+  g_array_set_clear_func (layout->edges, (GDestroyNotify) clear_layout_edge);
+  pieces = (Pieces) { g_array_new (FALSE, FALSE, sizeof (Piece)),
+                      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref),
+                      g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_array_unref) };
+  compose (run, layout, &pieces, root, 0, 0, -1);
+  join_pieces (run, layout, &pieces);
+  g_array_unref (pieces.pieces);
+  g_hash_table_unref (pieces.from_in_port);
+  g_hash_table_unref (pieces.from_out_port);
+  if (g_cancellable_is_cancelled (run->cancellable))
     {
-      Reader *head = &g_array_index (readers, Reader, first);
-      g_array_index (readers, Reader, head->last).next = (int) readers->len;
-      head->last = (int) readers->len;
+      onyx_layout_free (layout);
+      return NULL;
     }
-  g_array_append_val (readers, reader);
-}
-
-/* An edge of an open group's box is drawn on to the node inside that makes the
- * tensor (or the topmost one that reads it), as a reader follows the data. */
-static void
-reach_inner_nodes (OnyxLayoutEngine *engine, OnyxLayout *layout)
-{
-  const Onnx__GraphProto *graph = engine->graph;
-  g_autoptr (GHashTable) producer = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) first_reader = g_hash_table_new (g_str_hash, g_str_equal); /* tensor → entry + 1 */
-  g_autoptr (GArray) readers = g_array_new (FALSE, FALSE, sizeof (Reader));
-  g_autoptr (GPtrArray) reads = g_ptr_array_new ();
-  g_autofree int *box_of = NULL;
-  gboolean any_open = FALSE;
-
-  for (guint i = 0; i < layout->nodes->len; i++)
-    {
-      const OnyxLayoutNode *node = &g_array_index (layout->nodes, OnyxLayoutNode, i);
-      any_open |= node->kind == ONYX_LAYOUT_GROUP && node->expanded;
-    }
-  if (!any_open)
-    return;
-  box_of = onyx_layout_boxes_of_nodes (layout, engine);
-  for (size_t n = 0; n < graph->n_node; n++)
-    {
-      for (size_t k = 0; k < graph->node[n]->n_output; k++)
-        if (graph->node[n]->output[k] != NULL && graph->node[n]->output[k][0] != '\0')
-          g_hash_table_insert (producer, graph->node[n]->output[k], GSIZE_TO_POINTER (n + 1));
-      g_ptr_array_set_size (reads, 0);
-      onyx_node_collect_reads (graph->node[n], reads);
-      for (guint r = 0; r < reads->len; r++)
-        {
-          const QuantMark *mark = g_hash_table_lookup (engine->marks, reads->pdata[r]);
-          add_reader (first_reader, readers, reads->pdata[r], (int) n);
-          /* Reading a folded quantization of a tensor (its mark's) is reading the tensor:
-           * one line from an open group may stand for both. */
-          for (guint depth = 0; mark != NULL && depth < graph->n_node; depth++)
-            {
-              add_reader (first_reader, readers, mark->source, (int) n);
-              mark = g_hash_table_lookup (engine->marks, mark->source);
-            }
-        }
-    }
-
-  for (guint e = 0; e < layout->edges->len; e++)
-    {
-      OnyxLayoutEdge *edge = &g_array_index (layout->edges, OnyxLayoutEdge, e);
-      const OnyxLayoutNode *from, *to;
-      int first;
-
-      if (edge->tensor == NULL || edge->from < 0 || edge->to < 0)
-        continue;
-      from = &g_array_index (layout->nodes, OnyxLayoutNode, edge->from);
-      if (from->kind == ONYX_LAYOUT_GROUP && from->expanded)
-        {
-          int made = GPOINTER_TO_INT (g_hash_table_lookup (producer, edge->tensor)) - 1;
-          int box = made >= 0 && (size_t) made < graph->n_node ? box_of[made] : -1;
-          if (box >= 0 && box != edge->from && onyx_layout_is_within (layout, box, edge->from))
-            {
-              const OnyxRect *r = &g_array_index (layout->nodes, OnyxLayoutNode, box).box;
-              extend_spline (edge->points, r->x + r->width / 2, r->y + r->height, FALSE);
-              edge->from = box;
-            }
-        }
-      to = &g_array_index (layout->nodes, OnyxLayoutNode, edge->to);
-      if (to->kind == ONYX_LAYOUT_GROUP && to->expanded &&
-          (first = GPOINTER_TO_INT (g_hash_table_lookup (first_reader, edge->tensor)) - 1) >= 0)
-        {
-          int best = -1;
-          for (int r = first; r >= 0; r = g_array_index (readers, Reader, r).next)
-            {
-              int read = g_array_index (readers, Reader, r).node;
-              int box = (size_t) read < graph->n_node ? box_of[read] : -1;
-              if (box >= 0 && box != edge->to && onyx_layout_is_within (layout, box, edge->to) &&
-                  (best < 0 || g_array_index (layout->nodes, OnyxLayoutNode, box).box.y <
-                                 g_array_index (layout->nodes, OnyxLayoutNode, best).box.y))
-                best = box;
-            }
-          if (best >= 0)
-            {
-              const OnyxRect *r = &g_array_index (layout->nodes, OnyxLayoutNode, best).box;
-              extend_spline (edge->points, r->x + r->width / 2, r->y, TRUE);
-              edge->to = best;
-            }
-        }
-    }
+  layout->bounds = (OnyxRect) { 0, 0, top->width, top->height };
+  layout->n_dot_runs = run->n_dot_runs;
+  layout->n_disk_hits = run->n_disk_hits;
+  return layout;
 }
 
 OnyxLayout *
@@ -454,33 +494,16 @@ onyx_layout_engine_run (OnyxLayoutEngine *engine, GHashTable *expanded, OnyxLayo
                         gpointer progress_data, GCancellable *cancellable)
 {
   g_autoptr (GPtrArray) held = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_layout_group_layout_unref);
-  Run run = { engine, expanded, cancellable, progress, progress_data, 0, 0, 0, 0, held, NULL };
+  Run run = { engine, expanded, cancellable, progress, progress_data, 0, 0, 0, 0, held, NULL, NULL, NULL };
   Group *root = onyx_layout_effective_group (engine->root);
-  GroupLayout *top;
   OnyxLayout *layout;
-  g_autofree Group **stack_shown = NULL;
 
   onyx_layout_run_stacks_init (&run);
-  stack_shown = run.stack_shown;
-
   run.n_total = count_work (&run, root);
-  if ((top = onyx_layout_group (&run, root)) == NULL)
-    return NULL;
-  layout = g_new0 (OnyxLayout, 1);
-  layout->nodes = g_array_new (FALSE, TRUE, sizeof (OnyxLayoutNode));
-  layout->edges = g_array_new (FALSE, TRUE, sizeof (OnyxLayoutEdge));
-  g_array_set_clear_func (layout->nodes, (GDestroyNotify) clear_layout_node);
-  g_array_set_clear_func (layout->edges, (GDestroyNotify) clear_layout_edge);
-  compose (&run, layout, root, 0, 0, -1);
-  if (g_cancellable_is_cancelled (cancellable))
-    {
-      onyx_layout_free (layout);
-      return NULL;
-    }
-  layout->bounds = (OnyxRect) { 0, 0, top->width, top->height };
-  reach_inner_nodes (engine, layout);
-  layout->n_dot_runs = run.n_dot_runs;
-  layout->n_disk_hits = run.n_disk_hits;
+  layout = lay_out_run (&run, root);
+  g_free (run.stack_shown);
+  g_free (run.item_edges_start);
+  g_free (run.item_edges);
   return layout;
 }
 

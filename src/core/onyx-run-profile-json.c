@@ -502,6 +502,8 @@ onyx_profile_events_scan (GBytes *bytes, OnyxProfileEvents *events, GError **err
   g_autoptr (GString) name = g_string_new (NULL);
 
   reader.start = reader.at = g_bytes_get_data (bytes, &size);
+  if (reader.start == NULL) /* empty bytes: no pointer to add 0 to */
+    reader.start = reader.at = "";
   reader.end = reader.start + size;
   if (expect (&reader, '[', N_("the trace is no JSON array")) && !take (&reader, ']'))
     {
