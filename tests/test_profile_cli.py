@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import tempfile
 import unittest
 from collections import defaultdict
@@ -19,11 +20,12 @@ import numpy as np
 import onnx
 from onnx import helper, numpy_helper, TensorProto
 
-from onyx_test import cli, data
+from onyx_test import HERE, cli, data
 
 BUILT_WITH_ORT = os.environ.get("ONYX_HAVE_ONNXRUNTIME") == "1"
 # Few runs: the tests check what is read, not how fast the model is.
 QUICK = ["--runs", "3", "--warmup", "1"]
+MAKE_LLM = os.path.join(os.path.dirname(HERE), "tools", "make-llm-model.py")
 
 
 def save(graph, path, opset=13):
@@ -371,6 +373,59 @@ class Profile(unittest.TestCase):
             self.assertIn(heading, run.stdout)
         self.assertRegex(run.stdout, r"conv \(Conv\) as FusedConv, with bn \(BatchNormalization\), relu \(Relu\) fused")
         self.assertTrue(all(len(line) <= 240 for line in run.stdout.splitlines()))
+
+    def make_llm(self, layers=5):
+        path = self.path("llm.onnx")
+        subprocess.run(["/usr/bin/python3", MAKE_LLM, path, "--layers", str(layers), "--hidden", "64", "--heads", "4",
+                        "--kv-heads", "2", "--intermediate", "128", "--vocab", "100"], check=True, capture_output=True)
+        return path
+
+    def check_stacks(self, report, stacks):
+        """Each stack's time is its layers' kernels added, each kernel once per layer, as
+        the JSON's nodes say; the median layer's parts add up to it."""
+        kernels_of_layer = defaultdict(dict)
+        for node in report["nodes"]:
+            layer = re.match(r"/model/layers\.(\d+)/", node["name"])
+            if layer and "kernel" in node:
+                kernels_of_layer[int(layer.group(1))][node["kernel"]] = node["median_us"]
+        self.assertEqual(len(stacks), 1, stacks)
+        stack = stacks[0]
+        self.assertEqual(stack["path"], "model/layers.1–4")  # layer 0 reads the embedding: apart
+        self.assertEqual(stack["layers"], 4)
+        times = [sum(kernels_of_layer[n].values()) for n in range(1, 5)]
+        self.assertAlmostEqual(stack["us"], sum(times), delta=0.01)
+        self.assertAlmostEqual(stack["share"], stack["us"] / report["kernels_us"], places=6)
+        median = int(stack["median_layer"].rsplit(".", 1)[1])
+        self.assertAlmostEqual(stack["median_layer_us"], sorted(times, reverse=True)[2], delta=0.01)
+        self.assertAlmostEqual(stack["median_layer_us"], times[median - 1], delta=0.01)
+        parts = {part["name"]: part for part in stack["parts"]}
+        self.assertEqual(set(parts), {"attn", "mlp", "input_layernorm", "post_attention_layernorm"})
+        self.assertAlmostEqual(sum(part["us"] for part in parts.values()), stack["median_layer_us"], delta=0.01)
+        self.assertAlmostEqual(sum(part["share"] for part in parts.values()), 1, places=6)
+
+    def test_llm_layers_and_a_decoding_step(self):
+        model = self.make_llm()
+        run = cli("run", model, "--profile", *QUICK, "--json", "--dim", "past_sequence_length=16")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        report = json.loads(run.stdout)
+        self.check_stacks(report["profile"], report["stacks"])
+        # The run as made (4 new tokens after 16), then one new token after the same past.
+        step = report["decoding_step"]
+        self.assertEqual(step["past"], 16)
+        self.assertGreater(step["kernels_us"], 0)
+        self.assertEqual([stack["path"] for stack in step["stacks"]], ["model/layers.1–4"])
+        text = cli("run", model, "--profile", *QUICK)
+        self.assertEqual(text.returncode, 0, text.stderr)
+        self.assertRegex(text.stdout, r"model/layers\.1–4: 4 layers, [0-9.]+ (µs|ms), [0-9.]+ % of the kernels\n"
+                                      r"    model/layers\.\d, the median layer, [0-9.]+ (µs|ms): ")
+        self.assertIn("one decoding step (1 new token after 4 past)", text.stdout)
+        # A run of one new token is the step already; arrays given are not made up again.
+        one = cli("run", model, "--profile", *QUICK, "--json", "--dim", "sequence_length=1")
+        self.assertEqual(one.returncode, 0, one.stderr)
+        self.assertNotIn("decoding_step", json.loads(one.stdout))
+        plain = self.path("block.onnx")
+        conv_block(plain)
+        self.assertEqual(json.loads(cli("run", plain, "--profile", *QUICK, "--json").stdout)["stacks"], [])
 
     def test_bad_usage(self):
         model = self.path("block.onnx")

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "onyx-cli.h"
+#include "onyx-run-plan.h"
 
 /* Lines of each list the text prints (--json has them all). */
 #define TOP 10
@@ -41,6 +42,30 @@ print_totals (OnyxModel *model, const OnyxProfile *profile)
   printf ("  session    %s to create (loading and initialisation)\n", session);
   printf ("  nodes      %u: %u with a kernel of their own, %u fused, %u folded away\n", profile->n_nodes,
           profile->n_own, profile->n_fused, profile->n_folded);
+}
+
+/* The stacks of alike layers: their time, and the parts of their median layer. */
+static void
+print_stacks (GPtrArray *stacks)
+{
+  for (guint s = 0; s < stacks->len; s++)
+    {
+      const OnyxProfileStack *stack = stacks->pdata[s];
+      g_autofree char *path = cut_name (stack->path), *layer = cut_name (stack->layer);
+      g_autofree char *time = onyx_profile_format_us (stack->us), *layer_time = onyx_profile_format_us (stack->layer_us);
+      g_autoptr (GString) parts = g_string_new (NULL);
+
+      for (guint p = 0; p < stack->parts->len && p < TOP; p++)
+        {
+          const OnyxProfileLayerPart *part = stack->parts->pdata[p];
+          g_autofree char *name = onyx_cli_cut (part->name[0] != '\0' ? part->name : "(its own nodes)", 40);
+          g_string_append_printf (parts, "%s%s %.0f %%", p > 0 ? ", " : "", name, part->share * 100);
+        }
+      if (stack->parts->len > TOP)
+        g_string_append_printf (parts, " and %u more", stack->parts->len - TOP);
+      printf ("  %s: %u layers, %s, %.1f %% of the kernels\n", path, stack->n_layers, time, stack->share * 100);
+      printf ("    %s, the median layer, %s: %s\n", layer, layer_time, parts->str);
+    }
 }
 
 /* "/conv/Conv (Conv) as FusedConv, with /Relu fused", "p2o.Conv.0 (Conv), p2o.Relu.0
@@ -250,7 +275,58 @@ json_comparison (OnyxJson *json, const Other *other)
 }
 
 static void
-print_json (OnyxModel *model, const OnyxProfile *profile, const Other *other)
+json_stacks (OnyxJson *json, GPtrArray *stacks)
+{
+  onyx_json_key (json, "stacks");
+  onyx_json_begin_array (json);
+  for (guint s = 0; s < stacks->len; s++)
+    {
+      const OnyxProfileStack *stack = stacks->pdata[s];
+      onyx_json_begin_object (json);
+      onyx_json_member_string (json, "path", stack->path);
+      onyx_json_member_uint (json, "layers", stack->n_layers);
+      onyx_json_member_double (json, "us", stack->us);
+      onyx_json_member_double (json, "share", stack->share);
+      onyx_json_member_string (json, "median_layer", stack->layer);
+      onyx_json_member_double (json, "median_layer_us", stack->layer_us);
+      onyx_json_key (json, "parts");
+      onyx_json_begin_array (json);
+      for (guint p = 0; p < stack->parts->len; p++)
+        {
+          const OnyxProfileLayerPart *part = stack->parts->pdata[p];
+          onyx_json_begin_object (json);
+          onyx_json_member_string (json, "name", part->name);
+          onyx_json_member_double (json, "us", part->us);
+          onyx_json_member_double (json, "share", part->share);
+          onyx_json_end_object (json);
+        }
+      onyx_json_end_array (json);
+      onyx_json_end_object (json);
+    }
+  onyx_json_end_array (json);
+}
+
+/* An LLM's decoding step: one new token after the past the inputs had. */
+typedef struct {
+  OnyxProfile *profile;
+  GPtrArray *stacks;
+  int past;
+} Step;
+
+static void
+json_step (OnyxJson *json, const Step *step)
+{
+  onyx_json_key (json, "decoding_step");
+  onyx_json_begin_object (json);
+  onyx_json_member_int (json, "past", step->past);
+  onyx_json_member_double (json, "run_median_us", step->profile->run_median_us);
+  onyx_json_member_double (json, "kernels_us", step->profile->kernels_us);
+  json_stacks (json, step->stacks);
+  onyx_json_end_object (json);
+}
+
+static void
+print_json (OnyxModel *model, const OnyxProfile *profile, GPtrArray *stacks, const Step *step, const Other *other)
 {
   OnyxJson *json = onyx_json_new ();
 
@@ -264,6 +340,9 @@ print_json (OnyxModel *model, const OnyxProfile *profile, const Other *other)
   onyx_json_key (json, "profile");
   onyx_profile_write_json (profile, json);
   json_operators (json, profile);
+  json_stacks (json, stacks);
+  if (step->profile != NULL)
+    json_step (json, step);
   if (other->profile != NULL)
     json_comparison (json, other);
   onyx_json_end_object (json);
@@ -301,10 +380,55 @@ profile_other (Other *other, GPtrArray *inputs, const OnyxRunInputs *how, const 
   return ONYX_EXIT_OK;
 }
 
+/* A KV-cached model whose inputs were made for more than one new token is profiled
+ * again on one, after the same past: the prompt's pass and a decoding step differ
+ * (attention reads the whole past for one query; the projections are matrix-vector
+ * products), and people ask about the step. */
+static int
+profile_step (OnyxModel *model, const OnyxRunInputs *how, const OnyxCliProfile *args, Step *step)
+{
+  g_autoptr (GPtrArray) plans = onyx_run_plan_inputs (model);
+  g_autoptr (GHashTable) dims = NULL, sizes = NULL;
+  g_autoptr (GPtrArray) inputs = NULL;
+  OnyxRunInputs one = *how;
+  OnyxSequenceDims names;
+  GError *error = NULL;
+
+  if (args->inputs_given || !onyx_run_plan_sequence_dims (plans, model, &names) || names.new_tokens == NULL)
+    return ONYX_EXIT_OK;
+  sizes = onyx_run_plan_sizes (model, how->dims);
+  if (GPOINTER_TO_INT (g_hash_table_lookup (sizes, names.new_tokens)) == 1)
+    return ONYX_EXIT_OK;  /* the run profiled was a decoding step already */
+  dims = onyx_run_copy_dims (how->dims);
+  g_hash_table_insert (dims, g_strdup (names.new_tokens), GINT_TO_POINTER (1));
+  if (names.total != NULL)
+    g_hash_table_remove (dims, names.total);  /* made again: the past and one */
+  one.dims = dims;
+  step->past = GPOINTER_TO_INT (g_hash_table_lookup (sizes, names.past));
+  if ((inputs = onyx_run_prepare_inputs (model, NULL, &one, &error)) == NULL ||
+      (step->profile = onyx_run_profile (model, inputs, &args->options, &error)) == NULL)
+    return onyx_cli_report_run_error (error);
+  step->stacks = onyx_profile_stacks (step->profile, model);
+  return ONYX_EXIT_OK;
+}
+
+static void
+print_step (const Step *step)
+{
+  g_autofree char *run = onyx_profile_format_us (step->profile->run_median_us);
+  g_autofree char *kernels = onyx_profile_format_us (step->profile->kernels_us);
+
+  printf ("one decoding step (1 new token after %d past)\n", step->past);
+  printf ("  run        %s median per run; kernels %s\n", run, kernels);
+  print_stacks (step->stacks);
+}
+
 int
 onyx_cli_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxRunInputs *how, const OnyxCliProfile *args,
                       gboolean as_json)
 {
+  g_autoptr (GPtrArray) stacks = NULL;
+  Step step = { NULL, NULL, 0 };
   g_autoptr (OnyxProfile) profile = NULL;
   Other other = { NULL, NULL, NULL, args->compare_path };
   GError *error = NULL;
@@ -314,18 +438,28 @@ onyx_cli_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxRunInputs *
     return onyx_cli_report_run_error (error);
   if (!save_outputs (profile, args, &error))
     return onyx_cli_report_error (error);
+  stacks = onyx_profile_stacks (profile, model);
+  if ((exit_code = profile_step (model, how, args, &step)) != ONYX_EXIT_OK)
+    goto out;
   if (args->compare_path != NULL && (exit_code = profile_other (&other, inputs, how, args, profile)) != ONYX_EXIT_OK)
     goto out;
   if (as_json)
-    print_json (model, profile, &other);
+    print_json (model, profile, stacks, &step, &other);
   else
     {
       print_totals (model, profile);
       print_lists (profile);
+      if (stacks->len > 0)
+        printf ("layers (stacks of alike layers, as drawn)\n");
+      print_stacks (stacks);
+      if (step.profile != NULL)
+        print_step (&step);
       if (other.profile != NULL)
         print_comparison (profile, &other);
     }
 out:
+  g_clear_pointer (&step.profile, onyx_profile_free);
+  g_clear_pointer (&step.stacks, g_ptr_array_unref);
   g_clear_object (&other.model);
   g_clear_pointer (&other.profile, onyx_profile_free);
   g_clear_pointer (&other.changes, g_array_unref);

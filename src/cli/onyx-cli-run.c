@@ -529,7 +529,7 @@ run_with (OnyxModel *model, Options *options)
   if (options->profile)
     {
       OnyxCliProfile profile = { ONYX_PROFILE_OPTIONS_INIT, options->profile_trace, options->profile_csv,
-                                 options->profile_compare };
+                                 options->profile_compare, given->len > 0 };
       if (options->runs != NOT_GIVEN)
         profile.options.runs = (guint) options->runs;
       if (options->warmup != NOT_GIVEN)
@@ -822,7 +822,10 @@ onyx_cli_run (int argc, char **argv)
                                     "--profile, the model runs K warm-up runs then N timed ones under ONNX "
                                     "Runtime's profiler, and each node of the file (If/Loop bodies too) is given "
                                     "its median, min and max time per run: its own kernel's, or the kernel ONNX "
-                                    "Runtime fused it into, or none when it was folded away.",
+                                    "Runtime fused it into, or none when it was folded away; each stack of "
+                                    "alike layers gets its time and its median layer's parts (attn, mlp…), and "
+                                    "an LLM's KV-cached run of several new tokens is followed by one decoding "
+                                    "step (one new token after the same past).",
                                     &argc, &argv, &options.as_json, &exit_code);
   if (model != NULL && (exit_code = check_profile_usage (&options)) != ONYX_EXIT_OK)
     g_clear_object (&model);

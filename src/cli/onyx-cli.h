@@ -128,6 +128,7 @@ typedef struct {
   const char *trace_path;    /* --profile-trace, or NULL */
   const char *csv_path;      /* --profile-csv */
   const char *compare_path;  /* --profile-compare */
+  gboolean inputs_given;     /* arrays given: no decoding step of an LLM is made up */
 } OnyxCliProfile;
 int      onyx_cli_run_profile  (OnyxModel             *model,
                                 GPtrArray             *inputs,

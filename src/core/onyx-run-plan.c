@@ -188,17 +188,12 @@ onyx_run_plan_find (GPtrArray *plans, const char *name)
   return NULL;
 }
 
-/* The sizes a KV-cached model runs with where none is chosen: new tokens, a past of
- * as many, the total their sum (the mask's length), so that GroupQueryAttention and
- * friends get lengths that agree. Chosen sizes are kept; a total follows them. */
-int
-onyx_run_plan_dims (GPtrArray *plans, OnyxModel *model, GHashTable *dims)
+gboolean
+onyx_run_plan_sequence_dims (GPtrArray *plans, OnyxModel *model, OnyxSequenceDims *names)
 {
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
-  const char *new_param = NULL, *past_param = NULL, *total_param = NULL;
-  gpointer value;
-  int new_size, past_size;
 
+  *names = (OnyxSequenceDims) { NULL, NULL, NULL };
   for (guint i = 0; i < plans->len; i++)
     {
       const OnyxInputPlan *plan = plans->pdata[i];
@@ -208,15 +203,32 @@ onyx_run_plan_dims (GPtrArray *plans, OnyxModel *model, GHashTable *dims)
           info = graph->input[k];
       if (info == NULL)
         continue;
-      if (plan->role == ONYX_INPUT_TOKEN_IDS && new_param == NULL)
-        new_param = dim_param (info, 1);
-      else if (plan->role == ONYX_INPUT_PAST && past_param == NULL)
-        past_param = dim_param (info, 2);
-      else if (plan->role == ONYX_INPUT_MASK && total_param == NULL)
-        total_param = dim_param (info, 1);
+      if (plan->role == ONYX_INPUT_TOKEN_IDS && names->new_tokens == NULL)
+        names->new_tokens = dim_param (info, 1);
+      else if (plan->role == ONYX_INPUT_PAST && names->past == NULL)
+        names->past = dim_param (info, 2);
+      else if (plan->role == ONYX_INPUT_MASK && names->total == NULL)
+        names->total = dim_param (info, 1);
     }
-  if (past_param == NULL)
+  return names->past != NULL;
+}
+
+/* The sizes a KV-cached model runs with where none is chosen: new tokens, a past of
+ * as many, the total their sum (the mask's length), so that GroupQueryAttention and
+ * friends get lengths that agree. Chosen sizes are kept; a total follows them. */
+int
+onyx_run_plan_dims (GPtrArray *plans, OnyxModel *model, GHashTable *dims)
+{
+  OnyxSequenceDims names;
+  const char *new_param, *past_param, *total_param;
+  gpointer value;
+  int new_size, past_size;
+
+  if (!onyx_run_plan_sequence_dims (plans, model, &names))
     return 0;
+  new_param = names.new_tokens;
+  past_param = names.past;
+  total_param = names.total;
   if (new_param != NULL && !g_hash_table_contains (dims, new_param))
     g_hash_table_insert (dims, g_strdup (new_param), GINT_TO_POINTER (DEFAULT_NEW_TOKENS));
   if (!g_hash_table_contains (dims, past_param))

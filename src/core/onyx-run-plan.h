@@ -48,6 +48,17 @@ const Onnx__TensorShapeProto *onyx_run_input_shape (const Onnx__ValueInfoProto *
 int        onyx_run_input_elem_type  (const Onnx__ValueInfoProto *info);
 /* A copy of a table of sizes (NULL: an empty one), its keys freed with it. */
 GHashTable *onyx_run_copy_dims       (GHashTable *dims);
+/* The symbolic dims of a KV-cached model's sequence, borrowed from the model: the new
+ * tokens' (the token ids' second axis; NULL when fixed), the past's (the cache's third)
+ * and the total's (the mask's second; NULL when fixed or absent). */
+typedef struct {
+  const char *new_tokens, *past, *total;
+} OnyxSequenceDims;
+
+/* Fills `names`; FALSE when the model has no KV cache with a symbolic length. */
+gboolean   onyx_run_plan_sequence_dims (GPtrArray        *plans,
+                                        OnyxModel        *model,
+                                        OnyxSequenceDims *names);
 /* Adds to `dims` (name → size) the sizes of a KV-cached model's sequence dims that
  * none chose: new tokens, past tokens, their total; returns the past's length, 0 when
  * the model has no cache. */

@@ -171,6 +171,32 @@ char   *onyx_profile_format_us (double us);
 char   *onyx_profile_describe_change (double before_us,
                                       double after_us);
 
+/* A stack of alike layers, as the layout draws it ("model/layers.0–31"), and where its
+ * time goes: all its layers', and the parts of its layer of median time. */
+typedef struct {
+  char *name;                  /* a group of the layer ("attn", "mlp"), or "" for the nodes
+                                * directly in it */
+  double us;                   /* per run, each kernel once */
+  double share;                /* of the layer's */
+} OnyxProfileLayerPart;
+
+typedef struct {
+  char *path;                  /* the stack's scope path, "model/layers.0–31" */
+  guint n_layers;
+  double us;                   /* its layers' time per run, added */
+  double share;                /* of the kernels' total */
+  char *layer;                 /* the layer of median time, "model/layers.15" */
+  double layer_us;
+  GPtrArray *parts;            /* OnyxProfileLayerPart of that layer, the most time first */
+} OnyxProfileStack;
+
+void onyx_profile_stack_free (OnyxProfileStack *stack);
+
+/* The stacks of the model's main graph (the one profiled), the most time first; an
+ * empty array when it has none. */
+GPtrArray *onyx_profile_stacks (const OnyxProfile *profile,
+                                OnyxModel         *model);
+
 /* One line per node: node, op_type, status, kernel, kernel_op, median_us, min_us,
  * max_us, share (a header line first): the kernel making the node's output, as
  * the JSON has it. */
