@@ -3,10 +3,12 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "onyx-test-util.h"
 #include "onyx-canvas.h"
+#include "onyx-disk-queue.h"
 #include "onyx-compare-pane.h"
 #include "onyx-graph-path-bar.h"
 #include "onyx-graph-view.h"
@@ -32,6 +34,72 @@ test_remove_tree (const char *path)
     }
   g_rmdir (path);
 }
+
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_WITH_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_WITH_ASAN 1
+#endif
+#endif
+
+#ifdef TEST_WITH_ASAN
+#include <sanitizer/allocator_interface.h>
+#include <sanitizer/lsan_interface.h>
+
+/* GLib keeps the names of quarks in an array that it replaces by a larger one, the
+ * old one left allocated (gquark.c: so that lookups take no lock), whenever 2048 more
+ * quarks exist; GTK and libadwaita make some 1,750 at start, so a test program that
+ * opens a few windows and dialogs passes 2048, and the first array, allocated while
+ * GLib loads, is left to LeakSanitizer, which cannot tell it from a leak of Onyx's
+ * (GLib is built without frame pointers: the stack it records ends at g_malloc). The
+ * array is found here, before it is replaced, through GLib's own pointer to it (a
+ * word of GLib's writable data that starts a 16 KiB heap block holding the name of
+ * quark 1 at index 1), and marked as no leak. */
+static inline void
+test_ignore_glib_quark_array (void)
+{
+  g_autofree char *maps = NULL;
+  g_auto (GStrv) lines = NULL;
+  const char *first_name = g_quark_to_string (1);
+  gboolean after_glib = FALSE;
+
+  if (first_name == NULL || !g_file_get_contents ("/proc/self/maps", &maps, NULL, NULL))
+    return;
+  lines = g_strsplit (maps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      unsigned long start, end;
+      char perms[5] = "";
+      /* GLib's data, and its .bss in the nameless mapping that follows it */
+      gboolean glib = strstr (lines[i], "/libglib-2.0.so") != NULL;
+      gboolean nameless = strchr (lines[i], '/') == NULL && strchr (lines[i], '[') == NULL;
+
+      if (sscanf (lines[i], "%lx-%lx %4s", &start, &end, perms) != 3 || strcmp (perms, "rw-p") != 0 ||
+          !(glib || (after_glib && nameless)))
+        {
+          after_glib = glib;
+          continue;
+        }
+      after_glib = glib;
+      for (const char *const *word = (const char *const *) start; (unsigned long) (word + 1) <= end; word++)
+        {
+          const char *const *block = (const char *const *) *word;
+          if (block != NULL && __sanitizer_get_ownership (block) &&
+              __sanitizer_get_allocated_size (block) == 2048 * sizeof (char *) && block[1] == first_name)
+            {
+              __lsan_ignore_object (block);
+              return;
+            }
+        }
+    }
+}
+#else
+static inline void
+test_ignore_glib_quark_array (void)
+{
+}
+#endif
 
 /* A copy of a model of tests/data in a new folder of `dir_template`'s
  * (g_dir_make_tmp), for tests that save over the file they opened. Returns its path;
@@ -167,19 +235,23 @@ test_private_xdg_folders (const char *test_name)
   g_autofree char *data = g_build_filename (home, "data", NULL);
 
   g_assert_nonnull (home);
+  test_ignore_glib_quark_array ();
   g_setenv ("XDG_STATE_HOME", state, TRUE);
   g_setenv ("XDG_DATA_HOME", data, TRUE);
   return home;
 }
 
-/* Ends a test program: what GLib and GTK still do in the background (a file written
- * asynchronously, a lookup the file chooser started) is let to finish, so that the
- * leak check at exit finds nothing in flight; then the private folders go. */
+/* Ends a test program: the files still being written (recent files, the journal) and
+ * what GLib and GTK still do in the background are let to finish, so that the leak
+ * check at exit finds nothing in flight; then the private folders go. */
 static inline void
 test_private_xdg_folders_remove (char *home)
 {
-  gint64 quiet_since = g_get_monotonic_time (), until = quiet_since + 3 * G_USEC_PER_SEC;
+  gint64 quiet_since, until;
 
+  onyx_disk_queue_flush ();
+  quiet_since = g_get_monotonic_time ();
+  until = quiet_since + 3 * G_USEC_PER_SEC;
   while (g_get_monotonic_time () < until && g_get_monotonic_time () - quiet_since < 200 * 1000)
     if (g_main_context_iteration (NULL, FALSE))
       quiet_since = g_get_monotonic_time ();

@@ -152,6 +152,8 @@ test_stack_share (void)
   g_autofree char *path = test_data_path ("llm_stack.onnx");
   OnyxWindow *window;
   const OnyxLayout *layout;
+  OnyxProfilePane *pane;
+  GtkLabel *parts;
   guint n_cards = 0;
 
   if (!onyx_run_available (NULL))
@@ -175,6 +177,15 @@ test_stack_share (void)
       n_cards++;
     }
   g_assert_cmpuint (n_cards, >, 0);
+  /* The sidebar's Layers: the stack, its share, its median layer's parts. */
+  pane = profile_pane (window);
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (pane), "model/layers.1–7"));
+  parts = find_label_containing (GTK_WIDGET (pane), "7 layers · ");
+  g_assert_nonnull (parts);
+  g_test_message ("%s", gtk_label_get_text (parts));
+  g_assert_nonnull (strstr (gtk_label_get_text (parts), ", the median, "));
+  g_assert_nonnull (strstr (gtk_label_get_text (parts), "attn "));
+  g_assert_nonnull (strstr (gtk_label_get_text (parts), "mlp "));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "app-profile-stack.png"), >, 10000);
   gtk_window_destroy (GTK_WINDOW (window));
 }

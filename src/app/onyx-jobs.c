@@ -117,11 +117,13 @@ update (OnyxJobs *self)
 static void
 job_free (OnyxJob *job)
 {
+  /* The owner first: its last reference may go here, and its dispose may still
+   * cancel this job and read its data (a dropped job's owner was never told it ended). */
+  g_clear_object (&job->spec.owner);
   if (job->result != NULL && job->spec.result_free != NULL)
     job->spec.result_free (job->result);
   if (job->spec.data_free != NULL)
     job->spec.data_free (job->spec.data);
-  g_clear_object (&job->spec.owner);
   g_clear_object (&job->spec.document);
   g_free ((char *) job->spec.label);
   g_clear_object (&job->cancellable);

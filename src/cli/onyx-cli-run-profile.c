@@ -309,7 +309,6 @@ json_stacks (OnyxJson *json, GPtrArray *stacks)
 /* An LLM's decoding step: one new token after the past the inputs had. */
 typedef struct {
   OnyxProfile *profile;
-  GPtrArray *stacks;
   int past;
 } Step;
 
@@ -321,12 +320,12 @@ json_step (OnyxJson *json, const Step *step)
   onyx_json_member_int (json, "past", step->past);
   onyx_json_member_double (json, "run_median_us", step->profile->run_median_us);
   onyx_json_member_double (json, "kernels_us", step->profile->kernels_us);
-  json_stacks (json, step->stacks);
+  json_stacks (json, step->profile->stacks);
   onyx_json_end_object (json);
 }
 
 static void
-print_json (OnyxModel *model, const OnyxProfile *profile, GPtrArray *stacks, const Step *step, const Other *other)
+print_json (OnyxModel *model, const OnyxProfile *profile, const Step *step, const Other *other)
 {
   OnyxJson *json = onyx_json_new ();
 
@@ -340,7 +339,7 @@ print_json (OnyxModel *model, const OnyxProfile *profile, GPtrArray *stacks, con
   onyx_json_key (json, "profile");
   onyx_profile_write_json (profile, json);
   json_operators (json, profile);
-  json_stacks (json, stacks);
+  json_stacks (json, profile->stacks);
   if (step->profile != NULL)
     json_step (json, step);
   if (other->profile != NULL)
@@ -408,7 +407,7 @@ profile_step (OnyxModel *model, const OnyxRunInputs *how, const OnyxCliProfile *
   if ((inputs = onyx_run_prepare_inputs (model, NULL, &one, &error)) == NULL ||
       (step->profile = onyx_run_profile (model, inputs, &args->options, &error)) == NULL)
     return onyx_cli_report_run_error (error);
-  step->stacks = onyx_profile_stacks (step->profile, model);
+  onyx_profile_find_stacks (step->profile, model);
   return ONYX_EXIT_OK;
 }
 
@@ -420,15 +419,14 @@ print_step (const Step *step)
 
   printf ("one decoding step (1 new token after %d past)\n", step->past);
   printf ("  run        %s median per run; kernels %s\n", run, kernels);
-  print_stacks (step->stacks);
+  print_stacks (step->profile->stacks);
 }
 
 int
 onyx_cli_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxRunInputs *how, const OnyxCliProfile *args,
                       gboolean as_json)
 {
-  g_autoptr (GPtrArray) stacks = NULL;
-  Step step = { NULL, NULL, 0 };
+  Step step = { NULL, 0 };
   g_autoptr (OnyxProfile) profile = NULL;
   Other other = { NULL, NULL, NULL, args->compare_path };
   GError *error = NULL;
@@ -438,20 +436,20 @@ onyx_cli_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxRunInputs *
     return onyx_cli_report_run_error (error);
   if (!save_outputs (profile, args, &error))
     return onyx_cli_report_error (error);
-  stacks = onyx_profile_stacks (profile, model);
+  onyx_profile_find_stacks (profile, model);
   if ((exit_code = profile_step (model, how, args, &step)) != ONYX_EXIT_OK)
     goto out;
   if (args->compare_path != NULL && (exit_code = profile_other (&other, inputs, how, args, profile)) != ONYX_EXIT_OK)
     goto out;
   if (as_json)
-    print_json (model, profile, stacks, &step, &other);
+    print_json (model, profile, &step, &other);
   else
     {
       print_totals (model, profile);
       print_lists (profile);
-      if (stacks->len > 0)
+      if (profile->stacks->len > 0)
         printf ("layers (stacks of alike layers, as drawn)\n");
-      print_stacks (stacks);
+      print_stacks (profile->stacks);
       if (step.profile != NULL)
         print_step (&step);
       if (other.profile != NULL)
@@ -459,7 +457,6 @@ onyx_cli_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxRunInputs *
     }
 out:
   g_clear_pointer (&step.profile, onyx_profile_free);
-  g_clear_pointer (&step.stacks, g_ptr_array_unref);
   g_clear_object (&other.model);
   g_clear_pointer (&other.profile, onyx_profile_free);
   g_clear_pointer (&other.changes, g_array_unref);

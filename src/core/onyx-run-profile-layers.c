@@ -156,8 +156,8 @@ stacks_by_us (gconstpointer a, gconstpointer b)
   return (x->us < y->us) - (x->us > y->us);
 }
 
-GPtrArray *
-onyx_profile_stacks (const OnyxProfile *profile, OnyxModel *model)
+void
+onyx_profile_find_stacks (OnyxProfile *profile, OnyxModel *model)
 {
   const Onnx__GraphProto *graph = onyx_model_get_proto (model)->graph;
   const OnyxProfileGraph *main_graph = profile->graphs->len > 0 ? profile->graphs->pdata[0] : NULL;
@@ -170,8 +170,10 @@ onyx_profile_stacks (const OnyxProfile *profile, OnyxModel *model)
   GHashTableIter iter;
   gpointer path, layers;
 
+  g_clear_pointer (&profile->stacks, g_ptr_array_unref);
+  profile->stacks = stacks;
   if (graph == NULL || main_graph == NULL || main_graph->n_nodes != graph->n_node)
-    return stacks;
+    return;
   engine = onyx_layout_engine_new (graph);
   for (guint n = 0; n < main_graph->n_nodes; n++)
     {
@@ -208,5 +210,4 @@ onyx_profile_stacks (const OnyxProfile *profile, OnyxModel *model)
   while (g_hash_table_iter_next (&iter, &path, &layers))
     g_ptr_array_add (stacks, stack_new (profile, path, layers));
   g_ptr_array_sort (stacks, stacks_by_us);
-  return stacks;
 }

@@ -125,6 +125,8 @@ typedef struct {
   double overhead_us;
   double session_init_us;
   GBytes *trace;               /* the runtime's trace as it wrote it: JSON that Perfetto opens */
+  GPtrArray *stacks;           /* OnyxProfileStack (below), the most time first: set by
+                                * onyx_profile_find_stacks, NULL before */
   /* private */
   GHashTable *by_name;
 } OnyxProfile;
@@ -192,10 +194,11 @@ typedef struct {
 
 void onyx_profile_stack_free (OnyxProfileStack *stack);
 
-/* The stacks of the model's main graph (the one profiled), the most time first; an
- * empty array when it has none. */
-GPtrArray *onyx_profile_stacks (const OnyxProfile *profile,
-                                OnyxModel         *model);
+/* Sets profile->stacks: the stacks of the main graph of `model` (the one profiled;
+ * it builds a layout engine, so a job's thread calls it on a big model), an empty
+ * array when it has none. */
+void onyx_profile_find_stacks (OnyxProfile *profile,
+                               OnyxModel   *model);
 
 /* One line per node: node, op_type, status, kernel, kernel_op, median_us, min_us,
  * max_us, share (a header line first): the kernel making the node's output, as
