@@ -322,7 +322,9 @@ onyx_quant_record_slots (OnyxQuant *quant, OnyxQuantNode *record)
       GStrv names = side == 0 ? inputs : outputs;
       for (guint k = 0; names[k] != NULL; k++)
         {
-          const char *tensor_name = side == 0 ? onyx_quant_input (node, k) : node->output[k];
+          /* The schema's slots: the node may have fewer. */
+          const char *tensor_name = side == 0 ? onyx_quant_input (node, k)
+                                    : k < node->n_output ? node->output[k] : NULL;
           OnyxQuantTensor *tensor;
           int scale, zero;
           int32_t type;

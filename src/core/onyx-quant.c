@@ -376,6 +376,9 @@ classify (OnyxQuant *quant, OnyxQuantNode *record)
 {
   const Onnx__NodeProto *node = record->node;
 
+  /* A node that makes nothing quantizes nothing (the checker says what is wrong). */
+  if (node->n_output == 0 || node->output[0][0] == '\0')
+    return;
   if (onyx_quant_is_op (node, "QuantizeLinear") || onyx_quant_is_op (node, "DequantizeLinear"))
     {
       record->role = onyx_quant_is_op (node, "QuantizeLinear") ? ONYX_QUANT_QUANTIZE : ONYX_QUANT_DEQUANTIZE;
@@ -629,7 +632,7 @@ onyx_quant_graph_may_be_quantized (const Onnx__GraphProto *graph)
       const Onnx__NodeProto *node = graph->node[i];
       if (is_any_op (node, quantizers) || is_any_op (node, dequantizers) || is_any_op (node, weight_only_ops) ||
           is_any_op (node, integer_ops) || is_any_op (node, dynamic_ops) ||
-          (g_str_has_prefix (node->op_type, "Q") && !onyx_domain_is_default (node->domain)) ||
+          (node->op_type != NULL && g_str_has_prefix (node->op_type, "Q") && !onyx_domain_is_default (node->domain)) ||
           onyx_quant_is_op (node, "QLinearConv") || onyx_quant_is_op (node, "QLinearMatMul"))
         return TRUE;
     }
