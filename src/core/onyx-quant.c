@@ -543,8 +543,15 @@ onyx_quant_of_document (OnyxDocument *document)
 
   if (quant != NULL)
     return quant;
-  if (model->graph == NULL || !onyx_quant_graph_may_be_quantized (model->graph))
+  /* A graph with nothing quantized is said so once per revision too. */
+  if (onyx_document_get_derived (document, "quantization-none") != NULL)
     return NULL;
+  if (model->graph == NULL || !onyx_quant_graph_may_be_quantized (model->graph))
+    {
+      onyx_document_keep_derived (document, "quantization-none", onyx_document_get_revision (document),
+                                  GINT_TO_POINTER (1), NULL);
+      return NULL;
+    }
   quant = onyx_quant_new (model, onyx_model_get_base_dir (onyx_document_get_model (document)));
   onyx_document_keep_derived (document, "quantization", onyx_document_get_revision (document), quant,
                               (GDestroyNotify) onyx_quant_free);
@@ -624,16 +631,42 @@ onyx_quant_get_summary (OnyxQuant *quant)
   return &quant->summary;
 }
 
+/* The operators that make a graph worth analysing, as a set: the question is asked of
+ * every node of the graph after every edit, on the UI thread. */
+static GHashTable *
+telling_ops (void)
+{
+  static GHashTable *ops;
+
+  if (g_once_init_enter (&ops))
+    {
+      const char *const *lists[] = { quantizers, dequantizers, weight_only_ops, integer_ops, dynamic_ops };
+      GHashTable *set = g_hash_table_new (g_str_hash, g_str_equal);
+      for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
+        for (guint i = 0; lists[l][i] != NULL; i++)
+          g_hash_table_add (set, (gpointer) lists[l][i]);
+      g_hash_table_add (set, (gpointer) "QLinearConv");
+      g_hash_table_add (set, (gpointer) "QLinearMatMul");
+      g_once_init_leave (&ops, set);
+    }
+  return ops;
+}
+
 gboolean
 onyx_quant_graph_may_be_quantized (const Onnx__GraphProto *graph)
 {
+  GHashTable *ops = telling_ops ();
+
   for (size_t i = 0; graph != NULL && i < graph->n_node; i++)
     {
       const Onnx__NodeProto *node = graph->node[i];
-      if (is_any_op (node, quantizers) || is_any_op (node, dequantizers) || is_any_op (node, weight_only_ops) ||
-          is_any_op (node, integer_ops) || is_any_op (node, dynamic_ops) ||
-          (node->op_type != NULL && g_str_has_prefix (node->op_type, "Q") && !onyx_domain_is_default (node->domain)) ||
-          onyx_quant_is_op (node, "QLinearConv") || onyx_quant_is_op (node, "QLinearMatMul"))
+      if (node->op_type == NULL)
+        continue;
+      /* Any op of the lists (in its domain, as onyx_quant_is_op says), or an op of
+       * ONNX Runtime's starting with Q (QGemm, QAttention…). */
+      if ((g_hash_table_contains (ops, node->op_type) &&
+           (onyx_domain_is_default (node->domain) || g_strcmp0 (node->domain, "com.microsoft") == 0)) ||
+          (node->op_type[0] == 'Q' && !onyx_domain_is_default (node->domain)))
         return TRUE;
     }
   return FALSE;

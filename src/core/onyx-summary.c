@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "onyx-attribute.h"
+#include "onyx-quant.h"
 #include "onyx-schema.h"
 #include "onyx-types.h"
 #include "onyx-validate.h"
@@ -270,7 +271,11 @@ walk_parameters (ProtobufCMessage *message, gpointer user_data)
   if (message->descriptor == &onnx__graph_proto__descriptor)
     {
       const Onnx__GraphProto *graph = (const Onnx__GraphProto *) message;
-      g_autoptr (GHashTable) roles = graph->n_initializer > 0 ? initializer_roles (walk->model, graph) : NULL;
+      /* Roles come from the schema of every node, which takes a while on a big graph
+       * (the model panel is made again after each edit): only where one may be
+       * quantized. */
+      g_autoptr (GHashTable) roles = graph->n_initializer > 0 && onyx_quant_graph_may_be_quantized (graph)
+                                       ? initializer_roles (walk->model, graph) : NULL;
       for (size_t i = 0; i < graph->n_initializer; i++)
         {
           const Onnx__TensorProto *tensor = graph->initializer[i];
