@@ -34,7 +34,7 @@ add_tensor_rows (GtkWidget *group, OnyxQuant *quant, char **names, size_t n, GHa
 void
 onyx_properties_add_quant_node_group (OnyxProperties *self, OnyxDocument *doc, Onnx__NodeProto *node)
 {
-  OnyxQuant *quant = onyx_quant_of_document (doc);
+  OnyxQuant *quant = onyx_quant_peek_document (doc);
   const OnyxQuantNode *record = quant != NULL ? onyx_quant_lookup_node (quant, node) : NULL;
   g_autoptr (GHashTable) shown = NULL;
   g_autofree char *runs = NULL;
@@ -55,7 +55,7 @@ onyx_properties_add_quant_node_group (OnyxProperties *self, OnyxDocument *doc, O
 void
 onyx_properties_add_quant_tensor_rows (GtkWidget *group, OnyxDocument *doc, const char *name)
 {
-  OnyxQuant *quant = onyx_quant_of_document (doc);
+  OnyxQuant *quant = onyx_quant_peek_document (doc);
   const OnyxQuantTensor *tensor = quant != NULL ? onyx_quant_lookup_tensor (quant, name) : NULL;
 
   if (tensor == NULL)
@@ -85,11 +85,22 @@ nodes_text (guint n, GPtrArray *counts)
 void
 onyx_properties_add_quant_model_group (OnyxProperties *self, OnyxDocument *doc)
 {
-  OnyxQuant *quant = onyx_quant_of_document (doc);
+  OnyxQuant *quant = onyx_quant_peek_document (doc);
   const OnyxQuantSummary *summary;
   g_autofree char *roles = NULL, *types = NULL;
   GtkWidget *group;
 
+  if (quant == NULL && onyx_quant_is_pending (doc) &&
+      onyx_quant_graph_may_be_quantized (onyx_document_get_proto (doc)->graph))
+    {
+      /* The step's analysis is on its way: its rows, said "…" meanwhile, so that the
+       * page keeps its height. */
+      const char *rows[] = { N_("Ways"), N_("Types"), N_("Runs quantized"), N_("Stays float"), N_("Bits per weight") };
+      group = onyx_properties_add_group (self, _("Quantization"));
+      for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+        onyx_properties_add_row (group, _(rows[i]), "…");
+      return;
+    }
   if (quant == NULL || !onyx_quant_is_quantized (quant))
     return;
   summary = onyx_quant_get_summary (quant);

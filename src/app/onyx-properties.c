@@ -14,6 +14,7 @@
 #include "onyx-metadata.h"
 #include "onyx-page-shape.h"
 #include "onyx-problems-pane.h"
+#include "onyx-quant.h"
 #include "onyx-row-layout.h"
 #include "onyx-schema.h"
 #include "onyx-shapes.h"
@@ -709,11 +710,35 @@ document_changed_cb (OnyxProperties *self)
     refresh (self);
 }
 
-/* A step's inferred types: the model's page shows recorded types only. */
+/* Whether the model's page waits for the step's quantization, made by its analysis:
+ * a quantized model's page is made once, when it comes (made twice, an int4 LLM's
+ * page took its step over 33 ms). */
+static gboolean
+model_page_waits (OnyxProperties *self)
+{
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
+
+  return onyx_view_state_get_selection (self->state) == ONYX_SELECTION_MODEL && document != NULL &&
+         onyx_quant_is_pending (document) &&
+         onyx_quant_graph_may_be_quantized (onyx_document_get_proto (document)->graph);
+}
+
+static void
+settled_cb (OnyxProperties *self)
+{
+  if (!model_page_waits (self))
+    refresh (self);
+}
+
+/* A step's inferred types (the node's page said "…" for them meanwhile); the model's
+ * page shows recorded types only, but the model's quantization. */
 static void
 analysed_cb (OnyxProperties *self)
 {
-  if (onyx_view_state_get_selection (self->state) != ONYX_SELECTION_MODEL)
+  OnyxDocument *document = onyx_view_state_get_document (self->state);
+
+  if (onyx_view_state_get_selection (self->state) != ONYX_SELECTION_MODEL ||
+      (document != NULL && onyx_quant_peek_document (document) != NULL))
     refresh (self);
 }
 
@@ -724,7 +749,7 @@ onyx_properties_set_state (OnyxProperties *self, OnyxViewState *state)
   self->state = g_object_ref (state);
   g_signal_connect_object (state, "notify::selection", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "notify::document", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (state, "settled", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "settled", G_CALLBACK (settled_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "analysed", G_CALLBACK (analysed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "profile-changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
 }

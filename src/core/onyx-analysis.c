@@ -1,7 +1,9 @@
-/* onyx-analysis.c: shapes and validation of a document's revision (onyx-analysis.h). */
+/* onyx-analysis.c: shapes, validation and quantization of a document's revision
+ * (onyx-analysis.h). */
 #include "onyx-analysis.h"
 
 #include "onyx-problem-list.h"
+#include "onyx-quant.h"
 #include "onyx-shapes.h"
 #include "onyx-validate.h"
 
@@ -9,6 +11,7 @@ struct _OnyxAnalysis {
   guint64 revision;
   OnyxShapes *shapes;
   GPtrArray *validation;
+  OnyxQuant *quant;
 };
 
 OnyxAnalysis *
@@ -22,13 +25,16 @@ onyx_analysis_run (OnyxDocument *document)
   /* 10 ms and more each on big graphs: why they are made off the UI thread. */
   analysis->shapes = onyx_shapes_infer (proto, FALSE);
   analysis->validation = onyx_validate_model (proto);
+  /* Tens of ms on an int4 LLM, reading its scales. */
+  analysis->quant = onyx_quant_new_if_any (proto, onyx_model_get_base_dir (onyx_document_get_model (document)));
   return analysis;
 }
 
 gboolean
 onyx_analysis_offer (OnyxAnalysis *analysis, OnyxDocument *document)
 {
-  if (!onyx_document_offer_shapes (document, analysis->shapes, analysis->revision))
+  if (!onyx_document_offer_shapes (document, analysis->shapes, analysis->revision) ||
+      !onyx_quant_offer (document, g_steal_pointer (&analysis->quant), analysis->revision))
     return FALSE;
   return onyx_document_offer_validation (document, g_steal_pointer (&analysis->validation), analysis->revision);
 }
@@ -46,6 +52,7 @@ onyx_analysis_free (OnyxAnalysis *analysis)
     return;
   g_clear_pointer (&analysis->shapes, onyx_shapes_unref);
   g_clear_pointer (&analysis->validation, g_ptr_array_unref);
+  g_clear_pointer (&analysis->quant, onyx_quant_free);
   g_free (analysis);
 }
 

@@ -1,9 +1,9 @@
 /* onyx-analysis.h: what is worked out of a whole model when it opens and after each
  * change of a document — its shapes (ONNX's inference, which label the edges and type every
- * tensor) and its validation — made off the document's thread while the document is
- * frozen, then offered back for the revision it was made of. The app runs it after
- * every edit, before the layout (onyx-view-state.c); anything that edits a document
- * and then wants both can. */
+ * tensor), its validation and its quantization (onyx_quant_peek_document) — made off
+ * the document's thread while the document is frozen, then offered back for the
+ * revision it was made of. The app runs it after every edit, before the layout
+ * (onyx-view-state.c); anything that edits a document and then wants them can. */
 #pragma once
 
 #include "onyx-document.h"
@@ -17,8 +17,8 @@ typedef struct _OnyxAnalysis OnyxAnalysis;
 /* Analyses the document's model at its current revision. Any thread; the caller
  * keeps the document frozen (onyx_document_freeze) until it is done. */
 OnyxAnalysis *onyx_analysis_run    (OnyxDocument *document);
-/* On the document's own thread: its snapshot (onyx_document_get_shapes) and its
- * validation (OnyxProblemList's) become these, unless the document changed since it
+/* On the document's own thread: its snapshot (onyx_document_get_shapes), its
+ * validation (OnyxProblemList's) and its quantization become these, unless the document changed since it
  * was analysed: FALSE then, and nothing is kept. */
 gboolean      onyx_analysis_offer  (OnyxAnalysis *analysis,
                                     OnyxDocument *document);

@@ -24,6 +24,7 @@ struct _OnyxProblemList {
   GPtrArray *validation; /* onyx_validate_model()'s problems (shared with the document) */
   GPtrArray *lists;      /* initializers, graph inputs/outputs, dims */
   GPtrArray *shape_errors;        /* of the document's current shapes */
+  GPtrArray *quant_problems;      /* of its current quantization */
   gboolean whole_model_later;     /* see onyx_problem_list_set_whole_model_later */
   GPtrArray *in_functions;
   GPtrArray *result;     /* borrowed pointers, assembled by get_problems */
@@ -199,13 +200,6 @@ refresh_graph_wide (OnyxProblemList *self)
   g_ptr_array_set_size (self->lists, 0);
   onyx_diagnose_graph_lists (&g, proto->graph, is_read, onyx_document_get_index (self->document),
                              self->lists);
-  /* Quantization's checks read the neighbours' constants: once a step, like the lists,
-   * and in the place onyx_diagnose_model puts them. */
-  {
-    OnyxQuant *quant = onyx_quant_of_document (self->document);
-    if (quant != NULL)
-      onyx_diagnose_quant_of (quant, self->lists, NULL);
-  }
   /* Removing the last node of a domain makes its import unused. */
   onyx_diagnose_opset_imports (proto, self->lists);
   onyx_diagnose_onnxruntime (proto, self->lists);
@@ -222,6 +216,7 @@ onyx_problem_list_update_whole_model (OnyxProblemList *self)
   /* Shapes flow through the whole graph: ONNX's inference runs once per step. */
   OnyxShapes *shapes = self->whole_model_later ? onyx_document_peek_shapes (self->document)
                                                : onyx_document_get_shapes (self->document);
+  OnyxQuant *quant;
 
   self->result_valid = FALSE;
   g_clear_pointer (&self->validation, g_ptr_array_unref);
@@ -230,6 +225,13 @@ onyx_problem_list_update_whole_model (OnyxProblemList *self)
   g_ptr_array_set_size (self->shape_errors, 0);
   if (shapes != NULL)
     onyx_diagnose_shape_errors (proto, shapes, &self->namer, self->shape_errors);
+  /* Quantization's checks read the neighbours' constants: its analysis is the step's,
+   * like the shapes (in the app, made in the analysis' thread). */
+  g_ptr_array_set_size (self->quant_problems, 0);
+  quant = self->whole_model_later ? onyx_quant_peek_document (self->document)
+                                  : onyx_quant_of_document (self->document);
+  if (quant != NULL)
+    onyx_diagnose_quant_of (quant, self->quant_problems, NULL);
 }
 
 void
@@ -434,6 +436,7 @@ onyx_problem_list_new (OnyxDocument *document)
   self->states = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) node_state_free);
   self->lists = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
   self->shape_errors = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
+  self->quant_problems = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
   self->in_functions = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_problem_free);
   self->result = g_ptr_array_new ();
   recheck_all (self);
@@ -453,6 +456,7 @@ onyx_problem_list_free (OnyxProblemList *self)
   g_clear_pointer (&self->validation, g_ptr_array_unref);
   g_ptr_array_unref (self->lists);
   g_ptr_array_unref (self->shape_errors);
+  g_ptr_array_unref (self->quant_problems);
   g_ptr_array_unref (self->in_functions);
   g_ptr_array_unref (self->result);
   onyx_graph_namer_clear (&self->namer);
@@ -501,6 +505,7 @@ onyx_problem_list_get (OnyxProblemList *self)
         }
     }
   append_all (self->result, self->lists);
+  append_all (self->result, self->quant_problems);
   append_all (self->result, self->shape_errors);
   append_all (self->result, self->in_functions);
   onyx_diagnose_drop_repeated_inference (self->result);

@@ -536,25 +536,45 @@ onyx_quant_new (const Onnx__ModelProto *model, const char *base_dir)
 }
 
 OnyxQuant *
+onyx_quant_new_if_any (const Onnx__ModelProto *model, const char *base_dir)
+{
+  if (model->graph == NULL || !onyx_quant_graph_may_be_quantized (model->graph))
+    return NULL;
+  return onyx_quant_new (model, base_dir);
+}
+
+gboolean
+onyx_quant_offer (OnyxDocument *document, OnyxQuant *quant, guint64 revision)
+{
+  /* A graph with nothing quantized is said so once per revision too. */
+  if (quant == NULL)
+    return onyx_document_keep_derived (document, "quantization-none", revision, GINT_TO_POINTER (1), NULL);
+  return onyx_document_keep_derived (document, "quantization", revision, quant, (GDestroyNotify) onyx_quant_free);
+}
+
+gboolean
+onyx_quant_is_pending (OnyxDocument *document)
+{
+  return onyx_document_get_derived (document, "quantization") == NULL &&
+         onyx_document_get_derived (document, "quantization-none") == NULL;
+}
+
+OnyxQuant *
+onyx_quant_peek_document (OnyxDocument *document)
+{
+  return onyx_document_get_derived (document, "quantization");
+}
+
+OnyxQuant *
 onyx_quant_of_document (OnyxDocument *document)
 {
-  Onnx__ModelProto *model = onyx_document_get_proto (document);
-  OnyxQuant *quant = onyx_document_get_derived (document, "quantization");
+  OnyxQuant *quant = onyx_quant_peek_document (document);
 
-  if (quant != NULL)
+  if (quant != NULL || onyx_document_get_derived (document, "quantization-none") != NULL)
     return quant;
-  /* A graph with nothing quantized is said so once per revision too. */
-  if (onyx_document_get_derived (document, "quantization-none") != NULL)
-    return NULL;
-  if (model->graph == NULL || !onyx_quant_graph_may_be_quantized (model->graph))
-    {
-      onyx_document_keep_derived (document, "quantization-none", onyx_document_get_revision (document),
-                                  GINT_TO_POINTER (1), NULL);
-      return NULL;
-    }
-  quant = onyx_quant_new (model, onyx_model_get_base_dir (onyx_document_get_model (document)));
-  onyx_document_keep_derived (document, "quantization", onyx_document_get_revision (document), quant,
-                              (GDestroyNotify) onyx_quant_free);
+  quant = onyx_quant_new_if_any (onyx_document_get_proto (document),
+                                 onyx_model_get_base_dir (onyx_document_get_model (document)));
+  onyx_quant_offer (document, quant, onyx_document_get_revision (document));
   return quant;
 }
 

@@ -124,6 +124,21 @@ void                    onyx_quant_free          (OnyxQuant              *quant)
  * after each change and kept with the document (the problem list and the properties
  * panel share it); NULL for a model with no node of quantization. Borrowed. */
 OnyxQuant              *onyx_quant_of_document   (OnyxDocument           *document);
+/* The same when it was made already for the document as it is now (by the analysis of
+ * the step: onyx-analysis.h), else NULL: for the UI thread, which does not wait for it
+ * (reading a big model's scales takes tens of ms). */
+OnyxQuant              *onyx_quant_peek_document (OnyxDocument           *document);
+/* Whether the document's quantization as it is now is still to be made (neither it
+ * nor "nothing quantized" is known for this revision). */
+gboolean                onyx_quant_is_pending    (OnyxDocument           *document);
+/* onyx_quant_new for a model that may be quantized, else NULL. */
+OnyxQuant              *onyx_quant_new_if_any    (const Onnx__ModelProto *model,
+                                                  const char             *base_dir);
+/* Keeps `quant` (taken; NULL: nothing quantized) as the document's at `revision`, as
+ * onyx_quant_of_document does: FALSE, and `quant` freed, when the document changed since. */
+gboolean                onyx_quant_offer         (OnyxDocument           *document,
+                                                  OnyxQuant              *quant,
+                                                  guint64                 revision);
 /* Whether the graph has a node of quantization at all: a cheap test before
  * onyx_quant_new, which models without one need not pay for. */
 gboolean                onyx_quant_graph_may_be_quantized (const Onnx__GraphProto *graph);
