@@ -151,6 +151,16 @@ query_row_tooltip (GtkWidget *box, int x, int y, gboolean keyboard, GtkTooltip *
   return TRUE;
 }
 
+/* The help button's tooltip, asked for as the row's is: set at each row made, its text
+ * asked the X server where the pointer was (a round trip a row, and an edit that
+ * changes the Problems makes rows). */
+static gboolean
+query_help_tooltip (GtkWidget *button, int x, int y, gboolean keyboard, GtkTooltip *tooltip, gpointer unused)
+{
+  gtk_tooltip_set_text (tooltip, _("What This Means"));
+  return TRUE;
+}
+
 /* The section of the manual's Problems page on a kind of problem. */
 static char *
 help_uri (OnyxProblemKind kind)
@@ -198,7 +208,10 @@ setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
   gtk_box_append (GTK_BOX (box), text);
   gtk_widget_add_css_class (help, "flat");
   gtk_widget_set_valign (help, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (help, _("What This Means"));
+  gtk_widget_set_has_tooltip (help, TRUE);
+  g_signal_connect (help, "query-tooltip", G_CALLBACK (query_help_tooltip), NULL);
+  /* What the tooltip says, for screen readers, without asking the X server. */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (help), GTK_ACCESSIBLE_PROPERTY_LABEL, _("What This Means"), -1);
   g_signal_connect (help, "clicked", G_CALLBACK (help_clicked_cb), item);
   gtk_box_append (GTK_BOX (box), help);
   gtk_widget_set_margin_top (box, 6);
