@@ -197,6 +197,11 @@ onyx_application_init (OnyxApplication *self)
                                  G_OPTION_ARG_STRING,
                                  _("Open the model at GRAPH: main, NODE:ATTR such as "
                                    "If_1:then_branch, or a function’s name"), "GRAPH");
+  /* Translators: what follows the options on onyx's command line (--help) */
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[MODEL…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Opens each ONNX model given in a window of its own, "
+                                              "or a window to open one."));
 }
 
 OnyxApplication *
