@@ -366,7 +366,10 @@ summarize (OnyxRunPane *self)
     return;
   exceeding = onyx_run_result_n_exceeding (result);
   {
-    g_autofree char *head = g_strdup_printf (_("Compared with %s: %u of %u tensors exceed the tolerance"),
+    /* Translators: the plural follows the first count, the tensors that exceed it */
+    g_autofree char *head = g_strdup_printf (ngettext ("Compared with %s: %u of %u tensors exceeds the tolerance",
+                                                       "Compared with %s: %u of %u tensors exceed the tolerance",
+                                                       exceeding),
                                              self->compared_with, exceeding, result->deltas->len);
     gboolean diverging = FALSE;
     g_autofree char *first = NULL;
