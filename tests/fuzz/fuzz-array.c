@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fuzz-checks.h"
 #include "onyx-array.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t len);
@@ -78,15 +79,6 @@ assert_same (const OnyxArray *a, const OnyxArray *b)
   g_assert_cmpuint (a->n_dims, ==, b->n_dims);
   g_assert_true (a->n_dims == 0 || memcmp (a->dims, b->dims, a->n_dims * sizeof *a->dims) == 0);
   g_assert_true (g_bytes_equal (a->data, b->data));
-}
-
-static void
-assert_clear_error (GError *error)
-{
-  g_assert_nonnull (error);
-  g_assert_cmpuint (strlen (error->message), >, 0);
-  g_assert_true (g_utf8_validate (error->message, -1, NULL));
-  g_error_free (error);
 }
 
 static void

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz-checks.h"
 #include "onyx-onnx-private.h"
 #include "onyx-run.h"
 
@@ -76,15 +77,6 @@ assert_same_strings (GPtrArray *a, GPtrArray *b)
   g_assert_cmpuint (a->len, ==, b->len);
   for (guint i = 0; i < a->len; i++)
     g_assert_cmpstr (a->pdata[i], ==, b->pdata[i]);
-}
-
-static void
-assert_clear_error (GError *error)
-{
-  g_assert_nonnull (error);
-  g_assert_cmpuint (strlen (error->message), >, 0);
-  g_assert_true (g_utf8_validate (error->message, -1, NULL));
-  g_error_free (error);
 }
 
 static void
