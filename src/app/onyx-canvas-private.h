@@ -49,4 +49,18 @@ char          *onyx_canvas_tooltip_text (const OnyxLayout       *layout,
                                          OnyxCanvasTensorNote    note,
                                          gpointer                note_data);
 
+/* onyx-canvas-notes.c: a PangoLayout per layout node (NULL where `notes` has none),
+ * laid out for `widget`; and those in `visible` drawn beside their boxes. */
+GPtrArray     *onyx_canvas_notes_new    (GtkWidget               *widget,
+                                         const char *const       *notes,
+                                         guint                    n_notes);
+void           onyx_canvas_notes_append (GPtrArray               *notes,
+                                         const OnyxLayout        *layout,
+                                         GtkSnapshot             *snapshot,
+                                         const OnyxRect          *visible,
+                                         double                   scale,
+                                         double                   ox,
+                                         double                   oy,
+                                         gboolean                 dark);
+
 G_END_DECLS

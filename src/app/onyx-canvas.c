@@ -200,42 +200,6 @@ append_badges (OnyxCanvas *self, GtkSnapshot *snapshot, const OnyxRect *visible)
     }
 }
 
-/* Notes keep their size on screen too: a small pill under the box's bottom right
- * corner, its text laid out once when the notes are set. */
-static void
-append_notes (OnyxCanvas *self, GtkSnapshot *snapshot, const OnyxRect *visible)
-{
-  const float pad = 3, radius = 6;
-  GdkRGBA background = is_dark () ? (GdkRGBA) { 0.25, 0.25, 0.27, 0.92 } : (GdkRGBA) { 0.96, 0.96, 0.97, 0.92 };
-  GdkRGBA ink = is_dark () ? (GdkRGBA) { 1, 1, 1, 0.9 } : (GdkRGBA) { 0, 0, 0, 0.8 };
-
-  if (self->notes == NULL)
-    return;
-  for (guint i = 0; i < self->notes->len && i < self->layout->nodes->len; i++)
-    {
-      PangoLayout *note = self->notes->pdata[i];
-      const OnyxRect *box = &layout_node (self, i)->box;
-      GskRoundedRect pill;
-      int width, height;
-      float x, y;
-
-      if (note == NULL || box->x > visible->x + visible->width || box->y > visible->y + visible->height ||
-          box->x + box->width < visible->x || box->y + box->height < visible->y)
-        continue;
-      pango_layout_get_pixel_size (note, &width, &height);
-      x = (box->x + box->width - self->ox) * self->scale - width - 2 * pad;
-      y = (box->y + box->height - self->oy) * self->scale + 2;
-      gsk_rounded_rect_init_from_rect (&pill, &GRAPHENE_RECT_INIT (x, y, width + 2 * pad, height), radius);
-      gtk_snapshot_push_rounded_clip (snapshot, &pill);
-      gtk_snapshot_append_color (snapshot, &background, &pill.bounds);
-      gtk_snapshot_pop (snapshot);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x + pad, y));
-      gtk_snapshot_append_layout (snapshot, note, &ink);
-      gtk_snapshot_restore (snapshot);
-    }
-}
-
 static void
 onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -272,7 +236,8 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
     {
       append_tints (self, snapshot, &visible);
       append_badges (self, snapshot, &visible);
-      append_notes (self, snapshot, &visible);
+      onyx_canvas_notes_append (self->notes, self->layout, snapshot, &visible, self->scale, self->ox, self->oy,
+                            is_dark ());
       gtk_snapshot_pop (snapshot);
       return;
     }
@@ -310,7 +275,8 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_destroy (cr);
   append_tints (self, snapshot, &visible);
   append_badges (self, snapshot, &visible);
-  append_notes (self, snapshot, &visible);
+  onyx_canvas_notes_append (self->notes, self->layout, snapshot, &visible, self->scale, self->ox, self->oy,
+                            is_dark ());
   gtk_snapshot_pop (snapshot);
 }
 
@@ -814,13 +780,6 @@ onyx_canvas_set_node_badges (OnyxCanvas *self, const guint8 *badges, guint n_bad
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
-static void
-unref_if_any (gpointer object)
-{
-  if (object != NULL)
-    g_object_unref (object);
-}
-
 void
 onyx_canvas_set_node_notes (OnyxCanvas *self, const char *const *notes, guint n_notes)
 {
@@ -828,20 +787,7 @@ onyx_canvas_set_node_notes (OnyxCanvas *self, const char *const *notes, guint n_
   g_return_if_fail (notes == NULL || (self->layout != NULL && n_notes == self->layout->nodes->len));
   g_clear_pointer (&self->notes, g_ptr_array_unref);
   if (notes != NULL)
-    {
-      PangoAttrList *small = pango_attr_list_new ();
-      pango_attr_list_insert (small, pango_attr_scale_new (PANGO_SCALE_SMALL));
-      pango_attr_list_insert (small, pango_attr_font_features_new ("tnum=1"));
-      self->notes = g_ptr_array_new_full (n_notes, unref_if_any);
-      for (guint i = 0; i < n_notes; i++)
-        {
-          PangoLayout *note = notes[i] != NULL ? gtk_widget_create_pango_layout (GTK_WIDGET (self), notes[i]) : NULL;
-          if (note != NULL)
-            pango_layout_set_attributes (note, small);
-          g_ptr_array_add (self->notes, note);
-        }
-      pango_attr_list_unref (small);
-    }
+    self->notes = onyx_canvas_notes_new (GTK_WIDGET (self), notes, n_notes);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
