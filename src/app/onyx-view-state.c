@@ -35,9 +35,7 @@ struct _OnyxViewState {
   gboolean laying_out;            /* the graph view makes a layout */
   gboolean layout_due;            /* a step was made: its layout follows its analysis */
   gboolean editable;
-  GArray *tints[ONYX_N_TINT_LAYERS];  /* GdkRGBA per layout node, or NULL */
-  GArray *badges;                 /* guint8 per layout node, or NULL */
-  GPtrArray *notes;               /* char * per layout node (NULL entries), or NULL */
+  OnyxDecorations decorations;    /* of the layout's boxes */
   OnyxRunInputs run_inputs;
   OnyxProfile *profile, *previous_profile;
   guint64 profile_revision;
@@ -526,22 +524,13 @@ check_selection (OnyxViewState *self)
 
 /* ---- What the canvas shows ---- */
 
-static void
-clear_decorations (OnyxViewState *self)
-{
-  for (guint l = 0; l < ONYX_N_TINT_LAYERS; l++)
-    g_clear_pointer (&self->tints[l], g_array_unref);
-  g_clear_pointer (&self->badges, g_array_unref);
-  g_clear_pointer (&self->notes, g_ptr_array_unref);
-}
-
 void
 onyx_view_state_set_layout (OnyxViewState *self, const OnyxLayout *layout, OnyxLayoutEngine *engine)
 {
   self->layout = layout;
   self->engine = engine;
   /* What was drawn on the boxes of the layout before is of other boxes. */
-  clear_decorations (self);
+  onyx_decorations_clear (&self->decorations);
   if (layout != NULL)
     g_signal_emit (self, signals[SIGNAL_LAID_OUT], 0);
 }
@@ -579,72 +568,43 @@ onyx_view_state_is_laying_out (OnyxViewState *self)
   return self->laying_out || self->layout_due;
 }
 
-static GArray *
-copy_array (gconstpointer items, guint n, guint size)
-{
-  GArray *array;
-
-  if (items == NULL)
-    return NULL;
-  array = g_array_sized_new (FALSE, FALSE, size, n);
-  g_array_append_vals (array, items, n);
-  return array;
-}
-
 void
 onyx_view_state_set_tints (OnyxViewState *self, OnyxTintLayer layer, const GdkRGBA *tints, guint n_tints)
 {
-  g_clear_pointer (&self->tints[layer], g_array_unref);
-  self->tints[layer] = copy_array (tints, n_tints, sizeof (GdkRGBA));
+  onyx_decorations_set_tints (&self->decorations, layer, tints, n_tints);
   g_signal_emit (self, signals[SIGNAL_TINTS_CHANGED], 0);
 }
 
 const GdkRGBA *
 onyx_view_state_get_tints (OnyxViewState *self, guint *n_tints)
 {
-  for (guint l = ONYX_N_TINT_LAYERS; l-- > 0;)
-    if (self->tints[l] != NULL)
-      {
-        *n_tints = self->tints[l]->len;
-        return (const GdkRGBA *) (gpointer) self->tints[l]->data;
-      }
-  *n_tints = 0;
-  return NULL;
+  return onyx_decorations_get_tints (&self->decorations, n_tints);
 }
 
 void
 onyx_view_state_set_badges (OnyxViewState *self, const guint8 *badges, guint n_badges)
 {
-  g_clear_pointer (&self->badges, g_array_unref);
-  self->badges = copy_array (badges, n_badges, sizeof (guint8));
+  onyx_decorations_set_badges (&self->decorations, badges, n_badges);
   g_signal_emit (self, signals[SIGNAL_BADGES_CHANGED], 0);
 }
 
 const guint8 *
 onyx_view_state_get_badges (OnyxViewState *self, guint *n_badges)
 {
-  *n_badges = self->badges != NULL ? self->badges->len : 0;
-  return self->badges != NULL ? (const guint8 *) (gpointer) self->badges->data : NULL;
+  return onyx_decorations_get_badges (&self->decorations, n_badges);
 }
 
 void
 onyx_view_state_set_box_notes (OnyxViewState *self, const char *const *notes, guint n_notes)
 {
-  g_clear_pointer (&self->notes, g_ptr_array_unref);
-  if (notes != NULL)
-    {
-      self->notes = g_ptr_array_new_full (n_notes, g_free);
-      for (guint i = 0; i < n_notes; i++)
-        g_ptr_array_add (self->notes, g_strdup (notes[i]));
-    }
+  onyx_decorations_set_notes (&self->decorations, notes, n_notes);
   g_signal_emit (self, signals[SIGNAL_NOTES_CHANGED], 0);
 }
 
 const char *const *
 onyx_view_state_get_box_notes (OnyxViewState *self, guint *n_notes)
 {
-  *n_notes = self->notes != NULL ? self->notes->len : 0;
-  return self->notes != NULL ? (const char *const *) self->notes->pdata : NULL;
+  return onyx_decorations_get_notes (&self->decorations, n_notes);
 }
 
 void
@@ -852,7 +812,7 @@ onyx_view_state_finalize (GObject *object)
 {
   OnyxViewState *self = ONYX_VIEW_STATE (object);
 
-  clear_decorations (self);
+  onyx_decorations_clear (&self->decorations);
   reset_run_inputs (self);
   forget_profiles (self);
   g_clear_weak_pointer (&self->window);

@@ -23,6 +23,7 @@
 
 #include <adwaita.h>
 
+#include "onyx-decorations.h"
 #include "onyx-document.h"
 #include "onyx-graph-names.h"
 #include "onyx-jobs.h"
@@ -48,15 +49,6 @@ typedef enum {
   ONYX_REVEAL_CENTER,     /* to the centre, zoom kept */
   ONYX_REVEAL_READABLE,   /* zoomed to readable from an overview (Find) */
 } OnyxReveal;
-
-/* Decorations of the canvas' boxes, one colour per layout node, by who made them:
- * the highest layer that has any is drawn. */
-typedef enum {
-  ONYX_TINT_COMPARE,
-  ONYX_TINT_RUN,
-  ONYX_TINT_PROFILE,
-  ONYX_N_TINT_LAYERS,
-} OnyxTintLayer;
 
 /* Properties (read-only, notified): "document" (OnyxDocument), "file" (GFile),
  * "page" (string), "graph" (gpointer, the Onnx__GraphProto shown), "selection"
