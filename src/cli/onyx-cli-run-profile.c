@@ -395,7 +395,9 @@ profile_step (OnyxModel *model, const OnyxRunInputs *how, const OnyxCliProfile *
 
   if (args->inputs_given || !onyx_run_plan_sequence_dims (plans, model, &names) || names.new_tokens == NULL)
     return ONYX_EXIT_OK;
-  sizes = onyx_run_plan_sizes (model, how->dims);
+  /* The sizes the run profiled had, from the plans at hand. */
+  sizes = onyx_run_copy_dims (how->dims);
+  onyx_run_plan_dims (plans, model, sizes);
   if (GPOINTER_TO_INT (g_hash_table_lookup (sizes, names.new_tokens)) == 1)
     return ONYX_EXIT_OK;  /* the run profiled was a decoding step already */
   dims = onyx_run_copy_dims (how->dims);
