@@ -145,6 +145,42 @@ test_profile (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The KV-cached model was profiled on its prompt and on one decoding step after it:
+ * the pane switches between the two, and so do the graph's notes and the panel. */
+static void
+test_decoding_step (OnyxWindow *window)
+{
+  OnyxViewState *state = test_state (window);
+  const OnyxProfile *last = onyx_view_state_get_profile (state, NULL);
+  OnyxProfilePane *pane = profile_pane (window);
+  GtkWidget *step_button;
+  g_autofree char *prompt_summary = NULL;
+  GtkLabel *summary;
+
+  g_assert_nonnull (last->decoding_step);
+  g_assert_cmpint (last->prompt_tokens, >, 1);
+  g_assert_cmpint (last->decoding_past, >, 0);
+  g_assert_true (onyx_view_state_get_shown_profile (state) == last);
+  step_button = GTK_WIDGET (find_label_containing (GTK_WIDGET (pane), "1 Token after "));
+  g_assert_nonnull (step_button);
+  g_assert_true (gtk_widget_is_visible (step_button));
+  summary = find_label_containing (GTK_WIDGET (pane), "Per run: ");
+  prompt_summary = g_strdup (gtk_label_get_text (summary));
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (pane), "profile.pass", "s", "step"));
+  g_assert_true (onyx_view_state_shows_decoding_step (state));
+  g_assert_true (onyx_view_state_get_shown_profile (state) == last->decoding_step);
+  g_assert_cmpstr (gtk_label_get_text (summary), !=, prompt_summary);
+  g_assert_nonnull (find_label_containing (GTK_WIDGET (pane), "7 layers · "));
+  /* A step is compared with nothing: the profile before has none. */
+  g_assert_null (onyx_view_state_get_previous_profile (state));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "app-profile-step.png"), >, 10000);
+
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (pane), "profile.pass", "s", "prompt"));
+  g_assert_false (onyx_view_state_shows_decoding_step (state));
+  g_assert_cmpstr (gtk_label_get_text (summary), ==, prompt_summary);
+}
+
 /* A stack of eight layers drawn as one card: its share is its layers'. */
 static void
 test_stack_share (void)
@@ -174,6 +210,8 @@ test_stack_share (void)
       g_test_message ("%s: %s", node->stack_label != NULL ? node->stack_label : "stack", note);
       g_assert_nonnull (note);
       g_assert_nonnull (strstr (note, " %"));
+      /* The card says where its layer's time goes, too. */
+      g_assert_true (strstr (note, "attn ") != NULL || strstr (note, "mlp ") != NULL);
       n_cards++;
     }
   g_assert_cmpuint (n_cards, >, 0);
@@ -186,7 +224,9 @@ test_stack_share (void)
   g_assert_nonnull (strstr (gtk_label_get_text (parts), ", the median, "));
   g_assert_nonnull (strstr (gtk_label_get_text (parts), "attn "));
   g_assert_nonnull (strstr (gtk_label_get_text (parts), "mlp "));
+  onyx_canvas_zoom_fit (test_canvas (window));
   g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "app-profile-stack.png"), >, 10000);
+  test_decoding_step (window);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -15,6 +15,8 @@
 #define TOP_OPS 8
 /* Boxes whose share is under this say nothing beside them (a 3,000-box graph). */
 #define NOTE_SHARE 0.01
+/* A stack's note names its layer's largest parts, this many (attention, MLP). */
+#define STACK_NOTE_PARTS 2
 /* Nodes gone since the profile before, named at most. */
 #define GONE_NAMED 8
 
@@ -27,6 +29,9 @@ struct _OnyxProfilePane {
   GtkWidget *stale_box;
   GtkLabel *summary_label;
   GtkLabel *compare_label;
+  GtkWidget *pass_box;
+  GtkButton *prompt_button;
+  GtkButton *step_button;
   GtkDrawingArea *legend_bar;
   GtkLabel *legend_high;
   GtkListBox *nodes_list;
@@ -119,11 +124,38 @@ format_share (double share)
   return share < 0.1 ? g_strdup_printf ("%.1f %%", share * 100) : g_strdup_printf ("%.0f %%", share * 100);
 }
 
-/* Boxes tinted by their share, the share said beside those that take a part. */
+/* A stack's share, and where its median layer's time goes: "78 % · mlp 47 %, attn 40 %". */
+static char *
+stack_note (const OnyxProfile *profile, const OnyxLayoutNode *box, double share)
+{
+  g_autoptr (GString) note = g_string_new (NULL);
+  g_autofree char *whole = format_share (share);
+
+  g_string_append (note, whole);
+  for (guint s = 0; profile->stacks != NULL && s < profile->stacks->len; s++)
+    {
+      const OnyxProfileStack *stack = profile->stacks->pdata[s];
+      guint said = 0;
+      if (g_strcmp0 (stack->path, box->scope) != 0)
+        continue;
+      for (guint p = 0; p < stack->parts->len && said < STACK_NOTE_PARTS; p++)
+        {
+          const OnyxProfileLayerPart *part = stack->parts->pdata[p];
+          g_autofree char *part_share = format_share (part->share);
+          if (part->name[0] == '\0' || part->share < NOTE_SHARE * 5)
+            continue;
+          g_string_append_printf (note, "%s%s %s", said++ == 0 ? " · " : ", ", part->name, part_share);
+        }
+    }
+  return g_string_free (g_steal_pointer (&note), FALSE);
+}
+
+/* Boxes tinted by their share, the share said beside those that take a part; a
+ * stack's with its layer's parts. */
 static void
 update_graph (OnyxProfilePane *self)
 {
-  const OnyxProfile *profile = onyx_view_state_get_profile (self->state, NULL);
+  const OnyxProfile *profile = onyx_view_state_get_shown_profile (self->state);
   const OnyxLayout *layout = onyx_view_state_get_layout (self->state);
   g_autofree double *shares = NULL;
   g_autofree GdkRGBA *tints = NULL;
@@ -145,9 +177,13 @@ update_graph (OnyxProfilePane *self)
   notes = g_ptr_array_new_full (n, g_free);
   for (guint b = 0; b < n; b++)
     {
+      const OnyxLayoutNode *box = &g_array_index (layout->nodes, OnyxLayoutNode, b);
       if (shares[b] > 0 && most > 0)
         onyx_heat_color (shares[b] / most, &tints[b]);
-      g_ptr_array_add (notes, shares[b] >= NOTE_SHARE ? format_share (shares[b]) : NULL);
+      if (shares[b] < NOTE_SHARE)
+        g_ptr_array_add (notes, NULL);
+      else
+        g_ptr_array_add (notes, box->stack_size > 0 ? stack_note (profile, box, shares[b]) : format_share (shares[b]));
     }
   onyx_view_state_set_tints (self->state, ONYX_TINT_PROFILE, tints, n);
   onyx_view_state_set_box_notes (self->state, (const char *const *) notes->pdata, n);
@@ -367,14 +403,36 @@ update_staleness (OnyxProfilePane *self)
                                              !onyx_view_state_profile_is_current (self->state));
 }
 
+/* An LLM's profile has two passes: the prompt's and one decoding step. */
+static void
+fill_passes (OnyxProfilePane *self, const OnyxProfile *profile)
+{
+  g_autofree char *prompt = NULL, *step = NULL;
+  GAction *pass = g_action_map_lookup_action (G_ACTION_MAP (self->actions), "pass");
+
+  gtk_widget_set_visible (self->pass_box, profile->decoding_step != NULL);
+  g_simple_action_set_state (G_SIMPLE_ACTION (pass), g_variant_new_string (
+                               onyx_view_state_shows_decoding_step (self->state) ? "step" : "prompt"));
+  if (profile->decoding_step == NULL)
+    return;
+  prompt = g_strdup_printf (ngettext ("Prompt · %d token", "Prompt · %d tokens", profile->prompt_tokens),
+                            profile->prompt_tokens);
+  gtk_button_set_label (self->prompt_button, prompt);
+  /* Translators: an LLM's decoding step: one new token after N past ones */
+  step = g_strdup_printf (_("1 Token after %d"), profile->decoding_past);
+  gtk_button_set_label (self->step_button, step);
+}
+
 static void
 profile_changed_cb (OnyxProfilePane *self)
 {
-  const OnyxProfile *profile = onyx_view_state_get_profile (self->state, NULL);
+  const OnyxProfile *last = onyx_view_state_get_profile (self->state, NULL);
+  const OnyxProfile *profile = onyx_view_state_get_shown_profile (self->state);
 
   if (profile != NULL)
     {
       self->failed = FALSE;
+      fill_passes (self, last);
       fill_summary (self, profile);
       fill_comparison (self, profile);
       fill_nodes (self, profile);
@@ -415,6 +473,8 @@ profile_work (OnyxJob *job, gpointer data, GError **error)
 
   if (profile != NULL)
     onyx_profile_find_stacks (profile, profiling->snapshot);
+  if (profile != NULL && !onyx_run_profile_decoding_step (profile, profiling->snapshot, &profiling->how, error))
+    g_clear_pointer (&profile, onyx_profile_free);
   return profile;
 }
 
@@ -491,11 +551,20 @@ clear_activated (GSimpleAction *action, GVariant *param, gpointer data)
   onyx_view_state_set_profile (self->state, NULL, 0);
 }
 
+static void
+pass_change_state (GSimpleAction *action, GVariant *value, gpointer data)
+{
+  OnyxProfilePane *self = data;
+
+  g_simple_action_set_state (action, value);
+  onyx_view_state_show_decoding_step (self->state, g_str_equal (g_variant_get_string (value, NULL), "step"));
+}
+
 static gboolean
 save_trace (gpointer owner, GFile *file, GError **error)
 {
   OnyxProfilePane *self = owner;
-  const OnyxProfile *profile = onyx_view_state_get_profile (self->state, NULL);
+  const OnyxProfile *profile = onyx_view_state_get_shown_profile (self->state);
   g_autofree char *path = g_file_get_path (file);
   gsize size;
   const char *data;
@@ -511,7 +580,7 @@ static gboolean
 save_csv (gpointer owner, GFile *file, GError **error)
 {
   OnyxProfilePane *self = owner;
-  const OnyxProfile *profile = onyx_view_state_get_profile (self->state, NULL);
+  const OnyxProfile *profile = onyx_view_state_get_shown_profile (self->state);
   g_autofree char *path = g_file_get_path (file);
 
   return profile == NULL || path == NULL || onyx_profile_write_csv (profile, path, error);
@@ -693,6 +762,9 @@ onyx_profile_pane_class_init (OnyxProfilePaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, stale_box);
   gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, summary_label);
   gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, compare_label);
+  gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, pass_box);
+  gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, prompt_button);
+  gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, step_button);
   gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, legend_bar);
   gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, legend_high);
   gtk_widget_class_bind_template_child (widget_class, OnyxProfilePane, nodes_list);
@@ -712,6 +784,7 @@ onyx_profile_pane_init (OnyxProfilePane *self)
     { .name = "settings", .activate = settings_activated },
     { .name = "save-trace", .activate = save_trace_activated },
     { .name = "save-csv", .activate = save_csv_activated },
+    { .name = "pass", .parameter_type = "s", .state = "'prompt'", .change_state = pass_change_state },
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));

@@ -12,7 +12,7 @@
 void
 onyx_properties_add_profile_group (OnyxProperties *self, OnyxDocument *doc, Onnx__NodeProto *node)
 {
-  const OnyxProfile *profile = self->state != NULL ? onyx_view_state_get_profile (self->state, NULL) : NULL;
+  const OnyxProfile *profile = self->state != NULL ? onyx_view_state_get_shown_profile (self->state) : NULL;
   g_autoptr (OnyxGraphList) graphs = NULL;
   g_autofree char *reference = NULL;
   const OnyxProfileNode *timed;
@@ -25,8 +25,10 @@ onyx_properties_add_profile_group (OnyxProperties *self, OnyxDocument *doc, Onnx
   reference = onyx_graph_list_node_reference (graphs, node);
   if ((timed = onyx_profile_node_named (profile, reference)) == NULL)
     return;
-  group = onyx_properties_add_group (self, onyx_view_state_profile_is_current (self->state)
-                                             ? _("Profile") : _("Profile, Before the Last Edit"));
+  group = onyx_properties_add_group (self, !onyx_view_state_profile_is_current (self->state)
+                                             ? _("Profile, Before the Last Edit")
+                                           : onyx_view_state_shows_decoding_step (self->state)
+                                             ? _("Profile, One Decoding Step") : _("Profile"));
   kernel = timed->kernel;
   if (kernel == NULL)
     {

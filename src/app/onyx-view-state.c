@@ -37,8 +37,7 @@ struct _OnyxViewState {
   gboolean editable;
   OnyxDecorations decorations;    /* of the layout's boxes */
   OnyxRunInputs run_inputs;
-  OnyxProfile *profile, *previous_profile;
-  guint64 profile_revision;
+  OnyxProfiles profiles;
   OnyxTensorNoteFunc tensor_note;
   gpointer tensor_note_data;
 
@@ -166,13 +165,6 @@ reset_run_inputs (OnyxViewState *self)
   self->run_inputs = (OnyxRunInputs) { .fill = ONYX_RUN_FILL_RANDOM, .seed = 0, .low = 0, .high = 1 };
 }
 
-static void
-forget_profiles (OnyxViewState *self)
-{
-  g_clear_pointer (&self->profile, onyx_profile_free);
-  g_clear_pointer (&self->previous_profile, onyx_profile_free);
-}
-
 /* The document goes, with all that was shown of it. */
 static void
 drop_document (OnyxViewState *self)
@@ -190,11 +182,8 @@ drop_document (OnyxViewState *self)
   g_clear_pointer (&self->problems, onyx_problem_list_free);
   g_clear_object (&self->document);
   reset_run_inputs (self);
-  if (self->profile != NULL || self->previous_profile != NULL)
-    {
-      forget_profiles (self);
-      g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0);
-    }
+  if (onyx_profiles_clear (&self->profiles))
+    g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0);
   /* Nothing is editable from here on, whatever the parts hear next. */
   update_editable (self);
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_DOCUMENT]);
@@ -711,16 +700,7 @@ onyx_view_state_set_run_inputs (OnyxViewState *self, const OnyxRunInputs *inputs
 void
 onyx_view_state_set_profile (OnyxViewState *self, OnyxProfile *profile, guint64 revision)
 {
-  /* The one shown so far stays, for before and after. */
-  if (profile != NULL && self->profile != NULL)
-    {
-      g_clear_pointer (&self->previous_profile, onyx_profile_free);
-      self->previous_profile = g_steal_pointer (&self->profile);
-    }
-  else
-    forget_profiles (self);
-  self->profile = profile;
-  self->profile_revision = revision;
+  onyx_profiles_set (&self->profiles, profile, revision);
   g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0);
 }
 
@@ -728,21 +708,42 @@ const OnyxProfile *
 onyx_view_state_get_profile (OnyxViewState *self, guint64 *revision)
 {
   if (revision != NULL)
-    *revision = self->profile_revision;
-  return self->profile;
+    *revision = self->profiles.revision;
+  return self->profiles.profile;
+}
+
+const OnyxProfile *
+onyx_view_state_get_shown_profile (OnyxViewState *self)
+{
+  return onyx_profiles_shown (&self->profiles);
 }
 
 const OnyxProfile *
 onyx_view_state_get_previous_profile (OnyxViewState *self)
 {
-  return self->previous_profile;
+  return onyx_profiles_previous_shown (&self->profiles);
+}
+
+void
+onyx_view_state_show_decoding_step (OnyxViewState *self, gboolean shown)
+{
+  if (self->profiles.step_shown == shown)
+    return;
+  self->profiles.step_shown = shown;
+  g_signal_emit (self, signals[SIGNAL_PROFILE_CHANGED], 0);
+}
+
+gboolean
+onyx_view_state_shows_decoding_step (OnyxViewState *self)
+{
+  return onyx_profiles_shown (&self->profiles) != self->profiles.profile;
 }
 
 gboolean
 onyx_view_state_profile_is_current (OnyxViewState *self)
 {
-  return self->profile != NULL && self->document != NULL &&
-         onyx_document_get_revision (self->document) == self->profile_revision;
+  return self->profiles.profile != NULL && self->document != NULL &&
+         onyx_document_get_revision (self->document) == self->profiles.revision;
 }
 
 /* ---- Messages ---- */
@@ -814,7 +815,7 @@ onyx_view_state_finalize (GObject *object)
 
   onyx_decorations_clear (&self->decorations);
   reset_run_inputs (self);
-  forget_profiles (self);
+  onyx_profiles_clear (&self->profiles);
   g_clear_weak_pointer (&self->window);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);

@@ -29,7 +29,7 @@
 #include "onyx-jobs.h"
 #include "onyx-layout.h"
 #include "onyx-problem-list.h"
-#include "onyx-run-profile.h"
+#include "onyx-profiles.h"
 #include "onyx-run.h"
 
 G_BEGIN_DECLS
@@ -197,15 +197,22 @@ char             *onyx_view_state_note_tensor    (OnyxViewState  *self,
 const OnyxRunInputs *onyx_view_state_get_run_inputs (OnyxViewState       *self);
 void              onyx_view_state_set_run_inputs (OnyxViewState       *self,
                                                   const OnyxRunInputs *inputs);
-/* The profile drawn on the graph (taken; NULL: none), made of the document at
- * `revision`, and the one shown before it (for before and after), when of the same
- * document. */
+/* The last profile (taken; NULL: none), made of the document at `revision`; the pass
+ * of it drawn on the graph (the run profiled, or its decoding step when that is
+ * shown); and the same pass of the one before it (for before and after), when of the
+ * same document. */
 void              onyx_view_state_set_profile    (OnyxViewState       *self,
                                                   OnyxProfile         *profile,
                                                   guint64              revision);
 const OnyxProfile *onyx_view_state_get_profile   (OnyxViewState       *self,
                                                   guint64             *revision);
+const OnyxProfile *onyx_view_state_get_shown_profile (OnyxViewState *self);
 const OnyxProfile *onyx_view_state_get_previous_profile (OnyxViewState *self);
+/* Which pass of an LLM's profile is shown: its decoding step or the prompt's pass
+ * ("profile-changed" when it changes). */
+void              onyx_view_state_show_decoding_step (OnyxViewState *self,
+                                                      gboolean       shown);
+gboolean          onyx_view_state_shows_decoding_step (OnyxViewState *self);
 /* The profile shown is of the model as it is now. */
 gboolean          onyx_view_state_profile_is_current (OnyxViewState  *self);
 

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "onyx-cli.h"
-#include "onyx-run-plan.h"
 
 /* Lines of each list the text prints (--json has them all). */
 #define TOP 10
@@ -307,25 +306,22 @@ json_stacks (OnyxJson *json, GPtrArray *stacks)
 }
 
 /* An LLM's decoding step: one new token after the past the inputs had. */
-typedef struct {
-  OnyxProfile *profile;
-  int past;
-} Step;
-
 static void
-json_step (OnyxJson *json, const Step *step)
+json_step (OnyxJson *json, const OnyxProfile *profile)
 {
+  const OnyxProfile *step = profile->decoding_step;
+
   onyx_json_key (json, "decoding_step");
   onyx_json_begin_object (json);
-  onyx_json_member_int (json, "past", step->past);
-  onyx_json_member_double (json, "run_median_us", step->profile->run_median_us);
-  onyx_json_member_double (json, "kernels_us", step->profile->kernels_us);
-  json_stacks (json, step->profile->stacks);
+  onyx_json_member_int (json, "past", profile->decoding_past);
+  onyx_json_member_double (json, "run_median_us", step->run_median_us);
+  onyx_json_member_double (json, "kernels_us", step->kernels_us);
+  json_stacks (json, step->stacks);
   onyx_json_end_object (json);
 }
 
 static void
-print_json (OnyxModel *model, const OnyxProfile *profile, const Step *step, const Other *other)
+print_json (OnyxModel *model, const OnyxProfile *profile, const Other *other)
 {
   OnyxJson *json = onyx_json_new ();
 
@@ -340,8 +336,8 @@ print_json (OnyxModel *model, const OnyxProfile *profile, const Step *step, cons
   onyx_profile_write_json (profile, json);
   json_operators (json, profile);
   json_stacks (json, profile->stacks);
-  if (step->profile != NULL)
-    json_step (json, step);
+  if (profile->decoding_step != NULL)
+    json_step (json, profile);
   if (other->profile != NULL)
     json_comparison (json, other);
   onyx_json_end_object (json);
@@ -379,56 +375,21 @@ profile_other (Other *other, GPtrArray *inputs, const OnyxRunInputs *how, const 
   return ONYX_EXIT_OK;
 }
 
-/* A KV-cached model whose inputs were made for more than one new token is profiled
- * again on one, after the same past: the prompt's pass and a decoding step differ
- * (attention reads the whole past for one query; the projections are matrix-vector
- * products), and people ask about the step. */
-static int
-profile_step (OnyxModel *model, const OnyxRunInputs *how, const OnyxCliProfile *args, Step *step)
-{
-  g_autoptr (GPtrArray) plans = onyx_run_plan_inputs (model);
-  g_autoptr (GHashTable) dims = NULL, sizes = NULL;
-  g_autoptr (GPtrArray) inputs = NULL;
-  OnyxRunInputs one = *how;
-  OnyxSequenceDims names;
-  GError *error = NULL;
-
-  if (args->inputs_given || !onyx_run_plan_sequence_dims (plans, model, &names) || names.new_tokens == NULL)
-    return ONYX_EXIT_OK;
-  /* The sizes the run profiled had, from the plans at hand. */
-  sizes = onyx_run_copy_dims (how->dims);
-  onyx_run_plan_dims (plans, model, sizes);
-  if (GPOINTER_TO_INT (g_hash_table_lookup (sizes, names.new_tokens)) == 1)
-    return ONYX_EXIT_OK;  /* the run profiled was a decoding step already */
-  dims = onyx_run_copy_dims (how->dims);
-  g_hash_table_insert (dims, g_strdup (names.new_tokens), GINT_TO_POINTER (1));
-  if (names.total != NULL)
-    g_hash_table_remove (dims, names.total);  /* made again: the past and one */
-  one.dims = dims;
-  step->past = GPOINTER_TO_INT (g_hash_table_lookup (sizes, names.past));
-  if ((inputs = onyx_run_prepare_inputs (model, NULL, &one, &error)) == NULL ||
-      (step->profile = onyx_run_profile (model, inputs, &args->options, &error)) == NULL)
-    return onyx_cli_report_run_error (error);
-  onyx_profile_find_stacks (step->profile, model);
-  return ONYX_EXIT_OK;
-}
-
 static void
-print_step (const Step *step)
+print_step (const OnyxProfile *profile)
 {
-  g_autofree char *run = onyx_profile_format_us (step->profile->run_median_us);
-  g_autofree char *kernels = onyx_profile_format_us (step->profile->kernels_us);
+  g_autofree char *run = onyx_profile_format_us (profile->decoding_step->run_median_us);
+  g_autofree char *kernels = onyx_profile_format_us (profile->decoding_step->kernels_us);
 
-  printf ("one decoding step (1 new token after %d past)\n", step->past);
+  printf ("one decoding step (1 new token after %d past)\n", profile->decoding_past);
   printf ("  run        %s median per run; kernels %s\n", run, kernels);
-  print_stacks (step->profile->stacks);
+  print_stacks (profile->decoding_step->stacks);
 }
 
 int
 onyx_cli_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxRunInputs *how, const OnyxCliProfile *args,
                       gboolean as_json)
 {
-  Step step = { NULL, 0 };
   g_autoptr (OnyxProfile) profile = NULL;
   Other other = { NULL, NULL, NULL, args->compare_path };
   GError *error = NULL;
@@ -439,12 +400,12 @@ onyx_cli_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxRunInputs *
   if (!save_outputs (profile, args, &error))
     return onyx_cli_report_error (error);
   onyx_profile_find_stacks (profile, model);
-  if ((exit_code = profile_step (model, how, args, &step)) != ONYX_EXIT_OK)
-    goto out;
+  if (!args->inputs_given && !onyx_run_profile_decoding_step (profile, model, how, &error))
+    return onyx_cli_report_run_error (error);
   if (args->compare_path != NULL && (exit_code = profile_other (&other, inputs, how, args, profile)) != ONYX_EXIT_OK)
     goto out;
   if (as_json)
-    print_json (model, profile, &step, &other);
+    print_json (model, profile, &other);
   else
     {
       print_totals (model, profile);
@@ -452,13 +413,12 @@ onyx_cli_run_profile (OnyxModel *model, GPtrArray *inputs, const OnyxRunInputs *
       if (profile->stacks->len > 0)
         printf ("layers (stacks of alike layers, as drawn)\n");
       print_stacks (profile->stacks);
-      if (step.profile != NULL)
-        print_step (&step);
+      if (profile->decoding_step != NULL)
+        print_step (profile);
       if (other.profile != NULL)
         print_comparison (profile, &other);
     }
 out:
-  g_clear_pointer (&step.profile, onyx_profile_free);
   g_clear_object (&other.model);
   g_clear_pointer (&other.profile, onyx_profile_free);
   g_clear_pointer (&other.changes, g_array_unref);

@@ -67,6 +67,7 @@ onyx_profile_free (OnyxProfile *profile)
   g_clear_pointer (&profile->op_times, g_ptr_array_unref);
   g_clear_pointer (&profile->trace, g_bytes_unref);
   g_clear_pointer (&profile->stacks, g_ptr_array_unref);
+  g_clear_pointer (&profile->decoding_step, onyx_profile_free);
   g_clear_pointer (&profile->by_name, g_hash_table_unref);
   g_free (profile);
 }

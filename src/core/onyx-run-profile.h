@@ -16,6 +16,7 @@
 
 #include "onyx-json.h"
 #include "onyx-model.h"
+#include "onyx-run.h"
 
 G_BEGIN_DECLS
 
@@ -105,7 +106,7 @@ typedef struct {
   guint n_kernels;
 } OnyxProfileOpTime;
 
-typedef struct {
+typedef struct _OnyxProfile {
   OnyxProfileOptions options;
   char *runtime_version;
   GPtrArray *graphs;           /* OnyxProfileGraph: main, then subgraphs as onyx_graph_list_new
@@ -127,6 +128,11 @@ typedef struct {
   GBytes *trace;               /* the runtime's trace as it wrote it: JSON that Perfetto opens */
   GPtrArray *stacks;           /* OnyxProfileStack (below), the most time first: set by
                                 * onyx_profile_find_stacks, NULL before */
+  /* An LLM's decoding step, profiled after this pass of several new tokens
+   * (onyx_run_profile_decoding_step), with the same options; NULL: none. */
+  struct _OnyxProfile *decoding_step;
+  int decoding_past;           /* the step's past tokens */
+  int prompt_tokens;           /* this pass's new tokens */
   /* private */
   GHashTable *by_name;
 } OnyxProfile;
@@ -199,6 +205,16 @@ void onyx_profile_stack_free (OnyxProfileStack *stack);
  * array when it has none. */
 void onyx_profile_find_stacks (OnyxProfile *profile,
                                OnyxModel   *model);
+
+/* Profiles a KV-cached model's decoding step into profile->decoding_step (its stacks
+ * found) when `how`, the inputs the profile was made on, are for more than one new
+ * token: made again alike, for one new token after the same past (a job's thread).
+ * TRUE with nothing set for a model without such a cache, inputs of one new token
+ * already, or a profile of the user's arrays (the caller does not ask). */
+gboolean onyx_run_profile_decoding_step (OnyxProfile         *profile,
+                                         OnyxModel           *model,
+                                         const OnyxRunInputs *how,
+                                         GError             **error);
 
 /* One line per node: node, op_type, status, kernel, kernel_op, median_us, min_us,
  * max_us, share (a header line first): the kernel making the node's output, as
