@@ -281,8 +281,19 @@ test_problems_all_listed (void)
   guint n = g_list_model_get_n_items (rows);
   g_autoptr (OnyxProblemRow) last = NULL;
   const OnyxProblem *problem;
+  guint n_listed = 0;
 
-  g_assert_cmpuint (n, ==, problems (window)->len);
+  /* Every problem is listed: each dangling input on its own row (its message names
+   * two numbers, its node's and its tensor's), the alike rest gathered. */
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (OnyxProblemRow) row = g_list_model_get_item (rows, i);
+      n_listed += onyx_problem_row_get_n_problems (row);
+      if (i < N_EXTRA_BROKEN)
+        g_assert_cmpuint (onyx_problem_row_get_n_problems (row), ==, 1);
+    }
+  g_assert_cmpuint (n_listed, ==, problems (window)->len);
+  g_assert_cmpuint (n, <, problems (window)->len);
   g_assert_cmpuint (n_of_kind (window, ONYX_PROBLEM_DANGLING_INPUT), ==, N_EXTRA_BROKEN);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "problems.show", NULL));
   wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
@@ -600,7 +611,8 @@ write_kv_cache_model (void)
 
 /* A decoder's 40 KV-cache inputs are one row of the model's page, opened on demand
  * and still open after an edit; the problems an edit leaves as they were keep their
- * rows (remade, dozens of them stalled the window after every edit). */
+ * rows (remade, dozens of them stalled the window after every edit), those alike
+ * gathered. */
 static void
 test_many_inputs (void)
 {
@@ -623,7 +635,9 @@ test_many_inputs (void)
   snapshot_to_png (GTK_WIDGET (test_properties (window)), "test-app-problems-kv-inputs.png");
 
   n = n_rows (window);
-  g_assert_cmpuint (n, >=, 40);
+  /* 40 problems alike (one an input), on fewer rows. */
+  g_assert_cmpuint (problems (window)->len, >=, 40);
+  g_assert_cmpuint (n, <, problems (window)->len);
   first_row = g_list_model_get_item (rows, 0);
   last_row = g_list_model_get_item (rows, n - 1);
   g_assert_true (onyx_edit_set_node_name (onyx_window_get_document (window),
@@ -647,6 +661,55 @@ test_many_inputs (void)
   g_unlink (path);
 }
 
+/* A fault repeated on every layer is one row: bypassing the Cast of the attention
+ * mask's length leaves each layer's GroupQueryAttention an int64 seqlens_k. The row
+ * says how many, in the layers' range, and a click goes through them in turn. */
+static void
+test_problems_alike (void)
+{
+  g_autofree char *path = test_data_path ("llm_stack.onnx");
+  OnyxWindow *window = open_model_window (path);
+  OnyxDocument *doc = onyx_window_get_document (window);
+  Onnx__GraphProto *graph = onyx_document_get_proto (doc)->graph;
+  GListModel *rows = onyx_problems_pane_get_rows (test_problems_pane (window));
+  g_autoptr (OnyxProblemRow) row = NULL;
+  Onnx__NodeProto *cast = NULL, *first, *second;
+  guint n_before = n_rows (window), n_alike = 0;
+
+  for (size_t i = 0; i < graph->n_node; i++)
+    if (g_strcmp0 (graph->node[i]->name, "/model/attn_mask_reformat/attn_mask_subgraph/Sub/Cast") == 0)
+      cast = graph->node[i];
+  g_assert_nonnull (cast);
+  g_assert_true (onyx_edit_bypass_node (doc, cast, 0, NULL));
+  onyx_view_state_settle (test_state (window));
+  wait_for_layout (window);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (OnyxProblemRow) one = g_list_model_get_item (rows, i);
+      g_test_message ("%u × %s", onyx_problem_row_get_n_problems (one), onyx_problem_row_get_message (one));
+      if (onyx_problem_row_get_n_problems (one) > 1)
+        {
+          n_alike++;
+          g_set_object (&row, one);
+        }
+    }
+  g_assert_cmpuint (n_alike, ==, 1);
+  g_assert_cmpuint (onyx_problem_row_get_n_problems (row), ==, 8);
+  g_assert_nonnull (strstr (onyx_problem_row_get_message (row), "/model/layers.0–7/attn/GroupQueryAttention"));
+  /* One row more than before, not eight. */
+  g_assert_cmpuint (n_rows (window), ==, n_before + 1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "problems.show", NULL));
+  wait_for_revealer (window, test_revealer_of (test_problems_pane (window)));
+  g_assert_cmpuint (snapshot_to_png (GTK_WIDGET (window), "test-app-problems-alike.png"), >, 2000);
+  test_activate_list_row (test_problems_pane (window), 0);
+  first = onyx_view_state_get_selected_node (test_state (window));
+  g_assert_cmpstr (first->name, ==, "/model/layers.0/attn/GroupQueryAttention");
+  test_activate_list_row (test_problems_pane (window), 0);
+  second = onyx_view_state_get_selected_node (test_state (window));
+  g_assert_cmpstr (second->name, ==, "/model/layers.1/attn/GroupQueryAttention");
+  close_window (window);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -666,6 +729,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-problems/folded-constant", test_problem_on_folded_constant);
   g_test_add_func ("/app-problems/onnxruntime", test_onnxruntime_operators);
   g_test_add_func ("/app-problems/many-inputs", test_many_inputs);
+  g_test_add_func ("/app-problems/alike", test_problems_alike);
   status = g_test_run ();
   test_private_xdg_folders_remove (home);
   return status;

@@ -3,6 +3,7 @@
 #include <locale.h>
 
 #include "onyx-name-family.h"
+#include "onyx-text-family.h"
 #include "onyx-text.h"
 
 /* Rounded to three digits or so, with the unit that keeps the number below 1000. */
@@ -95,6 +96,56 @@ test_families_join (void)
   g_assert_cmpstr (none, ==, "… and 3 more");
 }
 
+/* 80 problems alike but for their layer read as one; the others stay as they are. */
+static void
+test_text_families (void)
+{
+  g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) families = NULL;
+  const OnyxTextFamily *family;
+
+  g_ptr_array_add (texts, g_strdup ("model: uses 4 operators"));
+  for (guint i = 0; i < 80; i++)
+    {
+      /* Two per layer, the second alike too: two families, each of one place. */
+      g_ptr_array_add (texts, g_strdup_printf ("input k 'a/Cast/output_0' of /model/layers.%u/attn/GQA is int64", i));
+      g_ptr_array_add (texts, g_strdup_printf ("input t 'a/Cast/output_0' of /model/layers.%u/attn/GQA is int64", i));
+    }
+  g_ptr_array_add (texts, g_strdup ("layers.3 and layers.5 differ"));
+  g_ptr_array_add (texts, g_strdup ("layers.3 and layers.9 differ"));
+  g_ptr_array_add (texts, g_strdup ("layers.7 and layers.9 differ"));
+  families = onyx_text_families ((const char *const *) texts->pdata, texts->len, 3);
+  for (guint f = 0; f < families->len; f++)
+    g_test_message ("%u × %s", ((OnyxTextFamily *) families->pdata[f])->members->len,
+                    ((OnyxTextFamily *) families->pdata[f])->text);
+  g_assert_cmpuint (families->len, ==, 6);
+  family = families->pdata[0];
+  g_assert_cmpuint (family->members->len, ==, 1);
+  g_assert_cmpstr (family->text, ==, "model: uses 4 operators");
+  family = families->pdata[1];
+  g_assert_cmpuint (family->members->len, ==, 80);
+  g_assert_cmpuint (g_array_index (family->members, guint, 1), ==, 3);
+  g_assert_cmpstr (family->text, ==, "input k 'a/Cast/output_0' of /model/layers.0–79/attn/GQA is int64");
+  family = families->pdata[2];
+  g_assert_cmpstr (family->text, ==, "input t 'a/Cast/output_0' of /model/layers.0–79/attn/GQA is int64");
+  /* Two alike at each place, fewer than 3: each stays itself. */
+  for (guint f = 3; f < 6; f++)
+    g_assert_cmpuint (((OnyxTextFamily *) families->pdata[f])->members->len, ==, 1);
+  g_clear_pointer (&families, g_ptr_array_unref);
+
+  /* Gaps read as ranges, four and more as "…". */
+  g_ptr_array_set_size (texts, 0);
+  for (guint i = 0; i < 20; i++)
+    if (i != 6 && i != 9 && i != 11)
+      g_ptr_array_add (texts, g_strdup_printf ("x%u.y", i));
+  families = onyx_text_families ((const char *const *) texts->pdata, texts->len, 2);
+  g_assert_cmpuint (families->len, ==, 1);
+  g_assert_cmpstr (((OnyxTextFamily *) families->pdata[0])->text, ==, "x0–5, 7–8, 10, ….y");
+  g_clear_pointer (&families, g_ptr_array_unref);
+  families = onyx_text_families (NULL, 0, 2);
+  g_assert_cmpuint (families->len, ==, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -102,5 +153,6 @@ main (int argc, char **argv)
   g_test_add_func ("/text/count/plain", test_count_plain);
   g_test_add_func ("/text/count/localized", test_count_localized);
   g_test_add_func ("/text/families-join", test_families_join);
+  g_test_add_func ("/text/text-families", test_text_families);
   return g_test_run ();
 }

@@ -114,6 +114,23 @@ class GenaiLLM(unittest.TestCase):
                                       "MatMulNBits, SimplifiedLayerNormalization, "
                                       "SkipSimplifiedLayerNormalization): the model runs on ONNX Runtime"])
 
+    def test_check_says_a_fault_of_every_layer_once(self):
+        """The Cast of the mask's length bypassed, each layer's GroupQueryAttention reads an
+        int64 seqlens_k: one line for the layers, the count kept whole (--json lists each)."""
+        broken = os.path.join(self.tmp, "broken.onnx")
+        run = cli("edit", self.path, "-o", broken, "--bypass", "/model/attn_mask_reformat/attn_mask_subgraph/Sub/Cast")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        run = cli("check", broken)
+        self.assertEqual(run.returncode, 1, run.stderr)
+        errors = [line for line in run.stdout.splitlines() if ": error: " in line]
+        self.assertEqual(len(errors), 1, run.stdout)
+        self.assertIn("of /model/layers.0–3/attn/GroupQueryAttention is tensor(int64)", errors[0])
+        self.assertIn("(4 alike)", run.stdout)
+        self.assertIn("4 errors", run.stdout)
+        report = json.loads(cli("check", broken, "--json").stdout)
+        self.assertEqual(report["errors"], 4)
+        self.assertEqual(len([p for p in report["problems"] if p["severity"] == "error"]), 4)
+
     def test_run_with_no_input_options_makes_meaningful_inputs(self):
         """Token ids within the vocabulary, a mask of ones, a cache of 4 past tokens for 4
         new ones (total 8): GroupQueryAttention gets lengths that agree, so no NaN and

@@ -7,8 +7,14 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "onyx-canvas.h"
+#include "onyx-text-family.h"
+
+/* Problems alike but for one number (the same fault on every layer), this many and
+ * more, are one row. */
+#define MIN_ALIKE 3
 
 struct _OnyxProblemsPane {
   GtkBox parent_instance;
@@ -22,10 +28,13 @@ struct _OnyxProblemsPane {
   GSimpleActionGroup *actions;
 };
 
-/* One problem as the list shows it, made when the problems are set. */
+/* One problem as the list shows it, or problems alike but for a number ("…
+ * /model/layers.0–79/attn/…"), made when the problems are set. */
 struct _OnyxProblemRow {
   GObject parent_instance;
-  guint problem;
+  guint problem;                /* the first of `members` */
+  GArray *members;              /* guint: the problems' indexes in the document's list */
+  guint next;                   /* the member activating the row selects next */
   OnyxProblemKind kind;
   OnyxProblemSeverity severity;
   char *message;
@@ -41,6 +50,7 @@ onyx_problem_row_finalize (GObject *object)
 
   g_free (self->message);
   g_free (self->where);
+  g_clear_pointer (&self->members, g_array_unref);
   G_OBJECT_CLASS (onyx_problem_row_parent_class)->finalize (object);
 }
 
@@ -67,6 +77,13 @@ onyx_problem_row_get_message (OnyxProblemRow *self)
 {
   g_return_val_if_fail (ONYX_IS_PROBLEM_ROW (self), NULL);
   return self->message;
+}
+
+guint
+onyx_problem_row_get_n_problems (OnyxProblemRow *self)
+{
+  g_return_val_if_fail (ONYX_IS_PROBLEM_ROW (self), 0);
+  return self->members->len;
 }
 
 G_DEFINE_FINAL_TYPE (OnyxProblemsPane, onyx_problems_pane, GTK_TYPE_BOX)
@@ -125,17 +142,77 @@ problem_where (const OnyxProblem *problem)
   return where->len > 0 ? g_strdup (where->str) : NULL;
 }
 
+/* The members' places as one: their common text, or their family's ("Node
+ * /model/layers.0–79/attn/GroupQueryAttention"), or NULL when they differ more. */
+static char *
+family_where (GPtrArray *wheres)
+{
+  g_autoptr (GPtrArray) families = NULL;
+  gboolean same = TRUE;
+
+  for (guint i = 1; i < wheres->len && same; i++)
+    same = g_strcmp0 (wheres->pdata[0], wheres->pdata[i]) == 0;
+  if (same)
+    return g_strdup (wheres->pdata[0]);
+  families = onyx_text_families ((const char *const *) wheres->pdata, wheres->len, wheres->len);
+  return families->len == 1 ? g_strdup (((OnyxTextFamily *) families->pdata[0])->text) : NULL;
+}
+
+/* The row of a family of problems (`indexes` maps its members to the list's). */
 static OnyxProblemRow *
-problem_row_new (const OnyxProblem *problem, guint index)
+problem_row_new (GPtrArray *problems, const OnyxTextFamily *family, const guint *indexes)
 {
   OnyxProblemRow *row = g_object_new (ONYX_TYPE_PROBLEM_ROW, NULL);
+  g_autoptr (GPtrArray) wheres = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *where = NULL;
+  const OnyxProblem *first;
 
-  row->problem = index;
-  row->kind = problem->kind;
-  row->severity = problem->severity;
-  row->message = g_strdup (problem->message);
-  row->where = problem_where (problem);
+  row->members = g_array_sized_new (FALSE, FALSE, sizeof (guint), family->members->len);
+  for (guint m = 0; m < family->members->len; m++)
+    {
+      guint index = indexes[g_array_index (family->members, guint, m)];
+      g_array_append_val (row->members, index);
+      g_ptr_array_add (wheres, problem_where (g_ptr_array_index (problems, index)));
+    }
+  row->problem = g_array_index (row->members, guint, 0);
+  first = g_ptr_array_index (problems, row->problem);
+  row->kind = first->kind;
+  row->severity = first->severity;
+  /* The family's text is the kind's name, then the message. */
+  row->message = g_strdup (strchr (family->text, '\x1f') + 1);
+  where = family_where (wheres);
+  if (row->members->len == 1)
+    row->where = g_steal_pointer (&where);
+  else if (where != NULL)
+    /* Translators: problems alike but for a number, "80 alike · Node /model/layers.0–79/…" */
+    row->where = g_strdup_printf (ngettext ("%u alike · %s", "%u alike · %s", row->members->len),
+                                  row->members->len, where);
+  else
+    row->where = g_strdup_printf (ngettext ("%u alike", "%u alike", row->members->len), row->members->len);
   return row;
+}
+
+/* The rows of one severity: problems alike gathered. */
+static void
+add_rows (GPtrArray *rows, GPtrArray *problems, OnyxProblemSeverity severity, guint *count)
+{
+  g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) indexes = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr (GPtrArray) families = NULL;
+
+  for (guint i = 0; problems != NULL && i < problems->len; i++)
+    {
+      const OnyxProblem *p = g_ptr_array_index (problems, i);
+      if (p->severity != severity)
+        continue;
+      /* Alike: of the same kind, the message the same but for a number. */
+      g_ptr_array_add (texts, g_strdup_printf ("%s\x1f%s", onyx_problem_kind_name (p->kind), p->message));
+      g_array_append_val (indexes, i);
+    }
+  *count = texts->len;
+  families = onyx_text_families ((const char *const *) texts->pdata, texts->len, MIN_ALIKE);
+  for (guint f = 0; f < families->len; f++)
+    g_ptr_array_add (rows, problem_row_new (problems, families->pdata[f], (const guint *) indexes->data));
 }
 
 /* The row's whole message, asked when the pointer rests on it: setting a tooltip's
@@ -246,7 +323,8 @@ bind_row (GtkSignalListItemFactory *factory, GtkListItem *item)
 static gboolean
 row_looks_same (const OnyxProblemRow *a, const OnyxProblemRow *b)
 {
-  return a->severity == b->severity && g_str_equal (a->message, b->message) && g_strcmp0 (a->where, b->where) == 0;
+  return a->severity == b->severity && g_str_equal (a->message, b->message) && g_strcmp0 (a->where, b->where) == 0 &&
+         a->members->len == b->members->len;
 }
 
 /* Only the rows between the unchanged first and last ones are replaced; those keep
@@ -261,6 +339,8 @@ keep_row (GListStore *store, guint position, const OnyxProblemRow *row)
   if (!row_looks_same (old, row))
     return FALSE;
   old->problem = row->problem;
+  g_array_unref (old->members);
+  old->members = g_array_ref (row->members);
   return TRUE;
 }
 
@@ -290,14 +370,7 @@ onyx_problems_pane_set_problems (OnyxProblemsPane *self, GPtrArray *problems)
   g_return_if_fail (ONYX_IS_PROBLEMS_PANE (self));
   /* Errors first, then warnings, then the rest; graph order within each. */
   for (int severity = ONYX_PROBLEM_ERROR; severity <= ONYX_PROBLEM_INFO; severity++)
-    for (guint i = 0; i < n; i++)
-      {
-        const OnyxProblem *p = g_ptr_array_index (problems, i);
-        if ((int) p->severity != severity)
-          continue;
-        counts[severity]++;
-        g_ptr_array_add (rows, problem_row_new (p, i));
-      }
+    add_rows (rows, problems, severity, &counts[severity]);
   replace_rows (self->rows, rows);
   if (n == 0)
     title = g_strdup (_("No Problems"));
@@ -429,10 +502,16 @@ activate_cb (OnyxProblemsPane *self, guint position)
   OnyxDocument *document = onyx_view_state_get_document (self->state);
   const OnyxProblem *problem;
   OnyxGraphIndex *index;
+  guint member;
 
-  if (row == NULL || problems == NULL || row->problem >= problems->len)
+  if (row == NULL || problems == NULL)
     return;
-  problem = g_ptr_array_index (problems, row->problem);
+  /* A row of problems alike selects them in turn. */
+  member = g_array_index (row->members, guint, row->next);
+  row->next = (row->next + 1) % row->members->len;
+  if (member >= problems->len)
+    return;
+  problem = g_ptr_array_index (problems, member);
   /* Nodes of subgraphs are shown in their graph; functions' are not edited, and
    * stay a text. */
   if (problem->node_proto != NULL && onyx_document_contains_node (document, (Onnx__NodeProto *) problem->node_proto))

@@ -24,7 +24,7 @@ gboolean    onyx_problems_pane_get_revealed (OnyxProblemsPane *self);
 void        onyx_problems_pane_set_problems (OnyxProblemsPane *self,
                                              GPtrArray        *problems);
 /* The rows (OnyxProblemRow), errors first, then warnings, then notes; activating one
- * (a click) selects what it concerns. */
+ * (a click) selects what it concerns; a row of problems alike, each in turn. */
 GListModel *onyx_problems_pane_get_rows     (OnyxProblemsPane *self);
 
 #define ONYX_TYPE_PROBLEM_ROW (onyx_problem_row_get_type ())
@@ -33,6 +33,8 @@ G_DECLARE_FINAL_TYPE (OnyxProblemRow, onyx_problem_row, ONYX, PROBLEM_ROW, GObje
 guint       onyx_problem_row_get_problem    (OnyxProblemRow   *self);
 /* Its message, also the row's tooltip. */
 const char *onyx_problem_row_get_message    (OnyxProblemRow   *self);
+/* How many problems the row stands for: 1, or those alike but for a number. */
+guint       onyx_problem_row_get_n_problems (OnyxProblemRow   *self);
 
 /* The icon and the style class ("error", "warning", "dim-label") of a severity,
  * for the list, the header bar and the properties panel alike. */

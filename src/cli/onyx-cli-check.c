@@ -1,5 +1,6 @@
 /* onyx-cli check. */
 #include <stdio.h>
+#include <string.h>
 
 #include "onyx-cli.h"
 #include "onyx-diagnose.h"
@@ -7,6 +8,7 @@
 #include "onyx-model.h"
 #include "onyx-quant.h"
 #include "onyx-types.h"
+#include "onyx-text-family.h"
 #include "onyx-text.h"
 
 static const char *
@@ -105,15 +107,15 @@ print_dims_text (OnyxModel *model, GPtrArray *dims)
  * --json. */
 #define MAX_DETAIL_LINES 3
 
+/* A problem, or `n_alike` alike but for a number, said in `text` (graph: message). */
 static void
-print_problem_text (OnyxModel *model, const OnyxProblem *problem)
+print_problem_text (OnyxModel *model, const OnyxProblem *problem, const char *text, guint n_alike)
 {
   g_auto (GStrv) lines = problem->detail != NULL ? g_strsplit (problem->detail, "\n", -1) : NULL;
   guint n_lines = lines != NULL ? g_strv_length (lines) : 0;
-
-  g_autofree char *line = g_strdup_printf ("%s: %s: %s: %s", onyx_model_get_display_name (model),
-                                           severity_name (problem->severity), problem->graph,
-                                           problem->message);
+  g_autofree char *alike = n_alike > 1 ? g_strdup_printf (" (%u alike)", n_alike) : NULL;
+  g_autofree char *line = g_strdup_printf ("%s: %s: %s%s", onyx_model_get_display_name (model),
+                                           severity_name (problem->severity), text, alike != NULL ? alike : "");
 
   onyx_cli_print_long (line, 2);
   for (guint i = 0; i < n_lines && i < MAX_DETAIL_LINES; i++)
@@ -122,6 +124,33 @@ print_problem_text (OnyxModel *model, const OnyxProblem *problem)
     printf ("  (%u more from ONNX: --json lists them)\n", n_lines - MAX_DETAIL_LINES);
   if (problem->see != NULL)
     printf ("  see %s\n", problem->see);
+}
+
+/* Problems alike but for a number (the same fault on every layer), this many and
+ * more, are said once. */
+#define MIN_ALIKE 3
+
+/* The problems in order, those alike gathered: "…of /model/layers.0–79/attn/… (80 alike)". */
+static void
+print_problems_text (OnyxModel *model, GPtrArray *problems)
+{
+  g_autoptr (GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) families = NULL;
+
+  for (guint i = 0; i < problems->len; i++)
+    {
+      const OnyxProblem *problem = problems->pdata[i];
+      /* (The severity first, never told apart by a number.) */
+      g_ptr_array_add (texts, g_strdup_printf ("%s\x1f%s: %s", severity_name (problem->severity), problem->graph,
+                                               problem->message));
+    }
+  families = onyx_text_families ((const char *const *) texts->pdata, texts->len, MIN_ALIKE);
+  for (guint f = 0; f < families->len; f++)
+    {
+      const OnyxTextFamily *family = families->pdata[f];
+      print_problem_text (model, problems->pdata[g_array_index (family->members, guint, 0)],
+                          strchr (family->text, '\x1f') + 1, family->members->len);
+    }
 }
 
 /* Only the problems of one graph: by its proto, or by name for functions. */
@@ -188,8 +217,8 @@ check_model (OnyxModel *model, OnyxJson *json, gboolean several, gpointer data)
     write_problems_json (json, model, problems, dims, &checks);
   else
     {
-      for (guint i = 0; i < problems->len && !several; i++)
-        print_problem_text (model, problems->pdata[i]);
+      if (!several)
+        print_problems_text (model, problems);
       if (!several)
         print_dims_text (model, dims);
       if (!several && n_quant_checks (&checks) > 0)
