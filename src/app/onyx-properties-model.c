@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "onyx-analysis.h"
 #include "onyx-edits.h"
 #include "onyx-graph-names.h"
 #include "onyx-schema.h"
@@ -105,10 +106,11 @@ void
 onyx_properties_show_model (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
 {
   Onnx__ModelProto *model = onyx_document_get_proto (doc);
-  g_autoptr (OnyxSummary) summary = onyx_summary_new (model);
+  const OnyxSummary *summary = onyx_analysis_summary_of (doc);
   GtkWidget *group;
 
   onyx_properties_begin_page (self);
+  onyx_properties_tag_model_page (self, doc, graph);
   if (graph != NULL && graph != model->graph)
     add_graph_group (self, doc, graph);
   group = onyx_properties_add_group (self, _("Model"));

@@ -24,6 +24,9 @@ struct _OnyxProperties {
  * its values given to the page shown when that is built the same. */
 void       onyx_properties_begin_page    (OnyxProperties *self);
 void       onyx_properties_present_page  (OnyxProperties *self);
+void       onyx_properties_tag_model_page (OnyxProperties   *self,
+                                           OnyxDocument     *doc,
+                                           Onnx__GraphProto *graph);
 GtkWidget *onyx_properties_add_group     (OnyxProperties *self,
                                           const char     *title);
 /* A read-only "key: value" row; the value is escaped and selectable. */

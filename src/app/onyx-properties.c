@@ -45,6 +45,15 @@ onyx_properties_begin_page (OnyxProperties *self)
   self->building = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 18));
 }
 
+static void
+take_tags (GtkWidget *page, GtkWidget *built)
+{
+  g_object_set_data (G_OBJECT (page), "onyx-model-page-document",
+                     g_object_get_data (G_OBJECT (built), "onyx-model-page-document"));
+  g_object_set_data (G_OBJECT (page), "onyx-model-page-graph",
+                     g_object_get_data (G_OBJECT (built), "onyx-model-page-graph"));
+}
+
 /* Shows the page built: the one shown or the one kept when either is built the same,
  * else the new one. The page shown before is kept, hidden. */
 void
@@ -55,9 +64,15 @@ onyx_properties_present_page (OnyxProperties *self)
   GtkWidget *shown = NULL;
 
   if (self->page != NULL && onyx_page_shape_take_values (built, self->page))
-    return;
+    {
+      take_tags (self->page, page);
+      return;
+    }
   if (self->kept != NULL && onyx_page_shape_take_values (built, self->kept))
-    shown = g_steal_pointer (&self->kept);
+    {
+      take_tags (self->kept, page);
+      shown = g_steal_pointer (&self->kept);
+    }
   else
     {
       shown = page;
@@ -68,6 +83,38 @@ onyx_properties_present_page (OnyxProperties *self)
   if (self->page != NULL)
     gtk_widget_set_visible (self->kept = self->page, FALSE);
   gtk_widget_set_visible (self->page = shown, TRUE);
+}
+
+/* The page being built is the model's page of `doc` with `graph` shown: what the panel
+ * shows again, as it was, while a step's analysis is made (onyx-properties-model.c). */
+void
+onyx_properties_tag_model_page (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
+{
+  g_object_set_data (G_OBJECT (self->building), "onyx-model-page-document", doc);
+  g_object_set_data (G_OBJECT (self->building), "onyx-model-page-graph", graph);
+}
+
+static gboolean
+is_model_page (GtkWidget *page, OnyxDocument *doc, Onnx__GraphProto *graph)
+{
+  return page != NULL && g_object_get_data (G_OBJECT (page), "onyx-model-page-document") == doc &&
+         g_object_get_data (G_OBJECT (page), "onyx-model-page-graph") == graph;
+}
+
+/* Shows the model's page already built (shown, or kept hidden), as it was; FALSE when
+ * there is none. */
+static gboolean
+show_built_model_page (OnyxProperties *self, OnyxDocument *doc, Onnx__GraphProto *graph)
+{
+  GtkWidget *kept = self->kept;
+
+  if (is_model_page (self->page, doc, graph))
+    return TRUE;
+  if (!is_model_page (kept, doc, graph))
+    return FALSE;
+  gtk_widget_set_visible (self->kept = self->page, FALSE);
+  gtk_widget_set_visible (self->page = kept, TRUE);
+  return TRUE;
 }
 
 GtkWidget *
@@ -710,17 +757,22 @@ document_changed_cb (OnyxProperties *self)
     refresh (self);
 }
 
-/* Whether the model's page waits for the step's quantization, made by its analysis:
- * a quantized model's page is made once, when it comes (made twice, an int4 LLM's
- * page took its step over 33 ms). */
+/* Whether the model's page waits for the step's analysis, which makes its counts and
+ * quantization: made once, when it comes (made twice a step, an int4 LLM's page took
+ * its step over 33 ms). Meanwhile the page as it was shows. */
 static gboolean
 model_page_waits (OnyxProperties *self)
 {
-  OnyxDocument *document = onyx_view_state_get_document (self->state);
+  return onyx_view_state_get_selection (self->state) == ONYX_SELECTION_MODEL &&
+         onyx_view_state_get_document (self->state) != NULL && onyx_view_state_is_analysing (self->state);
+}
 
-  return onyx_view_state_get_selection (self->state) == ONYX_SELECTION_MODEL && document != NULL &&
-         onyx_quant_is_pending (document) &&
-         onyx_quant_graph_may_be_quantized (onyx_document_get_proto (document)->graph);
+static void
+selection_changed_cb (OnyxProperties *self)
+{
+  if (!model_page_waits (self) ||
+      !show_built_model_page (self, onyx_view_state_get_document (self->state), onyx_view_state_get_graph (self->state)))
+    refresh (self);
 }
 
 static void
@@ -730,27 +782,15 @@ settled_cb (OnyxProperties *self)
     refresh (self);
 }
 
-/* A step's inferred types (the node's page said "…" for them meanwhile); the model's
- * page shows recorded types only, but the model's quantization. */
-static void
-analysed_cb (OnyxProperties *self)
-{
-  OnyxDocument *document = onyx_view_state_get_document (self->state);
-
-  if (onyx_view_state_get_selection (self->state) != ONYX_SELECTION_MODEL ||
-      (document != NULL && onyx_quant_peek_document (document) != NULL))
-    refresh (self);
-}
-
 void
 onyx_properties_set_state (OnyxProperties *self, OnyxViewState *state)
 {
   g_return_if_fail (ONYX_IS_PROPERTIES (self) && self->state == NULL);
   self->state = g_object_ref (state);
-  g_signal_connect_object (state, "notify::selection", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::selection", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "notify::document", G_CALLBACK (document_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "settled", G_CALLBACK (settled_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (state, "analysed", G_CALLBACK (analysed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "analysed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "profile-changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
 }
 

@@ -631,6 +631,12 @@ analysed (OnyxJob *job, gpointer result, const GError *error, gpointer owner)
   g_signal_emit (self, signals[SIGNAL_ANALYSED], 0);
 }
 
+gboolean
+onyx_view_state_is_analysing (OnyxViewState *self)
+{
+  return self->analysis != NULL;
+}
+
 static gboolean
 settle_cb (gpointer data)
 {
@@ -666,13 +672,14 @@ document_changed_cb (OnyxViewState *self, const OnyxChange *change)
       return;
     }
   self->layout_due = TRUE;
+  /* Edits wait while the document is frozen: no step comes before this one's
+   * analysis is done. Started first: the parts that hear of the step know it is
+   * under way. */
+  g_return_if_fail (self->analysis == NULL);
+  self->analysis = onyx_jobs_start (self->jobs, &spec);
   check_graph (self);
   check_selection (self);
   g_signal_emit (self, signals[SIGNAL_STEPPED], 0, change);
-  /* Edits wait while the document is frozen: no step comes before this one's
-   * analysis is done. */
-  g_return_if_fail (self->analysis == NULL);
-  self->analysis = onyx_jobs_start (self->jobs, &spec);
   /* The step shows first; what depends on the whole model's problems (the Problems
    * list, the panel) follows in a main-loop turn of its own, after the frame. */
   schedule_settle (self, G_PRIORITY_LOW);

@@ -218,6 +218,8 @@ gboolean          onyx_view_state_profile_is_current (OnyxViewState  *self);
 
 /* ---- Editing ---- */
 
+/* A step's analysis (shapes, validation, counts) is being made. */
+gboolean          onyx_view_state_is_analysing   (OnyxViewState  *self);
 /* A document is shown, no thread reads it and no layout is being made. */
 gboolean          onyx_view_state_is_editable    (OnyxViewState  *self);
 /* The events of the order after an edit run now, not in the idle they wait for

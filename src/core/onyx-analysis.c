@@ -5,6 +5,7 @@
 #include "onyx-problem-list.h"
 #include "onyx-quant.h"
 #include "onyx-shapes.h"
+#include "onyx-summary.h"
 #include "onyx-validate.h"
 
 struct _OnyxAnalysis {
@@ -12,6 +13,7 @@ struct _OnyxAnalysis {
   OnyxShapes *shapes;
   GPtrArray *validation;
   OnyxQuant *quant;
+  OnyxSummary *summary;
 };
 
 OnyxAnalysis *
@@ -27,6 +29,10 @@ onyx_analysis_run (OnyxDocument *document)
   analysis->validation = onyx_validate_model (proto);
   /* Tens of ms on an int4 LLM, reading its scales. */
   analysis->quant = onyx_quant_new_if_any (proto, onyx_model_get_base_dir (onyx_document_get_model (document)));
+  if (analysis->quant != NULL)
+    onyx_quant_get_summary (analysis->quant);
+  /* The model panel's counts: a walk of every message, again tens of ms. */
+  analysis->summary = onyx_summary_new (proto);
   return analysis;
 }
 
@@ -34,7 +40,9 @@ gboolean
 onyx_analysis_offer (OnyxAnalysis *analysis, OnyxDocument *document)
 {
   if (!onyx_document_offer_shapes (document, analysis->shapes, analysis->revision) ||
-      !onyx_quant_offer (document, g_steal_pointer (&analysis->quant), analysis->revision))
+      !onyx_quant_offer (document, g_steal_pointer (&analysis->quant), analysis->revision) ||
+      !onyx_document_keep_derived (document, "summary", analysis->revision, g_steal_pointer (&analysis->summary),
+                                   (GDestroyNotify) onyx_summary_free))
     return FALSE;
   return onyx_document_offer_validation (document, g_steal_pointer (&analysis->validation), analysis->revision);
 }
@@ -53,7 +61,22 @@ onyx_analysis_free (OnyxAnalysis *analysis)
   g_clear_pointer (&analysis->shapes, onyx_shapes_unref);
   g_clear_pointer (&analysis->validation, g_ptr_array_unref);
   g_clear_pointer (&analysis->quant, onyx_quant_free);
+  g_clear_pointer (&analysis->summary, onyx_summary_free);
   g_free (analysis);
+}
+
+const OnyxSummary *
+onyx_analysis_summary_of (OnyxDocument *document)
+{
+  OnyxSummary *summary = onyx_document_get_derived (document, "summary");
+
+  if (summary == NULL)
+    {
+      summary = onyx_summary_new (onyx_document_get_proto (document));
+      onyx_document_keep_derived (document, "summary", onyx_document_get_revision (document), summary,
+                                  (GDestroyNotify) onyx_summary_free);
+    }
+  return summary;
 }
 
 static gpointer

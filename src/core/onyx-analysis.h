@@ -1,6 +1,7 @@
 /* onyx-analysis.h: what is worked out of a whole model when it opens and after each
  * change of a document — its shapes (ONNX's inference, which label the edges and type every
- * tensor), its validation and its quantization (onyx_quant_peek_document) — made off
+ * tensor), its validation, its quantization (onyx_quant_peek_document) and its counts
+ * (onyx_analysis_summary_of) — made off
  * the document's thread while the document is frozen, then offered back for the
  * revision it was made of. The app runs it after every edit, before the layout
  * (onyx-view-state.c); anything that edits a document and then wants them can. */
@@ -9,6 +10,7 @@
 #include "onyx-document.h"
 #include "onyx-layout.h"
 #include "onyx-problem-list.h"
+#include "onyx-summary.h"
 
 G_BEGIN_DECLS
 
@@ -23,6 +25,9 @@ OnyxAnalysis *onyx_analysis_run    (OnyxDocument *document);
 gboolean      onyx_analysis_offer  (OnyxAnalysis *analysis,
                                     OnyxDocument *document);
 guint64       onyx_analysis_get_revision (OnyxAnalysis *analysis);
+/* The model's counts (onyx_summary_new) at the document's revision: the analysis's,
+ * or made now and kept until the next change. Borrowed. */
+const OnyxSummary *onyx_analysis_summary_of (OnyxDocument *document);
 void          onyx_analysis_free   (OnyxAnalysis *analysis);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxAnalysis, onyx_analysis_free)
