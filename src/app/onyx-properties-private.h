@@ -18,6 +18,7 @@ struct _OnyxProperties {
   GtkWidget *kept;                /* the one shown before, hidden: the model's page is
                                    * shown again after each edit of a node */
   GtkWidget *building;            /* the next page, while a show_* function fills it */
+  gboolean disposed;
 };
 
 /* A page is built (begin), filled with groups of rows, then presented: shown, or

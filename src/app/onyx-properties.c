@@ -16,6 +16,7 @@
 #include "onyx-problems-pane.h"
 #include "onyx-quant.h"
 #include "onyx-row-layout.h"
+#include "onyx-spare-rows.h"
 #include "onyx-schema.h"
 #include "onyx-shapes.h"
 #include "onyx-summary.h"
@@ -66,11 +67,13 @@ onyx_properties_present_page (OnyxProperties *self)
   if (self->page != NULL && onyx_page_shape_take_values (built, self->page))
     {
       take_tags (self->page, page);
+      onyx_spare_rows_keep (page);
       return;
     }
   if (self->kept != NULL && onyx_page_shape_take_values (built, self->kept))
     {
       take_tags (self->kept, page);
+      onyx_spare_rows_keep (page);
       shown = g_steal_pointer (&self->kept);
     }
   else
@@ -79,7 +82,10 @@ onyx_properties_present_page (OnyxProperties *self)
       gtk_box_append (GTK_BOX (self), page);
     }
   if (self->kept != NULL)
-    gtk_box_remove (GTK_BOX (self), g_steal_pointer (&self->kept));
+    {
+      onyx_spare_rows_keep (self->kept);
+      gtk_box_remove (GTK_BOX (self), g_steal_pointer (&self->kept));
+    }
   if (self->page != NULL)
     gtk_widget_set_visible (self->kept = self->page, FALSE);
   gtk_widget_set_visible (self->page = shown, TRUE);
@@ -131,14 +137,19 @@ onyx_properties_add_group (OnyxProperties *self, const char *title)
 static GtkWidget *
 new_row (const char *title, const char *value)
 {
-  GtkWidget *row = adw_action_row_new ();
   g_autofree char *escaped = g_markup_escape_text (value != NULL ? value : "", -1);
+  GtkWidget *row = onyx_spare_rows_take ();
 
+  if (row == NULL)
+    {
+      row = adw_action_row_new ();
+      adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 12);
+      gtk_widget_add_css_class (row, "property");
+      onyx_row_layout_stack_labels (row);
+      onyx_spare_rows_mark (row);
+    }
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 12);
-  gtk_widget_add_css_class (row, "property");
-  onyx_row_layout_stack_labels (row);
   return row;
 }
 
@@ -799,6 +810,10 @@ onyx_properties_dispose (GObject *object)
 {
   OnyxProperties *self = ONYX_PROPERTIES (object);
 
+  if (!self->disposed)
+    onyx_spare_rows_release ();
+  self->disposed = TRUE;
+
   self->problems = NULL;
   g_clear_object (&self->state);
   G_OBJECT_CLASS (onyx_properties_parent_class)->dispose (object);
@@ -814,6 +829,7 @@ onyx_properties_class_init (OnyxPropertiesClass *klass)
 static void
 onyx_properties_init (OnyxProperties *self)
 {
+  onyx_spare_rows_hold ();
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 18);
   gtk_widget_set_margin_start (GTK_WIDGET (self), 12);

@@ -56,6 +56,14 @@ find_subtitle (GtkWidget *widget)
   return NULL;
 }
 
+GtkWidget *
+onyx_row_layout_title_box (GtkWidget *row)
+{
+  GtkWidget *subtitle = find_subtitle (row);
+
+  return subtitle != NULL ? gtk_widget_get_parent (subtitle) : NULL;
+}
+
 void
 onyx_row_layout_stack_labels (GtkWidget *row)
 {
