@@ -82,7 +82,14 @@ onyx_analysis_summary_of (OnyxDocument *document)
 static gpointer
 list_problems (gpointer document)
 {
-  return onyx_problem_list_new (document);
+  OnyxProblemList *problems = onyx_problem_list_new (document);
+  OnyxQuant *quant = onyx_quant_peek_document (document);
+
+  /* What the model's page shows first, made here rather than on the UI thread. */
+  onyx_analysis_summary_of (document);
+  if (quant != NULL)
+    onyx_quant_get_summary (quant);
+  return problems;
 }
 
 OnyxDocument *
