@@ -18,6 +18,8 @@ struct _OnyxProperties {
   GtkWidget *kept;                /* the one shown before, hidden: the model's page is
                                    * shown again after each edit of a node */
   GtkWidget *building;            /* the next page, while a show_* function fills it */
+  GPtrArray *retired;             /* pages no longer shown, to go after the frame */
+  guint drop_retired;             /* idle: they go */
   gboolean disposed;
 };
 

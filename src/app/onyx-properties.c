@@ -55,6 +55,34 @@ take_tags (GtkWidget *page, GtkWidget *built)
                      g_object_get_data (G_OBJECT (built), "onyx-model-page-graph"));
 }
 
+/* Pages no longer shown go in a turn of their own, after the frame (a page of dozens
+ * of rows takes milliseconds to destroy), their plain rows kept for the next. */
+static gboolean
+drop_retired_cb (gpointer data)
+{
+  OnyxProperties *self = data;
+
+  self->drop_retired = 0;
+  for (guint i = 0; i < self->retired->len; i++)
+    {
+      GtkWidget *page = self->retired->pdata[i];
+      onyx_spare_rows_keep (page);
+      if (gtk_widget_get_parent (page) == GTK_WIDGET (self))
+        gtk_box_remove (GTK_BOX (self), page);
+    }
+  g_ptr_array_set_size (self->retired, 0);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+retire_page (OnyxProperties *self, GtkWidget *page)
+{
+  gtk_widget_set_visible (page, FALSE);
+  g_ptr_array_add (self->retired, g_object_ref (page));
+  if (self->drop_retired == 0)
+    self->drop_retired = g_idle_add_full (G_PRIORITY_LOW, drop_retired_cb, self, NULL);
+}
+
 /* Shows the page built: the one shown or the one kept when either is built the same,
  * else the new one. The page shown before is kept, hidden. */
 void
@@ -67,13 +95,13 @@ onyx_properties_present_page (OnyxProperties *self)
   if (self->page != NULL && onyx_page_shape_take_values (built, self->page))
     {
       take_tags (self->page, page);
-      onyx_spare_rows_keep (page);
+      retire_page (self, page);
       return;
     }
   if (self->kept != NULL && onyx_page_shape_take_values (built, self->kept))
     {
       take_tags (self->kept, page);
-      onyx_spare_rows_keep (page);
+      retire_page (self, page);
       shown = g_steal_pointer (&self->kept);
     }
   else
@@ -82,10 +110,7 @@ onyx_properties_present_page (OnyxProperties *self)
       gtk_box_append (GTK_BOX (self), page);
     }
   if (self->kept != NULL)
-    {
-      onyx_spare_rows_keep (self->kept);
-      gtk_box_remove (GTK_BOX (self), g_steal_pointer (&self->kept));
-    }
+    retire_page (self, g_steal_pointer (&self->kept));
   if (self->page != NULL)
     gtk_widget_set_visible (self->kept = self->page, FALSE);
   gtk_widget_set_visible (self->page = shown, TRUE);
@@ -813,6 +838,8 @@ onyx_properties_dispose (GObject *object)
   if (!self->disposed)
     onyx_spare_rows_release ();
   self->disposed = TRUE;
+  g_clear_handle_id (&self->drop_retired, g_source_remove);
+  g_clear_pointer (&self->retired, g_ptr_array_unref);
 
   self->problems = NULL;
   g_clear_object (&self->state);
@@ -830,6 +857,7 @@ static void
 onyx_properties_init (OnyxProperties *self)
 {
   onyx_spare_rows_hold ();
+  self->retired = g_ptr_array_new_with_free_func (g_object_unref);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self), GTK_ORIENTATION_VERTICAL);
   gtk_box_set_spacing (GTK_BOX (self), 18);
   gtk_widget_set_margin_start (GTK_WIDGET (self), 12);
