@@ -42,18 +42,30 @@ allocate_stack (GtkWidget *widget, int width, int height, int baseline)
     }
 }
 
-static GtkWidget *
-find_subtitle (GtkWidget *widget)
+GtkWidget *
+onyx_widget_find_descendant (GtkWidget *widget, gboolean (*matches) (GtkWidget *widget))
 {
-  if (GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "subtitle"))
+  if (matches (widget))
     return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_subtitle (child);
+      GtkWidget *found = onyx_widget_find_descendant (child, matches);
       if (found != NULL)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+is_subtitle (GtkWidget *widget)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_has_css_class (widget, "subtitle");
+}
+
+static GtkWidget *
+find_subtitle (GtkWidget *row)
+{
+  return onyx_widget_find_descendant (row, is_subtitle);
 }
 
 GtkWidget *

@@ -15,6 +15,9 @@ G_BEGIN_DECLS
 /* Gives the title box of `row` (an AdwActionRow) the cheaper layout; nothing when its
  * labels are not where libadwaita 1.2 puts them. */
 void       onyx_row_layout_stack_labels (GtkWidget *row);
+/* The first of `widget` and its descendants, depth first, that `matches`, or NULL. */
+GtkWidget *onyx_widget_find_descendant  (GtkWidget *widget,
+                                         gboolean (*matches) (GtkWidget *widget));
 /* The box of `row`'s title and subtitle labels, or NULL. */
 GtkWidget *onyx_row_layout_title_box    (GtkWidget *row);
 

@@ -76,18 +76,10 @@ is_plain_row (GtkWidget *row)
   return TRUE;
 }
 
-static GtkWidget *
-find_list_box (GtkWidget *widget)
+static gboolean
+is_list_box (GtkWidget *widget)
 {
-  if (GTK_IS_LIST_BOX (widget))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_list_box (child);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
+  return GTK_IS_LIST_BOX (widget);
 }
 
 guint
@@ -111,7 +103,7 @@ onyx_spare_rows_keep (GtkWidget *page)
     spare_rows = g_ptr_array_new ();
   for (GtkWidget *group = gtk_widget_get_first_child (page); group != NULL; group = gtk_widget_get_next_sibling (group))
     {
-      GtkWidget *list = ADW_IS_PREFERENCES_GROUP (group) ? find_list_box (group) : NULL;  /* its rows' */
+      GtkWidget *list = ADW_IS_PREFERENCES_GROUP (group) ? onyx_widget_find_descendant (group, is_list_box) : NULL;  /* its rows' */
       g_ptr_array_set_size (rows, 0);
       for (GtkWidget *row = list != NULL ? gtk_widget_get_first_child (list) : NULL; row != NULL;
            row = gtk_widget_get_next_sibling (row))
