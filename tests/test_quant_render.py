@@ -119,8 +119,9 @@ def quantize_weight(inits, name, axis=None):
 QDQ_OPS = {"Conv", "Relu", "Add", "MaxPool", "GlobalAveragePool", "MatMul", "Transpose", "Softmax"}
 
 
-def quantize_qdq(float_model):
-    """The model as ONNX Runtime's quantize_static writes it in QDQ format."""
+def quantize_qdq(float_model, float_outputs=False):
+    """The model as ONNX Runtime's quantize_static writes it in QDQ format; with
+    `float_outputs`, the graph's outputs left unquantized (a float head)."""
     model = onnx.ModelProto()
     model.CopyFrom(float_model)
     g = model.graph
@@ -157,6 +158,8 @@ def quantize_qdq(float_model):
                 activations.append(name)
     pairs = []
     for name in activations:
+        if float_outputs and name in outputs:
+            continue
         scale, zero = activation_params(name)
         new_inits += [numpy_helper.from_array(np.array(scale), name + "_scale"),
                       numpy_helper.from_array(np.array(zero), name + "_zero_point")]
@@ -343,7 +346,11 @@ class QuantRenderTest(unittest.TestCase):
         self.assertIn("uint8 s=%.3g zp=%d" % (scale, zero), texts)
         self.assertFalse([t for t in texts if t.startswith(("QuantizeLinear", "DequantizeLinear"))])
         self.checks += 3
-        self.assertEqual(self.checks, 15)
+        # A head left in float: its bias Add runs on quantized inputs and gives float.
+        _, _, shown, _ = drawing(self.save(quantize_qdq(float_cnn(), float_outputs=True), "cnn_float_head.onnx"), "all")
+        self.assertIn("Add · uint8/int8 → float", shown)
+        self.checks += 1
+        self.assertEqual(self.checks, 16)
 
     def test_dynamic_cnn(self):
         texts = self.assert_twins(float_cnn(), quantize_dynamic(float_cnn()), "cnn_dynamic")

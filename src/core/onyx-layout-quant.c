@@ -597,6 +597,7 @@ onyx_layout_quant_title (const Folding *folding, guint node, const char *title)
   const Onnx__NodeProto *op = folding->graph->node[node];
   g_autoptr (GString) inputs = g_string_new (NULL);
   const char *output = NULL;
+  gboolean has_weight = FALSE;
   DynamicParts parts;
 
   if (onyx_layout_dynamic_parts (folding, node, &parts))
@@ -617,6 +618,7 @@ onyx_layout_quant_title (const Folding *folding, guint node, const char *title)
       else if (weight >= 0 && folding->folded_into[weight] == (int) node)
         {
           const Onnx__TensorProto *data = onyx_layout_folding_tensor (folding, folding->graph->node[weight]->input[0]);
+          has_weight = TRUE;
           /* A bias is int32 whatever the op runs in. */
           if (data != NULL && data->data_type != ONNX__TENSOR_PROTO__DATA_TYPE__INT32)
             add_type (inputs, onyx_elem_type_name (data->data_type));
@@ -628,6 +630,10 @@ onyx_layout_quant_title (const Folding *folding, guint node, const char *title)
                                                                : NULL;
       output = mark != NULL ? mark->type : NULL;
     }
+  /* An op with a quantized weight whose output is not quantized again (the head of a
+   * network, a graph output) runs quantized and gives float: "Add · uint8/int8 → float". */
+  if (output == NULL && has_weight)
+    output = "float";
   if (inputs->len == 0 || output == NULL)
     return NULL;
   return g_strdup_printf ("%s · %s → %s", title, inputs->str, output);
