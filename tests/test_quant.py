@@ -202,6 +202,31 @@ class Checks(unittest.TestCase):
         self.assertEqual([(p["kind"], p["node"]) for p in found], [("quant-axis", target.name)])
         self.assertIn("in blocks of 32", found[0]["message"])
 
+    def test_packed_zero_points_of_matmulnbits(self):
+        """4-bit zero points two a byte, a row of blocks per column: read one per block,
+        so the weight's range is known."""
+        k, n, block = 64, 3, 32
+        weight = numpy_helper.from_array(np.zeros((n, k // block, block // 2), np.uint8), "w_q")
+        scales = numpy_helper.from_array(np.full(n * (k // block), 0.5, np.float32), "w_scales")
+        # Column c's two blocks: zero points 2c+1 (low nibble) and 2c+2.
+        zeros = numpy_helper.from_array(np.array([0x21, 0x43, 0x65], np.uint8), "w_zeros")
+        node = helper.make_node("MatMulNBits", ["x", "w_q", "w_scales", "w_zeros"], ["y"], "mm",
+                                domain="com.microsoft", K=k, N=n, bits=4, block_size=block)
+        graph = helper.make_graph([node], "nbits", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, k])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, n])],
+                                  [weight, scales, zeros])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17),
+                                                        helper.make_opsetid("com.microsoft", 1)])
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "nbits.onnx")
+            onnx.save(model, path)
+            run = cli("nodes", "--json", path, "--op", "com.microsoft::MatMulNBits")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        tensor = json.loads(run.stdout)[0]["quantization"]["tensors"][0]
+        self.assertEqual(tensor["zero_points"], [1, 2, 3, 4, 5, 6])
+        # Values 0..15 about zero points 1 to 6 at scale 0.5: (0 - 6) / 2 to (15 - 1) / 2.
+        self.assertEqual(tensor["range"], [-3.0, 7.0])
+
     def test_scales_past_the_budget_are_counted_not_read(self):
         # One scale of 0 among the first values of a per-channel scale too large to
         # read (Onyx reads 2^20 scales and zero points at most: an LLM's blocks are

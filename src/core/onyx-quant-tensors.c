@@ -140,6 +140,32 @@ compute_range (OnyxQuantTensor *tensor)
   tensor->has_range = tensor->range_min <= tensor->range_max;
 }
 
+/* MatMulNBits's zero points: `bits` each, packed low bits first in the bytes of a row
+ * per column of the weight (N of them, the row padded to a byte), one per block and
+ * so per scale. NULL when their count says another layout. */
+static double *
+unpack_zero_points (const double *bytes, guint64 n_bytes, guint64 n_scales, guint bits, gint64 n_columns)
+{
+  guint64 n_blocks, per_row;
+  double *zeros;
+
+  if (bits == 0 || 8 % bits != 0 || n_columns <= 0 || n_scales % (guint64) n_columns != 0)
+    return NULL;
+  n_blocks = n_scales / (guint64) n_columns;
+  per_row = (n_blocks * bits + 7) / 8;
+  if (per_row * (guint64) n_columns != n_bytes)
+    return NULL;
+  zeros = g_new (double, n_scales);
+  for (guint64 c = 0; c < (guint64) n_columns; c++)
+    for (guint64 b = 0; b < n_blocks; b++)
+      {
+        guint64 bit = b * bits;
+        guint byte = (guint) bytes[c * per_row + bit / 8];
+        zeros[c * n_blocks + b] = (double) ((byte >> (bit % 8)) & ((1u << bits) - 1));
+      }
+  return zeros;
+}
+
 /* Reads the scale and zero point of a tensor from their slots' constants. */
 void
 onyx_quant_read_parameters (OnyxQuant *quant, OnyxQuantTensor *tensor)
@@ -153,9 +179,16 @@ onyx_quant_read_parameters (OnyxQuant *quant, OnyxQuantTensor *tensor)
   if (tensor->zero_point_name != NULL)
     {
       tensor->zero_points = onyx_quant_read_values (quant, tensor->zero_point_name, &n_zeros);
-      /* Packed zero points (MatMulNBits's two a byte) do not say one per scale. */
+      /* Packed zero points (MatMulNBits's two a byte) are one per scale unpacked. */
       if (tensor->zero_points != NULL && n_zeros != n_scales)
-        g_clear_pointer (&tensor->zero_points, g_free);
+        {
+          double *unpacked = tensor->bits > 0 && tensor->bits < 8 && tensor->node != NULL
+                               ? unpack_zero_points (tensor->zero_points, n_zeros, n_scales, tensor->bits,
+                                                     onyx_quant_int_attribute (tensor->node, "N", 0))
+                               : NULL;
+          g_free (tensor->zero_points);
+          tensor->zero_points = unpacked;
+        }
     }
   compute_range (tensor);
 }
@@ -291,7 +324,7 @@ onyx_quant_record_blocks (OnyxQuant *quant, OnyxQuantNode *record)
   tensor->block_size = onyx_quant_int_attribute (node, "block_size", gather ? 128 : 64);
   onyx_quant_read_parameters (quant, tensor);
   /* Without zero points, unsigned values are centred on the middle of their range;
-   * packed ones (two a byte) are not read: no range then. */
+   * packed ones are unpacked (onyx_quant_read_parameters), else no range. */
   if (tensor->zero_point_name == NULL && tensor->scales != NULL && tensor->bits > 0 && !bnb4)
     {
       tensor->zero_points = g_new (double, tensor->n_scales);
