@@ -10,12 +10,6 @@
 
 #include "onyx-onnx-private.h"
 
-/* A part's header as onyx-onnx-private.h describes it. */
-typedef struct {
-  guint64 len;
-  guint64 in_file;
-} Header;
-
 static int
 open_descriptors (void)
 {
@@ -43,30 +37,7 @@ memory_file (gsize len)
 static void
 send_header (int fd, guint64 len, guint64 in_file, int file)
 {
-  Header header = { len, in_file };
-  union {
-    char buffer[CMSG_SPACE (sizeof (int))];
-    struct cmsghdr align;
-  } control;
-  struct iovec part = { &header, sizeof header };
-  struct msghdr message = { 0 };
-
-  memset (&control, 0, sizeof control);
-  message.msg_iov = &part;
-  message.msg_iovlen = 1;
-  if (file >= 0)
-    {
-      struct cmsghdr *rights;
-
-      message.msg_control = control.buffer;
-      message.msg_controllen = sizeof control.buffer;
-      rights = CMSG_FIRSTHDR (&message);
-      rights->cmsg_level = SOL_SOCKET;
-      rights->cmsg_type = SCM_RIGHTS;
-      rights->cmsg_len = CMSG_LEN (sizeof (int));
-      memcpy (CMSG_DATA (rights), &file, sizeof (int));
-    }
-  g_assert_cmpint (sendmsg (fd, &message, MSG_NOSIGNAL), ==, sizeof header);
+  g_assert_true (onyx_helper_send_header (fd, len, in_file, file));
 }
 
 typedef struct {
@@ -208,7 +179,7 @@ static void
 test_file_stream (void)
 {
   OnyxHelperRequest request = { ONYX_ONNX_JOB_ECHO, 42 };
-  Header in_bytes = { 3, FALSE }, in_file = { 200000, TRUE };
+  OnyxHelperPartHeader in_bytes = { 3, FALSE }, in_file = { 200000, TRUE };
   int stream = memory_file (0);
   g_autoptr (GBytes) input = NULL;
   guint64 kind = 0;

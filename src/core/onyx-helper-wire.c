@@ -22,13 +22,6 @@
  * socket, as do all when no memory file can be made. */
 #define MEMORY_FILE_MIN (128 << 10)
 
-/* What precedes a part's bytes: their length (G_MAXUINT64: no part), and whether they
- * are in the memory file passed with this (SCM_RIGHTS) rather than on the socket. */
-typedef struct {
-  guint64 len;
-  guint64 in_file;
-} PartHeader;
-
 /* Moves all len bytes through fd, either way: FALSE when the other end is gone.
  * read() is recv() on the socket, and it reads a file too: the fuzzer of what crosses
  * feeds one. */
@@ -83,19 +76,21 @@ memory_file_with (const guint8 *data, gsize len)
   return file;
 }
 
-/* The header, and `file` with it (SCM_RIGHTS). */
-static gboolean
-send_with_file (int fd, const PartHeader *header, int file)
+gboolean
+onyx_helper_send_header (int fd, guint64 len, guint64 in_file, int file)
 {
+  OnyxHelperPartHeader header = { len, in_file };
   union {
     char buffer[CMSG_SPACE (sizeof (int))];
     struct cmsghdr align;
   } control;
-  struct iovec part = { (void *) header, sizeof *header };
+  struct iovec part = { (void *) &header, sizeof header };
   struct msghdr message = { 0 };
   struct cmsghdr *rights;
   ssize_t n;
 
+  if (file < 0)
+    return onyx_helper_send_all (fd, &header, sizeof header);
   memset (&control, 0, sizeof control);
   message.msg_iov = &part;
   message.msg_iovlen = 1;
@@ -111,13 +106,13 @@ send_with_file (int fd, const PartHeader *header, int file)
   if (n <= 0)
     return FALSE;
   /* The file went with the first byte; the rest of the header, if any, follows. */
-  return onyx_helper_send_all (fd, (const guint8 *) header + n, sizeof *header - (gsize) n);
+  return onyx_helper_send_all (fd, (const guint8 *) &header + n, sizeof header - (gsize) n);
 }
 
 /* The header, and the file that came with it (or -1). Where fd is no socket (the
  * fuzzer's file) the header is read as bytes, and no file comes. */
 static gboolean
-receive_with_file (int fd, PartHeader *header, int *file)
+receive_with_file (int fd, OnyxHelperPartHeader *header, int *file)
 {
   union {
     char buffer[CMSG_SPACE (sizeof (int))];
@@ -147,15 +142,12 @@ receive_with_file (int fd, PartHeader *header, int *file)
 gboolean
 onyx_helper_send_part (int fd, const void *data, guint64 len)
 {
-  PartHeader header = { len, FALSE };
   int file = len != G_MAXUINT64 && len >= MEMORY_FILE_MIN ? memory_file_with (data, len) : -1;
   gboolean sent;
 
   if (file < 0)
-    return onyx_helper_send_all (fd, &header, sizeof header) &&
-           (len == G_MAXUINT64 || onyx_helper_send_all (fd, data, len));
-  header.in_file = TRUE;
-  sent = send_with_file (fd, &header, file);
+    return onyx_helper_send_header (fd, len, FALSE, -1) && (len == G_MAXUINT64 || onyx_helper_send_all (fd, data, len));
+  sent = onyx_helper_send_header (fd, len, TRUE, file);
   close (file);
   return sent;
 }
@@ -215,7 +207,7 @@ map_memory_file (int file, guint64 len)
 gboolean
 onyx_helper_receive_part (int fd, GBytes **part)
 {
-  PartHeader header;
+  OnyxHelperPartHeader header;
   gboolean whole;
   int file;
 

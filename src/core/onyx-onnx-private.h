@@ -26,6 +26,19 @@ gboolean onyx_helper_send_all     (int         fd,
 gboolean onyx_helper_receive_all  (int         fd,
                                    void       *data,
                                    gsize       len);
+/* What precedes a part's bytes: their length (G_MAXUINT64: no part), and whether they
+ * are in the memory file passed with this (SCM_RIGHTS) rather than on the socket. */
+typedef struct {
+  guint64 len;
+  guint64 in_file;
+} OnyxHelperPartHeader;
+
+/* Sends a part's header, with `file` passed along (SCM_RIGHTS) unless it is -1:
+ * onyx_helper_send_part's first step, and how the tests send what it would not. */
+gboolean onyx_helper_send_header  (int         fd,
+                                   guint64     len,
+                                   guint64     in_file,
+                                   int         file);
 /* A part: len bytes (G_MAXUINT64: none, `data` unread), on the socket or, when large,
  * in a memory file passed with its length. Received: FALSE when the other end is gone
  * or sent what is not a part (a length its memory file does not have, a memory file
