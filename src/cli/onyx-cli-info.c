@@ -149,7 +149,7 @@ format_count (guint64 n)
 /* How the model runs quantized: the ways (QDQ, QOperator, dynamic, weight-only) and
  * types, what runs quantized and what stays float, the bits a weight takes. */
 static void
-print_quantization (OnyxModel *model)
+print_quantization (OnyxModel *model, const OnyxSummary *counted)
 {
   g_autoptr (OnyxQuant) quant = onyx_quant_new (onyx_model_get_proto (model), onyx_model_get_base_dir (model));
   const OnyxQuantSummary *summary;
@@ -157,7 +157,7 @@ print_quantization (OnyxModel *model)
 
   if (!onyx_quant_is_quantized (quant))
     return;
-  summary = onyx_quant_get_summary (quant);
+  summary = onyx_quant_get_summary_from (quant, counted);
   roles = onyx_quant_describe_roles (summary);
   types = onyx_quant_describe_types (summary);
   quantized = onyx_quant_describe_ops (summary->quantized_ops, MAX_OPS_LISTED);
@@ -280,7 +280,7 @@ print_text (OnyxModel *model)
   if (summary->quantization_parameters > 0)
     printf (", besides %s quantization scales and zero points", scales);
   printf ("\n");
-  print_quantization (model);
+  print_quantization (model, summary);
   if (proto->n_functions > 0)
     {
       printf ("Functions:\n");
@@ -383,7 +383,7 @@ json_op_counts (OnyxJson *json, const char *key, GPtrArray *counts)
 
 /* "quantization": null for a float model. */
 static void
-json_quantization (OnyxJson *json, OnyxModel *model)
+json_quantization (OnyxJson *json, OnyxModel *model, const OnyxSummary *counted)
 {
   g_autoptr (OnyxQuant) quant = onyx_quant_new (onyx_model_get_proto (model), onyx_model_get_base_dir (model));
   const OnyxQuantSummary *summary;
@@ -394,7 +394,7 @@ json_quantization (OnyxJson *json, OnyxModel *model)
       onyx_json_null (json);
       return;
     }
-  summary = onyx_quant_get_summary (quant);
+  summary = onyx_quant_get_summary_from (quant, counted);
   onyx_json_begin_object (json);
   onyx_json_key (json, "kinds");
   onyx_json_begin_array (json);
@@ -486,7 +486,7 @@ write_json (OnyxJson *json, OnyxModel *model)
   onyx_json_member_uint (json, "constant_count", summary->n_constant_tensors);
   onyx_json_member_uint (json, "constant_parameter_count", summary->constant_parameters);
   onyx_json_member_uint (json, "constant_parameter_bytes", summary->constant_bytes);
-  json_quantization (json, model);
+  json_quantization (json, model, summary);
   onyx_json_member_strings (json, "custom_domains", summary->custom_domains);
   onyx_json_member_strings (json, "unused_opset_imports", summary->unused_domains);
   onyx_json_key (json, "functions");

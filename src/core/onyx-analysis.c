@@ -29,10 +29,10 @@ onyx_analysis_run (OnyxDocument *document)
   analysis->validation = onyx_validate_model (proto);
   /* Tens of ms on an int4 LLM, reading its scales. */
   analysis->quant = onyx_quant_new_if_any (proto, onyx_model_get_base_dir (onyx_document_get_model (document)));
-  if (analysis->quant != NULL)
-    onyx_quant_get_summary (analysis->quant);
   /* The model panel's counts: a walk of every message, again tens of ms. */
   analysis->summary = onyx_summary_new (proto);
+  if (analysis->quant != NULL)
+    onyx_quant_get_summary_from (analysis->quant, analysis->summary);
   return analysis;
 }
 
@@ -84,11 +84,11 @@ list_problems (gpointer document)
 {
   OnyxProblemList *problems = onyx_problem_list_new (document);
   OnyxQuant *quant = onyx_quant_peek_document (document);
-
   /* What the model's page shows first, made here rather than on the UI thread. */
-  onyx_analysis_summary_of (document);
+  const OnyxSummary *summary = onyx_analysis_summary_of (document);
+
   if (quant != NULL)
-    onyx_quant_get_summary (quant);
+    onyx_quant_get_summary_from (quant, summary);
   return problems;
 }
 

@@ -135,7 +135,8 @@ gboolean         onyx_quant_has_quantized_slot (OnyxQuant             *quant,
 
 /* ---- onyx-quant-summary.c ---- */
 
-/* Fills quant->summary (when first asked for). */
-void             onyx_quant_summarize          (OnyxQuant             *quant);
+/* Fills quant->summary (when first asked for), from the model's counts when given. */
+void             onyx_quant_summarize          (OnyxQuant             *quant,
+                                                const OnyxSummary     *counted);
 
 G_END_DECLS

@@ -96,10 +96,11 @@ count_weights (OnyxQuant *quant)
 }
 
 void
-onyx_quant_summarize (OnyxQuant *quant)
+onyx_quant_summarize (OnyxQuant *quant, const OnyxSummary *counted)
 {
   OnyxQuantSummary *summary = &quant->summary;
-  g_autoptr (OnyxSummary) parameters = onyx_summary_new (quant->model);
+  g_autoptr (OnyxSummary) made = counted == NULL ? onyx_summary_new (quant->model) : NULL;
+  const OnyxSummary *parameters = counted != NULL ? counted : made;
 
   summary->quantized_ops = g_ptr_array_new_with_free_func ((GDestroyNotify) op_count_free);
   summary->float_ops = g_ptr_array_new_with_free_func ((GDestroyNotify) op_count_free);

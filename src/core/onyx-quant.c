@@ -643,12 +643,18 @@ onyx_quant_lookup_node (OnyxQuant *quant, const Onnx__NodeProto *node)
 }
 
 const OnyxQuantSummary *
-onyx_quant_get_summary (OnyxQuant *quant)
+onyx_quant_get_summary_from (OnyxQuant *quant, const OnyxSummary *counted)
 {
   /* Made when first asked: the checks do without it. */
   if (quant->summary.quantized_ops == NULL)
-    onyx_quant_summarize (quant);
+    onyx_quant_summarize (quant, counted);
   return &quant->summary;
+}
+
+const OnyxQuantSummary *
+onyx_quant_get_summary (OnyxQuant *quant)
+{
+  return onyx_quant_get_summary_from (quant, NULL);
 }
 
 /* The operators that make a graph worth analysing, as a set: the question is asked of

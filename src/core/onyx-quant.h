@@ -158,6 +158,10 @@ GPtrArray              *onyx_quant_get_tensors   (OnyxQuant              *quant)
 const OnyxQuantNode    *onyx_quant_lookup_node   (OnyxQuant              *quant,
                                                   const Onnx__NodeProto  *node);
 const OnyxQuantSummary *onyx_quant_get_summary   (OnyxQuant              *quant);
+/* The same, from the model's counts (onyx_summary_new of the model analysed) when it
+ * is not made yet: they are counted once. */
+const OnyxQuantSummary *onyx_quant_get_summary_from (OnyxQuant             *quant,
+                                                   const OnyxSummary      *counted);
 /* "QDQ, dynamic": the ways found, in OnyxQuantRole order; "" for none. */
 char                   *onyx_quant_describe_roles (const OnyxQuantSummary *summary);
 /* "Conv 5, Relu 5, … 3 more": OnyxOpCounts (a summary's quantized_ops or float_ops),
