@@ -18,7 +18,8 @@
  * the phase lasts until the window is idle again (layout done, nothing running).
  * A high-priority timeout ticking every millisecond records the longest gap between
  * its ticks: the longest the window could not have drawn a frame or taken a click.
- * The goal (issue 26) is no stall over 33 ms. PHASEs name the phases to run after
+ * The goal (issue 26) is no stall over 33 ms. BENCH_STALLS_TRACE=1 prints each stall
+ * over 20 ms and each frame over 20 ms split into layout and paint (on stderr). PHASEs name the phases to run after
  * open (edits, undo, redo, save, compare, run); all by default, but Run on a model of
  * more than 4 GB of weights.
  *
@@ -30,6 +31,7 @@
  *     --kv-heads 4 --intermediate 512 --vocab 1000 /tmp/llm/llm.onnx */
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bench-util.h"
@@ -178,6 +180,47 @@ find_widget (GtkWidget *widget, GType type)
   return NULL;
 }
 
+/* BENCH_STALLS_TRACE=1 also splits each frame over 20 ms into the frame clock's phases
+ * (events and before-paint, update, layout, paint): these handlers run after GTK's own
+ * handler of each phase, so each mark is where that phase ended. */
+typedef struct {
+  gint64 marks[5];
+} FrameMarks;
+
+static void
+frame_mark_cb (GdkFrameClock *clock, gpointer index)
+{
+  FrameMarks *frame = g_object_get_data (G_OBJECT (clock), "bench-frame-marks");
+
+  frame->marks[GPOINTER_TO_INT (index)] = g_get_monotonic_time ();
+}
+
+static void
+frame_report_cb (GdkFrameClock *clock, FrameMarks *frame)
+{
+  gint64 start = gdk_frame_clock_get_frame_time (clock), now = g_get_monotonic_time ();
+
+  if (frame->marks[0] == 0 || now - frame->marks[0] < 20000)
+    return;
+  fprintf (stderr, "frame %.1f ms: to before-paint %.1f, update %.1f, layout %.1f, paint %.1f\n",
+           (now - MIN (start, frame->marks[0])) / 1000.0, (frame->marks[0] - MIN (start, frame->marks[0])) / 1000.0,
+           (frame->marks[1] - frame->marks[0]) / 1000.0, (frame->marks[2] - frame->marks[1]) / 1000.0,
+           (frame->marks[3] - frame->marks[2]) / 1000.0);
+  memset (frame, 0, sizeof *frame);
+}
+
+static void
+trace_frames (GdkFrameClock *clock)
+{
+  static const char *phases[] = { "before-paint", "update", "layout", "paint" };
+  FrameMarks *frame = g_new0 (FrameMarks, 1);
+
+  g_object_set_data_full (G_OBJECT (clock), "bench-frame-marks", frame, g_free);
+  for (int i = 0; i < 4; i++)
+    g_signal_connect (clock, phases[i], G_CALLBACK (frame_mark_cb), GINT_TO_POINTER (i));
+  g_signal_connect (clock, "after-paint", G_CALLBACK (frame_report_cb), frame);
+}
+
 static void
 after_paint_cb (GdkFrameClock *clock, FirstFrame *first)
 {
@@ -283,6 +326,8 @@ main (int argc, char **argv)
   first.canvas = ONYX_CANVAS (find_widget (GTK_WIDGET (window), ONYX_TYPE_CANVAS));
   g_object_set_data (G_OBJECT (window), "first-frame", &first);
   g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint", G_CALLBACK (after_paint_cb), &first);
+  if (g_getenv ("BENCH_STALLS_TRACE") != NULL)
+    trace_frames (gtk_widget_get_frame_clock (GTK_WIDGET (window)));
   phase (window, &watchdog, "open", open_action, file, 1);
   if (onyx_window_get_document (window) == NULL)
     return 1;
