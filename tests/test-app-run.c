@@ -168,6 +168,35 @@ save_perturbed (const char *path)
   g_assert_not_reached ();
 }
 
+/* A QOperator model against its float twin: its uint8 tensors are compared as the
+ * values they stand for (the CLI's rule), so quantization noise is all that shows. */
+static void
+test_quantized_twin (void)
+{
+  g_autofree char *model = test_data_path ("qoperator_cnn.onnx"), *twin = test_data_path ("qdq_cnn_float.onnx");
+  g_autoptr (GFile) against = g_file_new_for_path (twin);
+  g_autoptr (GError) error = NULL;
+  OnyxWindow *window = open_model_window (model);
+  const char *integers[] = { "/stem/Relu_output_0_quantized", "/block1/conv2/Conv_output_0_quantized",
+                             "/flatten/Flatten_output_0_quantized" };
+
+  g_assert_true (onyx_run_pane_compare_with (test_run_pane (window), against, &error));
+  g_assert_no_error (error);
+  wait_for_run (window);
+  for (guint i = 0; i < G_N_ELEMENTS (integers); i++)
+    {
+      const OnyxRunDelta *delta = onyx_run_pane_lookup_delta (test_run_pane (window), integers[i]);
+      g_assert_nonnull (delta);
+      g_assert_null (delta->mismatch);
+      g_assert_cmpfloat (delta->max_abs, >, 0);
+      g_assert_cmpfloat (delta->max_abs, <, 0.2);
+      /* The statistics stay the integers'. */
+      g_assert_cmpint (onyx_run_pane_lookup_stats (test_run_pane (window), integers[i])->elem_type, ==,
+                       ONNX__TENSOR_PROTO__DATA_TYPE__UINT8);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 static void
 test_first_divergence (void)
 {
@@ -507,6 +536,7 @@ main (int argc, char **argv)
     {
       g_test_add_func ("/app-run/walkthrough", test_walkthrough);
       g_test_add_func ("/app-run/first-divergence", test_first_divergence);
+      g_test_add_func ("/app-run/quantized-twin", test_quantized_twin);
       g_test_add_func ("/app-run/settings", test_settings);
       g_test_add_func ("/app-run/nonfinite", test_nonfinite);
       g_test_add_func ("/app-run/llm-inputs", test_llm_inputs);

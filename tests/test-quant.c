@@ -283,7 +283,8 @@ test_accuracy (void)
 {
   g_autoptr (OnyxModel) model = test_load_data ("qdq_cnn.onnx");
   g_autoptr (OnyxModel) twin = test_load_data ("qdq_cnn_float.onnx");
-  g_auto (GStrv) pairs = onyx_quant_accuracy_pairs (model, twin);
+  g_auto (GStrv) dequantize = NULL, none = NULL;
+  g_auto (GStrv) pairs = onyx_quant_accuracy_pairs (model, twin, &dequantize);
   g_autoptr (OnyxQuantAccuracy) accuracy = NULL;
   OnyxRunResult result = { 0 };
   OnyxRunStats range = { .name = (char *) "/down/Relu_output_0", .min = 0, .max = 4 };
@@ -297,7 +298,10 @@ test_accuracy (void)
   g_assert_cmpstr (pairs[1], ==, "/stem/Relu_output_0");
   g_assert_cmpstr (pairs[14], ==, "/fc/Gemm_output_0");
   g_assert_cmpstr (pairs[15], ==, "/fc/Gemm_output_0");
-  g_assert_null (onyx_quant_accuracy_pairs (twin, model));
+  /* QDQ: every layer's value is a DequantizeLinear's already. */
+  g_assert_cmpuint (g_strv_length (dequantize), ==, 0);
+  g_assert_null (onyx_quant_accuracy_pairs (twin, model, &none));
+  g_assert_null (none);
 
   /* A run's deltas: 40 dB everywhere but /down/Conv (10 dB), then /fc/Gemm (5 dB). */
   result.deltas = onyx_run_delta_list_new ();

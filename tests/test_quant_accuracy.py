@@ -17,8 +17,8 @@ from onyx_test import cli, data
 BUILT_WITH_ORT = os.environ.get("ONYX_HAVE_ONNXRUNTIME") == "1"
 
 
-def planted(path, name, factor):
-    model = onnx.load(data("qdq_cnn.onnx"))
+def planted(path, name, factor, source="qdq_cnn.onnx"):
+    model = onnx.load(data(source))
     tensor = next(t for t in model.graph.initializer if t.name == name)
     tensor.CopyFrom(numpy_helper.from_array((numpy_helper.to_array(tensor) * factor).astype(np.float32), name))
     onnx.save(model, path)
@@ -38,8 +38,8 @@ class Accuracy(unittest.TestCase):
     def test_calibrated_models_keep_their_layers(self):
         expected = {"qdq_cnn": ("qdq_cnn_float", 8, 8), "qdq_transformer": ("qdq_transformer_float", 18, 18),
                     "dynamic_unet": ("dynamic_unet_float", 5, 5),
-                    # QLinear outputs stay uint8 up to the QGemm: one layer is compared.
-                    "qoperator_cnn": ("qdq_cnn_float", 8, 1)}
+                    # QLinear outputs stay uint8 up to the QGemm: compared dequantized.
+                    "qoperator_cnn": ("qdq_cnn_float", 8, 8)}
         for name, (twin, layers, compared) in expected.items():
             report = self.report(data(name + ".onnx"), data(twin + ".onnx"))
             self.assertEqual((report["quantized_layers"], len(report["layers"])), (layers, compared), name)
@@ -81,6 +81,36 @@ class Accuracy(unittest.TestCase):
             self.assertIn("quantized layers against the float model: 8 of 8 compared", run.stdout)
             self.assertIn("first layer under 20 dB: /down/Conv (", run.stdout)
             self.assertNotIn("first divergence", run.stdout)
+
+    def test_qoperator_layers_compared_dequantized(self):
+        report = self.report(data("qoperator_cnn.onnx"), data("qdq_cnn_float.onnx"))
+        layers = {layer["node"]: layer for layer in report["layers"]}
+        # The integer tensor is named; the float model's past the Relu folded into its range.
+        self.assertEqual(layers["/stem/Conv"]["tensor"], "/stem/Relu_output_0_quantized")
+        self.assertEqual(layers["/stem/Conv"]["other"], "/stem/Relu_output_0")
+        self.assertEqual(layers["/block1/conv2/Conv"]["other"], "/block1/conv2/Conv_output_0")
+        # Every uint8 tensor the run pairs with a float one is compared as the value it
+        # stands for (the Flatten between the pool and the QGemm too), not as integers.
+        run = cli("run", data("qoperator_cnn.onnx"), "--compare", data("qdq_cnn_float.onnx"), "--json", timeout=300)
+        deltas = {d["tensor"]: d for d in json.loads(run.stdout)["compare"]["tensors"]}
+        self.assertIn("/flatten/Flatten_output_0_quantized", deltas)
+        for name, delta in deltas.items():
+            self.assertLess(delta["max_abs"], 0.2, name)
+        # The run's own DequantizeLinear copies are not listed among the model's tensors.
+        self.assertNotIn("dequantized", run.stdout)
+        # Two QOperator models compare their integers as they are: nothing dequantized.
+        report = self.report(data("qoperator_cnn.onnx"), data("qoperator_cnn.onnx"))
+        self.assertTrue(all(layer["sqnr_db"] is None or layer["sqnr_db"] > 100 for layer in report["layers"]))
+
+    def test_planted_scale_in_a_qoperator_model_is_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            weight = planted(os.path.join(tmp, "weight.onnx"), "down.weight_scale", 6, "qoperator_cnn.onnx")
+            report = self.report(weight, data("qdq_cnn_float.onnx"), expect=1)
+            self.assertEqual(report["first_below"]["node"], "/down/Conv")
+            self.assertEqual(report["first_below"]["tensor"], "/down/Relu_output_0_quantized")
+            kept = {layer["node"]: layer["sqnr_db"] for layer in report["layers"]}
+            for before in ("/stem/Conv", "/block1/conv1/Conv", "/block1/conv2/Conv", "/block1/Add"):
+                self.assertGreater(kept[before], 30, before)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 
 #include "onyx-dialogs.h"
 #include "onyx-onnx.h"
+#include "onyx-quant.h"
 #include "onyx-run-settings.h"
 
 typedef struct _RunState RunState;
@@ -183,7 +184,14 @@ run (OnyxJob *job, gpointer data, GError **error)
                              .scale_rtol = ONYX_RUN_DEFAULT_SCALE_RTOL,
                              .until_node = work->until_node, .made = &work->made, .given = work->given };
   g_autofree char *npz = NULL;
+  g_auto (GStrv) pairs = NULL, dequantize = NULL;
 
+  /* A quantized model against its float twin: each layer's value as its readers see
+   * it, integers dequantized (as onyx-cli run --compare does). */
+  if (work->compare_model != NULL && work->until_node == NULL)
+    pairs = onyx_quant_accuracy_pairs (work->snapshot, work->compare_model, &dequantize);
+  options.pairs = (const char *const *) pairs;
+  options.dequantize = (const char *const *) dequantize;
   if (work->repro_node < 0)
     return onyx_run_model (work->snapshot, work->inputs, &options, error);
   if (!onyx_run_save_repro (work->snapshot, work->repro_node, work->inputs, work->repro_path, &npz, error))

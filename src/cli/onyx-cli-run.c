@@ -502,7 +502,7 @@ run_with (OnyxModel *model, Options *options)
   g_autoptr (GPtrArray) given = NULL, inputs = NULL, reference = NULL;
   g_autoptr (OnyxModel) other = NULL;
   g_autoptr (OnyxRunResult) result = NULL;
-  g_auto (GStrv) keep = NULL, quantized_pairs = NULL;
+  g_auto (GStrv) keep = NULL, quantized_pairs = NULL, dequantize = NULL;
   g_autoptr (OnyxQuantAccuracy) accuracy = NULL;
   g_autofree char *repro_npz = NULL;
   GError *error = NULL;
@@ -549,8 +549,9 @@ run_with (OnyxModel *model, Options *options)
   run.reference = reference;
   /* A quantized model against another: its layers' values as they are handed on. */
   if (other != NULL && options->until == NULL)
-    quantized_pairs = onyx_quant_accuracy_pairs (model, other);
+    quantized_pairs = onyx_quant_accuracy_pairs (model, other, &dequantize);
   run.pairs = (const char *const *) quantized_pairs;
+  run.dequantize = (const char *const *) dequantize;
   run.atol = options->atol;
   run.rtol = options->rtol;
   run.strict = options->strict;

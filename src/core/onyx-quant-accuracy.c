@@ -13,6 +13,9 @@
 typedef struct {
   guint index;
   const char *value;        /* in the quantized model; NULL when it stays integer */
+  const OnyxQuantTensor *integer;  /* when it stays integer (QLinearConv to QLinearConv),
+                                    * its output's quantization, if it has a scale: the
+                                    * run can compare it dequantized */
   const char *float_name;   /* the float tensor a QuantizeLinear after it reads, or NULL */
   gboolean relu_folded;     /* that QuantizeLinear's range starts at 0 and no Relu comes
                              * between: a Relu of the float model folded into it */
@@ -77,11 +80,15 @@ find_value (OnyxQuant *quant, const OnyxQuantNode *record, Layer *layer)
                            tensor->range_min >= 0;
       return;
     }
-  /* An integer output (QLinearConv's) is compared when a DequantizeLinear reads it. */
+  /* An integer output (QLinearConv's) is compared as a DequantizeLinear reading it
+   * makes it, or dequantized by the run; its range starting at 0 folds a Relu. */
   if (record->output_types[0] != 0)
     {
+      const OnyxQuantTensor *tensor = onyx_quant_lookup_tensor (quant, out);
       dequantizer = dequantizer_of (quant, out);
       layer->value = dequantizer != NULL ? dequantizer->output[0] : NULL;
+      layer->integer = dequantizer == NULL && tensor != NULL && tensor->scale_name != NULL ? tensor : NULL;
+      layer->relu_folded = tensor != NULL && tensor->has_range && tensor->range_min >= 0;
       return;
     }
   layer->value = out;
@@ -159,32 +166,88 @@ counterpart (const OnyxQuant *quant, const Layer *layer, const Onnx__GraphProto 
   return found;
 }
 
+/* Whether the float model holds the counterpart quantized too (two QOperator models
+ * compare their integers as they are). */
+static gboolean
+held_quantized (OnyxModel *other, OnyxQuant **other_quant, const char *name)
+{
+  if (*other_quant == NULL)
+    *other_quant = onyx_quant_new (onyx_model_get_proto (other), onyx_model_get_base_dir (other));
+  return onyx_quant_lookup_tensor (*other_quant, name) != NULL;
+}
+
+static void
+add_dequantized (GPtrArray *dequantized, GHashTable *listed, const OnyxQuantTensor *tensor)
+{
+  if (!g_hash_table_add (listed, tensor->name))
+    return;
+  g_ptr_array_add (dequantized, g_strdup (tensor->name));
+  g_ptr_array_add (dequantized, g_strdup (tensor->scale_name));
+  g_ptr_array_add (dequantized, g_strdup (tensor->zero_point_name != NULL ? tensor->zero_point_name : ""));
+}
+
+/* Integer tensors besides the layers' (a Flatten or MaxPool of uint8 between two
+ * QLinearConvs) that the run's matching pairs with a float tensor: dequantized too. */
+static void
+add_integer_values (OnyxQuant *quant, OnyxModel *other, OnyxQuant **other_quant, const OnyxDiff *diff,
+                    GPtrArray *dequantized, GHashTable *listed)
+{
+  const Onnx__GraphProto *other_graph = onyx_model_get_proto (other)->graph;
+
+  for (size_t i = 0; i < quant->graph->n_node && i < diff->n_nodes_a; i++)
+    {
+      const Onnx__NodeProto *node = quant->graph->node[i];
+      const OnyxQuantNode *record = onyx_quant_lookup_node (quant, node);
+      int j = diff->node_a_to_b[i];
+      if (j < 0 || record->role == ONYX_QUANT_QUANTIZE || record->role == ONYX_QUANT_DEQUANTIZE)
+        continue;
+      for (size_t k = 0; k < node->n_output && k < other_graph->node[j]->n_output; k++)
+        {
+          const OnyxQuantTensor *tensor = onyx_quant_lookup_tensor (quant, node->output[k]);
+          if (tensor != NULL && tensor->scale_name != NULL && strcmp (tensor->name, node->output[k]) == 0 &&
+              dequantizer_of (quant, node->output[k]) == NULL &&
+              !held_quantized (other, other_quant, other_graph->node[j]->output[k]))
+            add_dequantized (dequantized, listed, tensor);
+        }
+    }
+}
+
 GStrv
-onyx_quant_accuracy_pairs (OnyxModel *model, OnyxModel *other)
+onyx_quant_accuracy_pairs (OnyxModel *model, OnyxModel *other, GStrv *dequantize)
 {
   g_autoptr (OnyxQuant) quant = onyx_quant_new (onyx_model_get_proto (model), onyx_model_get_base_dir (model));
+  g_autoptr (OnyxQuant) other_quant = NULL;
   const Onnx__GraphProto *other_graph = onyx_model_get_proto (other)->graph;
   g_autoptr (GArray) layers = NULL;
   g_autoptr (GHashTable) names = NULL;
   g_autoptr (OnyxDiff) diff = NULL;
-  GPtrArray *pairs;
+  g_autoptr (GHashTable) listed = g_hash_table_new (g_str_hash, g_str_equal);
+  GPtrArray *pairs, *dequantized;
 
+  *dequantize = NULL;
   if (!onyx_quant_is_quantized (quant) || other_graph == NULL)
     return NULL;
   layers = layers_of (quant);
   names = tensor_names (other_graph);
   diff = onyx_diff_models (onyx_model_get_proto (model), onyx_model_get_proto (other));
   pairs = g_ptr_array_new ();
+  dequantized = g_ptr_array_new ();
   for (guint i = 0; i < layers->len; i++)
     {
       const Layer *layer = &g_array_index (layers, Layer, i);
-      const char *found = layer->value != NULL ? counterpart (quant, layer, other_graph, names, diff) : NULL;
-      if (found == NULL)
+      const char *value = layer->value != NULL ? layer->value : layer->integer != NULL ? layer->integer->name : NULL;
+      const char *found = value != NULL ? counterpart (quant, layer, other_graph, names, diff) : NULL;
+      if (found == NULL || (layer->value == NULL && held_quantized (other, &other_quant, found)))
         continue;
-      g_ptr_array_add (pairs, g_strdup (layer->value));
+      g_ptr_array_add (pairs, g_strdup (value));
       g_ptr_array_add (pairs, g_strdup (found));
+      if (layer->value == NULL)
+        add_dequantized (dequantized, listed, layer->integer);
     }
+  add_integer_values (quant, other, &other_quant, diff, dequantized, listed);
   g_ptr_array_add (pairs, NULL);
+  g_ptr_array_add (dequantized, NULL);
+  *dequantize = (GStrv) g_ptr_array_free (dequantized, FALSE);
   return (GStrv) g_ptr_array_free (pairs, FALSE);
 }
 
@@ -243,7 +306,8 @@ onyx_quant_accuracy_new (OnyxModel *model, const OnyxRunResult *result, double t
   for (guint i = 0; i < layers->len; i++)
     {
       const Layer *layer = &g_array_index (layers, Layer, i);
-      const OnyxRunDelta *delta = layer->value != NULL ? g_hash_table_lookup (deltas, layer->value) : NULL;
+      const char *value = layer->value != NULL ? layer->value : layer->integer != NULL ? layer->integer->name : NULL;
+      const OnyxRunDelta *delta = value != NULL ? g_hash_table_lookup (deltas, value) : NULL;
       const OnyxRunStats *stats = delta != NULL ? find_stats (result->other_stats, delta->other) : NULL;
       OnyxQuantLayer *entry;
       double range;

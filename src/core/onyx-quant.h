@@ -188,9 +188,12 @@ gboolean onyx_quant_type_range (int32_t elem_type,
  * see (after its output's QuantizeLinear → DequantizeLinear, a Relu between, or the
  * Cast and Mul that scale an integer result back) and the float model's counterpart
  * (same name, else the node the diff matches). NULL-terminated, in pairs; NULL when
- * `model` runs nothing quantized. */
+ * `model` runs nothing quantized. A layer whose integer output no DequantizeLinear
+ * reads (QOperator's QLinearConv → QLinearConv) is compared dequantized: its tensor,
+ * scale and zero point go to `dequantize` (OnyxRunOptions.dequantize). */
 GStrv onyx_quant_accuracy_pairs (OnyxModel *model,
-                                 OnyxModel *other);
+                                 OnyxModel *other,
+                                 GStrv     *dequantize);
 
 typedef struct {
   const Onnx__NodeProto *node;   /* of the quantized model (borrowed) */
@@ -207,7 +210,7 @@ typedef struct {
   const OnyxQuantLayer *first_below;  /* the first, in graph order, under the threshold */
   double threshold_db;
   guint n_quantized;             /* layers that run quantized */
-  guint n_uncompared;            /* of them, with no counterpart or an integer value */
+  guint n_uncompared;            /* of them, with no counterpart or no scale to dequantize */
 } OnyxQuantAccuracy;
 
 /* The layers' errors from a run made with onyx_quant_accuracy_pairs (its deltas and

@@ -21,4 +21,20 @@ gboolean onyx_run_find_first_nonfinite (OnyxModel     *model,
                                         gboolean       every_tensor,
                                         OnyxRunResult *result);
 
+/* Integer tensors compared as the float values they stand for (onyx-run-dequantize.c).
+ * A snapshot of `model` with a DequantizeLinear after each tensor of `dequantize`
+ * (OnyxRunOptions.dequantize), appended; `probes` (char * → char *, both freed by the
+ * table) gets each tensor and the name of its float copy. */
+OnyxModel *onyx_run_add_dequantizers  (OnyxModel         *model,
+                                       const char *const *dequantize,
+                                       GHashTable        *probes);
+/* The pairs (a name in the model, its counterpart's, …) compare the float copies
+ * instead of the integer tensors. */
+void       onyx_run_pairs_use_probes  (GPtrArray         *pairs,
+                                       GHashTable        *probes);
+/* The comparisons of the float copies named after their integer tensors; the copies'
+ * statistics and values dropped. */
+void       onyx_run_result_name_probes (OnyxRunResult    *result,
+                                        GHashTable       *probes);
+
 G_END_DECLS

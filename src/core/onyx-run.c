@@ -590,14 +590,19 @@ run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *option
   g_autofree char *text = NULL;
   g_autoptr (GError) unreadable = NULL;
   OnyxRunResult *result;
+  g_autoptr (OnyxModel) part = options->until_node != NULL ? model_until (model, options->until_node, error)
+                                                           : g_object_ref (model);
+  g_autoptr (OnyxModel) probed = NULL;
+  g_autoptr (GHashTable) probes = NULL;
 
-  if (options->until_node != NULL)
+  if (part == NULL)
+    return NULL;
+  if (options->dequantize != NULL && options->dequantize[0] != NULL && options->compare_model != NULL)
     {
-      g_autoptr (OnyxModel) part = model_until (model, options->until_node, error);
-      request.model = part != NULL ? capturing_model (part, options->all, error) : NULL;
+      probes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+      probed = onyx_run_add_dequantizers (part, options->dequantize, probes);
     }
-  else
-    request.model = capturing_model (model, options->all, error);
+  request.model = capturing_model (probed != NULL ? probed : part, options->all, error);
   if (request.model == NULL)
     return NULL;
   if (options->compare_model != NULL &&
@@ -612,6 +617,8 @@ run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *option
   request.inputs = g_ptr_array_ref (inputs);
   request.reference = options->reference != NULL ? g_ptr_array_ref (options->reference) : NULL;
   request.pairs = pairs_of (model, options->compare_model, options->reference, options->pairs);
+  if (probes != NULL)
+    onyx_run_pairs_use_probes (request.pairs, probes);
   request.keep = g_strdupv ((char **) options->keep);
   request.keep_all = options->keep_all;
   request.atol = options->atol;
@@ -631,6 +638,8 @@ run_in_helper (OnyxModel *model, GPtrArray *inputs, const OnyxRunOptions *option
       return NULL;
     }
   result = onyx_run_result_decode (result_bytes, &unreadable);
+  if (result != NULL && probes != NULL)
+    onyx_run_result_name_probes (result, probes);
   if (result == NULL)
     g_set_error (error, ONYX_MODEL_ERROR, ONYX_MODEL_ERROR_INTERNAL,
                  _("Onyx's helper answered the run with a result Onyx cannot read (%s): an internal "

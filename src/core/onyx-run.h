@@ -120,6 +120,12 @@ typedef struct {
    * a name in the model, its counterpart's, …): a quantized layer's dequantized value
    * against the float model's (onyx_quant_accuracy_pairs). NULL: none. */
   const char *const *pairs;
+  /* Tensors of the model compared as the float values they stand for (a QOperator
+   * layer's uint8 output against the float model's): each an integer tensor, then its
+   * scale's and its zero point's names ("": none), … NULL-terminated; with another
+   * model only. The run adds a DequantizeLinear after each (the model is left as it
+   * is) and the comparison keeps the integer tensor's name. NULL: none. */
+  const char *const *dequantize;
   double atol, rtol;
   /* Where the runs part: every tensor judged element by element (strict), or the
    * graph's intermediate tensors against their own scale (onyx_run_delta_diverges). */
