@@ -250,9 +250,27 @@ test_private_xdg_folders_remove (char *home)
   test_remove_tree (home);
 }
 
+/* The app's style sheet, which AdwApplication loads for the app: test windows have no
+ * application, and would be drawn without it. */
+static inline void
+test_load_style (GtkWidget *widget)
+{
+  static gboolean loaded;
+  g_autoptr (GtkCssProvider) provider = NULL;
+
+  if (loaded)
+    return;
+  loaded = TRUE;
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, "/io/github/onyxviewer/Onyx/style.css");
+  gtk_style_context_add_provider_for_display (gtk_widget_get_display (widget), GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
 static inline void
 wait_until_shown (OnyxWindow *window)
 {
+  test_load_style (GTK_WIDGET (window));
   while (!gtk_widget_get_mapped (GTK_WIDGET (window)))
     g_main_context_iteration (NULL, TRUE);
 }
