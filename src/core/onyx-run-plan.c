@@ -159,7 +159,9 @@ onyx_run_plan_inputs (OnyxModel *model)
                                                                "token ids in [0, %lld): %s reads a table of %lld row",
                                                                "token ids in [0, %lld): %s reads a table of %lld rows",
                                                                (gulong) MIN (rows, G_MAXLONG)),
-                                                  (long long) rows, gather != NULL ? gather : "a Gather",
+                                                  (long long) rows,
+                                                  /* Translators: an unnamed Gather node, the %s of the line above. */
+                                                  gather != NULL ? gather : _("a Gather"),
                                                   (long long) rows)
                                : g_strdup (_("token ids in [0, 100)"));
         }
