@@ -8,6 +8,7 @@
 #include "onyx-app-test-util.h"
 
 #include "onyx-canvas-private.h"
+#include "onyx-frame-share.h"
 
 static void
 test_paddle_style (void)
@@ -264,6 +265,45 @@ test_llm_stack_edit (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+static void
+count_call (gpointer data, gpointer unused)
+{
+  ++*(int *) data;
+}
+
+/* A frame filled by one part (a new page of the panel) is painted before what another
+ * part shows after it (a graph's first drawing), which waits until then; a frame not
+ * filled makes no one wait. */
+static void
+test_frame_share (void)
+{
+  g_autofree char *path = test_data_path ("model_foo.onnx");
+  OnyxWindow *window = open_model_window (path);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  int calls = 0;
+  gint64 filled_at;
+
+  /* The model's page, new, filled a frame of its own: done once it was painted. */
+  wait_for_frames (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  onyx_frame_share_after (GTK_WIDGET (window), count_call, &calls, NULL);
+  g_assert_cmpint (calls, ==, 1);
+
+  onyx_frame_share_fill (GTK_WIDGET (window));
+  filled_at = gdk_frame_clock_get_frame_counter (clock);
+  onyx_frame_share_after (GTK_WIDGET (window), count_call, &calls, NULL);
+  onyx_frame_share_after (GTK_WIDGET (window), count_call, &calls, NULL);
+  g_assert_cmpint (calls, ==, 1);
+  while (calls < 3)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpint (gdk_frame_clock_get_frame_counter (clock), >, filled_at);
+  /* Once done, at once again. */
+  onyx_frame_share_after (GTK_WIDGET (window), count_call, &calls, NULL);
+  g_assert_cmpint (calls, ==, 4);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -278,6 +318,7 @@ main (int argc, char **argv)
   g_test_add_func ("/app-drawing/lstm", test_lstm);
   g_test_add_func ("/app-drawing/llm-stack", test_llm_stack);
   g_test_add_func ("/app-drawing/llm-stack-edit", test_llm_stack_edit);
+  g_test_add_func ("/app-drawing/frame-share", test_frame_share);
   status = g_test_run ();
   test_private_xdg_folders_remove (home);
   return status;

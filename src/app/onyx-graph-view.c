@@ -5,6 +5,8 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "onyx-frame-share.h"
+
 G_DEFINE_FINAL_TYPE (OnyxGraphView, onyx_graph_view, ADW_TYPE_BIN)
 
 /* A small graph lays out before a progress bar would only flicker. */
@@ -227,14 +229,59 @@ analysed_cb (OnyxGraphView *self)
   onyx_layout_session_relayout (self->layout, TRUE);
 }
 
+typedef struct {
+  OnyxGraphView *view;
+  OnyxLayout *layout;     /* until shown */
+  gboolean keep_view;
+} LaidOut;
+
 static void
-laid_out_cb (OnyxGraphView *self, OnyxLayout *layout, gboolean keep_view)
+laid_out_free (LaidOut *laid_out)
 {
-  onyx_canvas_set_layout (self->canvas, layout, keep_view);
-  onyx_view_state_set_laying_out (self->state, FALSE);
+  /* Never shown (the window went first): no longer waited for either. */
+  if (laid_out->layout != NULL)
+    laid_out->view->layouts_waiting--;
+  g_clear_pointer (&laid_out->layout, onyx_layout_free);
+  g_object_unref (laid_out->view);
+  g_free (laid_out);
+}
+
+/* Until the last layout made is shown: the window is busy laying out. */
+static void
+update_laying_out (OnyxGraphView *self)
+{
+  onyx_view_state_set_laying_out (self->state, onyx_layout_session_is_busy (self->layout) || self->layouts_waiting > 0);
+}
+
+static void
+show_layout (gpointer data, gpointer unused)
+{
+  LaidOut *laid_out = data;
+  OnyxGraphView *self = laid_out->view;
+  OnyxLayout *layout;
+
+  /* Its window closed while the layout waited. */
+  if (gtk_widget_get_root (GTK_WIDGET (self)) == NULL)
+    return;
+  layout = g_steal_pointer (&laid_out->layout);
+  self->layouts_waiting--;
+  onyx_canvas_set_layout (self->canvas, layout, laid_out->keep_view);
+  update_laying_out (self);
   onyx_view_state_set_layout (self->state, layout, onyx_layout_session_get_engine (self->layout));
   sync_selection (self);
   onyx_graph_view_update_actions (self);
+}
+
+/* Drawn after the frame that lays out a new page of the panel, if one does (a graph's
+ * first drawing and that page in one frame took 30 ms and more). */
+static void
+laid_out_cb (OnyxGraphView *self, OnyxLayout *layout, gboolean keep_view)
+{
+  LaidOut *laid_out = g_new (LaidOut, 1);
+
+  *laid_out = (LaidOut) { g_object_ref (self), layout, keep_view };
+  self->layouts_waiting++;
+  onyx_frame_share_after (GTK_WIDGET (self), show_layout, laid_out, (GDestroyNotify) laid_out_free);
 }
 
 static void
@@ -265,8 +312,8 @@ busy_changed_cb (OnyxGraphView *self)
       g_clear_handle_id (&self->progress_source, g_source_remove);
       gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
     }
-  /* Done, the laid-out handler said so already; cancelled, it is said here. */
-  onyx_view_state_set_laying_out (self->state, busy);
+  /* Done, the layout's showing says so; cancelled, it is said here. */
+  update_laying_out (self);
   onyx_graph_view_update_actions (self);
 }
 

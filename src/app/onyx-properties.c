@@ -9,6 +9,7 @@
 
 #include "onyx-attribute.h"
 #include "onyx-edits.h"
+#include "onyx-frame-share.h"
 #include "onyx-graph-index.h"
 #include "onyx-graph-names.h"
 #include "onyx-metadata.h"
@@ -108,6 +109,8 @@ onyx_properties_present_page (OnyxProperties *self)
     {
       shown = page;
       gtk_box_append (GTK_BOX (self), page);
+      /* New rows: their labels are measured for the first time in the next frame. */
+      onyx_frame_share_fill (GTK_WIDGET (self));
     }
   if (self->kept != NULL)
     retire_page (self, g_steal_pointer (&self->kept));
@@ -207,6 +210,21 @@ onyx_properties_add_link_row (GtkWidget *group, const char *title, const char *v
 
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
   return row;
+}
+
+void
+onyx_properties_warm_up (OnyxProperties *self)
+{
+  GtkWidget *group = g_object_ref_sink (adw_preferences_group_new ());
+  GVariant *target = g_variant_new_string ("");
+  int minimum, natural;
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), "Model");
+  onyx_properties_add_row (group, "Operator", "com.microsoft::GroupQueryAttention · float32[1×32×128] (inferred)");
+  onyx_properties_add_link_row (group, "Input 0", "/model/layers.0/attn/MatMul_output_0", "graph.select-tensor", target);
+  gtk_widget_measure (group, GTK_ORIENTATION_VERTICAL, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 300),
+                      &minimum, &natural, NULL, NULL);
+  g_object_unref (group);
 }
 
 /* Takes `owned_value`. A field with nothing in it (a Paddle model's producer, a

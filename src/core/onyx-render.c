@@ -685,6 +685,31 @@ onyx_render_picture (const OnyxLayout *layout, const OnyxRenderIndex *index, con
   return surface;
 }
 
+void
+onyx_render_warm_up (void)
+{
+  static const char *const fonts[] = { FONT_BOLD, FONT_SMALL };
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 8);
+  cairo_t *cr = cairo_create (surface);
+  PangoLayout *pango = pango_cairo_create_layout (cr);
+
+  onyx_layout_text_context_setup (pango_layout_get_context (pango));
+  pango_layout_context_changed (pango);
+  /* What operators, attributes and shapes are written with. */
+  pango_layout_set_text (pango, "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz 0123456789 "
+                                "[](){}<>=+-*/_.,:;'\"#%&|?!@ ×–…·→↔", -1);
+  for (guint f = 0; f < G_N_ELEMENTS (fonts); f++)
+    {
+      PangoFontDescription *font = pango_font_description_from_string (fonts[f]);
+      pango_layout_set_font_description (pango, font);
+      pango_font_description_free (font);
+      pango_cairo_show_layout (cr, pango);
+    }
+  g_object_unref (pango);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
 /* Returns how many texts were cut short to fit. */
 static guint
 draw_detailed (cairo_t *cr, const OnyxLayout *layout, GArray *entries,

@@ -37,6 +37,12 @@ void onyx_render_draw (cairo_t                 *cr,
                        const OnyxRect          *visible,
                        const OnyxRenderOptions *options);
 
+/* Lays out and draws, off screen, a sample of the texts the drawing shows in each of
+ * its fonts: the first frame that shows a graph then finds this thread's fonts loaded
+ * and their glyphs made (10 ms of a first frame's 30). For an idle moment before a
+ * model is shown, on the thread that draws. */
+void onyx_render_warm_up (void);
+
 /* Whether drawing at `scale` is the overview: boxes and straight lines of solid
  * colours on whole device pixels, no text, no antialiasing. */
 gboolean onyx_render_is_coarse (double scale);
