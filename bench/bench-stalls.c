@@ -81,6 +81,7 @@ window_busy (OnyxWindow *window)
 
   /* An open lasts until its graph was painted. */
   return onyx_window_is_opening (window) || (first->started != 0 && first->first_frame == 0) || onyx_view_state_is_laying_out (onyx_window_get_view_state (window)) ||
+         onyx_view_state_is_analysing (onyx_window_get_view_state (window)) ||
          onyx_compare_pane_is_busy (ONYX_COMPARE_PANE (find_widget (GTK_WIDGET (window), ONYX_TYPE_COMPARE_PANE))) ||
          onyx_run_pane_is_running (ONYX_RUN_PANE (find_widget (GTK_WIDGET (window), ONYX_TYPE_RUN_PANE))) ||
          onyx_jobs_get_label (onyx_view_state_get_jobs (onyx_window_get_view_state (window))) != NULL ||
