@@ -203,6 +203,12 @@ compare_row_new (const OnyxDiffEntry *entry, guint index)
   return row;
 }
 
+static const char *
+row_message (gpointer row)
+{
+  return ((OnyxCompareRow *) row)->message;
+}
+
 /* A row: the section's title when it starts one, the coloured dot, the head line
  * and the details. The dot overlays the text's start margin rather than sitting
  * beside it in a box: a horizontal box measures a wrapped label's width for its
@@ -230,6 +236,7 @@ setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
   gtk_widget_set_margin_start (text, 20);
   gtk_overlay_set_child (GTK_OVERLAY (overlay), text);
   gtk_overlay_add_overlay (GTK_OVERLAY (overlay), dot);
+  onyx_pane_row_tooltip (overlay, item, row_message);
   gtk_widget_set_margin_top (overlay, 4);
   gtk_widget_set_margin_bottom (overlay, 4);
   gtk_box_append (GTK_BOX (outer), overlay);
@@ -259,7 +266,6 @@ bind_row (GtkSignalListItemFactory *factory, GtkListItem *item, OnyxComparePane 
   gtk_label_set_text (g_object_get_data (outer, "head"), row->text);
   gtk_label_set_text (GTK_LABEL (details), row->details != NULL ? row->details : "");
   gtk_widget_set_visible (details, row->details != NULL);
-  gtk_widget_set_tooltip_text (gtk_widget_get_next_sibling (heading), row->message);
   gtk_list_item_set_activatable (item, row->activatable);
 }
 

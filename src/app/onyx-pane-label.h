@@ -1,4 +1,5 @@
-/* onyx-pane-label.h: the wrapped labels of the side panes (Compare, Run). */
+/* onyx-pane-label.h: the wrapped labels of the side panes (Compare, Run), and the
+ * tooltips of their list rows. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -13,5 +14,15 @@ G_BEGIN_DECLS
 GtkWidget *onyx_pane_label_new (const char *text,
                                 int         min_chars,
                                 int         max_chars);
+
+/* The text of a list row's item (its whole message), or NULL. */
+typedef const char *(*OnyxRowTextFunc) (gpointer item);
+
+/* `widget` of a list row shows the text `text_of` gives of the row's item as its
+ * tooltip, asked for when the pointer rests on it: setting a tooltip's text at each
+ * bind asks the X server where the pointer is (a round trip a row bound). */
+void onyx_pane_row_tooltip (GtkWidget       *widget,
+                            GtkListItem     *item,
+                            OnyxRowTextFunc  text_of);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "onyx-canvas.h"
+#include "onyx-pane-label.h"
 #include "onyx-text-family.h"
 
 /* Problems alike but for one number (the same fault on every layer), this many and
@@ -215,17 +216,10 @@ add_rows (GPtrArray *rows, GPtrArray *problems, OnyxProblemSeverity severity, gu
     g_ptr_array_add (rows, problem_row_new (problems, families->pdata[f], (const guint *) indexes->data));
 }
 
-/* The row's whole message, asked when the pointer rests on it: setting a tooltip's
- * text at each bind asks the X server where the pointer is (a round trip a row). */
-static gboolean
-query_row_tooltip (GtkWidget *box, int x, int y, gboolean keyboard, GtkTooltip *tooltip, GtkListItem *item)
+static const char *
+row_message (gpointer row)
 {
-  OnyxProblemRow *row = gtk_list_item_get_item (item);
-
-  if (row == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, row->message);
-  return TRUE;
+  return ((OnyxProblemRow *) row)->message;
 }
 
 /* The help button's tooltip, asked for as the row's is: set at each row made, its text
@@ -294,8 +288,7 @@ setup_row (GtkSignalListItemFactory *factory, GtkListItem *item)
   gtk_widget_set_margin_top (box, 6);
   gtk_widget_set_margin_bottom (box, 6);
   gtk_widget_set_margin_start (box, 6);
-  gtk_widget_set_has_tooltip (box, TRUE);
-  g_signal_connect (box, "query-tooltip", G_CALLBACK (query_row_tooltip), item);
+  onyx_pane_row_tooltip (box, item, row_message);
   gtk_list_item_set_child (item, box);
 }
 
