@@ -12,6 +12,7 @@
 #include <math.h>
 
 #include "onyx-canvas-private.h"
+#include "onyx-frame-share.h"
 
 #define MAX_SCALE 4.0
 #define CLICK_SLOP 4.0
@@ -43,6 +44,7 @@ struct _OnyxCanvas {
 
   /* The cached graph layer, in layout coordinates × cache_scale. */
   GskRenderNode *cache;
+  gboolean first_draw_due;    /* a layout shown in a new view, not drawn yet */
   OnyxRect cache_rect;
   double cache_scale;
   gboolean cache_dark;
@@ -201,6 +203,12 @@ append_badges (OnyxCanvas *self, GtkSnapshot *snapshot, const OnyxRect *visible)
 }
 
 static void
+draw_again (gpointer canvas, gpointer unused)
+{
+  gtk_widget_queue_draw (canvas);
+}
+
+static void
 onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 {
   OnyxCanvas *self = ONYX_CANVAS (widget);
@@ -213,6 +221,14 @@ onyx_canvas_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
 
   if (self->layout == NULL || width <= 0 || height <= 0)
     return;
+  /* A graph's first drawing waits for the next frame when another part filled this
+   * one (a new page of the panel): the canvas showed nothing before either. */
+  if (self->first_draw_due && onyx_frame_share_is_filled (widget))
+    {
+      onyx_frame_share_after (widget, draw_again, g_object_ref (self), g_object_unref);
+      return;
+    }
+  self->first_draw_due = FALSE;
 
   visible_rect (self, &visible);
   /* An overview's image stays on whole device pixels: between them it would blur. */
@@ -722,6 +738,7 @@ onyx_canvas_set_layout (OnyxCanvas *self, OnyxLayout *layout, gboolean keep_view
   if (layout != NULL)
     {
       self->index = onyx_render_index_new (layout);
+      self->first_draw_due = !keep_view;
       if (!keep_view)
         onyx_canvas_show_first_view (self);
       else

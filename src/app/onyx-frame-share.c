@@ -117,6 +117,14 @@ onyx_frame_share_fill (GtkWidget *widget)
   gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_PAINT);
 }
 
+gboolean
+onyx_frame_share_is_filled (GtkWidget *widget)
+{
+  Share *share = share_of (widget, FALSE);
+
+  return share != NULL && share->clock != NULL;
+}
+
 void
 onyx_frame_share_after (GtkWidget *widget, GFunc func, gpointer data, GDestroyNotify destroy)
 {

@@ -13,6 +13,8 @@ G_BEGIN_DECLS
  * onyx_frame_share_after wait for it to be painted. Nothing when the window is not
  * shown. */
 void onyx_frame_share_fill  (GtkWidget     *widget);
+/* Whether the next frame of `widget`'s window was filled and is not painted yet. */
+gboolean onyx_frame_share_is_filled (GtkWidget *widget);
 /* Calls `func` (`data`, then `destroy`) now, or in a main-loop turn after the next
  * frame of `widget`'s window was painted when that frame was filled; at the latest
  * after 100 ms. `destroy` alone is called when the window goes first. */
