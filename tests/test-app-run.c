@@ -177,6 +177,7 @@ test_quantized_twin (void)
   g_autoptr (GFile) against = g_file_new_for_path (twin);
   g_autoptr (GError) error = NULL;
   OnyxWindow *window = open_model_window (model);
+  g_autofree char *text = NULL;
   const char *integers[] = { "/stem/Relu_output_0_quantized", "/block1/conv2/Conv_output_0_quantized",
                              "/flatten/Flatten_output_0_quantized" };
 
@@ -194,6 +195,12 @@ test_quantized_twin (void)
       g_assert_cmpint (onyx_run_pane_lookup_stats (test_run_pane (window), integers[i])->elem_type, ==,
                        ONNX__TENSOR_PROTO__DATA_TYPE__UINT8);
     }
+  onyx_view_state_select_tensor (test_state (window), integers[0]);
+  text = pane_text (window);
+  /* The differences are the float values' (a hundredth), said so before them. */
+  g_assert_nonnull (strstr (text, "\n  Compared as the float values it stands for\n  "));
+  g_assert_nonnull (strstr (strstr (text, "stands for\n"), " values exceed: max |Δ| 0.0"));
+  look (window, "app-run-quantized-twin.png");
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -96,8 +96,11 @@ class Accuracy(unittest.TestCase):
         self.assertIn("/flatten/Flatten_output_0_quantized", deltas)
         for name, delta in deltas.items():
             self.assertLess(delta["max_abs"], 0.2, name)
+            self.assertEqual(delta.get("dequantized", False), name.endswith("_quantized"), name)
         # The run's own DequantizeLinear copies are not listed among the model's tensors.
-        self.assertNotIn("dequantized", run.stdout)
+        self.assertNotIn("(dequantized", run.stdout)
+        text = cli("run", data("qoperator_cnn.onnx"), "--compare", data("qdq_cnn_float.onnx"), timeout=300)
+        self.assertIn("  /flatten/Flatten_output_0_quantized (dequantized) max abs ", text.stdout)
         # Two QOperator models compare their integers as they are: nothing dequantized.
         report = self.report(data("qoperator_cnn.onnx"), data("qoperator_cnn.onnx"))
         self.assertTrue(all(layer["sqnr_db"] is None or layer["sqnr_db"] > 100 for layer in report["layers"]))

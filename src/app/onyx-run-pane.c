@@ -197,6 +197,8 @@ tensor_lines (OnyxRunPane *self, const OnyxRunStats *stats, const OnyxRunDelta *
       g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, stats->count);
       g_ptr_array_add (lines, g_strdup_printf (_("%s NaN, %s Inf of %s values"), nan, inf, count));
     }
+  if (delta != NULL && delta->dequantized)
+    g_ptr_array_add (lines, g_strdup (_("Compared as the float values it stands for")));
   if (delta != NULL)
     g_ptr_array_add (lines, describe_delta (delta));
   return lines;

@@ -231,7 +231,8 @@ print_text (OnyxModel *model, const OnyxRunResult *result, const Options *option
   for (guint i = 0; i < result->deltas->len; i++)
     {
       const OnyxRunDelta *delta = result->deltas->pdata[i];
-      g_autofree char *name = onyx_display_escape (delta->name);
+      g_autofree char *escaped = onyx_display_escape (delta->name);
+      g_autofree char *name = delta->dequantized ? g_strdup_printf ("%s (dequantized)", escaped) : g_strdup (escaped);
       if (delta->mismatch != NULL)
         printf ("  %-24s %s\n", name, delta->mismatch);
       else if (delta->n_exceeding > 0)
@@ -302,6 +303,8 @@ json_delta (OnyxJson *json, const OnyxRunDelta *delta)
   onyx_json_member_double (json, "max_abs", delta->max_abs);
   onyx_json_member_double (json, "max_rel", delta->max_rel);
   onyx_json_member_uint (json, "exceeding", delta->n_exceeding);
+  if (delta->dequantized)
+    onyx_json_member_bool (json, "dequantized", TRUE);
 }
 
 static void

@@ -106,6 +106,7 @@ onyx_run_result_name_probes (OnyxRunResult *result, GHashTable *probes)
         {
           g_free (delta->name);
           delta->name = g_strdup (named);
+          delta->dequantized = TRUE;
         }
     }
   /* The float copies are the run's own: the model's tensors are what it lists. */

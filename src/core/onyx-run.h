@@ -62,6 +62,9 @@ typedef struct {
    * signal-to-noise ratio a quantized model keeps (onyx-quant.h). */
   double sum_sq_ref;
   double sum_sq_diff;
+  /* An integer tensor compared as the float values it stands for
+   * (OnyxRunOptions.dequantize): the differences are the float values'. */
+  gboolean dequantized;
 } OnyxRunDelta;
 
 /* Whether the tensor is beyond the tolerance element by element (or could not be
