@@ -178,6 +178,9 @@ test_quantized_twin (void)
   g_autoptr (GError) error = NULL;
   OnyxWindow *window = open_model_window (model);
   g_autofree char *text = NULL;
+  const OnyxQuantAccuracy *accuracy;
+  OnyxQuantAccuracy *below;
+  OnyxQuantLayer *planted;
   const char *integers[] = { "/stem/Relu_output_0_quantized", "/block1/conv2/Conv_output_0_quantized",
                              "/flatten/Flatten_output_0_quantized" };
 
@@ -195,12 +198,46 @@ test_quantized_twin (void)
       g_assert_cmpint (onyx_run_pane_lookup_stats (test_run_pane (window), integers[i])->elem_type, ==,
                        ONNX__TENSOR_PROTO__DATA_TYPE__UINT8);
     }
+  /* Each layer's accuracy, as onyx-cli run --compare says it, in the comparison. */
+  accuracy = onyx_run_pane_get_accuracy (test_run_pane (window));
+  g_assert_nonnull (accuracy);
+  g_assert_cmpuint (accuracy->n_quantized, ==, 8);
+  g_assert_cmpuint (accuracy->layers->len, ==, 8);
+  g_assert_null (accuracy->first_below);
   onyx_view_state_select_tensor (test_state (window), integers[0]);
   text = pane_text (window);
+  g_assert_nonnull (strstr (text, "\nQuantized layers compared: 8 of 8\nLeast accurate: /"));
+  g_assert_nonnull (strstr (text, " dB\nNo layer under 20 dB\n"));
   /* The differences are the float values' (a hundredth), said so before them. */
   g_assert_nonnull (strstr (text, "\n  Compared as the float values it stands for\n  "));
   g_assert_nonnull (strstr (strstr (text, "stands for\n"), " values exceed: max |Δ| 0.0"));
   look (window, "app-run-quantized-twin.png");
+  /* No layer under the threshold: nothing to go to, though the first layer parts. */
+  g_assert_nonnull (onyx_run_pane_get_result (test_run_pane (window))->first_divergence_delta);
+  g_assert_false (g_action_group_get_action_enabled (onyx_run_pane_get_actions (test_run_pane (window)),
+                                                     "first-divergence"));
+
+  /* A layer under it (a scale planted wrong): Go to First Divergence selects it. */
+  planted = g_new0 (OnyxQuantLayer, 1);
+  planted->node = node_of_op (window, "QLinearConv", 3);
+  g_assert_cmpstr (planted->node->name, ==, "/down/Conv");
+  planted->tensor = g_strdup (planted->node->output[0]);
+  planted->other = g_strdup ("/down/Relu_output_0");
+  planted->sqnr_db = -3;
+  below = g_new0 (OnyxQuantAccuracy, 1);
+  below->layers = g_ptr_array_new ();
+  g_ptr_array_add (below->layers, planted);
+  below->first_below = planted;
+  below->threshold_db = ONYX_QUANT_DEFAULT_SQNR_DB;
+  below->n_quantized = 8;
+  onyx_run_pane_set_accuracy (test_run_pane (window), below);
+  g_free (text);
+  text = pane_text (window);
+  g_assert_nonnull (strstr (text, "\nFirst layer under 20 dB: /down/Conv, -3.0 dB\n"));
+  g_assert_true (g_action_group_get_action_enabled (onyx_run_pane_get_actions (test_run_pane (window)),
+                                                    "first-divergence"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "run.first-divergence", NULL));
+  g_assert_true (onyx_view_state_get_selected_node (test_state (window)) == planted->node);
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -22,6 +22,7 @@ struct _OnyxRunPane {
   GtkBox *tensors_box;
 
   OnyxRunResult *result;
+  OnyxQuantAccuracy *accuracy;  /* of a quantized model against its float twin, or NULL */
   char *compared_with;
   OnyxModel *result_model;      /* the model as it ran, which the result's indexes are of */
   double atol;
@@ -41,6 +42,12 @@ struct _OnyxRunPane {
 /* onyx-run-pane-runs.c */
 void onyx_run_pane_init_runs    (OnyxRunPane *self);
 void onyx_run_pane_dispose_runs (OnyxRunPane *self);
+/* The tensor whose node Go to First Divergence selects: the first that parts from
+ * what it was compared with, or a quantized model's first layer under the threshold;
+ * NULL when none does. */
+const char *onyx_run_pane_divergent_tensor (OnyxRunPane *self);
+/* The actions enabled as the pane and its runs now allow. */
+void onyx_run_pane_update_actions (OnyxRunPane *self);
 /* The revealed property says so (and is notified). */
 void onyx_run_pane_set_revealed (OnyxRunPane *self,
                                  gboolean     revealed);

@@ -36,6 +36,7 @@ typedef struct {
   /* How the inputs were made: a run ONNX Runtime fails at says the sizes chosen. */
   OnyxRunInputs made;         /* dims: a reference */
   GPtrArray *given;
+  OnyxQuantAccuracy *accuracy;  /* made by the run of a quantized model against its float twin */
 } RunJob;
 
 static void
@@ -49,6 +50,7 @@ run_job_free (RunJob *job)
   g_free (job->repro_path);
   g_clear_pointer (&job->made.dims, g_hash_table_unref);
   g_clear_pointer (&job->given, g_ptr_array_unref);
+  g_clear_pointer (&job->accuracy, onyx_quant_accuracy_free);
   g_free (job);
 }
 
@@ -68,7 +70,6 @@ clear_comparison (RunState *run)
   g_clear_pointer (&run->compared_with, g_free);
 }
 
-static void update_actions (OnyxRunPane *self);
 
 gboolean
 onyx_run_pane_is_running (OnyxRunPane *self)
@@ -97,7 +98,7 @@ onyx_run_pane_reset (OnyxRunPane *self)
   onyx_run_pane_set_revealed (self, FALSE);
   if (self->state != NULL)
     onyx_view_state_set_tints (self->state, ONYX_TINT_RUN, NULL, 0);
-  update_actions (self);
+  onyx_run_pane_update_actions (self);
 }
 
 /* ---- Colours ---- */
@@ -161,7 +162,7 @@ selection_changed_cb (OnyxRunPane *self)
   const char *tensor = onyx_view_state_get_selected_tensor (self->state);
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
 
-  update_actions (self);
+  onyx_run_pane_update_actions (self);
   if (self->run == NULL)
     return;
   for (size_t k = 0; node != NULL && k < node->n_output; k++)
@@ -185,6 +186,7 @@ run (OnyxJob *job, gpointer data, GError **error)
                              .until_node = work->until_node, .made = &work->made, .given = work->given };
   g_autofree char *npz = NULL;
   g_auto (GStrv) pairs = NULL, dequantize = NULL;
+  OnyxRunResult *result;
 
   /* A quantized model against its float twin: each layer's value as its readers see
    * it, integers dequantized (as onyx-cli run --compare does). */
@@ -193,7 +195,12 @@ run (OnyxJob *job, gpointer data, GError **error)
   options.pairs = (const char *const *) pairs;
   options.dequantize = (const char *const *) dequantize;
   if (work->repro_node < 0)
-    return onyx_run_model (work->snapshot, work->inputs, &options, error);
+    {
+      result = onyx_run_model (work->snapshot, work->inputs, &options, error);
+      if (result != NULL && pairs != NULL)
+        work->accuracy = onyx_quant_accuracy_new (work->snapshot, result, ONYX_QUANT_DEFAULT_SQNR_DB);
+      return result;
+    }
   if (!onyx_run_save_repro (work->snapshot, work->repro_node, work->inputs, work->repro_path, &npz, error))
     return NULL;
   return g_steal_pointer (&npz);
@@ -205,7 +212,7 @@ finished_run (OnyxRunPane *self, OnyxJob *job)
   /* A job the pane dropped (another model, a closed pane) never ends here. */
   g_return_val_if_fail (self->run != NULL && self->run->job == job, FALSE);
   self->run->job = NULL;
-  update_actions (self);
+  onyx_run_pane_update_actions (self);
   return TRUE;
 }
 
@@ -213,6 +220,7 @@ static void
 run_done (OnyxJob *job, gpointer result, const GError *error, gpointer owner)
 {
   OnyxRunPane *self = owner;
+  RunJob *work = onyx_job_get_data (job);
 
   if (!finished_run (self, job))
     return;
@@ -223,12 +231,14 @@ run_done (OnyxJob *job, gpointer result, const GError *error, gpointer owner)
       onyx_view_state_set_tints (self->state, ONYX_TINT_RUN, NULL, 0);
       return;
     }
-  onyx_run_pane_set_result (self, onyx_job_take_result (job), ((RunJob *) onyx_job_get_data (job))->snapshot,
-                            self->run->compared_with, ONYX_RUN_DEFAULT_ATOL);
+  onyx_run_pane_set_result (self, onyx_job_take_result (job), work->snapshot, self->run->compared_with,
+                            ONYX_RUN_DEFAULT_ATOL);
+  if (work->accuracy != NULL)
+    onyx_run_pane_set_accuracy (self, g_steal_pointer (&work->accuracy));
   selection_changed_cb (self);
   update_tints (self);
   /* Go to First Divergence and Save Repro depend on the result. */
-  update_actions (self);
+  onyx_run_pane_update_actions (self);
 }
 
 static void
@@ -239,7 +249,7 @@ start_job (OnyxRunPane *self, RunJob *work, OnyxJobDone done, GDestroyNotify res
                        .done = done };
 
   run_state (self)->job = onyx_jobs_start (onyx_view_state_get_jobs (self->state), &spec);
-  update_actions (self);
+  onyx_run_pane_update_actions (self);
 }
 
 /* "Random inputs in [0, 1), seed 0; N = 1", "Inputs from model_foo.npz". */
@@ -289,7 +299,7 @@ start_run (OnyxRunPane *self, const char *until_node)
       g_autofree char *message = g_strdup_printf (_("Onyx cannot run models: %s."), unavailable);
       onyx_run_pane_set_running (self, "");
       onyx_run_pane_set_error (self, message);
-      update_actions (self);
+      onyx_run_pane_update_actions (self);
       return;
     }
   g_clear_object (&run->last_snapshot);
@@ -383,10 +393,17 @@ onyx_run_pane_compare_with (OnyxRunPane *self, GFile *file, GError **error)
 
 /* ---- Going to the divergence, and its repro ---- */
 
-static const char *
-divergent_tensor (OnyxRunPane *self)
+const char *
+onyx_run_pane_divergent_tensor (OnyxRunPane *self)
 {
-  const OnyxRunResult *result = self->run != NULL ? onyx_run_pane_get_result (self) : NULL;
+  const OnyxRunResult *result = onyx_run_pane_get_result (self);
+  const OnyxQuantAccuracy *accuracy = onyx_run_pane_get_accuracy (self);
+
+  /* A quantized model parts from its float twin at its first layer: where it loses
+   * is its first layer under the threshold, by the layer's own output. */
+  if (result != NULL && accuracy != NULL)
+    return accuracy->first_below != NULL && accuracy->first_below->node->n_output > 0
+             ? accuracy->first_below->node->output[0] : NULL;
   return result != NULL && result->first_divergence_delta != NULL ? result->first_divergence_delta->name : NULL;
 }
 
@@ -394,7 +411,7 @@ gboolean
 onyx_run_pane_go_to_first_divergence (OnyxRunPane *self)
 {
   OnyxDocument *document = onyx_view_state_get_document (self->state);
-  const char *tensor = divergent_tensor (self);
+  const char *tensor = onyx_run_pane_divergent_tensor (self);
   OnyxValue *value;
 
   if (tensor == NULL || document == NULL)
@@ -626,14 +643,14 @@ enable (OnyxRunPane *self, const char *name, gboolean enabled)
                                enabled);
 }
 
-static void
-update_actions (OnyxRunPane *self)
+void
+onyx_run_pane_update_actions (OnyxRunPane *self)
 {
   gboolean doc = self->state != NULL && onyx_view_state_get_document (self->state) != NULL;
   gboolean running = onyx_run_pane_is_running (self);
   gboolean available = onyx_run_available (NULL);
   gboolean idle = doc && available && !running;
-  gboolean diverged = idle && divergent_tensor (self) != NULL;
+  gboolean diverged = idle && onyx_run_pane_divergent_tensor (self) != NULL;
 
   /* Without ONNX Runtime, Run says why in the pane; the rest is hidden. */
   enable (self, "start", doc && !running);
@@ -661,7 +678,7 @@ static void
 document_changed_cb (OnyxRunPane *self)
 {
   onyx_run_pane_reset (self);
-  update_actions (self);
+  onyx_run_pane_update_actions (self);
 }
 
 void
@@ -674,7 +691,7 @@ onyx_run_pane_set_state (OnyxRunPane *self, OnyxViewState *state)
   g_signal_connect_object (state, "notify::selection", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "laid-out", G_CALLBACK (update_tints), self, G_CONNECT_SWAPPED);
   g_signal_connect_swapped (self, "notify::color-by", G_CALLBACK (update_tints), self);
-  update_actions (self);
+  onyx_run_pane_update_actions (self);
 }
 
 GActionGroup *
@@ -700,7 +717,7 @@ onyx_run_pane_init_runs (OnyxRunPane *self)
 
   self->actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->actions), entries, G_N_ELEMENTS (entries), self);
-  update_actions (self);
+  onyx_run_pane_update_actions (self);
 }
 
 void

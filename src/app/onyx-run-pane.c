@@ -302,6 +302,7 @@ clear_result (OnyxRunPane *self)
   g_hash_table_remove_all (self->stats_by_name);
   g_hash_table_remove_all (self->delta_by_name);
   g_clear_pointer (&self->result, onyx_run_result_free);
+  g_clear_pointer (&self->accuracy, onyx_quant_accuracy_free);
   g_clear_pointer (&self->compared_with, g_free);
   g_clear_object (&self->result_model);
 }
@@ -330,6 +331,38 @@ onyx_run_pane_set_error (OnyxRunPane *self, const char *message)
   g_return_if_fail (ONYX_IS_RUN_PANE (self));
   gtk_label_set_text (self->error_label, message);
   show_without_result (self, "error");
+}
+
+static const char *
+layer_name (const OnyxQuantLayer *layer)
+{
+  return layer->node->name != NULL && layer->node->name[0] != '\0' ? layer->node->name : layer->node->op_type;
+}
+
+/* Against its float twin a quantized model parts at its first layer: what says where it
+ * loses is each layer's signal-to-noise ratio (as onyx-cli run --compare gives it). */
+static char *
+describe_accuracy (const OnyxQuantAccuracy *accuracy)
+{
+  g_autofree char *compared = NULL, *worst = NULL, *below = NULL;
+
+  /* Translators: layers of a quantized model whose values were compared with the float
+   * model's; the plural follows the second number, the layers that run quantized. */
+  compared = g_strdup_printf (ngettext ("Quantized layers compared: %u of %u", "Quantized layers compared: %u of %u",
+                                        accuracy->n_quantized),
+                              accuracy->layers->len, accuracy->n_quantized);
+  if (accuracy->layers->len > 0)
+    {
+      const OnyxQuantLayer *layer = accuracy->layers->pdata[0];
+      /* Translators: the layer that keeps the least of its signal, and its ratio in dB. */
+      worst = g_strdup_printf (_("Least accurate: %s, %.1f dB"), layer_name (layer), layer->sqnr_db);
+    }
+  if (accuracy->first_below != NULL)
+    below = g_strdup_printf (_("First layer under %g dB: %s, %.1f dB"), accuracy->threshold_db,
+                             layer_name (accuracy->first_below), accuracy->first_below->sqnr_db);
+  else
+    below = g_strdup_printf (_("No layer under %g dB"), accuracy->threshold_db);
+  return worst != NULL ? g_strdup_printf ("%s\n%s\n%s", compared, worst, below) : g_strdup_printf ("%s\n%s", compared, below);
 }
 
 static void
@@ -380,14 +413,15 @@ summarize (OnyxRunPane *self)
     for (guint i = 0; i < result->deltas->len; i++)
       diverging |= onyx_run_delta_diverges (result->deltas->pdata[i], ONYX_RUN_DEFAULT_ATOL,
                                             ONYX_RUN_DEFAULT_SCALE_RTOL);
-    first = result->first_divergence_delta != NULL
+    first = self->accuracy != NULL ? describe_accuracy (self->accuracy)
+      : result->first_divergence_delta != NULL
       ? g_strdup_printf (_("First divergence: %s"), result->first_divergence_delta->name)
       : g_strdup (diverging ? _("No single first divergence")
                             : exceeding > 0 ? _("No divergence beyond float noise") : _("No divergence"));
     g_autofree char *text = g_strdup_printf ("%s\n%s", head, first);
     gtk_label_set_text (self->compare_label, text);
   }
-  gtk_widget_set_sensitive (self->divergence_button, result->first_divergence_delta != NULL);
+  gtk_widget_set_sensitive (self->divergence_button, onyx_run_pane_divergent_tensor (self) != NULL);
 }
 
 void
@@ -417,6 +451,22 @@ onyx_run_pane_set_result (OnyxRunPane *self, OnyxRunResult *result, OnyxModel *m
   rebuild_tensors (self);
   /* The graph's colours follow the result even when the choice stayed. */
   g_object_notify_by_pspec (G_OBJECT (self), props[PROP_COLOR_BY]);
+}
+
+void
+onyx_run_pane_set_accuracy (OnyxRunPane *self, OnyxQuantAccuracy *accuracy)
+{
+  g_return_if_fail (ONYX_IS_RUN_PANE (self) && self->result != NULL);
+  g_clear_pointer (&self->accuracy, onyx_quant_accuracy_free);
+  self->accuracy = accuracy;
+  summarize (self);
+  onyx_run_pane_update_actions (self);
+}
+
+const OnyxQuantAccuracy *
+onyx_run_pane_get_accuracy (OnyxRunPane *self)
+{
+  return self->accuracy;
 }
 
 const OnyxRunResult *

@@ -10,6 +10,7 @@
 
 #include <gtk/gtk.h>
 
+#include "onyx-quant.h"
 #include "onyx-run.h"
 #include "onyx-run-settings.h"
 #include "onyx-view-state.h"
@@ -65,6 +66,12 @@ void                 onyx_run_pane_set_result    (OnyxRunPane   *self,
                                                   OnyxModel     *model,
                                                   const char    *compared_with,
                                                   double         atol);
+/* Takes `accuracy`, of the quantized model's layers in the result shown against its
+ * float twin (onyx_quant_accuracy_new): the comparison says where it loses most. */
+void                 onyx_run_pane_set_accuracy  (OnyxRunPane       *self,
+                                                  OnyxQuantAccuracy *accuracy);
+/* NULL unless the result shown is of a quantized model against its float twin. */
+const OnyxQuantAccuracy *onyx_run_pane_get_accuracy (OnyxRunPane   *self);
 /* NULL while running, after an error, or before the first run. */
 const OnyxRunResult *onyx_run_pane_get_result    (OnyxRunPane   *self);
 const OnyxRunStats  *onyx_run_pane_lookup_stats  (OnyxRunPane   *self,
