@@ -453,14 +453,18 @@ onyx_run_pane_save_repro (OnyxRunPane *self, GFile *file)
   RunState *run = self->run;
   /* The result is of last_snapshot: its node index is that model's. */
   const OnyxRunResult *result = run != NULL ? onyx_run_pane_get_result (self) : NULL;
+  const OnyxQuantAccuracy *accuracy = onyx_run_pane_get_accuracy (self);
+  /* The node Go to First Divergence selects. */
+  int node = accuracy != NULL ? (accuracy->first_below != NULL ? (int) accuracy->first_below->index : -1)
+             : result != NULL ? result->first_divergence : -1;
   RunJob *job;
 
-  if (result == NULL || result->first_divergence < 0 || run->last_snapshot == NULL || run->job != NULL)
+  if (result == NULL || node < 0 || run->last_snapshot == NULL || run->job != NULL)
     return FALSE;
   job = g_new0 (RunJob, 1);
   job->snapshot = g_object_ref (run->last_snapshot);
   job->inputs = g_ptr_array_ref (run->last_inputs);
-  job->repro_node = result->first_divergence;
+  job->repro_node = node;
   job->repro_path = g_file_get_path (file);
   start_job (self, job, repro_done, g_free);
   return TRUE;
