@@ -21,6 +21,14 @@ typedef struct {
                              * between: a Relu of the float model folded into it */
 } Layer;
 
+/* The tensor compared for the layer: its value, else its integer output (dequantized
+ * by the run), else NULL. */
+static const char *
+compared_value (const Layer *layer)
+{
+  return layer->value != NULL ? layer->value : layer->integer != NULL ? layer->integer->name : NULL;
+}
+
 /* The only reader of a tensor of the role, or NULL. */
 static Onnx__NodeProto *
 only_reader_as (OnyxQuant *quant, const char *name, OnyxQuantRole role)
@@ -235,7 +243,7 @@ onyx_quant_accuracy_pairs (OnyxModel *model, OnyxModel *other, GStrv *dequantize
   for (guint i = 0; i < layers->len; i++)
     {
       const Layer *layer = &g_array_index (layers, Layer, i);
-      const char *value = layer->value != NULL ? layer->value : layer->integer != NULL ? layer->integer->name : NULL;
+      const char *value = compared_value (layer);
       const char *found = value != NULL ? counterpart (quant, layer, other_graph, names, diff) : NULL;
       if (found == NULL || (layer->value == NULL && held_quantized (other, &other_quant, found)))
         continue;
@@ -306,7 +314,7 @@ onyx_quant_accuracy_new (OnyxModel *model, const OnyxRunResult *result, double t
   for (guint i = 0; i < layers->len; i++)
     {
       const Layer *layer = &g_array_index (layers, Layer, i);
-      const char *value = layer->value != NULL ? layer->value : layer->integer != NULL ? layer->integer->name : NULL;
+      const char *value = compared_value (layer);
       const OnyxRunDelta *delta = value != NULL ? g_hash_table_lookup (deltas, value) : NULL;
       const OnyxRunStats *stats = delta != NULL ? find_stats (result->other_stats, delta->other) : NULL;
       OnyxQuantLayer *entry;
