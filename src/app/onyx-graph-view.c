@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "onyx-frame-share.h"
+#include "onyx-render.h"
 
 G_DEFINE_FINAL_TYPE (OnyxGraphView, onyx_graph_view, ADW_TYPE_BIN)
 
@@ -469,10 +470,23 @@ item_opened_cb (OnyxGraphView *self, int index)
 
 /* ---- The part ---- */
 
+/* The drawing's fonts loaded while the window waits for a file (once a process). */
+static gboolean
+warm_up_cb (gpointer unused)
+{
+  onyx_render_warm_up ();
+  return G_SOURCE_REMOVE;
+}
+
 void
 onyx_graph_view_set_state (OnyxGraphView *self, OnyxViewState *state)
 {
+  static gboolean warmed_up;
+
   g_return_if_fail (self->state == NULL);
+  if (!warmed_up)
+    g_idle_add_full (G_PRIORITY_LOW, warm_up_cb, NULL, NULL);
+  warmed_up = TRUE;
   self->state = g_object_ref (state);
   self->layout = onyx_layout_session_new (onyx_view_state_get_jobs (state), onyx_view_state_get_settings (state));
   g_signal_connect_swapped (self->layout, "laid-out", G_CALLBACK (laid_out_cb), self);

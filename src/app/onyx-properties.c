@@ -212,9 +212,12 @@ onyx_properties_add_link_row (GtkWidget *group, const char *title, const char *v
   return row;
 }
 
-void
-onyx_properties_warm_up (OnyxProperties *self)
+/* A sample group of rows laid out off screen while the window waits for a file (once
+ * a process: fonts and styles are shared): the first page finds them loaded. */
+static gboolean
+warm_up_cb (gpointer data)
 {
+  OnyxProperties *self = data;
   GtkWidget *group = g_object_ref_sink (adw_preferences_group_new ());
   GVariant *target = g_variant_new_string ("");
   int minimum, natural;
@@ -225,6 +228,7 @@ onyx_properties_warm_up (OnyxProperties *self)
   gtk_widget_measure (group, GTK_ORIENTATION_VERTICAL, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 300),
                       &minimum, &natural, NULL, NULL);
   g_object_unref (group);
+  return G_SOURCE_REMOVE;
 }
 
 /* Takes `owned_value`. A field with nothing in it (a Paddle model's producer, a
@@ -839,6 +843,8 @@ settled_cb (OnyxProperties *self)
 void
 onyx_properties_set_state (OnyxProperties *self, OnyxViewState *state)
 {
+  static gboolean warmed_up;
+
   g_return_if_fail (ONYX_IS_PROPERTIES (self) && self->state == NULL);
   self->state = g_object_ref (state);
   g_signal_connect_object (state, "notify::selection", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
@@ -846,6 +852,9 @@ onyx_properties_set_state (OnyxProperties *self, OnyxViewState *state)
   g_signal_connect_object (state, "settled", G_CALLBACK (settled_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "analysed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "profile-changed", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+  if (!warmed_up)
+    g_idle_add_full (G_PRIORITY_LOW, warm_up_cb, g_object_ref (self), g_object_unref);
+  warmed_up = TRUE;
 }
 
 static void

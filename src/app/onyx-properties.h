@@ -30,8 +30,5 @@ void onyx_properties_clear       (OnyxProperties *self);
  * step once it settled (inferred types once analysed), with the problems of the
  * document shown beside the node they concern. */
 void onyx_properties_set_state   (OnyxProperties *self, OnyxViewState *state);
-/* Lays out a sample group of rows off screen, for an idle moment before a model is
- * shown: the first page then finds its fonts, styles and icons loaded. */
-void onyx_properties_warm_up     (OnyxProperties *self);
 
 G_END_DECLS

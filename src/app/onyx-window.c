@@ -15,7 +15,6 @@
 #include "onyx-problems-pane.h"
 #include "onyx-properties.h"
 #include "onyx-recent.h"
-#include "onyx-render.h"
 #include "onyx-profile-pane.h"
 #include "onyx-run-pane.h"
 
@@ -246,29 +245,6 @@ onyx_window_class_init (OnyxWindowClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Page_Down, 0, "graph.step-stack", "i", 1);
 }
 
-/* Fonts, styles and icons a model's first frame needs, loaded while the window waits
- * for a file (once a process: they are shared). */
-static gboolean
-warm_up_cb (gpointer data)
-{
-  OnyxWindow *self = data;
-
-  onyx_render_warm_up ();
-  onyx_properties_warm_up (self->properties);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-mapped_cb (OnyxWindow *self)
-{
-  static gboolean warmed;
-
-  if (warmed)
-    return;
-  warmed = TRUE;
-  g_idle_add_full (G_PRIORITY_LOW, warm_up_cb, g_object_ref (self), g_object_unref);
-}
-
 static void
 onyx_window_init (OnyxWindow *self)
 {
@@ -316,7 +292,6 @@ onyx_window_init (OnyxWindow *self)
   g_signal_connect_swapped (self->state, "notify::page", G_CALLBACK (page_changed_cb), self);
   g_signal_connect_swapped (self->state, "toast", G_CALLBACK (toast_cb), self);
   g_signal_connect_swapped (self->state, "open-elsewhere", G_CALLBACK (open_elsewhere_cb), self);
-  g_signal_connect (self, "map", G_CALLBACK (mapped_cb), NULL);
   page_changed_cb (self);
 }
 
