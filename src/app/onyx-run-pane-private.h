@@ -42,10 +42,11 @@ struct _OnyxRunPane {
 /* onyx-run-pane-runs.c */
 void onyx_run_pane_init_runs    (OnyxRunPane *self);
 void onyx_run_pane_dispose_runs (OnyxRunPane *self);
-/* The tensor whose node Go to First Divergence selects: the first that parts from
- * what it was compared with, or a quantized model's first layer under the threshold;
- * NULL when none does. */
-const char *onyx_run_pane_divergent_tensor (OnyxRunPane *self);
+/* The node Go to First Divergence selects and Save Repro… cuts at: its index in the
+ * model as it ran, and (`tensor`) the output by which it is found again in the model
+ * as it is now. The first node that parts from what it was compared with, or a
+ * quantized model's first layer under the threshold; -1 and NULL when none. */
+int onyx_run_pane_divergence (OnyxRunPane *self, const char **tensor);
 /* The actions enabled as the pane and its runs now allow. */
 void onyx_run_pane_update_actions (OnyxRunPane *self);
 /* The revealed property says so (and is notified). */

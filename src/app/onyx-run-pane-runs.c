@@ -70,7 +70,6 @@ clear_comparison (RunState *run)
   g_clear_pointer (&run->compared_with, g_free);
 }
 
-
 gboolean
 onyx_run_pane_is_running (OnyxRunPane *self)
 {
@@ -393,28 +392,39 @@ onyx_run_pane_compare_with (OnyxRunPane *self, GFile *file, GError **error)
 
 /* ---- Going to the divergence, and its repro ---- */
 
-const char *
-onyx_run_pane_divergent_tensor (OnyxRunPane *self)
+int
+onyx_run_pane_divergence (OnyxRunPane *self, const char **tensor)
 {
   const OnyxRunResult *result = onyx_run_pane_get_result (self);
   const OnyxQuantAccuracy *accuracy = onyx_run_pane_get_accuracy (self);
+  const OnyxQuantLayer *below = accuracy != NULL ? accuracy->first_below : NULL;
 
+  *tensor = NULL;
+  if (result == NULL)
+    return -1;
   /* A quantized model parts from its float twin at its first layer: where it loses
    * is its first layer under the threshold, by the layer's own output. */
-  if (result != NULL && accuracy != NULL)
-    return accuracy->first_below != NULL && accuracy->first_below->node->n_output > 0
-             ? accuracy->first_below->node->output[0] : NULL;
-  return result != NULL && result->first_divergence_delta != NULL ? result->first_divergence_delta->name : NULL;
+  if (accuracy != NULL)
+    {
+      if (below == NULL || below->node->n_output == 0)
+        return -1;
+      *tensor = below->node->output[0];
+      return (int) below->index;
+    }
+  if (result->first_divergence_delta == NULL)
+    return -1;
+  *tensor = result->first_divergence_delta->name;
+  return result->first_divergence;
 }
 
 gboolean
 onyx_run_pane_go_to_first_divergence (OnyxRunPane *self)
 {
   OnyxDocument *document = onyx_view_state_get_document (self->state);
-  const char *tensor = onyx_run_pane_divergent_tensor (self);
+  const char *tensor;
   OnyxValue *value;
 
-  if (tensor == NULL || document == NULL)
+  if (onyx_run_pane_divergence (self, &tensor) < 0 || document == NULL)
     return FALSE;
   /* By its output's name: the model may have been edited since the run. */
   value = onyx_graph_index_lookup (onyx_document_get_index (document), tensor);
@@ -452,14 +462,11 @@ onyx_run_pane_save_repro (OnyxRunPane *self, GFile *file)
 {
   RunState *run = self->run;
   /* The result is of last_snapshot: its node index is that model's. */
-  const OnyxRunResult *result = run != NULL ? onyx_run_pane_get_result (self) : NULL;
-  const OnyxQuantAccuracy *accuracy = onyx_run_pane_get_accuracy (self);
-  /* The node Go to First Divergence selects. */
-  int node = accuracy != NULL ? (accuracy->first_below != NULL ? (int) accuracy->first_below->index : -1)
-             : result != NULL ? result->first_divergence : -1;
+  const char *tensor;
+  int node = onyx_run_pane_divergence (self, &tensor);
   RunJob *job;
 
-  if (result == NULL || node < 0 || run->last_snapshot == NULL || run->job != NULL)
+  if (run == NULL || node < 0 || run->last_snapshot == NULL || run->job != NULL)
     return FALSE;
   job = g_new0 (RunJob, 1);
   job->snapshot = g_object_ref (run->last_snapshot);
@@ -654,7 +661,8 @@ onyx_run_pane_update_actions (OnyxRunPane *self)
   gboolean running = onyx_run_pane_is_running (self);
   gboolean available = onyx_run_available (NULL);
   gboolean idle = doc && available && !running;
-  gboolean diverged = idle && onyx_run_pane_divergent_tensor (self) != NULL;
+  const char *tensor;
+  gboolean diverged = idle && onyx_run_pane_divergence (self, &tensor) >= 0;
 
   /* Without ONNX Runtime, Run says why in the pane; the rest is hidden. */
   enable (self, "start", doc && !running);

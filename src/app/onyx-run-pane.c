@@ -372,6 +372,7 @@ summarize (OnyxRunPane *self)
   guint nonfinite = 0, exceeding = 0;
   g_autofree char *ran = NULL;
   g_autofree char *took = onyx_format_duration (result->seconds);
+  const char *divergent;
 
   for (guint i = 0; i < result->stats->len; i++)
     {
@@ -421,7 +422,7 @@ summarize (OnyxRunPane *self)
     g_autofree char *text = g_strdup_printf ("%s\n%s", head, first);
     gtk_label_set_text (self->compare_label, text);
   }
-  gtk_widget_set_sensitive (self->divergence_button, onyx_run_pane_divergent_tensor (self) != NULL);
+  gtk_widget_set_sensitive (self->divergence_button, onyx_run_pane_divergence (self, &divergent) >= 0);
 }
 
 void
