@@ -18,7 +18,8 @@ struct _OnyxGraphView {
   OnyxLayoutSession *layout;
   GSimpleActionGroup *actions;
   guint progress_source;
-  guint layouts_waiting;          /* made, to be shown after a full frame (onyx-frame-share.h) */
+  OnyxLayout *layout_waiting;     /* made, to be shown after a full frame (onyx-frame-share.h) */
+  gboolean waiting_keeps_view;
   int reveal;                     /* OnyxReveal asked for a box not laid out yet, or -1 */
   gconstpointer shown_document;   /* what the layout session was last given */
   gconstpointer shown_graph;

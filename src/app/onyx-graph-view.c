@@ -230,43 +230,24 @@ analysed_cb (OnyxGraphView *self)
   onyx_layout_session_relayout (self->layout, TRUE);
 }
 
-typedef struct {
-  OnyxGraphView *view;
-  OnyxLayout *layout;     /* until shown */
-  gboolean keep_view;
-} LaidOut;
-
-static void
-laid_out_free (LaidOut *laid_out)
-{
-  /* Never shown (the window went first): no longer waited for either. */
-  if (laid_out->layout != NULL)
-    laid_out->view->layouts_waiting--;
-  g_clear_pointer (&laid_out->layout, onyx_layout_free);
-  g_object_unref (laid_out->view);
-  g_free (laid_out);
-}
-
 /* Until the last layout made is shown: the window is busy laying out. */
 static void
 update_laying_out (OnyxGraphView *self)
 {
-  onyx_view_state_set_laying_out (self->state, onyx_layout_session_is_busy (self->layout) || self->layouts_waiting > 0);
+  onyx_view_state_set_laying_out (self->state,
+                                  onyx_layout_session_is_busy (self->layout) || self->layout_waiting != NULL);
 }
 
 static void
-show_layout (gpointer data, gpointer unused)
+show_waiting_layout (gpointer view, gpointer unused)
 {
-  LaidOut *laid_out = data;
-  OnyxGraphView *self = laid_out->view;
-  OnyxLayout *layout;
+  OnyxGraphView *self = view;
+  OnyxLayout *layout = g_steal_pointer (&self->layout_waiting);
 
-  /* Its window closed while the layout waited. */
-  if (gtk_widget_get_root (GTK_WIDGET (self)) == NULL)
+  /* Shown already by an earlier call, or its window closed meanwhile. */
+  if (layout == NULL)
     return;
-  layout = g_steal_pointer (&laid_out->layout);
-  self->layouts_waiting--;
-  onyx_canvas_set_layout (self->canvas, layout, laid_out->keep_view);
+  onyx_canvas_set_layout (self->canvas, layout, self->waiting_keeps_view);
   update_laying_out (self);
   onyx_view_state_set_layout (self->state, layout, onyx_layout_session_get_engine (self->layout));
   sync_selection (self);
@@ -274,15 +255,22 @@ show_layout (gpointer data, gpointer unused)
 }
 
 /* Drawn after the frame that lays out a new page of the panel, if one does (a graph's
- * first drawing and that page in one frame took 30 ms and more). */
+ * first drawing and that page in one frame took 30 ms and more). A layout made while
+ * one waits replaces it; the view stays only if both kept it. */
 static void
 laid_out_cb (OnyxGraphView *self, OnyxLayout *layout, gboolean keep_view)
 {
-  LaidOut *laid_out = g_new (LaidOut, 1);
+  gboolean waiting = self->layout_waiting != NULL;
 
-  *laid_out = (LaidOut) { g_object_ref (self), layout, keep_view };
-  self->layouts_waiting++;
-  onyx_frame_share_after (GTK_WIDGET (self), show_layout, laid_out, (GDestroyNotify) laid_out_free);
+  if (waiting)
+    {
+      keep_view = keep_view && self->waiting_keeps_view;
+      onyx_layout_free (self->layout_waiting);
+    }
+  self->layout_waiting = layout;
+  self->waiting_keeps_view = keep_view;
+  if (!waiting)
+    onyx_frame_share_after (GTK_WIDGET (self), show_waiting_layout, g_object_ref (self), g_object_unref);
 }
 
 static void
@@ -525,6 +513,7 @@ onyx_graph_view_dispose (GObject *object)
   OnyxGraphView *self = ONYX_GRAPH_VIEW (object);
 
   g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_pointer (&self->layout_waiting, onyx_layout_free);
   if (self->layout != NULL)
     {
       /* A layout running ends unseen: its job keeps what it reads. */
