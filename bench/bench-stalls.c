@@ -19,9 +19,9 @@
  * A high-priority timeout ticking every millisecond records the longest gap between
  * its ticks: the longest the window could not have drawn a frame or taken a click.
  * The goal (issue 26) is no stall over 33 ms. BENCH_STALLS_TRACE=1 prints each stall
- * over 20 ms and each frame over 20 ms split into layout and paint (on stderr). PHASEs name the phases to run after
- * open (edits, undo, redo, save, compare, run); all by default, but Run on a model of
- * more than 4 GB of weights.
+ * over 20 ms and each frame over 20 ms split into layout and paint (on stderr).
+ * PHASEs name the phases to run after open (edits, undo, redo, save, compare, run);
+ * all by default, but Run on a model of more than 4 GB of weights.
  *
  * For a model with a few GB of external data, make one with make-external-model; for
  * an LLM as onnxruntime-genai's builder writes them (32 layers, 66 inputs, 65 outputs,
@@ -185,7 +185,7 @@ find_widget (GtkWidget *widget, GType type)
  * (events and before-paint, update, layout, paint): these handlers run after GTK's own
  * handler of each phase, so each mark is where that phase ended. */
 typedef struct {
-  gint64 marks[5];
+  gint64 marks[4];
 } FrameMarks;
 
 static void
@@ -217,7 +217,7 @@ trace_frames (GdkFrameClock *clock)
   FrameMarks *frame = g_new0 (FrameMarks, 1);
 
   g_object_set_data_full (G_OBJECT (clock), "bench-frame-marks", frame, g_free);
-  for (int i = 0; i < 4; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
     g_signal_connect (clock, phases[i], G_CALLBACK (frame_mark_cb), GINT_TO_POINTER (i));
   g_signal_connect (clock, "after-paint", G_CALLBACK (frame_report_cb), frame);
 }
