@@ -258,13 +258,12 @@ axis_of (const Onnx__NodeProto *node)
 static void
 check_pair (Checking *c, const Onnx__NodeProto *quantizer, const Onnx__NodeProto *dequantizer, guint index)
 {
-  const char *q_zero = quantizer->n_input > 2 && quantizer->input[2][0] != '\0' ? quantizer->input[2] : NULL;
-  const char *d_zero = dequantizer->n_input > 2 && dequantizer->input[2][0] != '\0' ? dequantizer->input[2] : NULL;
+  const char *q_zero = onyx_quant_input (quantizer, 2), *d_zero = onyx_quant_input (dequantizer, 2);
   double qa = 0, da = 0, qz = 0, dz = 0;
   int scales = quantizer->n_input > 1 && dequantizer->n_input > 1
                  ? same_values (c->quant, quantizer->input[1], dequantizer->input[1], &qa, &da) : -1;
   int zeros = same_values (c->quant, q_zero, d_zero, &qz, &dz);
-  const OnyxQuantTensor *q = onyx_quant_lookup_tensor (c->quant, quantizer->output[0]);
+  const OnyxQuantTensor *q = onyx_quant_lookup_tensor (c->quant, onyx_quant_output (quantizer, 0));
   gboolean axes_differ = q != NULL && q->n_scales > 1 && axis_of (quantizer) != axis_of (dequantizer);
   g_autofree char *label = NULL, *other = NULL, *what = NULL, *mine = NULL, *theirs = NULL;
 

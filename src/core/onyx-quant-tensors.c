@@ -239,7 +239,7 @@ onyx_quant_quantize_type (OnyxQuant *quant, const Onnx__NodeProto *node)
     return type;
   if (output_dtype != 0)
     return (int32_t) output_dtype;
-  type = onyx_quant_stored_type (quant, node->output[0]);
+  type = onyx_quant_stored_type (quant, onyx_quant_output (node, 0));
   return type != 0 ? type : ONYX_QT_UINT8;
 }
 
@@ -280,8 +280,8 @@ void
 onyx_quant_record_linear (OnyxQuant *quant, OnyxQuantNode *record, gboolean dequantize)
 {
   const Onnx__NodeProto *node = record->node;
-  const char *data = dequantize ? onyx_quant_input (node, 0) : node->output[0];
-  const char *other = dequantize ? node->output[0] : onyx_quant_input (node, 0);
+  const char *data = dequantize ? onyx_quant_input (node, 0) : onyx_quant_output (node, 0);
+  const char *other = dequantize ? onyx_quant_output (node, 0) : onyx_quant_input (node, 0);
   int32_t type = dequantize ? quantized_type (quant, data, onyx_quant_input (node, 2))
                             : onyx_quant_quantize_type (quant, node);
   OnyxQuantTensor *tensor = onyx_quant_new_tensor (quant, node, data, other, type, onyx_quant_input (node, 1),

@@ -242,6 +242,12 @@ onyx_quant_input (const Onnx__NodeProto *node, guint slot)
   return slot < node->n_input && node->input[slot][0] != '\0' ? node->input[slot] : NULL;
 }
 
+const char *
+onyx_quant_output (const Onnx__NodeProto *node, guint slot)
+{
+  return slot < node->n_output && node->output[slot][0] != '\0' ? node->output[slot] : NULL;
+}
+
 /* The only reader of a tensor, or NULL. */
 static Onnx__NodeProto *
 only_reader (OnyxQuant *quant, const char *name)
@@ -259,7 +265,7 @@ onyx_quant_requantizer (OnyxQuant *quant, const char *name)
   /* A Relu or Clip between, which the quantized range does the work of. */
   if (activation != NULL && (onyx_quant_is_op (activation, "Relu") || onyx_quant_is_op (activation, "Clip")) &&
       onyx_graph_index_graph_output (quant->index, name) == NULL)
-    readers = onyx_quant_readers (quant, activation->output[0]);
+    readers = onyx_quant_readers (quant, onyx_quant_output (activation, 0));
   for (guint u = 0; readers != NULL && u < readers->len; u++)
     {
       const OnyxUse *use = &g_array_index (readers, OnyxUse, u);
