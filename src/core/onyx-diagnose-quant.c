@@ -443,7 +443,7 @@ dequantizes_activation (OnyxQuant *quant, const char *name)
 {
   Onnx__NodeProto *producer = onyx_quant_producer (quant, name);
   return producer != NULL && onyx_quant_is_op (producer, "DequantizeLinear") &&
-         onyx_quant_constant (quant, producer->input[0]) == NULL;
+         onyx_quant_constant (quant, onyx_quant_input (producer, 0)) == NULL;
 }
 
 static gboolean
