@@ -22,13 +22,20 @@
 #define LABEL_PAD 4.0
 
 /* Text widths by font and text. Shaping is most of what building the model costs,
- * and a graph has few distinct texts: 12k nodes show a few dozen op types and lines. */
+ * and a graph has few distinct texts: 12k nodes show a few dozen op types and lines.
+ * Kept per thread between builds, on the thread's own default font map (Pango's font
+ * maps are not to be shared between threads; the drawing's is that one too): a new
+ * font map loads fontconfig's setup and the fonts again, 2 ms of each edit's rebuild,
+ * and an edit's graph shows the texts its last one did. */
 typedef struct {
-  PangoFontMap *font_map;
   PangoContext *context;
   PangoLayout *layouts[2];  /* by font: regular, bold */
   GHashTable *widths[2];    /* by font: text → pixel width + 1 */
 } TextWidths;
+
+/* Past this many texts in a font (node names are most of them), the next build starts
+ * afresh: what a thread keeps between builds stays some 3 MB a font. */
+#define MAX_KEPT_WIDTHS 30000
 
 void
 onyx_layout_text_context_setup (PangoContext *context)
@@ -43,12 +50,37 @@ onyx_layout_text_context_setup (PangoContext *context)
 }
 
 static void
-text_widths_init (TextWidths *widths)
+text_widths_free (gpointer data)
+{
+  TextWidths *widths = data;
+
+  for (guint f = 0; f < 2; f++)
+    {
+      g_object_unref (widths->layouts[f]);
+      g_hash_table_unref (widths->widths[f]);
+    }
+  g_object_unref (widths->context);
+  g_free (widths);
+}
+
+static GPrivate kept_text_widths = G_PRIVATE_INIT (text_widths_free);
+
+/* This thread's measurer. */
+static TextWidths *
+text_widths_get (void)
 {
   const char *fonts[2] = { "Sans 8", "Sans Bold 9" };
+  TextWidths *widths = g_private_get (&kept_text_widths);
 
-  widths->font_map = pango_cairo_font_map_new ();
-  widths->context = pango_font_map_create_context (widths->font_map);
+  if (widths != NULL)
+    {
+      for (guint f = 0; f < 2; f++)
+        if (g_hash_table_size (widths->widths[f]) > MAX_KEPT_WIDTHS)
+          g_hash_table_remove_all (widths->widths[f]);
+      return widths;
+    }
+  widths = g_new0 (TextWidths, 1);
+  widths->context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
   onyx_layout_text_context_setup (widths->context);
   for (guint f = 0; f < 2; f++)
     {
@@ -58,18 +90,8 @@ text_widths_init (TextWidths *widths)
       pango_font_description_free (font);
       widths->widths[f] = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
     }
-}
-
-static void
-text_widths_clear (TextWidths *widths)
-{
-  for (guint f = 0; f < 2; f++)
-    {
-      g_object_unref (widths->layouts[f]);
-      g_hash_table_unref (widths->widths[f]);
-    }
-  g_object_unref (widths->context);
-  g_object_unref (widths->font_map);
+  g_private_set (&kept_text_widths, widths);
+  return widths;
 }
 
 static void
@@ -458,8 +480,6 @@ onyx_layout_edge_label (OnyxLayoutEngine *engine, const char *tensor)
 void
 onyx_layout_engine_set_shapes (OnyxLayoutEngine *engine, OnyxShapes *shapes)
 {
-  TextWidths widths;
-
   for (guint e = 0; shapes != NULL && e < engine->edges->len; e++)
     {
       const char *tensor = g_array_index (engine->edges, ItemEdge, e).tensor;
@@ -469,9 +489,7 @@ onyx_layout_engine_set_shapes (OnyxLayoutEngine *engine, OnyxShapes *shapes)
           type->tensor_type->shape != NULL)
         put_shape (engine->shapes, tensor, type->tensor_type->shape);
     }
-  text_widths_init (&widths);
-  measure_labels (engine, &widths);
-  text_widths_clear (&widths);
+  measure_labels (engine, text_widths_get ());
 }
 
 /* The longest common scope of two scope paths ("a/b/c", "a/b/d" → "a/b"). */
@@ -553,10 +571,9 @@ build_model (OnyxLayoutEngine *engine)
   g_autoptr (GHashTable) op_kinds = op_kinds_new ();
   Folding *folding;
   const int *folded_into;
-  TextWidths widths;
+  TextWidths *widths = text_widths_get ();
 
   clear_model (engine);
-  text_widths_init (&widths);
   engine->items = g_array_new (FALSE, FALSE, sizeof (Item));
   engine->edges = g_array_new (FALSE, FALSE, sizeof (ItemEdge));
   engine->groups = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) onyx_layout_group_free);
@@ -680,7 +697,7 @@ build_model (OnyxLayoutEngine *engine)
     {
       Item *item = &g_array_index (engine->items, Item, t);
       int index = (int) t;
-      size_item (item, &widths);
+      size_item (item, widths);
       item->group = onyx_layout_ensure_group (engine, item->scope);
       g_array_append_val (item->group->items, index);
     }
@@ -690,9 +707,9 @@ build_model (OnyxLayoutEngine *engine)
       Item *item = &g_array_index (engine->items, Item, t);
       g_autofree char *title = item->fanout_label != NULL ? onyx_layout_fanout_title (item->fanout_label) : NULL;
       if (title != NULL)
-        item->stub_width = stub_width (&widths, title);
+        item->stub_width = stub_width (widths, title);
     }
-  measure_labels (engine, &widths);
+  measure_labels (engine, widths);
   onyx_layout_find_stacks (engine);
 
   /* Collapsed group boxes: name and count. */
@@ -705,8 +722,8 @@ build_model (OnyxLayoutEngine *engine)
         g_autofree char *count = onyx_layout_group_count_text (group);
         g_autofree char *header = NULL;
         double width = 0, open_width = 0;
-        measure (&widths, group->name, TRUE, &width);
-        measure (&widths, count, FALSE, &width);
+        measure (widths, group->name, TRUE, &width);
+        measure (widths, count, FALSE, &width);
         group->collapsed_width = MAX (width + 24, 80);
         group->collapsed_height = HEADER_HEIGHT + LINE_HEIGHT + 8;
         /* Open, the header line says both in bold (onyx-render.c); a stack's also
@@ -724,16 +741,15 @@ build_model (OnyxLayoutEngine *engine)
                 {
                   Group *member = group->members->pdata[m];
                   g_autofree char *title = onyx_layout_stub_title (member, from);
-                  member->stub_width[from] = stub_width (&widths, title);
+                  member->stub_width[from] = stub_width (widths, title);
                 }
           }
         else
           header = onyx_layout_group_header (group->name, count, NULL);
-        measure (&widths, header, TRUE, &open_width);
+        measure (widths, header, TRUE, &open_width);
         group->open_min_width = open_width + 24;
       }
   }
-  text_widths_clear (&widths);
 }
 
 OnyxLayoutEngine *
