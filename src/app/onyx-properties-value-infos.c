@@ -2,6 +2,7 @@
  * dozens of them gathered into families (onyx-name-family.h) whose rows are made
  * when opened. */
 #include "onyx-properties-private.h"
+#include "onyx-row-layout.h"
 
 #include <glib/gi18n.h>
 
@@ -80,6 +81,7 @@ onyx_properties_add_value_infos (GtkWidget *group, GtkWidget *shown_page, Onnx__
       count = g_strdup_printf (inputs ? ngettext ("%u input", "%u inputs", family->n)
                                       : ngettext ("%u output", "%u outputs", family->n), family->n);
       row = adw_expander_row_new ();
+      onyx_row_layout_stack_labels (row);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), escaped);
       adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), count);
       members = g_ptr_array_new ();

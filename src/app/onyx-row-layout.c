@@ -15,6 +15,12 @@ measure_stack (GtkWidget *widget, GtkOrientation orientation, int for_size, int 
   /* No width of its own: the labels wrap to whatever the row gives. */
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     return;
+  /* Asked for its height at that minimum width of 0 (GTK does, for a row's least
+   * height), a label would break after each character and shape each one alone:
+   * 16 such asks were half the layout of an LLM's model page. The height of the
+   * lines unbroken answers it; an allocated width is measured as it is. */
+  if (for_size == 0)
+    for_size = -1;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
     {
       int child_minimum, child_natural;
