@@ -4,6 +4,7 @@
  * it back, re-checked incrementally; a copy of model.onnx with a dangling input shows
  * an error on that node, on the closed group around it too. */
 #include "onyx-app-test-util.h"
+#include "onyx-row-layout.h"
 
 #include <glib/gstdio.h>
 
@@ -609,6 +610,23 @@ write_kv_cache_model (void)
   return path;
 }
 
+/* A row's title and subtitle stacked (onyx-row-layout.h); asked their height at no
+ * width, as GTK asks for a row's least height, they answer unbroken: broken after
+ * every character, each would be laid out a character at a time. */
+static void
+assert_stacked_labels (GtkWidget *row)
+{
+  GtkWidget *box = onyx_row_layout_title_box (row);
+  int at_no_width, unbroken;
+
+  g_assert_nonnull (box);
+  g_assert_true (GTK_IS_CUSTOM_LAYOUT (gtk_widget_get_layout_manager (box)));
+  gtk_widget_measure (box, GTK_ORIENTATION_VERTICAL, 0, &at_no_width, NULL, NULL, NULL);
+  gtk_widget_measure (box, GTK_ORIENTATION_VERTICAL, -1, &unbroken, NULL, NULL, NULL);
+  g_assert_cmpint (unbroken, >, 0);
+  g_assert_cmpint (at_no_width, ==, unbroken);
+}
+
 /* A decoder's 40 KV-cache inputs are one row of the model's page, opened on demand
  * and still open after an edit; the problems an edit leaves as they were keep their
  * rows (remade, dozens of them stalled the window after every edit), those alike
@@ -627,7 +645,8 @@ test_many_inputs (void)
 
   g_assert_nonnull (family);
   g_assert_cmpstr (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (family)), ==, "40 inputs");
-  g_assert_nonnull (test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "x"));
+  assert_stacked_labels (family);
+  assert_stacked_labels (test_find_widget (test_properties_page (window), ADW_TYPE_ACTION_ROW, "x"));
   g_assert_null (test_find_widget (family, ADW_TYPE_ACTION_ROW, "past_key_values.7.value"));
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (family), TRUE);
   g_assert_nonnull (test_find_widget (family, ADW_TYPE_ACTION_ROW, "past_key_values.7.value"));
