@@ -318,8 +318,11 @@ find_pairs (Finder *finder)
         continue;
       dequantize = graph->node[read->node];
       output = output_of (dequantize, 0);
+      /* A name made twice (a broken file) keeps its first mark: the marks own theirs,
+       * and `quantized` points at them. */
       if (!is_op (dequantize, "DequantizeLinear") || output == NULL ||
-          !is_constant (folding, input_of (dequantize, 1)) || !absent_or_constant (folding, dequantize, 2))
+          !is_constant (folding, input_of (dequantize, 1)) || !absent_or_constant (folding, dequantize, 2) ||
+          g_hash_table_contains (folding->engine->marks, output))
         continue;
       home = producer_of (finder, input);
       if (home < 0 && (home = first_plain_reader (finder, output)) < 0)
@@ -500,7 +503,8 @@ find_dynamic_chains (Finder *finder)
       const Onnx__NodeProto *quantize = graph->node[node];
       int home = producer_of (finder, input_of (quantize, 0));
       QuantMark *mark;
-      if (!quantize_folds (finder, node, scales_muls) || input_of (quantize, 0) == NULL)
+      if (!quantize_folds (finder, node, scales_muls) || input_of (quantize, 0) == NULL ||
+          output_of (quantize, 0) == NULL || g_hash_table_contains (folding->engine->marks, quantize->output[0]))
         {
           /* Its box stays: so do its chains' boxes, which read it. */
           for (size_t n = 0; n < graph->n_node; n++)
