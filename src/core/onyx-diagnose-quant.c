@@ -258,12 +258,12 @@ axis_of (const Onnx__NodeProto *node)
 static void
 check_pair (Checking *c, const Onnx__NodeProto *quantizer, const Onnx__NodeProto *dequantizer, guint index)
 {
-  const char *q_zero = onyx_quant_input (quantizer, 2), *d_zero = onyx_quant_input (dequantizer, 2);
+  const char *q_zero = onyx_node_input (quantizer, 2), *d_zero = onyx_node_input (dequantizer, 2);
   double qa = 0, da = 0, qz = 0, dz = 0;
   int scales = quantizer->n_input > 1 && dequantizer->n_input > 1
                  ? same_values (c->quant, quantizer->input[1], dequantizer->input[1], &qa, &da) : -1;
   int zeros = same_values (c->quant, q_zero, d_zero, &qz, &dz);
-  const OnyxQuantTensor *q = onyx_quant_lookup_tensor (c->quant, onyx_quant_output (quantizer, 0));
+  const OnyxQuantTensor *q = onyx_quant_lookup_tensor (c->quant, onyx_node_output (quantizer, 0));
   gboolean axes_differ = q != NULL && q->n_scales > 1 && axis_of (quantizer) != axis_of (dequantizer);
   g_autofree char *label = NULL, *other = NULL, *what = NULL, *mine = NULL, *theirs = NULL;
 
@@ -443,7 +443,7 @@ dequantizes_activation (OnyxQuant *quant, const char *name)
 {
   Onnx__NodeProto *producer = onyx_quant_producer (quant, name);
   return producer != NULL && onyx_quant_is_op (producer, "DequantizeLinear") &&
-         onyx_quant_constant (quant, onyx_quant_input (producer, 0)) == NULL;
+         onyx_quant_constant (quant, onyx_node_input (producer, 0)) == NULL;
 }
 
 static gboolean

@@ -100,6 +100,18 @@ onyx_graph_collect_outer_reads (const Onnx__GraphProto *graph, GPtrArray *names)
   collect_outer_reads (graph, names, 0);
 }
 
+const char *
+onyx_node_input (const Onnx__NodeProto *node, guint slot)
+{
+  return slot < node->n_input && node->input[slot][0] != '\0' ? node->input[slot] : NULL;
+}
+
+const char *
+onyx_node_output (const Onnx__NodeProto *node, guint slot)
+{
+  return slot < node->n_output && node->output[slot][0] != '\0' ? node->output[slot] : NULL;
+}
+
 void
 onyx_node_collect_reads (const Onnx__NodeProto *node, GPtrArray *names)
 {

@@ -92,6 +92,13 @@ void onyx_graph_index_list_item_removed (OnyxGraphIndex   *index,
                                          const char       *field,
                                          ProtobufCMessage *item);
 
+/* The node's input or output in `slot`, NULL when it has none there or it is empty
+ * (a file may give a node fewer than its operator has, or none). */
+const char *onyx_node_input          (const Onnx__NodeProto *node,
+                                      guint                  slot);
+const char *onyx_node_output         (const Onnx__NodeProto *node,
+                                      guint                  slot);
+
 /* Every name a node reads: its (non-empty) inputs and what its subgraphs read from
  * outside themselves, appended to `names` (char*, borrowed; may repeat). */
 void onyx_node_collect_reads         (const Onnx__NodeProto *node,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "onyx-domain.h"
+#include "onyx-graph-index.h"
 #include "onyx-tensor-values.h"
 #include "onyx-text.h"
 #include "onyx-types.h"
@@ -56,18 +57,6 @@ is_standard_op (const Onnx__NodeProto *node, const char *op_type)
   return g_strcmp0 (node->op_type, op_type) == 0 && onyx_domain_is_default (node->domain);
 }
 
-static const char *
-input_of (const Onnx__NodeProto *node, guint slot)
-{
-  return slot < node->n_input && node->input[slot][0] != '\0' ? node->input[slot] : NULL;
-}
-
-static const char *
-output_of (const Onnx__NodeProto *node, guint slot)
-{
-  return slot < node->n_output && node->output[slot][0] != '\0' ? node->output[slot] : NULL;
-}
-
 static gboolean
 is_constant (const Folding *folding, const char *name)
 {
@@ -79,7 +68,7 @@ is_constant (const Folding *folding, const char *name)
 static gboolean
 absent_or_constant (const Folding *folding, const Onnx__NodeProto *node, guint slot)
 {
-  return input_of (node, slot) == NULL || is_constant (folding, node->input[slot]);
+  return onyx_node_input (node, slot) == NULL || is_constant (folding, node->input[slot]);
 }
 
 static int
@@ -123,13 +112,13 @@ finder_init (Finder *finder, Folding *folding)
     {
       const Onnx__NodeProto *node = graph->node[n];
       for (size_t k = 0; k < node->n_output; k++)
-        if (output_of (node, (guint) k) != NULL)
+        if (onyx_node_output (node, (guint) k) != NULL)
           g_hash_table_insert (finder->producer, node->output[k], GSIZE_TO_POINTER (n + 1));
       for (size_t k = 0; k < node->n_input; k++)
         {
           Read read = { (int) n, (guint) k, -1 };
           int last;
-          if (input_of (node, (guint) k) == NULL)
+          if (onyx_node_input (node, (guint) k) == NULL)
             continue;
           last = GPOINTER_TO_INT (g_hash_table_lookup (finder->last_read, node->input[k])) - 1;
           if (last >= 0)
@@ -273,11 +262,11 @@ find_weight_dqs (Finder *finder)
   for (size_t n = 0; n < graph->n_node; n++)
     {
       const Onnx__NodeProto *node = graph->node[n];
-      const char *output = output_of (node, 0);
+      const char *output = onyx_node_output (node, 0);
       const Read *read;
-      if (!is_op (node, "DequantizeLinear") || !is_constant (folding, input_of (node, 0)) ||
-          !is_constant (folding, input_of (node, 1)) || !absent_or_constant (folding, node, 2) || output == NULL ||
-          (read = sole_read (finder, output)) == NULL)
+      if (!is_op (node, "DequantizeLinear") || !is_constant (folding, onyx_node_input (node, 0)) ||
+          !is_constant (folding, onyx_node_input (node, 1)) || !absent_or_constant (folding, node, 2) ||
+          output == NULL || (read = sole_read (finder, output)) == NULL)
         continue;
       /* Read by quantization itself, it is part of that: not a weight of an op. */
       if (is_quantize_op (graph->node[read->node]) || onyx_layout_is_constant_node (graph->node[read->node]))
@@ -308,20 +297,20 @@ find_pairs (Finder *finder)
   for (size_t n = 0; n < graph->n_node; n++)
     {
       const Onnx__NodeProto *quantize = graph->node[n], *dequantize;
-      const char *input = input_of (quantize, 0), *output;
+      const char *input = onyx_node_input (quantize, 0), *output;
       const Read *read;
       QuantMark *mark;
       int home;
       if (!is_op (quantize, "QuantizeLinear") || input == NULL || is_constant (folding, input) ||
-          !is_constant (folding, input_of (quantize, 1)) || !absent_or_constant (folding, quantize, 2) ||
-          (read = sole_read (finder, output_of (quantize, 0))) == NULL || read->slot != 0)
+          !is_constant (folding, onyx_node_input (quantize, 1)) || !absent_or_constant (folding, quantize, 2) ||
+          (read = sole_read (finder, onyx_node_output (quantize, 0))) == NULL || read->slot != 0)
         continue;
       dequantize = graph->node[read->node];
-      output = output_of (dequantize, 0);
+      output = onyx_node_output (dequantize, 0);
       /* A name made twice (a broken file) keeps its first mark: the marks own theirs,
        * and `quantized` points at them. */
       if (!is_op (dequantize, "DequantizeLinear") || output == NULL ||
-          !is_constant (folding, input_of (dequantize, 1)) || !absent_or_constant (folding, dequantize, 2) ||
+          !is_constant (folding, onyx_node_input (dequantize, 1)) || !absent_or_constant (folding, dequantize, 2) ||
           g_hash_table_contains (folding->engine->marks, output))
         continue;
       home = producer_of (finder, input);
@@ -329,7 +318,7 @@ find_pairs (Finder *finder)
         continue;
       mark = mark_new (input, NULL, 0);
       {
-        const Onnx__TensorProto *zero_point = onyx_layout_folding_tensor (folding, input_of (quantize, 2));
+        const Onnx__TensorProto *zero_point = onyx_layout_folding_tensor (folding, onyx_node_input (quantize, 2));
         /* Without a zero point, QuantizeLinear makes uint8 (or what output_dtype says). */
         int32_t type = zero_point != NULL ? zero_point->data_type
                                           : (int32_t) int_attribute (quantize, "output_dtype",
@@ -347,7 +336,7 @@ find_pairs (Finder *finder)
       /* A Relu or Clip that alone reads an op's result is fused with it (ONNX
        * Runtime's QDQ kernels do): the op's box says the type the pair makes. */
       if (home >= 0 && (is_standard_op (graph->node[home], "Relu") || is_standard_op (graph->node[home], "Clip")) &&
-          input_of (graph->node[home], 0) != NULL && sole_read (finder, graph->node[home]->input[0]) != NULL)
+          onyx_node_input (graph->node[home], 0) != NULL && sole_read (finder, graph->node[home]->input[0]) != NULL)
         g_hash_table_insert (folding->quantized, graph->node[home]->input[0], mark);
       folding->folded_into[n] = folding->folded_into[read->node] = home;
       folding->on_edge[n] = folding->on_edge[read->node] = TRUE;
@@ -370,7 +359,7 @@ other_input (const Onnx__NodeProto *node, const char *name)
 {
   if (node->n_input != 2)
     return NULL;
-  return g_strcmp0 (node->input[0], name) == 0 ? input_of (node, 1) : input_of (node, 0);
+  return g_strcmp0 (node->input[0], name) == 0 ? onyx_node_input (node, 1) : onyx_node_input (node, 0);
 }
 
 /* A bias added after the scales: a constant, or a Reshape of constants read only here. */
@@ -390,8 +379,9 @@ find_bias (const Finder *finder, DynamicChain *chain, const char *scaled)
     }
   reshape = producer_of (finder, bias);
   if (reshape >= 0 && is_standard_op (folding->graph->node[reshape], "Reshape") &&
-      onyx_layout_folding_uses (folding, bias) == 1 && is_constant (folding, input_of (folding->graph->node[reshape], 0)) &&
-      is_constant (folding, input_of (folding->graph->node[reshape], 1)))
+      onyx_layout_folding_uses (folding, bias) == 1 &&
+      is_constant (folding, onyx_node_input (folding->graph->node[reshape], 0)) &&
+      is_constant (folding, onyx_node_input (folding->graph->node[reshape], 1)))
     {
       chain->bias_add = add, chain->bias_reshape = reshape;
       chain->bias = folding->graph->node[reshape]->input[0];
@@ -410,17 +400,19 @@ match_chain (const Finder *finder, guint node)
 
   if (!is_standard_op (integer, "ConvInteger") && !is_standard_op (integer, "MatMulInteger"))
     return NULL;
-  chain.quantize = producer_of (finder, input_of (integer, 0));
+  chain.quantize = producer_of (finder, onyx_node_input (integer, 0));
   if (chain.quantize < 0)
     return NULL;
   quantize = graph->node[chain.quantize];
-  if (!is_standard_op (quantize, "DynamicQuantizeLinear") || g_strcmp0 (output_of (quantize, 0), integer->input[0]) != 0 ||
-      (input_of (integer, 2) != NULL && g_strcmp0 (integer->input[2], output_of (quantize, 2)) != 0) ||
-      !is_constant (folding, input_of (integer, 1)) || !absent_or_constant (folding, integer, 3) ||
-      output_of (quantize, 1) == NULL)
+  if (!is_standard_op (quantize, "DynamicQuantizeLinear") ||
+      g_strcmp0 (onyx_node_output (quantize, 0), integer->input[0]) != 0 ||
+      (onyx_node_input (integer, 2) != NULL && g_strcmp0 (integer->input[2], onyx_node_output (quantize, 2)) != 0) ||
+      !is_constant (folding, onyx_node_input (integer, 1)) || !absent_or_constant (folding, integer, 3) ||
+      onyx_node_output (quantize, 1) == NULL)
     return NULL;
-  chain.cast = sole_reader_of_type (finder, output_of (integer, 0), "Cast");
-  if (chain.cast < 0 || (chain.output_mul = sole_reader_of_type (finder, output_of (graph->node[chain.cast], 0), "Mul")) < 0)
+  chain.cast = sole_reader_of_type (finder, onyx_node_output (integer, 0), "Cast");
+  if (chain.cast < 0 ||
+      (chain.output_mul = sole_reader_of_type (finder, onyx_node_output (graph->node[chain.cast], 0), "Mul")) < 0)
     return NULL;
   output_mul = graph->node[chain.output_mul];
   scales = other_input (output_mul, graph->node[chain.cast]->output[0]);
@@ -433,7 +425,7 @@ match_chain (const Finder *finder, guint node)
       g_strcmp0 (other_input (graph->node[chain.scales_mul], chain.weight_scale), quantize->output[1]) != 0)
     return NULL;
   /* A Conv's bias comes after (a MatMul's Add is an op of the float model too). */
-  if (is_standard_op (integer, "ConvInteger") && output_of (output_mul, 0) != NULL)
+  if (is_standard_op (integer, "ConvInteger") && onyx_node_output (output_mul, 0) != NULL)
     find_bias (finder, &chain, output_mul->output[0]);
   return g_memdup2 (&chain, sizeof chain);
 }
@@ -451,7 +443,7 @@ quantize_folds (const Finder *finder, guint node, GHashTable *scales_muls)
   for (guint k = 0; k < quantize->n_output && k < 3; k++)
     {
       guint reads = 0;
-      if (output_of (quantize, k) == NULL)
+      if (onyx_node_output (quantize, k) == NULL)
         continue;
       for (const Read *read = first_read (finder, quantize->output[k]); read != NULL; read = next_read (finder, read))
         {
@@ -501,10 +493,10 @@ find_dynamic_chains (Finder *finder)
     {
       guint node = (guint) GPOINTER_TO_INT (key);
       const Onnx__NodeProto *quantize = graph->node[node];
-      int home = producer_of (finder, input_of (quantize, 0));
+      int home = producer_of (finder, onyx_node_input (quantize, 0));
       QuantMark *mark;
-      if (!quantize_folds (finder, node, scales_muls) || input_of (quantize, 0) == NULL ||
-          output_of (quantize, 0) == NULL || g_hash_table_contains (folding->engine->marks, quantize->output[0]))
+      if (!quantize_folds (finder, node, scales_muls) || onyx_node_input (quantize, 0) == NULL ||
+          onyx_node_output (quantize, 0) == NULL || g_hash_table_contains (folding->engine->marks, quantize->output[0]))
         {
           /* Its box stays: so do its chains' boxes, which read it. */
           for (size_t n = 0; n < graph->n_node; n++)
@@ -577,7 +569,7 @@ onyx_layout_dynamic_parts (const Folding *folding, guint node, DynamicParts *par
   parts->float_op = float_op_of (integer->op_type);
   parts->weight = integer->input[1];
   parts->weight_scale = chain->weight_scale;
-  parts->weight_zero_point = input_of (integer, 3);
+  parts->weight_zero_point = onyx_node_input (integer, 3);
   parts->scales_mul = chain->scales_mul;
   parts->bias = chain->bias;
   parts->bias_add = chain->bias_add;
@@ -613,9 +605,9 @@ onyx_layout_quant_title (const Folding *folding, guint node, const char *title)
     }
   for (size_t k = 0; k < op->n_input; k++)
     {
-      const QuantMark *mark = input_of (op, (guint) k) != NULL ? g_hash_table_lookup (folding->engine->marks, op->input[k])
-                                                              : NULL;
-      int weight = input_of (op, (guint) k) != NULL
+      const QuantMark *mark = onyx_node_input (op, (guint) k) != NULL
+                                ? g_hash_table_lookup (folding->engine->marks, op->input[k]) : NULL;
+      int weight = onyx_node_input (op, (guint) k) != NULL
                      ? GPOINTER_TO_INT (g_hash_table_lookup (folding->weight_dqs, op->input[k])) - 1 : -1;
       if (mark != NULL)
         add_type (inputs, mark->type);
@@ -630,8 +622,8 @@ onyx_layout_quant_title (const Folding *folding, guint node, const char *title)
     }
   for (size_t k = 0; output == NULL && k < op->n_output; k++)
     {
-      const QuantMark *mark = output_of (op, (guint) k) != NULL ? g_hash_table_lookup (folding->quantized, op->output[k])
-                                                               : NULL;
+      const QuantMark *mark = onyx_node_output (op, (guint) k) != NULL
+                                ? g_hash_table_lookup (folding->quantized, op->output[k]) : NULL;
       output = mark != NULL ? mark->type : NULL;
     }
   /* An op with a quantized weight whose output is not quantized again (the head of a

@@ -74,15 +74,15 @@ find_value (OnyxQuant *quant, const OnyxQuantNode *record, Layer *layer)
   if (record->role == ONYX_QUANT_DYNAMIC && record->output_types[0] != 0)
     {
       while ((next = only_reader_as (quant, out, ONYX_QUANT_DEQUANTIZE)) != NULL)
-        out = onyx_quant_output (next, 0);
+        out = onyx_node_output (next, 0);
       layer->value = record->output_types[0] == 0 || out != record->node->output[0] ? out : NULL;
       return;
     }
   if ((quantizer = onyx_quant_requantizer (quant, out)) != NULL &&
-      (dequantizer = dequantizer_of (quant, onyx_quant_output (quantizer, 0))) != NULL)
+      (dequantizer = dequantizer_of (quant, onyx_node_output (quantizer, 0))) != NULL)
     {
-      const OnyxQuantTensor *tensor = onyx_quant_lookup_tensor (quant, onyx_quant_output (quantizer, 0));
-      layer->value = onyx_quant_output (dequantizer, 0);
+      const OnyxQuantTensor *tensor = onyx_quant_lookup_tensor (quant, onyx_node_output (quantizer, 0));
+      layer->value = onyx_node_output (dequantizer, 0);
       layer->float_name = quantizer->input[0];
       layer->relu_folded = strcmp (quantizer->input[0], out) == 0 && tensor != NULL && tensor->has_range &&
                            tensor->range_min >= 0;
@@ -94,7 +94,7 @@ find_value (OnyxQuant *quant, const OnyxQuantNode *record, Layer *layer)
     {
       const OnyxQuantTensor *tensor = onyx_quant_lookup_tensor (quant, out);
       dequantizer = dequantizer_of (quant, out);
-      layer->value = dequantizer != NULL ? onyx_quant_output (dequantizer, 0) : NULL;
+      layer->value = dequantizer != NULL ? onyx_node_output (dequantizer, 0) : NULL;
       layer->integer = dequantizer == NULL && tensor != NULL && tensor->scale_name != NULL ? tensor : NULL;
       layer->relu_folded = tensor != NULL && tensor->has_range && tensor->range_min >= 0;
       return;
@@ -147,7 +147,7 @@ relu_after (const Onnx__GraphProto *graph, const char *name)
             return NULL;
           relu = graph->node[i];
         }
-  return relu != NULL ? onyx_quant_output (relu, 0) : NULL;
+  return relu != NULL ? onyx_node_output (relu, 0) : NULL;
 }
 
 /* The float model's counterpart of a layer's value: a tensor of the same name (the

@@ -89,12 +89,6 @@ int32_t  onyx_quant_stored_type   (OnyxQuant             *quant,
 gint64   onyx_quant_int_attribute (const Onnx__NodeProto *node,
                                    const char            *name,
                                    gint64                 fallback);
-/* The node's input in `slot`, NULL when it has none there or it is empty. */
-const char *onyx_quant_input      (const Onnx__NodeProto *node,
-                                   guint                  slot);
-/* The node's output in `slot`, the same way: a file may give a node none. */
-const char *onyx_quant_output     (const Onnx__NodeProto *node,
-                                   guint                  slot);
 /* ConvInteger, MatMulInteger and the like: integer results scaled back after. */
 gboolean onyx_quant_is_integer_op (const Onnx__NodeProto *node);
 

@@ -232,14 +232,14 @@ set_axis (OnyxQuant *quant, OnyxQuantTensor *tensor, const char *data, gint64 ax
 int32_t
 onyx_quant_quantize_type (OnyxQuant *quant, const Onnx__NodeProto *node)
 {
-  int32_t type = onyx_quant_stored_type (quant, onyx_quant_input (node, 2));
+  int32_t type = onyx_quant_stored_type (quant, onyx_node_input (node, 2));
   gint64 output_dtype = onyx_quant_int_attribute (node, "output_dtype", 0);
 
   if (type != 0)
     return type;
   if (output_dtype != 0)
     return (int32_t) output_dtype;
-  type = onyx_quant_stored_type (quant, onyx_quant_output (node, 0));
+  type = onyx_quant_stored_type (quant, onyx_node_output (node, 0));
   return type != 0 ? type : ONYX_QT_UINT8;
 }
 
@@ -264,12 +264,12 @@ onyx_quant_add_reads (OnyxQuant *quant, const Onnx__NodeProto *node, guint index
 {
   OnyxQuantRead read = { node, index, 0, tensor };
 
-  if (scale >= 0 && onyx_quant_input (node, scale) != NULL)
+  if (scale >= 0 && onyx_node_input (node, scale) != NULL)
     {
       read.slot = (guint) scale;
       g_ptr_array_add (quant->scale_reads, g_memdup2 (&read, sizeof read));
     }
-  if (zero_point >= 0 && onyx_quant_input (node, zero_point) != NULL)
+  if (zero_point >= 0 && onyx_node_input (node, zero_point) != NULL)
     {
       read.slot = (guint) zero_point;
       g_ptr_array_add (quant->zero_point_reads, g_memdup2 (&read, sizeof read));
@@ -280,16 +280,16 @@ void
 onyx_quant_record_linear (OnyxQuant *quant, OnyxQuantNode *record, gboolean dequantize)
 {
   const Onnx__NodeProto *node = record->node;
-  const char *data = dequantize ? onyx_quant_input (node, 0) : onyx_quant_output (node, 0);
-  const char *other = dequantize ? onyx_quant_output (node, 0) : onyx_quant_input (node, 0);
-  int32_t type = dequantize ? quantized_type (quant, data, onyx_quant_input (node, 2))
+  const char *data = dequantize ? onyx_node_input (node, 0) : onyx_node_output (node, 0);
+  const char *other = dequantize ? onyx_node_output (node, 0) : onyx_node_input (node, 0);
+  int32_t type = dequantize ? quantized_type (quant, data, onyx_node_input (node, 2))
                             : onyx_quant_quantize_type (quant, node);
-  OnyxQuantTensor *tensor = onyx_quant_new_tensor (quant, node, data, other, type, onyx_quant_input (node, 1),
-                                                   onyx_quant_input (node, 2));
+  OnyxQuantTensor *tensor = onyx_quant_new_tensor (quant, node, data, other, type, onyx_node_input (node, 1),
+                                                   onyx_node_input (node, 2));
 
   onyx_quant_read_parameters (quant, tensor);
   tensor->block_size = onyx_quant_int_attribute (node, "block_size", 0);
-  set_axis (quant, tensor, onyx_quant_input (node, 0), onyx_quant_int_attribute (node, "axis", 1));
+  set_axis (quant, tensor, onyx_node_input (node, 0), onyx_quant_int_attribute (node, "axis", 1));
   onyx_quant_add_reads (quant, node, record->index, 1, 2, tensor);
   if (dequantize)
     record->input_types[0] = type;
@@ -307,14 +307,14 @@ onyx_quant_record_blocks (OnyxQuant *quant, OnyxQuantNode *record)
   gboolean bnb4 = onyx_quant_is_op (node, "MatMulBnb4");
   guint data = gather ? 0 : 1, scale = 2, zero = 3;
   guint bits = bnb4 ? 4 : (guint) onyx_quant_int_attribute (node, "bits", 4);
-  int32_t stored = onyx_quant_stored_type (quant, onyx_quant_input (node, data));
+  int32_t stored = onyx_quant_stored_type (quant, onyx_node_input (node, data));
   OnyxQuantTensor *tensor;
 
-  if (onyx_quant_input (node, data) == NULL || onyx_quant_is_op (node, "QMoE") || onyx_quant_is_op (node, "MatMulFpQ4"))
+  if (onyx_node_input (node, data) == NULL || onyx_quant_is_op (node, "QMoE") || onyx_quant_is_op (node, "MatMulFpQ4"))
     return;
-  tensor = onyx_quant_new_tensor (quant, node, onyx_quant_input (node, data), NULL, stored,
-                                  onyx_quant_input (node, scale),
-                                  bnb4 ? NULL : onyx_quant_input (node, zero));
+  tensor = onyx_quant_new_tensor (quant, node, onyx_node_input (node, data), NULL, stored,
+                                  onyx_node_input (node, scale),
+                                  bnb4 ? NULL : onyx_node_input (node, zero));
   /* Typed int4 (GatherBlockQuantized's T1 may be) says its own bits; a uint8 holds packed ones. */
   if (stored == ONYX_QT_UINT8 || stored == 0)
     {
@@ -356,7 +356,7 @@ onyx_quant_record_slots (OnyxQuant *quant, OnyxQuantNode *record)
       for (guint k = 0; names[k] != NULL; k++)
         {
           /* The schema's slots: the node may have fewer. */
-          const char *tensor_name = side == 0 ? onyx_quant_input (node, k)
+          const char *tensor_name = side == 0 ? onyx_node_input (node, k)
                                     : k < node->n_output ? node->output[k] : NULL;
           OnyxQuantTensor *tensor;
           int scale, zero;
@@ -367,13 +367,13 @@ onyx_quant_record_slots (OnyxQuant *quant, OnyxQuantNode *record)
           find_parameters (inputs, names[k], &scale, &zero);
           if (scale < 0 && zero < 0)
             continue;
-          type = quantized_type (quant, tensor_name, zero >= 0 ? onyx_quant_input (node, zero) : NULL);
+          type = quantized_type (quant, tensor_name, zero >= 0 ? onyx_node_input (node, zero) : NULL);
           tensor = g_hash_table_lookup (quant->by_name, tensor_name);
           if (tensor == NULL)
             {
               tensor = onyx_quant_new_tensor (quant, node, tensor_name, NULL, type,
-                                              scale >= 0 ? onyx_quant_input (node, scale) : NULL,
-                                              zero >= 0 ? onyx_quant_input (node, zero) : NULL);
+                                              scale >= 0 ? onyx_node_input (node, scale) : NULL,
+                                              zero >= 0 ? onyx_node_input (node, zero) : NULL);
               onyx_quant_read_parameters (quant, tensor);
               /* A weight's scales per channel: a Conv's output channels, a MatMul's columns. */
               if (side == 0 && (onyx_quant_is_op (node, "QLinearConv") || onyx_quant_is_op (node, "ConvInteger")))

@@ -236,18 +236,6 @@ onyx_quant_int_attribute (const Onnx__NodeProto *node, const char *name, gint64 
   return attribute != NULL ? attribute->i : fallback;
 }
 
-const char *
-onyx_quant_input (const Onnx__NodeProto *node, guint slot)
-{
-  return slot < node->n_input && node->input[slot][0] != '\0' ? node->input[slot] : NULL;
-}
-
-const char *
-onyx_quant_output (const Onnx__NodeProto *node, guint slot)
-{
-  return slot < node->n_output && node->output[slot][0] != '\0' ? node->output[slot] : NULL;
-}
-
 /* The only reader of a tensor, or NULL. */
 static Onnx__NodeProto *
 only_reader (OnyxQuant *quant, const char *name)
@@ -265,7 +253,7 @@ onyx_quant_requantizer (OnyxQuant *quant, const char *name)
   /* A Relu or Clip between, which the quantized range does the work of. */
   if (activation != NULL && (onyx_quant_is_op (activation, "Relu") || onyx_quant_is_op (activation, "Clip")) &&
       onyx_graph_index_graph_output (quant->index, name) == NULL)
-    readers = onyx_quant_readers (quant, onyx_quant_output (activation, 0));
+    readers = onyx_quant_readers (quant, onyx_node_output (activation, 0));
   for (guint u = 0; readers != NULL && u < readers->len; u++)
     {
       const OnyxUse *use = &g_array_index (readers, OnyxUse, u);
@@ -303,7 +291,7 @@ role_of (OnyxQuant *quant, const char *name)
 static gboolean
 scales_back (OnyxQuant *quant, const Onnx__NodeProto *node)
 {
-  const char *first = onyx_quant_input (node, 0), *second = onyx_quant_input (node, 1);
+  const char *first = onyx_node_input (node, 0), *second = onyx_node_input (node, 1);
   Onnx__NodeProto *producer = onyx_quant_producer (quant, first);
 
   if (onyx_quant_is_op (node, "Cast"))
@@ -329,7 +317,7 @@ qdq_role (OnyxQuant *quant, OnyxQuantNode *record)
 
   for (size_t k = 0; k < node->n_input; k++)
     {
-      Onnx__NodeProto *producer = onyx_quant_producer (quant, onyx_quant_input (node, (guint) k));
+      Onnx__NodeProto *producer = onyx_quant_producer (quant, onyx_node_input (node, (guint) k));
       OnyxQuantNode *from = record_of (quant, producer);
       if (from != NULL && from->role == ONYX_QUANT_DEQUANTIZE && is_any_op (producer, dequantizers))
         record->input_types[k] = from->input_types[0];
@@ -345,7 +333,7 @@ qdq_role (OnyxQuant *quant, OnyxQuantNode *record)
     }
   if (slots == NULL)
     {
-      OnyxQuantNode *before = record_of (quant, onyx_quant_producer (quant, onyx_quant_input (node, 0)));
+      OnyxQuantNode *before = record_of (quant, onyx_quant_producer (quant, onyx_node_input (node, 0)));
       if (!requantized || node->n_input == 0)
         return ONYX_QUANT_FLOAT;
       if (record->input_types[0] != 0)
@@ -361,7 +349,7 @@ qdq_role (OnyxQuant *quant, OnyxQuantNode *record)
     }
   for (guint i = 0; i < n_slots; i++)
     {
-      if (onyx_quant_input (node, slots[i]) == NULL)
+      if (onyx_node_input (node, slots[i]) == NULL)
         continue;
       n_read++;
       if (record->input_types[slots[i]] != 0)
@@ -392,7 +380,7 @@ classify (OnyxQuant *quant, OnyxQuantNode *record)
     }
   else if (onyx_quant_is_op (node, "DynamicQuantizeLinear"))
     {
-      OnyxQuantTensor *tensor = onyx_quant_new_tensor (quant, node, node->output[0], onyx_quant_input (node, 0),
+      OnyxQuantTensor *tensor = onyx_quant_new_tensor (quant, node, node->output[0], onyx_node_input (node, 0),
                                                        ONYX_QT_UINT8,
                                                        node->n_output > 1 ? node->output[1] : NULL,
                                                        node->n_output > 2 ? node->output[2] : NULL);
@@ -432,9 +420,9 @@ classify (OnyxQuant *quant, OnyxQuantNode *record)
 static OnyxQuantTensor *
 integer_weight (OnyxQuant *quant, const Onnx__NodeProto *mul)
 {
-  Onnx__NodeProto *cast = onyx_quant_producer (quant, onyx_quant_input (mul, 0));
-  Onnx__NodeProto *integer = cast != NULL ? onyx_quant_producer (quant, onyx_quant_input (cast, 0)) : NULL;
-  const char *weight = integer != NULL && is_any_op (integer, integer_ops) ? onyx_quant_input (integer, 1) : NULL;
+  Onnx__NodeProto *cast = onyx_quant_producer (quant, onyx_node_input (mul, 0));
+  Onnx__NodeProto *integer = cast != NULL ? onyx_quant_producer (quant, onyx_node_input (cast, 0)) : NULL;
+  const char *weight = integer != NULL && is_any_op (integer, integer_ops) ? onyx_node_input (integer, 1) : NULL;
   OnyxQuantTensor *tensor = weight != NULL ? g_hash_table_lookup (quant->by_name, weight) : NULL;
 
   return tensor != NULL && g_strcmp0 (tensor->name, weight) == 0 && tensor->scale_name == NULL ? tensor : NULL;
@@ -453,15 +441,15 @@ mark_scale_products (OnyxQuant *quant)
       OnyxQuantTensor *weight;
       if (record->role != ONYX_QUANT_DEQUANTIZE || !onyx_quant_is_op (record->node, "Mul"))
         continue;
-      product = record_of (quant, onyx_quant_producer (quant, onyx_quant_input (record->node, 1)));
+      product = record_of (quant, onyx_quant_producer (quant, onyx_node_input (record->node, 1)));
       if (product == NULL || product->role != ONYX_QUANT_FLOAT || !onyx_quant_is_op (product->node, "Mul") ||
-          role_of (quant, onyx_quant_input (product->node, 0)) != ONYX_QUANT_QUANTIZE)
+          role_of (quant, onyx_node_input (product->node, 0)) != ONYX_QUANT_QUANTIZE)
         continue;
       product->role = ONYX_QUANT_DEQUANTIZE;
       if ((weight = integer_weight (quant, record->node)) != NULL &&
-          onyx_quant_constant (quant, onyx_quant_input (product->node, 1)) != NULL)
+          onyx_quant_constant (quant, onyx_node_input (product->node, 1)) != NULL)
         {
-          weight->scale_name = g_strdup (onyx_quant_input (product->node, 1));
+          weight->scale_name = g_strdup (onyx_node_input (product->node, 1));
           g_clear_pointer (&weight->zero_points, g_free);
           onyx_quant_read_parameters (quant, weight);
           onyx_quant_add_reads (quant, product->node, product->index, 1, -1, weight);
