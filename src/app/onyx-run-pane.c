@@ -333,12 +333,6 @@ onyx_run_pane_set_error (OnyxRunPane *self, const char *message)
   show_without_result (self, "error");
 }
 
-static const char *
-layer_name (const OnyxQuantLayer *layer)
-{
-  return layer->node->name != NULL && layer->node->name[0] != '\0' ? layer->node->name : layer->node->op_type;
-}
-
 /* Against its float twin a quantized model parts at its first layer: what says where it
  * loses is each layer's signal-to-noise ratio (as onyx-cli run --compare gives it). */
 static char *
@@ -355,11 +349,11 @@ describe_accuracy (const OnyxQuantAccuracy *accuracy)
     {
       const OnyxQuantLayer *layer = accuracy->layers->pdata[0];
       /* Translators: the layer that keeps the least of its signal, and its ratio in dB. */
-      worst = g_strdup_printf (_("Least accurate: %s, %.1f dB"), layer_name (layer), layer->sqnr_db);
+      worst = g_strdup_printf (_("Least accurate: %s, %.1f dB"), onyx_node_name_or_op (layer->node), layer->sqnr_db);
     }
   if (accuracy->first_below != NULL)
     below = g_strdup_printf (_("First layer under %g dB: %s, %.1f dB"), accuracy->threshold_db,
-                             layer_name (accuracy->first_below), accuracy->first_below->sqnr_db);
+                             onyx_node_name_or_op (accuracy->first_below->node), accuracy->first_below->sqnr_db);
   else
     below = g_strdup_printf (_("No layer under %g dB"), accuracy->threshold_db);
   return worst != NULL ? g_strdup_printf ("%s\n%s\n%s", compared, worst, below) : g_strdup_printf ("%s\n%s", compared, below);

@@ -154,8 +154,7 @@ print_stats_text (const OnyxRunStats *stats)
 static const char *
 node_name (OnyxModel *model, int index)
 {
-  const Onnx__NodeProto *node = onyx_model_get_proto (model)->graph->node[index];
-  return node->name != NULL && node->name[0] != '\0' ? node->name : node->op_type;
+  return onyx_node_name_or_op (onyx_model_get_proto (model)->graph->node[index]);
 }
 
 /* The largest difference of any compared tensor against its own largest value. */

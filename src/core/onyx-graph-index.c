@@ -112,6 +112,12 @@ onyx_node_output (const Onnx__NodeProto *node, guint slot)
   return slot < node->n_output && node->output[slot][0] != '\0' ? node->output[slot] : NULL;
 }
 
+const char *
+onyx_node_name_or_op (const Onnx__NodeProto *node)
+{
+  return node->name != NULL && node->name[0] != '\0' ? node->name : node->op_type;
+}
+
 void
 onyx_node_collect_reads (const Onnx__NodeProto *node, GPtrArray *names)
 {

@@ -98,6 +98,8 @@ const char *onyx_node_input          (const Onnx__NodeProto *node,
                                       guint                  slot);
 const char *onyx_node_output         (const Onnx__NodeProto *node,
                                       guint                  slot);
+/* How a node is named to a person: its name, or its op type when it has none. */
+const char *onyx_node_name_or_op     (const Onnx__NodeProto *node);
 
 /* Every name a node reads: its (non-empty) inputs and what its subgraphs read from
  * outside themselves, appended to `names` (char*, borrowed; may repeat). */

@@ -338,7 +338,7 @@ inline_nodes (Frame *frame, Onnx__NodeProto *const *nodes, size_t n_nodes, GPtrA
   for (size_t n = 0; n < n_nodes; n++)
     {
       Onnx__NodeProto *copy = (Onnx__NodeProto *) onyx_proto_copy (&nodes[n]->base);
-      const char *inner = copy->name != NULL && copy->name[0] != '\0' ? copy->name : copy->op_type;
+      const char *inner = onyx_node_name_or_op (copy);
       g_autofree char *base = g_strdup_printf ("%s/%s", frame->prefix, inner != NULL ? inner : "");
       Onnx__FunctionProto *callee;
 
