@@ -168,16 +168,6 @@ save_perturbed (const char *path)
   g_assert_not_reached ();
 }
 
-static void
-free_layer (gpointer data)
-{
-  OnyxQuantLayer *layer = data;
-
-  g_free (layer->tensor);
-  g_free (layer->other);
-  g_free (layer);
-}
-
 /* A QOperator model against its float twin: its uint8 tensors are compared as the
  * values they stand for (the CLI's rule), so quantization noise is all that shows. */
 static void
@@ -235,7 +225,7 @@ test_quantized_twin (void)
   planted->other = g_strdup ("/down/Relu_output_0");
   planted->sqnr_db = -3;
   below = g_new0 (OnyxQuantAccuracy, 1);
-  below->layers = g_ptr_array_new_with_free_func (free_layer);
+  below->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_quant_layer_free);
   g_ptr_array_add (below->layers, planted);
   below->first_below = planted;
   below->threshold_db = ONYX_QUANT_DEFAULT_SQNR_DB;

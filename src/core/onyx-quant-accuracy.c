@@ -259,8 +259,8 @@ onyx_quant_accuracy_pairs (OnyxModel *model, OnyxModel *other, GStrv *dequantize
   return (GStrv) g_ptr_array_free (pairs, FALSE);
 }
 
-static void
-layer_free (OnyxQuantLayer *layer)
+void
+onyx_quant_layer_free (OnyxQuantLayer *layer)
 {
   g_free (layer->tensor);
   g_free (layer->other);
@@ -301,7 +301,7 @@ onyx_quant_accuracy_new (OnyxModel *model, const OnyxRunResult *result, double t
   g_autoptr (GHashTable) deltas = g_hash_table_new (g_str_hash, g_str_equal);
   OnyxQuantAccuracy *accuracy = g_new0 (OnyxQuantAccuracy, 1);
 
-  accuracy->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) layer_free);
+  accuracy->layers = g_ptr_array_new_with_free_func ((GDestroyNotify) onyx_quant_layer_free);
   accuracy->threshold_db = threshold_db;
   accuracy->n_quantized = layers->len;
   for (guint i = 0; result->deltas != NULL && i < result->deltas->len; i++)

@@ -219,6 +219,8 @@ OnyxQuantAccuracy *onyx_quant_accuracy_new  (OnyxModel           *model,
                                              const OnyxRunResult *result,
                                              double               threshold_db);
 void               onyx_quant_accuracy_free (OnyxQuantAccuracy   *accuracy);
+/* Frees a layer of OnyxQuantAccuracy.layers (its free function). */
+void               onyx_quant_layer_free    (OnyxQuantLayer      *layer);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxQuant, onyx_quant_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (OnyxQuantAccuracy, onyx_quant_accuracy_free)
